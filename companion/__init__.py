@@ -1,0 +1,1 @@
+"""The table's score keeper: editions, scoring methods, game model, SQLite store, screen."""

@@ -1,0 +1,1 @@
+"""The wire between the host and a microcontroller unit: protocol codec, host link, firmware."""

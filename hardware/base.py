@@ -1,0 +1,185 @@
+"""What a Showdown Unit can show and do, and what it reports.
+
+Every adapter (GPIO, serial microcontroller, pygame emulator, in-memory fake)
+implements `ShowdownUnit`. The service is the only caller, from one thread,
+except `wake()`, which any thread may call to cut a `read_inputs` wait short.
+
+All times are integers in microseconds on the unit's own monotonic clock: the
+clock its paddle edges are stamped on. The duel is judged on those stamps, so
+an adapter must stamp an edge when it happened (kernel edge tick, board timer),
+never when Python got round to reading it.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+
+from showdown.sides import Side
+
+# --- what the unit reports -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PaddlePressed:
+    """A paddle's press edge, stamped when the edge happened."""
+
+    side: Side
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimerPressed:
+    """The timer button on the unit: starts the countdown of a loaded duel."""
+
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoShown:
+    """The instant the unit showed "go", for units that run their own countdown.
+
+    Units whose `show_go()` returns a stamp never send this.
+    """
+
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchFinished:
+    """The launcher stopped: cards counted out by a sensor (None without one)."""
+
+    t_us: int
+    cards_counted: int | None = None
+    jammed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UnitFault:
+    """Something went wrong on the unit side (link lost, board reset, motor fault).
+
+    With `abort_duel`, a duel in progress is aborted without a launch.
+    """
+
+    t_us: int
+    reason: str
+    abort_duel: bool = True
+
+
+UnitInput = PaddlePressed | TimerPressed | GoShown | LaunchFinished | UnitFault
+
+
+# --- what the unit is told -------------------------------------------------
+
+
+class Beep(str, Enum):
+    """Sounds the unit makes; an adapter without a buzzer ignores them."""
+
+    TICK = "tick"  # a countdown step
+    GO = "go"
+    EARLY = "early"  # someone pressed too soon
+    LAUNCH = "launch"
+    TIE = "tie"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchPart:
+    """Cards launched toward one side; a split tie launches two parts."""
+
+    side: Side
+    cards: int
+
+
+class ShowdownUnit(ABC):
+    """A Showdown Unit as the service sees it.
+
+    Subclasses implement the abstract methods; the display methods have
+    do-nothing defaults so a unit without (say) a countdown display still works.
+    """
+
+    #: Short name shown in logs and the CLI.
+    name: str = "unit"
+    #: True when paddle stamps come from the hardware edge itself. A unit that
+    #: stamps in software (or not at all) judges less fairly and says so.
+    stamps_edges: bool = True
+    #: True when the unit runs its own countdown and reports `GoShown`
+    #: (a microcontroller); False when the service tells it when to show "go".
+    runs_own_countdown: bool = False
+
+    def __init__(self) -> None:
+        self._wake = threading.Event()
+
+    # -- clock and inputs --
+
+    @abstractmethod
+    def now_us(self) -> int:
+        """The unit's clock, the one its edges are stamped on."""
+
+    @abstractmethod
+    def read_inputs(self, timeout_s: float) -> list[UnitInput]:
+        """Return what the unit reported, waiting up to `timeout_s` for something.
+
+        Returns early (maybe with nothing) when `wake()` is called.
+        """
+
+    def wake(self) -> None:
+        """Cut a `read_inputs` wait short; safe from any thread."""
+        self._wake.set()
+
+    # -- display and sound --
+
+    def show_idle(self) -> None:
+        """Nothing loaded: lights off, arrows off."""
+
+    def show_loaded(self, cards: int) -> None:
+        """Cards are loaded; waiting for the timer button."""
+
+    def start_countdown(self, countdown_us: int) -> None:
+        """Begin the countdown. A unit that runs its own will show go by itself."""
+
+    def show_countdown(self, remaining_us: int, total_us: int) -> None:
+        """Refresh the countdown lights; called often by the service while counting."""
+
+    def show_go(self) -> int | None:
+        """Show "go" now and return the instant, stamped just before the light went on.
+
+        Units that run their own countdown return None and report `GoShown`.
+        """
+        return self.now_us()
+
+    def freeze_countdown(self) -> None:
+        """Someone pressed early: stop the countdown where it is."""
+
+    def set_arrow(self, side: Side | None) -> None:
+        """Light the red arrow toward `side` (None: both off)."""
+
+    def beep(self, kind: Beep) -> None:
+        """Make a sound."""
+
+    # -- the launcher --
+
+    @abstractmethod
+    def launch(self, parts: tuple[LaunchPart, ...]) -> None:
+        """Fire the cards: each part toward its side, one after the other.
+
+        Must return quickly; the unit reports `LaunchFinished` when done and
+        must stop the motor by itself after its hard maximum on-time.
+        """
+
+    @abstractmethod
+    def stop_launcher(self) -> None:
+        """Stop the motor now. Safe to call at any time, any number of times."""
+
+    def close(self) -> None:
+        """Release the hardware; the launcher must be stopped afterwards."""
+        self.stop_launcher()
+
+    def __enter__(self) -> ShowdownUnit:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

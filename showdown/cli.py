@@ -1,0 +1,57 @@
+"""The `uno-showdown` command: one entry point, a subcommand per job.
+
+Each part of the project registers its own subcommands from a module listed
+in `COMMAND_MODULES`, so the parts stay independent: a module defines
+`register(subparsers)` and sets `func` on each parser it adds; `func(args)`
+returns the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMAND_MODULES = (
+    "showdown.commands.simulate",
+    "showdown.commands.replay",
+    "showdown.commands.run",
+    "hardware.commands",
+    "firmware_host.commands",
+    "companion.commands",
+)
+
+
+class UsageError(Exception):
+    """Bad input from the user: printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="uno-showdown",
+        description="A Showdown Unit for UNO Showdown: fair duels, the table's scores, "
+        "on a Raspberry Pi, a microcontroller or the desktop emulator.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status = args.func(args)
+    except UsageError as exc:
+        print(f"uno-showdown {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return int(status or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

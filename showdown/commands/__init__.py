@@ -1,0 +1,1 @@
+"""Subcommands of the showdown core: simulate, replay, run."""

@@ -1,0 +1,546 @@
+"""The duel engine: a sans-I/O state machine that judges a showdown by timestamps.
+
+It never reads a clock, sleeps, starts a thread or touches hardware (the style
+of h11). The service feeds it inputs, each carrying the unit's own stamp in
+integer microseconds, and tells it the time with `advance(now_us)`; it answers
+with actions for the service to perform.
+
+Why it waits before it judges: an edge stamped early can reach Python late (a
+busy CPU, a USB frame, a reader thread that was not scheduled). The verdict is
+a function of the stamps alone, so the engine holds it for `settle_us` after
+the decisive press; anything stamped earlier arrives within that time and is
+counted. Only the first edge of each paddle counts (switch bounce), edges
+before the countdown started are not early presses, and nothing after the
+verdict counts. A duel launches at most once, whatever it is fed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from hardware.base import LaunchPart
+from showdown.sides import Side
+
+__all__ = [
+    "Abort",
+    "Action",
+    "Announce",
+    "Duel",
+    "DuelConfig",
+    "DuelError",
+    "DuelInput",
+    "DuelResult",
+    "FreezeCountdown",
+    "GoShown",
+    "LaunchCards",
+    "Load",
+    "Outcome",
+    "Phase",
+    "PointArrow",
+    "Press",
+    "ShowGo",
+    "ShowLoaded",
+    "Start",
+    "StartCountdown",
+    "TiePolicy",
+    "judge",
+    "run_to_verdict",
+]
+
+
+class DuelError(ValueError):
+    """An input that can never be valid (bad card count, same side twice)."""
+
+
+class Outcome(str, Enum):
+    FASTER = "faster"
+    EARLY_PRESS = "early_press"
+    TIE = "tie"
+    TIMEOUT = "timeout"
+    ABORTED = "aborted"
+
+
+class TiePolicy(str, Enum):
+    REMATCH = "rematch"  # no launch; the same duel can be started again
+    SPLIT = "split"  # the cards are divided between both sides
+
+
+class Phase(str, Enum):
+    IDLE = "idle"  # nothing loaded
+    LOADED = "loaded"  # waiting for the timer button
+    RUNNING = "running"  # countdown, then waiting for the presses to settle
+    DONE = "done"  # verdict given; everything else is ignored
+
+
+@dataclass(frozen=True, slots=True)
+class DuelConfig:
+    """How a table wants its duels judged. Every time is in microseconds."""
+
+    countdown_min_us: int = 3_000_000
+    countdown_max_us: int = 6_000_000
+    #: Presses closer together than this are a tie (equal stamps always are).
+    tie_window_us: int = 100
+    tie_policy: TiePolicy = TiePolicy.REMATCH
+    #: Nobody pressed this long after "go": the duel is a timeout.
+    response_timeout_us: int = 3_000_000
+    #: How long an edge may take to reach the engine; the verdict waits this
+    #: long after the decisive press so a late, earlier-stamped edge still counts.
+    settle_us: int = 25_000
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tie_policy", TiePolicy(self.tie_policy))
+        for name in ("countdown_min_us", "countdown_max_us", "response_timeout_us"):
+            if getattr(self, name) <= 0:
+                raise DuelError(f"{name} must be positive, not {getattr(self, name)}")
+        for name in ("tie_window_us", "settle_us"):
+            if getattr(self, name) < 0:
+                raise DuelError(f"{name} must not be negative, not {getattr(self, name)}")
+        if self.countdown_min_us > self.countdown_max_us:
+            raise DuelError(
+                f"countdown_min_us ({self.countdown_min_us}) is above "
+                f"countdown_max_us ({self.countdown_max_us})"
+            )
+
+
+# --- inputs ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """Cards are loaded for a duel between two sides."""
+
+    challenger: Side
+    opponent: Side
+    cards: int = 1
+    t_us: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "challenger", Side(self.challenger))
+        object.__setattr__(self, "opponent", Side(self.opponent))
+        if self.challenger is self.opponent:
+            raise DuelError("challenger and opponent must sit on different sides")
+        if not isinstance(self.cards, int) or self.cards < 1:
+            raise DuelError(f"a duel needs at least one card, not {self.cards!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The timer button; `countdown_us` None means draw it at random."""
+
+    t_us: int
+    countdown_us: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.countdown_us is not None and self.countdown_us <= 0:
+            raise DuelError(f"countdown_us must be positive, not {self.countdown_us}")
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A paddle edge, stamped when it happened."""
+
+    t_us: int
+    side: Side
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "side", Side(self.side))
+
+
+@dataclass(frozen=True, slots=True)
+class GoShown:
+    """The unit's own stamp of the instant "go" was shown, when it differs from the plan."""
+
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """Stop the duel without a launch (link lost, table cancelled)."""
+
+    t_us: int
+    reason: str = "aborted"
+
+
+DuelInput = Load | Start | Press | GoShown | Abort
+
+
+# --- actions -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShowLoaded:
+    cards: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartCountdown:
+    start_us: int
+    countdown_us: int
+    go_at_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShowGo:
+    """Show "go" now: the planned instant has come."""
+
+    at_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class FreezeCountdown:
+    """An early press was seen: stop the countdown at once (the verdict follows)."""
+
+    at_us: int
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class PointArrow:
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchCards:
+    parts: tuple[LaunchPart, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DuelResult:
+    """A verdict, in the terms a table argues about."""
+
+    outcome: Outcome
+    winner: Side | None
+    loser: Side | None
+    arrow: Side | None
+    launch: tuple[LaunchPart, ...]
+    reaction_us: dict[Side, int | None] = field(hash=False, compare=True)
+    go_us: int | None = None
+    decided_at_us: int | None = None
+    rematch: bool = False
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The replay command's output object."""
+        launch: Any
+        if not self.launch:
+            launch = None
+        elif self.outcome is Outcome.TIE:
+            launch = [{"side": p.side.value, "cards": p.cards} for p in self.launch]
+        else:
+            launch = {"side": self.launch[0].side.value, "cards": self.launch[0].cards}
+        return {
+            "outcome": self.outcome.value,
+            "winner": self.winner.value if self.winner else None,
+            "loser": self.loser.value if self.loser else None,
+            "arrow": self.arrow.value if self.arrow else None,
+            "launch": launch,
+            "reaction_us": {s.value: self.reaction_us.get(s) for s in Side},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """The verdict is final."""
+
+    result: DuelResult
+
+
+Action = ShowLoaded | StartCountdown | ShowGo | FreezeCountdown | PointArrow | LaunchCards | Announce
+
+
+# --- the judgement, as a pure function ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What the stamps say now, and when it becomes safe to commit to it."""
+
+    outcome: Outcome
+    first: Side | None  # the earliest counted press (early or not)
+    commit_at_us: int
+    counted: dict[Side, int]
+
+
+def judge(
+    presses: dict[Side, list[int]], start_us: int, go_us: int, config: DuelConfig
+) -> Judgement:
+    """Judge a duel from its stamps alone.
+
+    `presses` holds every stamp seen per side; only the first at or after the
+    start counts. The result is independent of arrival order by construction.
+    """
+    counted = {
+        side: min(stamps)
+        for side, stamps in ((s, [t for t in presses.get(s, ()) if t >= start_us]) for s in Side)
+        if stamps
+    }
+    window, settle = config.tie_window_us, config.settle_us
+    early = {s: t for s, t in counted.items() if t < go_us}
+    if early:
+        side, t = min(early.items(), key=lambda kv: (kv[1], kv[0] is not Side.LEFT))
+        other = early.get(side.other)
+        outcome = Outcome.TIE if other is not None and _close(t, other, window) else Outcome.EARLY_PRESS
+        return Judgement(outcome, side, t + window + settle, counted)
+    deadline = go_us + config.response_timeout_us
+    valid = {s: t for s, t in counted.items() if t <= deadline}
+    if not valid:
+        return Judgement(Outcome.TIMEOUT, None, deadline + settle, counted)
+    side, t = min(valid.items(), key=lambda kv: (kv[1], kv[0] is not Side.LEFT))
+    other = valid.get(side.other)
+    outcome = Outcome.TIE if other is not None and _close(t, other, window) else Outcome.FASTER
+    return Judgement(outcome, side, t + window + settle, counted)
+
+
+def _close(a: int, b: int, window: int) -> bool:
+    return a == b or abs(a - b) < window
+
+
+def split_cards(cards: int, first: Side) -> tuple[LaunchPart, ...]:
+    """Divide a tied launch: the later presser takes the odd card."""
+    later = first.other
+    parts = (LaunchPart(later, cards - cards // 2), LaunchPart(first, cards // 2))
+    return tuple(p for p in parts if p.cards > 0)
+
+
+# --- the state machine -------------------------------------------------------
+
+
+class Duel:
+    """One duel, from loading the cards to the verdict (and rematches after a tie).
+
+    `handle(input)` records an input and returns the actions it calls for at
+    once; `advance(now_us)` tells the engine the time and returns what has come
+    due (go, the verdict). `next_deadline_us` says when to call `advance` next.
+    """
+
+    def __init__(self, config: DuelConfig | None = None, rng: random.Random | None = None):
+        self.config = config or DuelConfig()
+        self._rng = rng or random.Random()
+        self.phase = Phase.IDLE
+        self.load: Load | None = None
+        self.start_us: int | None = None
+        self.countdown_us: int | None = None
+        self.go_at_us: int | None = None
+        self.go_shown_us: int | None = None
+        self._presses: dict[Side, list[int]] = {Side.LEFT: [], Side.RIGHT: []}
+        self._go_announced = False
+        self._frozen = False
+        self._launched = False
+        self.results: list[DuelResult] = []
+
+    # Which handler takes which input in which phase; anything absent is ignored.
+    _TRANSITIONS: dict[tuple[Phase, type], str] = {
+        (Phase.IDLE, Load): "_on_load",
+        (Phase.IDLE, Abort): "_on_abort",
+        (Phase.LOADED, Start): "_on_start",
+        (Phase.LOADED, Press): "_on_press",
+        (Phase.LOADED, GoShown): "_on_go_shown",
+        (Phase.LOADED, Abort): "_on_abort",
+        (Phase.RUNNING, Press): "_on_press",
+        (Phase.RUNNING, GoShown): "_on_go_shown",
+        (Phase.RUNNING, Abort): "_on_abort",
+    }
+
+    @property
+    def result(self) -> DuelResult | None:
+        """The final verdict, once given (a rematched tie is not final)."""
+        return self.results[-1] if self.phase is Phase.DONE and self.results else None
+
+    @property
+    def launched(self) -> bool:
+        return self._launched
+
+    @property
+    def counting(self) -> bool:
+        """The countdown is on: started, not frozen by an early press, no "go" yet."""
+        return self.phase is Phase.RUNNING and not self._frozen and not self._go_announced
+
+    @property
+    def go_us(self) -> int | None:
+        return self.go_shown_us if self.go_shown_us is not None else self.go_at_us
+
+    def handle(self, event: DuelInput) -> list[Action]:
+        handler = self._TRANSITIONS.get((self.phase, type(event)))
+        if handler is None:
+            return []
+        actions: list[Action] = getattr(self, handler)(event)
+        return actions
+
+    def advance(self, now_us: int) -> list[Action]:
+        if self.phase is not Phase.RUNNING:
+            return []
+        assert self.go_at_us is not None and self.start_us is not None
+        actions: list[Action] = []
+        if not self._frozen and not self._go_announced and now_us >= self.go_at_us:
+            self._go_announced = True
+            actions.append(ShowGo(self.go_at_us))
+        verdict = self._judge()
+        if now_us >= verdict.commit_at_us:
+            actions.extend(self._commit(verdict, now_us))
+        return actions
+
+    @property
+    def next_deadline_us(self) -> int | None:
+        """When `advance` has something to do, if nothing else arrives first."""
+        if self.phase is not Phase.RUNNING:
+            return None
+        assert self.go_at_us is not None
+        commit = self._judge().commit_at_us
+        if not self._frozen and not self._go_announced:
+            return min(self.go_at_us, commit)
+        return commit
+
+    # -- handlers --
+
+    def _on_load(self, event: Load) -> list[Action]:
+        self.load = event
+        self.phase = Phase.LOADED
+        return [ShowLoaded(event.cards)]
+
+    def _on_start(self, event: Start) -> list[Action]:
+        cfg = self.config
+        countdown = event.countdown_us
+        if countdown is None:
+            countdown = self._rng.randint(cfg.countdown_min_us, cfg.countdown_max_us)
+        self.start_us = event.t_us
+        self.countdown_us = countdown
+        self.go_at_us = event.t_us + countdown
+        self.go_shown_us = None
+        self._go_announced = False
+        self._frozen = False
+        self.phase = Phase.RUNNING
+        actions: list[Action] = [StartCountdown(event.t_us, countdown, self.go_at_us)]
+        return actions + self._check_early()
+
+    def _on_press(self, event: Press) -> list[Action]:
+        self._presses[event.side].append(event.t_us)
+        if self.phase is Phase.RUNNING:
+            return self._check_early()
+        return []
+
+    def _on_go_shown(self, event: GoShown) -> list[Action]:
+        if self.start_us is not None and event.t_us >= self.start_us and self.go_shown_us is None:
+            self.go_shown_us = event.t_us
+            self._go_announced = True
+        return []
+
+    def _on_abort(self, event: Abort) -> list[Action]:
+        result = DuelResult(
+            outcome=Outcome.ABORTED,
+            winner=None,
+            loser=None,
+            arrow=None,
+            launch=(),
+            reaction_us={Side.LEFT: None, Side.RIGHT: None},
+            go_us=self.go_us if self.phase is Phase.RUNNING else None,
+            decided_at_us=event.t_us,
+            reason=event.reason,
+        )
+        self.results.append(result)
+        self.phase = Phase.DONE
+        return [Announce(result)]
+
+    # -- judging --
+
+    def _judge(self) -> Judgement:
+        assert self.start_us is not None and self.go_us is not None
+        return judge(self._presses, self.start_us, self.go_us, self.config)
+
+    def _check_early(self) -> list[Action]:
+        """Freeze the countdown the moment an early press is known."""
+        if self._frozen or self._go_announced:
+            return []  # once "go" is on, there is nothing left to stop
+        verdict = self._judge()
+        if verdict.outcome in (Outcome.EARLY_PRESS, Outcome.TIE) and verdict.first is not None:
+            first_t = verdict.counted[verdict.first]
+            assert self.go_us is not None
+            if first_t < self.go_us:
+                self._frozen = True
+                return [FreezeCountdown(first_t, verdict.first)]
+        return []
+
+    def _commit(self, verdict: Judgement, now_us: int) -> list[Action]:
+        assert self.load is not None and self.go_us is not None
+        go = self.go_us
+        # A press stamped after the verdict could not have been seen live, so a
+        # replay must not count it either.
+        last = min(go + self.config.response_timeout_us, verdict.commit_at_us)
+        reaction = {
+            s: (verdict.counted[s] - go if s in verdict.counted and verdict.counted[s] <= last
+                else None)
+            for s in Side
+        }
+        cards = self.load.cards
+        first = verdict.first
+        winner = loser = arrow = None
+        launch: tuple[LaunchPart, ...] = ()
+        rematch = False
+        if verdict.outcome is Outcome.EARLY_PRESS:
+            assert first is not None
+            loser, winner, arrow = first, first.other, first
+            launch = (LaunchPart(first, cards),)
+        elif verdict.outcome is Outcome.FASTER:
+            assert first is not None
+            winner, loser = first, first.other
+            launch = (LaunchPart(loser, cards),)
+        elif verdict.outcome is Outcome.TIE:
+            assert first is not None
+            if self.config.tie_policy is TiePolicy.SPLIT:
+                launch = split_cards(cards, first)
+            else:
+                rematch = True
+        if self._launched:
+            launch = ()  # never twice, whatever happened before
+        result = DuelResult(
+            outcome=verdict.outcome,
+            winner=winner,
+            loser=loser,
+            arrow=arrow,
+            launch=launch,
+            reaction_us=reaction,
+            go_us=go,
+            decided_at_us=now_us,
+            rematch=rematch,
+        )
+        self.results.append(result)
+        actions: list[Action] = []
+        if arrow is not None:
+            actions.append(PointArrow(arrow))
+        if launch:
+            self._launched = True
+            actions.append(LaunchCards(launch))
+        actions.append(Announce(result))
+        if rematch:
+            self.phase = Phase.LOADED
+            self.start_us = self.go_at_us = self.go_shown_us = None
+            actions.append(ShowLoaded(cards))
+        else:
+            self.phase = Phase.DONE
+        return actions
+
+
+def run_to_verdict(
+    duel: Duel, inputs: list[DuelInput], until_us: int | None = None
+) -> list[Action]:
+    """Feed every input, then let time run out: the verdict of a complete record.
+
+    Used by replay and tests, where all inputs are known up front.
+    """
+    actions: list[Action] = []
+    for event in inputs:
+        actions.extend(duel.handle(event))
+    horizon = until_us
+    while duel.phase is Phase.RUNNING:
+        deadline = duel.next_deadline_us
+        assert deadline is not None
+        if horizon is not None and deadline > horizon:
+            break
+        actions.extend(duel.advance(deadline))
+    return actions
+
+
+ActionHandler = Callable[[Action], None]
