@@ -1,1 +1,1 @@
-"""Showdown Unit adapters: GPIO (gpiozero), serial microcontroller, pygame emulator, in-memory fake."""
+"""Showdown Unit adapters: GPIO, serial microcontroller, pygame emulator, in-memory fake."""

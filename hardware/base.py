@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from showdown.sides import Side
 
@@ -74,7 +74,7 @@ UnitInput = PaddlePressed | TimerPressed | GoShown | LaunchFinished | UnitFault
 # --- what the unit is told -------------------------------------------------
 
 
-class Beep(str, Enum):
+class Beep(StrEnum):
     """Sounds the unit makes; an adapter without a buzzer ignores them."""
 
     TICK = "tick"  # a countdown step

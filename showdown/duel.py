@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any
+from enum import StrEnum
+from typing import Any, ClassVar
 
 from hardware.base import LaunchPart
 from showdown.sides import Side
@@ -56,7 +56,7 @@ class DuelError(ValueError):
     """An input that can never be valid (bad card count, same side twice)."""
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     FASTER = "faster"
     EARLY_PRESS = "early_press"
     TIE = "tie"
@@ -64,12 +64,12 @@ class Outcome(str, Enum):
     ABORTED = "aborted"
 
 
-class TiePolicy(str, Enum):
+class TiePolicy(StrEnum):
     REMATCH = "rematch"  # no launch; the same duel can be started again
     SPLIT = "split"  # the cards are divided between both sides
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     IDLE = "idle"  # nothing loaded
     LOADED = "loaded"  # waiting for the timer button
     RUNNING = "running"  # countdown, then waiting for the presses to settle
@@ -249,7 +249,9 @@ class Announce:
     result: DuelResult
 
 
-Action = ShowLoaded | StartCountdown | ShowGo | FreezeCountdown | PointArrow | LaunchCards | Announce
+Action = (
+    ShowLoaded | StartCountdown | ShowGo | FreezeCountdown | PointArrow | LaunchCards | Announce
+)
 
 
 # --- the judgement, as a pure function ---------------------------------------
@@ -283,7 +285,8 @@ def judge(
     if early:
         side, t = min(early.items(), key=lambda kv: (kv[1], kv[0] is not Side.LEFT))
         other = early.get(side.other)
-        outcome = Outcome.TIE if other is not None and _close(t, other, window) else Outcome.EARLY_PRESS
+        tied = other is not None and _close(t, other, window)
+        outcome = Outcome.TIE if tied else Outcome.EARLY_PRESS
         return Judgement(outcome, side, t + window + settle, counted)
     deadline = go_us + config.response_timeout_us
     valid = {s: t for s, t in counted.items() if t <= deadline}
@@ -333,7 +336,7 @@ class Duel:
         self.results: list[DuelResult] = []
 
     # Which handler takes which input in which phase; anything absent is ignored.
-    _TRANSITIONS: dict[tuple[Phase, type], str] = {
+    _TRANSITIONS: ClassVar[dict[tuple[Phase, type], str]] = {
         (Phase.IDLE, Load): "_on_load",
         (Phase.IDLE, Abort): "_on_abort",
         (Phase.LOADED, Start): "_on_start",

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Side(str, Enum):
+class Side(StrEnum):
     """A paddle, an arrow and a launch direction all belong to one side."""
 
     LEFT = "left"
