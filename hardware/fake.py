@@ -128,3 +128,8 @@ class FakeUnit(ShowdownUnit):
     def names(self) -> list[str]:
         """The names of the calls so far, in order: handy in assertions."""
         return [c.name for c in self.calls]
+
+
+def open_unit(args: object) -> FakeUnit:
+    """`--device fake`: a unit with nobody at it, for trying the service out."""
+    return FakeUnit()

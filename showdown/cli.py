@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "showdown.commands.simulate",
     "showdown.commands.replay",
     "showdown.commands.run",
+    "showdown.commands.emulator",
     "hardware.commands",
     "firmware_host.commands",
     "companion.commands",

@@ -1,0 +1,9 @@
+"""The `uno-showdown run` command."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `run` to `uno-showdown`."""
