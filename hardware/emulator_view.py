@@ -1,0 +1,287 @@
+"""Drawing the emulated Showdown Unit: countdown lights and digits, paddles, arrows, cards.
+
+Pure drawing: `draw_unit` paints a `UnitState` as it looks at `now_us` into a
+surface, and `UnitLayout` says where every part sits so the window can hit-test
+mouse and touch against the very shapes it drew (and tests can sample their
+pixels). It reads no clock and owns no state besides a cache of rendered text.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+
+from hardware.base import LaunchPart
+from hardware.emulator import Display, UnitState
+from showdown.sides import Side
+
+LIGHTS = 5
+
+BACKGROUND = (22, 58, 44)
+BODY = (34, 34, 40)
+BODY_EDGE = (200, 30, 40)
+LIGHT_OFF = (58, 58, 66)
+LIGHT_COUNTING = (255, 176, 0)
+LIGHT_GO = (40, 220, 80)
+LIGHT_FROZEN = (235, 40, 40)
+ARROW_ON = (255, 36, 36)
+ARROW_OFF = (78, 40, 44)
+PADDLE = (226, 226, 232)
+PADDLE_HELD = (120, 200, 255)
+PADDLE_EDGE = (20, 20, 24)
+TIMER = (250, 210, 40)
+TIMER_HELD = (190, 140, 10)
+TEXT = (245, 245, 245)
+TEXT_DIM = (150, 160, 155)
+CARD_COLOURS = ((220, 40, 40), (250, 200, 30), (40, 170, 70), (30, 110, 220))
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLayout:
+    """Where each part of the unit sits inside `area` (window coordinates)."""
+
+    area: pygame.Rect
+    body: pygame.Rect
+    lights: tuple[tuple[tuple[int, int], int], ...]  # (centre, radius) per light, left to right
+    digits: pygame.Rect
+    cards: pygame.Rect
+    timer: tuple[tuple[int, int], int]
+    arrows: dict[Side, tuple[tuple[int, int], ...]]  # triangle points per side
+    paddles: dict[Side, pygame.Rect]
+    names: dict[Side, pygame.Rect]
+
+    @classmethod
+    def fit(cls, area: pygame.Rect) -> UnitLayout:
+        area = pygame.Rect(area)
+        w, h = area.w, area.h
+        body = pygame.Rect(0, 0, int(w * 0.46), int(h * 0.62))
+        body.midtop = (area.centerx, area.y + int(h * 0.08))
+        radius = max(4, min(body.w // (LIGHTS * 3), int(h * 0.035)))
+        gap = body.w / (LIGHTS + 1)
+        light_y = body.y + radius + int(body.h * 0.07)
+        lights = tuple(
+            ((int(body.x + gap * (i + 1)), light_y), radius) for i in range(LIGHTS)
+        )
+        digits = pygame.Rect(body.x, light_y + radius + 4, body.w, int(body.h * 0.36))
+        cards = pygame.Rect(body.x, digits.bottom, body.w, int(body.h * 0.13))
+        timer_r = max(6, min(body.w // 7, int(body.h * 0.14)))
+        timer = ((body.centerx, body.bottom - timer_r - int(body.h * 0.05)), timer_r)
+        aw, ah = max(8, int(w * 0.07)), max(8, int(body.h * 0.34))
+        cy = digits.centery
+        arrows = {
+            Side.LEFT: (
+                (body.x - int(w * 0.015) - aw, cy),
+                (body.x - int(w * 0.015), cy - ah // 2),
+                (body.x - int(w * 0.015), cy + ah // 2),
+            ),
+            Side.RIGHT: (
+                (body.right + int(w * 0.015) + aw, cy),
+                (body.right + int(w * 0.015), cy - ah // 2),
+                (body.right + int(w * 0.015), cy + ah // 2),
+            ),
+        }
+        pw, ph = int(w * 0.36), int(h * 0.2)
+        paddle_y = area.bottom - ph - int(h * 0.04)
+        paddles = {
+            Side.LEFT: pygame.Rect(area.x + int(w * 0.04), paddle_y, pw, ph),
+            Side.RIGHT: pygame.Rect(area.right - int(w * 0.04) - pw, paddle_y, pw, ph),
+        }
+        names = {
+            side: pygame.Rect(r.x, r.y - int(h * 0.075), r.w, int(h * 0.07))
+            for side, r in paddles.items()
+        }
+        return cls(area, body, lights, digits, cards, timer, arrows, paddles, names)
+
+    def hit(self, pos: tuple[int, int]) -> Side | str | None:
+        """What a click or touch at `pos` presses: a paddle's Side, "timer", or nothing."""
+        for side, rect in self.paddles.items():
+            if rect.collidepoint(pos):
+                return side
+        (cx, cy), r = self.timer
+        if (pos[0] - cx) ** 2 + (pos[1] - cy) ** 2 <= (r + 4) ** 2:
+            return "timer"
+        return None
+
+
+class TextCache:
+    """Rendered text by (text, size, colour): text rendering is the costliest part of a frame."""
+
+    def __init__(self) -> None:
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._texts: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
+
+    def font(self, size: int) -> pygame.font.Font:
+        size = max(8, size)
+        if size not in self._fonts:
+            self._fonts[size] = pygame.font.Font(None, size)
+        return self._fonts[size]
+
+    def render(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        key = (text, max(8, size), colour)
+        surf = self._texts.get(key)
+        if surf is None:
+            if len(self._texts) > 512:
+                self._texts.clear()
+            surf = self.font(size).render(text, True, colour)
+            self._texts[key] = surf
+        return surf
+
+    def blit_centred(
+        self, target: pygame.Surface, text: str, size: int, colour: tuple[int, int, int],
+        centre: tuple[int, int],
+    ) -> None:
+        surf = self.render(text, size, colour)
+        target.blit(surf, surf.get_rect(center=centre))
+
+
+@dataclass(frozen=True, slots=True)
+class UnitLabels:
+    """Words drawn on and around the unit: the keys of each control and who sits where."""
+
+    keys: dict[Side | str, str]
+    names: dict[Side, str]
+
+
+def lit_lights(state: UnitState, now_us: int) -> int:
+    """How many countdown lights are on: they go out one by one as the countdown runs."""
+    if state.display is Display.GO:
+        return LIGHTS
+    if state.display in (Display.COUNTING, Display.FROZEN) and state.countdown_total_us > 0:
+        left = state.remaining_at(now_us)
+        return min(LIGHTS, math.ceil(left * LIGHTS / state.countdown_total_us))
+    return 0
+
+
+def digits_text(state: UnitState, now_us: int) -> str:
+    """The unit's digits: seconds left while counting, GO, STOP after an early press."""
+    if state.display is Display.COUNTING:
+        return str(math.ceil(state.remaining_at(now_us) / 1_000_000))
+    if state.display is Display.GO:
+        return "GO!"
+    if state.display is Display.FROZEN:
+        return "STOP"
+    if state.display is Display.LOADED:
+        return "READY"
+    return "- -"
+
+
+def draw_unit(
+    surface: pygame.Surface, layout: UnitLayout, state: UnitState, now_us: int,
+    labels: UnitLabels, text: TextCache,
+) -> None:
+    """Paint the whole unit area as `state` looks at `now_us`."""
+    surface.fill(BACKGROUND, layout.area)
+    h = layout.area.h
+    body = layout.body
+    pygame.draw.rect(surface, BODY, body, border_radius=body.h // 8)
+    pygame.draw.rect(surface, BODY_EDGE, body, width=max(2, h // 120), border_radius=body.h // 8)
+
+    lit = lit_lights(state, now_us)
+    colour = {
+        Display.GO: LIGHT_GO, Display.FROZEN: LIGHT_FROZEN,
+    }.get(state.display, LIGHT_COUNTING)
+    for i, (centre, radius) in enumerate(layout.lights):
+        # Lights go out from the right: the leftmost stays on longest.
+        pygame.draw.circle(surface, colour if i < lit else LIGHT_OFF, centre, radius)
+
+    digit_colour = {
+        Display.GO: LIGHT_GO, Display.FROZEN: LIGHT_FROZEN, Display.COUNTING: LIGHT_COUNTING,
+    }.get(state.display, TEXT_DIM)
+    text.blit_centred(surface, digits_text(state, now_us), int(layout.digits.h * 0.9),
+                      digit_colour, layout.digits.center)
+
+    _draw_loaded_cards(surface, layout, state, text)
+
+    for side, points in layout.arrows.items():
+        pygame.draw.polygon(surface, ARROW_ON if state.arrow is side else ARROW_OFF, points)
+
+    (tc, tr) = layout.timer
+    pygame.draw.circle(surface, TIMER_HELD if state.timer_held else TIMER, tc, tr)
+    pygame.draw.circle(surface, PADDLE_EDGE, tc, tr, width=max(2, tr // 10))
+    text.blit_centred(surface, labels.keys.get("timer", ""), max(10, tr * 2 // 3),
+                      PADDLE_EDGE, tc)
+
+    for side, rect in layout.paddles.items():
+        held = side in state.held
+        face = rect.move(0, max(2, rect.h // 12)) if held else rect
+        if held:
+            pygame.draw.rect(surface, PADDLE_EDGE, rect, border_radius=rect.h // 3)
+        pygame.draw.rect(surface, PADDLE_HELD if held else PADDLE, face, border_radius=rect.h // 3)
+        pygame.draw.rect(surface, PADDLE_EDGE, face, width=max(2, h // 160),
+                         border_radius=rect.h // 3)
+        text.blit_centred(surface, labels.keys.get(side, ""), int(rect.h * 0.45), PADDLE_EDGE,
+                          face.center)
+        name_rect = layout.names[side]
+        text.blit_centred(surface, labels.names.get(side, side.value.title()),
+                          int(name_rect.h * 0.9), TEXT, name_rect.center)
+
+    _draw_launch(surface, layout, state, now_us)
+
+
+def _card_size(layout: UnitLayout) -> tuple[int, int]:
+    ch = max(10, layout.area.h // 9)
+    return int(ch * 0.66), ch
+
+
+def _draw_card(surface: pygame.Surface, rect: pygame.Rect, index: int) -> None:
+    pygame.draw.rect(surface, (250, 250, 250), rect, border_radius=max(2, rect.w // 6))
+    inner = rect.inflate(-max(2, rect.w // 6), -max(2, rect.w // 6))
+    pygame.draw.rect(surface, CARD_COLOURS[index % 4], inner, border_radius=max(2, rect.w // 8))
+    pygame.draw.ellipse(surface, (250, 250, 250), inner.inflate(-inner.w // 4, -inner.h // 3))
+
+
+def _draw_loaded_cards(
+    surface: pygame.Surface, layout: UnitLayout, state: UnitState, text: TextCache
+) -> None:
+    if state.cards <= 0:
+        return
+    cw, ch = _card_size(layout)
+    cw, ch = cw * 2 // 3, ch * 2 // 3
+    box = layout.cards
+    total = state.cards * (cw + 4)
+    x = box.centerx - total // 2 - box.h
+    for i in range(state.cards):
+        _draw_card(surface, pygame.Rect(x + i * (cw + 4), box.centery - ch // 2, cw, ch), i)
+    label = f"{state.cards} card" + ("s" if state.cards != 1 else "")
+    surf = text.render(label, int(box.h * 0.7), TEXT)
+    surface.blit(surf, surf.get_rect(midleft=(x + total + 6, box.centery)))
+
+
+def card_positions(
+    layout: UnitLayout, parts: tuple[LaunchPart, ...], start_us: int, end_us: int, now_us: int
+) -> list[tuple[int, int, int]]:
+    """Centre (x, y) and colour index of every launched card at `now_us`.
+
+    Cards leave the slot one after another along an arc and land in a fan in
+    front of the paddle of the side they were fired at.
+    """
+    cards = [(part.side, i) for part in parts for i in range(part.cards)]
+    if not cards:
+        return []
+    duration = max(1, end_us - start_us)
+    step = duration / (len(cards) + 1)
+    sx, sy = layout.body.centerx, layout.cards.centery
+    out = []
+    for n, (side, i) in enumerate(cards):
+        paddle = layout.paddles[side]
+        tx = paddle.centerx + (i - 1) * paddle.w // 5
+        ty = paddle.centery - paddle.h // 8
+        progress = min(1.0, max(0.0, (now_us - start_us - n * step) / (2 * step)))
+        if progress <= 0.0:
+            continue
+        x = sx + (tx - sx) * progress
+        y = sy + (ty - sy) * progress - math.sin(progress * math.pi) * layout.area.h * 0.18
+        out.append((int(x), int(y), n))
+    return out
+
+
+def _draw_launch(surface: pygame.Surface, layout: UnitLayout, state: UnitState,
+                 now_us: int) -> None:
+    if not state.launch:
+        return
+    cw, ch = _card_size(layout)
+    for x, y, n in card_positions(layout, state.launch, state.launch_start_us,
+                                  state.launch_end_us, now_us):
+        _draw_card(surface, pygame.Rect(x - cw // 2, y - ch // 2, cw, ch), n)
