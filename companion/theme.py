@@ -1,0 +1,100 @@
+"""Colours, sizes and fonts of the companion screen, in one place so every view agrees.
+
+The screen is read across a card table, often in a dim room, on a small
+800x480 touch panel: high contrast, big type, and hit targets of at least
+`TOUCH_PX` so a finger (not a mouse pointer) can hit them. Fonts are the
+bundled DejaVu Sans, because pygame's default font has no Armenian glyphs.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import pygame
+
+Color = tuple[int, int, int]
+
+#: The smallest side of anything a finger has to hit.
+TOUCH_PX = 48
+#: Height of the tab bar along the top.
+TAB_BAR_PX = 56
+#: Gap between widgets.
+GAP_PX = 8
+
+BACKGROUND: Color = (24, 26, 32)
+PANEL: Color = (38, 42, 52)
+PANEL_HI: Color = (56, 62, 76)
+LINE: Color = (78, 86, 104)
+TEXT: Color = (236, 238, 242)
+TEXT_DIM: Color = (160, 166, 180)
+ACCENT: Color = (255, 196, 0)  # UNO yellow: the leader, the selected tab
+DEALER: Color = (64, 160, 255)
+DANGER: Color = (230, 60, 60)
+GOOD: Color = (60, 190, 100)
+BUTTON: Color = (62, 70, 88)
+BUTTON_PRESSED: Color = (92, 104, 130)
+BUTTON_PRIMARY: Color = (214, 40, 40)  # UNO red
+BUTTON_DISABLED: Color = (46, 50, 60)
+
+#: The four UNO colours, and black for wild cards.
+CARD_COLORS: dict[str, Color] = {
+    "red": (214, 40, 40),
+    "yellow": (240, 190, 0),
+    "green": (40, 160, 70),
+    "blue": (30, 110, 200),
+    "wild": (30, 30, 30),
+}
+
+#: One colour per player in the chart and on the history table, in seat order.
+PLAYER_COLORS: tuple[Color, ...] = (
+    (255, 196, 0),
+    (64, 160, 255),
+    (240, 80, 80),
+    (80, 210, 120),
+    (200, 120, 255),
+    (255, 140, 60),
+    (60, 220, 220),
+    (250, 120, 190),
+    (180, 180, 180),
+    (160, 200, 60),
+)
+
+
+def player_color(index: int) -> Color:
+    return PLAYER_COLORS[index % len(PLAYER_COLORS)]
+
+
+def _font_path(bold: bool) -> str:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return str(resources.files("companion") / "fonts" / name)
+
+
+@cache
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """The bundled font at `size` pixels (cached: opening a font file is slow on a Pi)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(_font_path(bold), size)
+
+
+def text(
+    surface: pygame.Surface,
+    content: str,
+    pos: tuple[int, int],
+    size: int = 20,
+    color: Color = TEXT,
+    *,
+    bold: bool = False,
+    anchor: str = "topleft",
+    max_width: int | None = None,
+) -> pygame.Rect:
+    """Draw one line of text anchored at `pos`; shrinks the font until it fits `max_width`."""
+    f = font(size, bold)
+    while max_width is not None and size > 10 and f.size(content)[0] > max_width:
+        size -= 1
+        f = font(size, bold)
+    image = f.render(content, True, color)
+    rect = image.get_rect(**{anchor: pos})
+    surface.blit(image, rect)
+    return rect
