@@ -1,0 +1,320 @@
+"""The companion's controller: what the screen, the CLI and the emulator ask of the score keeper.
+
+No pygame here. `CompanionApp` holds the store and the current game; every change goes through
+the pure game model first (which raises `CompanionError` with a one-sentence message on bad
+input, before anything is written) and then to the store, whose transaction is committed
+before the method returns. So when `record_round` returns, the round is on disk.
+
+Return types are small frozen dataclasses:
+
+* `RoundSummary` (from `record_round`): the round's number, winner, loser (lazy method), the
+  points each entrant got, each player's hand value, the standings after it, whether the
+  game is over and who won or lost, who deals and who starts next.
+* `Standing` (from `standings`, rank order): name (a player, or "Ann & Cid" for a team),
+  members, total, rank, is_leader, is_dealer, progress 0..1 to the target, rounds_played,
+  wins, losses, result (championship points ÷ rounds), status ("winner"/"loser"/"").
+* `HistoryRow` (from `history`): number, winner, loser, dealer, points per entrant, hand
+  value and hand text per player, played_at.
+* `ReactionStats` (from `duel_stats`): name, duels, wins, best_ms, median_ms.
+* `DuelRow` (from `last_duel`, `duels`): the players, cards, outcome, winner, loser and
+  reaction_us per player name.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from companion import transfer
+from companion.cards import Card, parse_card
+from companion.duels import DuelRecorder, ReactionStats, reaction_stats
+from companion.editions import Edition
+from companion.errors import CompanionError
+from companion.game import Game, GameError, Hand, HistoryRow, Standing
+from companion.i18n import _, set_language
+from companion.scoring import Rules
+from companion.store import DuelRow, GameInfo, Store
+
+__all__ = [
+    "CompanionApp",
+    "CompanionError",
+    "DuelRow",
+    "GameInfo",
+    "HistoryRow",
+    "ReactionStats",
+    "RoundSummary",
+    "Standing",
+]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """What recording a round did; see the module docstring."""
+
+    number: int
+    winner: str
+    loser: str | None
+    points: Mapping[str, int]
+    hand_values: Mapping[str, int]
+    standings: tuple[Standing, ...]
+    game_over: bool
+    winners: tuple[str, ...]
+    losers: tuple[str, ...]
+    dealer: str
+    starter: str
+
+
+def build_hands(
+    hands: Mapping[str, Iterable[str | Card] | str] | None,
+    points: Mapping[str, int] | None,
+) -> dict[str, Hand]:
+    """Turn typed hands (card codes) and counted points into model hands."""
+    out: dict[str, Hand] = {}
+    for name, cards in (hands or {}).items():
+        items = cards.split() if isinstance(cards, str) else list(cards)
+        out[name] = Hand(cards=tuple(c if isinstance(c, Card) else parse_card(c) for c in items))
+    for name, value in (points or {}).items():
+        if any(k.casefold() == name.casefold() for k in out):
+            raise GameError(
+                _("{name} has both cards and points: give one or the other").format(name=name)
+            )
+        out[name] = Hand(counted=int(value))
+    return out
+
+
+class CompanionApp:
+    """The score keeper the screen drives; see the module docstring for the return types."""
+
+    def __init__(self, store: Store, game: Game | None) -> None:
+        self.store = store
+        self.game = game
+        self._lock = threading.RLock()
+        self._last_duel: DuelRow | None = None
+        self._recorder: DuelRecorder | None = None
+        self._attach()
+
+    @classmethod
+    def open(
+        cls, db_path: str | Path | None = None, game_id: int | None = None,
+        lang: str | None = None,
+    ) -> CompanionApp:
+        """Open the store (default place when None) and the game, or the latest unfinished one."""
+        set_language(lang)
+        store = Store(db_path)
+        try:
+            if game_id is None:
+                game_id = store.latest_game_id(unfinished_only=True)
+            game = store.load_game(game_id) if game_id is not None else None
+        except BaseException:
+            store.close()
+            raise
+        return cls(store, game)
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _attach(self) -> None:
+        game = self.game
+        if game is None or game.id is None:
+            self._recorder = None
+            self._last_duel = None
+            return
+        self._recorder = DuelRecorder(
+            self.store, game.id,
+            after_round=lambda: len(self.game.rounds) if self.game else 0,
+            on_recorded=self._duel_recorded,
+        )
+        duels = self.store.duels(game.id)
+        self._last_duel = duels[-1] if duels else None
+
+    def _duel_recorded(self, row: DuelRow) -> None:
+        self._last_duel = row
+
+    def _require(self) -> Game:
+        if self.game is None:
+            raise GameError(_("there is no game yet: start one with `uno-showdown game new`"))
+        return self.game
+
+    # -- games --
+
+    def new_game(
+        self, edition: str, method: str, players: list[str], target: int | None = None,
+        options: Iterable[str] = (),
+    ) -> int:
+        """Start and save a new game; it becomes the current game. Returns its id."""
+        rules = Rules.make(method, target, options)
+        game = Game.new(edition, rules, players, created_at=_now())
+        with self._lock:
+            game_id = self.store.create_game(game)
+            self.game = self.store.load_game(game_id)
+            self._attach()
+        return game_id
+
+    def switch_game(self, game_id: int) -> None:
+        with self._lock:
+            self.game = self.store.load_game(game_id)
+            self._attach()
+
+    def games(self) -> list[GameInfo]:
+        return self.store.list_games()
+
+    def player_names(self) -> list[str]:
+        """The players in seating order; [] without a game."""
+        return self.game.names if self.game is not None else []
+
+    def edition(self) -> Edition:
+        """The current game's deck (cards, values, counts), or classic without a game."""
+        from companion.editions import get_edition
+
+        return self.game.edition if self.game is not None else get_edition("classic")
+
+    # -- rounds --
+
+    def record_round(
+        self,
+        winner: str,
+        hands: Mapping[str, Iterable[str | Card] | str] | None = None,
+        points: Mapping[str, int] | None = None,
+    ) -> RoundSummary:
+        """Record the next round; committed to disk before this returns."""
+        with self._lock:
+            game = self._require()
+            new = game.add_round(winner, build_hands(hands, points), _now())
+            self.store.append_round(new)
+            self.game = new
+            return self.summary()
+
+    def summary(self, number: int | None = None) -> RoundSummary:
+        """The summary of round `number` (1-based; the last round by default)."""
+        game = self._require()
+        if not game.rounds:
+            raise GameError(_("no round has been played yet"))
+        i = (number or len(game.rounds)) - 1
+        rnd, score = game.rounds[i], game.scores[i]
+        verdict = game.verdict
+        return RoundSummary(
+            number=i + 1,
+            winner=rnd.winner,
+            loser=score.loser,
+            points=dict(score.points),
+            hand_values=dict(score.hand_values),
+            standings=tuple(game.standings()),
+            game_over=verdict.over,
+            winners=verdict.winners,
+            losers=verdict.losers,
+            dealer=game.dealer,
+            starter=game.starter,
+        )
+
+    def edit_round(
+        self,
+        number: int,
+        winner: str,
+        hands: Mapping[str, Iterable[str | Card] | str] | None = None,
+        points: Mapping[str, int] | None = None,
+    ) -> None:
+        """Correct a past round (1-based number)."""
+        with self._lock:
+            new = self._require().edit_round(number, winner, build_hands(hands, points))
+            self.store.replace_round(new, number)
+            self.game = new
+
+    def undo(self) -> bool:
+        """Take back the last round (it can be redone); False if there is none."""
+        with self._lock:
+            game = self.game
+            if game is None or not game.rounds:
+                return False
+            new = game.undo()
+            self.store.set_round_count(new)
+            self.game = new
+            return True
+
+    def redo(self) -> bool:
+        """Put back the last undone round; False if there is none."""
+        with self._lock:
+            game = self.game
+            if game is None or not game.undone:
+                return False
+            new = game.redo()
+            self.store.set_round_count(new)
+            self.game = new
+            return True
+
+    # -- players --
+
+    def rename_player(self, old: str, new: str) -> None:
+        with self._lock:
+            game = self._require()
+            was = game.player(old).name
+            updated = game.rename(old, new)
+            assert updated.id is not None
+            self.store.rename_player(updated.id, was, updated.player(new).name)
+            self.game = updated
+
+    def add_player(self, name: str, seat: int | None = None) -> None:
+        """A late joiner, who plays from the next round on."""
+        with self._lock:
+            updated = self._require().add_player(name, seat)
+            self.store.save_players(updated)
+            self.game = updated
+
+    # -- what the screen shows --
+
+    def standings(self) -> list[Standing]:
+        return self.game.standings() if self.game is not None else []
+
+    def history(self) -> list[HistoryRow]:
+        return self.game.history() if self.game is not None else []
+
+    def series(self) -> dict[str, list[int]]:
+        """Cumulative score per entrant after each round, for a chart."""
+        return self.game.series() if self.game is not None else {}
+
+    def duels(self) -> list[DuelRow]:
+        game = self.game
+        return self.store.duels(game.id) if game is not None and game.id is not None else []
+
+    def duel_stats(self) -> dict[str, ReactionStats]:
+        """Best and median reaction (ms) per player of the current game."""
+        game = self.game
+        if game is None:
+            return {}
+        return reaction_stats(self.duels(), game.names)
+
+    def last_duel(self) -> DuelRow | None:
+        return self._last_duel
+
+    def on_service_event(self, event: object) -> None:
+        """Pass to `ShowdownService.add_listener`: records each verdict with the current game."""
+        recorder = self._recorder
+        if recorder is not None:
+            recorder(event)
+
+    # -- export and import --
+
+    def export(self, fmt: str = "json", game_id: int | None = None) -> str:
+        game = self._require() if game_id is None else self.store.load_game(game_id)
+        duels = self.store.duels(game.id) if game.id is not None else []
+        return transfer.export_game(game, duels, fmt)
+
+    def import_game(self, text: str, fmt: str | None = None) -> int:
+        """Import an exported game as a new game (it becomes the current game)."""
+        game, duels = transfer.import_game(text, fmt)
+        with self._lock:
+            game_id = self.store.create_game(game)
+            for d in duels:
+                self.store.add_duel(game_id, d.after_round, d.challenger, d.opponent, d.cards,
+                                    d.outcome, d.winner, d.loser,
+                                    d.reaction_us.get(d.challenger),
+                                    d.reaction_us.get(d.opponent), d.recorded_at)
+            self.game = self.store.load_game(game_id)
+            self._attach()
+        return game_id

@@ -1,0 +1,77 @@
+"""Every user-facing string of the companion goes through `_()`, so a table reads its own language.
+
+Catalogs live in `companion/locale/<lang>/LC_MESSAGES/uno_showdown.mo` (compiled from the
+`.po` beside them by `python -m companion.msgfmt`). The language is chosen once per process:
+`--lang` when given, otherwise the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), falling
+back to English. `_()` looks the current catalog up on every call, so strings are translated
+when shown, not when a module is imported.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from pathlib import Path
+
+from companion.errors import CompanionError
+
+DOMAIN = "uno_showdown"
+LOCALE_DIR = Path(__file__).with_name("locale")
+#: Languages with a catalog: English, Russian, Ukrainian, Armenian (the languages of the rules).
+LANGUAGES = ("en", "ru", "uk", "hy")
+
+_current: gettext.NullTranslations = gettext.NullTranslations()
+_current_lang = "en"
+
+
+class LanguageError(CompanionError):
+    """A --lang that has no catalog."""
+
+
+def _system_language() -> str:
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if not value:
+            continue
+        for part in value.split(":"):
+            code = part.split(".")[0].split("_")[0].lower()
+            if code in LANGUAGES:
+                return code
+        if var != "LANGUAGE":
+            break
+    return "en"
+
+
+def set_language(lang: str | None = None) -> str:
+    """Use `lang` (or the system's language when None) for `_()`; return the code chosen."""
+    global _current, _current_lang
+    if lang is None:
+        code = _system_language()
+    else:
+        code = lang.strip().lower().replace("-", "_").split("_")[0]
+        if code not in LANGUAGES:
+            raise LanguageError(
+                gettext_(
+                    "unknown language {lang!r}: choose one of {choices}"
+                ).format(lang=lang, choices=", ".join(LANGUAGES))
+            )
+    _current = gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
+    _current_lang = code
+    return code
+
+
+def current_language() -> str:
+    return _current_lang
+
+
+def gettext_(message: str) -> str:
+    """Translate `message` into the current language."""
+    return _current.gettext(message)
+
+
+_ = gettext_
+
+
+def N_(message: str) -> str:
+    """Mark a string for translation where it is defined; translate it with `_()` when shown."""
+    return message

@@ -1,0 +1,448 @@
+"""The games on disk: SQLite with WAL, foreign keys and one transaction per change.
+
+Nothing entered is lost: `append_round` returns only after its transaction is committed with
+`synchronous=FULL`, so a round the screen or the CLI shows as saved survives a kill -9 or a
+power cut, and a round is written whole or not at all (one transaction holds the round and
+all its hands).
+
+The store keeps what the game model holds (players, rounds as entered, the redo stack) and
+rebuilds a `Game` from it; points are derived, never stored. The schema carries a version;
+`MIGRATIONS` brings an older file up to date when it is opened.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+import platformdirs
+
+from companion.cards import format_cards, parse_cards
+from companion.errors import CompanionError
+from companion.game import Game, Hand, Player, Round
+from companion.i18n import _
+from companion.scoring import Rules
+
+APP_NAME = "uno-showdown"
+DB_NAME = "games.sqlite3"
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class StoreError(CompanionError):
+    """The store cannot be opened or does not hold what was asked for."""
+
+
+def default_db_path() -> Path:
+    """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
+
+
+_V1 = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    edition TEXT NOT NULL,
+    method TEXT NOT NULL,
+    target INTEGER,
+    modifiers TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL
+);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    joined_round INTEGER NOT NULL DEFAULT 0,
+    team INTEGER,
+    UNIQUE (game_id, name)
+);
+CREATE TABLE rounds (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    winner_id INTEGER NOT NULL REFERENCES players(id),
+    undone INTEGER NOT NULL DEFAULT 0,
+    played_at TEXT NOT NULL,
+    UNIQUE (game_id, number)
+);
+CREATE TABLE hands (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    cards TEXT,
+    counted INTEGER,
+    PRIMARY KEY (round_id, player_id),
+    CHECK ((cards IS NULL) <> (counted IS NULL))
+);
+"""
+
+_V2 = """
+CREATE TABLE duels (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    after_round INTEGER NOT NULL,
+    challenger_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    opponent_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    cards INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    winner_id INTEGER REFERENCES players(id) ON DELETE CASCADE,
+    loser_id INTEGER REFERENCES players(id) ON DELETE CASCADE,
+    challenger_reaction_us INTEGER,
+    opponent_reaction_us INTEGER,
+    recorded_at TEXT NOT NULL
+);
+CREATE INDEX duels_by_game ON duels (game_id);
+"""
+
+#: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A line of the games list."""
+
+    id: int
+    edition: str
+    method: str
+    players: tuple[str, ...]
+    rounds: int
+    created_at: str
+    last_played: str
+
+
+@dataclass(frozen=True, slots=True)
+class DuelRow:
+    """A duel as stored: player names, outcome and reaction times in microseconds."""
+
+    id: int
+    after_round: int
+    challenger: str
+    opponent: str
+    cards: int
+    outcome: str
+    winner: str | None
+    loser: str | None
+    reaction_us: Mapping[str, int | None]
+    recorded_at: str
+
+
+def _locked(method: F) -> F:
+    """Run a read under the store's lock, so it never sees another thread's open transaction."""
+
+    @functools.wraps(method)
+    def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
+        with self.lock:
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+class Store:
+    """One SQLite file holding many games; use from one thread at a time."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        # The service thread records duels while the screen thread records rounds.
+        self.lock = threading.RLock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(
+                self.path, isolation_level=None, timeout=10.0, check_same_thread=False
+            )
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(
+                _("cannot open the games file {path}: {reason}; choose another with --db").format(
+                    path=self.path, reason=exc
+                )
+            ) from exc
+        try:
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = FULL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self.conn.close()
+            raise StoreError(
+                _("{path} is not a games file ({reason}): choose another with --db").format(
+                    path=self.path, reason=exc
+                )
+            ) from exc
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken before reading so that writers queue, not fail."""
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    # -- schema --
+
+    def schema_version(self) -> int:
+        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _migrate(self) -> None:
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                _("{path} was written by a newer uno-showdown (schema {found}): "
+                  "update uno-showdown to open it").format(path=self.path, found=version)
+            )
+        for step in range(version, SCHEMA_VERSION):
+            with self.transaction() as conn:
+                for statement in MIGRATIONS[step].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {step + 1}")
+
+    # -- games --
+
+    def create_game(self, game: Game) -> int:
+        """Insert a whole game (new, or imported with its rounds) in one transaction."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO games (edition, method, target, modifiers, created_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game.edition_key, game.rules.method.value, game.rules.target,
+                 ",".join(game.rules.modifiers), game.created_at),
+            )
+            game_id = int(cur.lastrowid or 0)
+            ids = {}
+            for seat, p in enumerate(game.players):
+                ids[p.name] = conn.execute(
+                    "INSERT INTO players (game_id, name, seat, joined_round, team) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (game_id, p.name, seat, p.joined_round, p.team),
+                ).lastrowid
+            for number, rnd in enumerate(game.rounds, 1):
+                self._insert_round(conn, game_id, ids, number, rnd, undone=False)
+            for offset, rnd in enumerate(reversed(game.undone), 1):
+                self._insert_round(conn, game_id, ids, len(game.rounds) + offset, rnd, undone=True)
+        return game_id
+
+    @_locked
+    def game_ids(self) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT id FROM games ORDER BY id")]
+
+    def latest_game_id(self, unfinished_only: bool = False) -> int | None:
+        """The most recently created game (with `unfinished_only`, the latest not yet over)."""
+        rows = self.conn.execute("SELECT id FROM games ORDER BY id DESC").fetchall()
+        for (game_id,) in rows:
+            if not unfinished_only or not self.load_game(game_id).verdict.over:
+                return int(game_id)
+        return None
+
+    @_locked
+    def list_games(self) -> list[GameInfo]:
+        out = []
+        for gid, edition, method, created in self.conn.execute(
+            "SELECT id, edition, method, created_at FROM games ORDER BY id"
+        ).fetchall():
+            names = tuple(
+                r[0] for r in self.conn.execute(
+                    "SELECT name FROM players WHERE game_id = ? ORDER BY seat", (gid,)
+                )
+            )
+            count, last = self.conn.execute(
+                "SELECT COUNT(*), MAX(played_at) FROM rounds WHERE game_id = ? AND undone = 0",
+                (gid,),
+            ).fetchone()
+            out.append(GameInfo(gid, edition, method, names, count, created, last or created))
+        return out
+
+    @_locked
+    def load_game(self, game_id: int) -> Game:
+        row = self.conn.execute(
+            "SELECT edition, method, target, modifiers, created_at FROM games WHERE id = ?",
+            (game_id,),
+        ).fetchone()
+        if row is None:
+            raise StoreError(
+                _("there is no game {id} in {path}: see `uno-showdown game list`").format(
+                    id=game_id, path=self.path
+                )
+            )
+        edition, method, target, modifiers, created = row
+        rules = Rules.make(method, target, [m for m in modifiers.split(",") if m])
+        players = []
+        names: dict[int, str] = {}
+        for pid, name, joined, team in self.conn.execute(
+            "SELECT id, name, joined_round, team FROM players WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ):
+            players.append(Player(name, joined, team))
+            names[pid] = name
+        rounds: dict[int, tuple[int, str, str, dict[str, Hand]]] = {}
+        for rid, number, winner_id, undone, played_at in self.conn.execute(
+            "SELECT id, number, winner_id, undone, played_at FROM rounds WHERE game_id = ? "
+            "ORDER BY number", (game_id,),
+        ):
+            rounds[rid] = (number, names[winner_id], played_at, {}, undone)  # type: ignore[assignment]
+        seat_of = {p.name: i for i, p in enumerate(players)}
+        for rid, pid, cards, counted in self.conn.execute(
+            "SELECT h.round_id, h.player_id, h.cards, h.counted FROM hands h "
+            "JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ?", (game_id,),
+        ):
+            hand = Hand(cards=parse_cards(cards)) if cards is not None else Hand(counted=counted)
+            rounds[rid][3][names[pid]] = hand
+        done: list[Round] = []
+        undone: list[Round] = []
+        for entry in sorted(rounds.values(), key=lambda e: e[0]):
+            number, winner, played_at, hands, was_undone = entry  # type: ignore[misc]
+            ordered = dict(sorted(hands.items(), key=lambda kv: seat_of[kv[0]]))
+            rnd = Round(winner, MappingProxyType(ordered), played_at)
+            (undone if was_undone else done).append(rnd)
+        return Game(
+            edition, rules, tuple(players), tuple(done), tuple(reversed(undone)),
+            id=game_id, created_at=created,
+        )
+
+    def delete_game(self, game_id: int) -> None:
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    # -- rounds --
+
+    def _player_ids(self, conn: sqlite3.Connection, game_id: int) -> dict[str, int]:
+        return {
+            name: pid for pid, name in conn.execute(
+                "SELECT id, name FROM players WHERE game_id = ?", (game_id,)
+            )
+        }
+
+    @staticmethod
+    def _insert_round(
+        conn: sqlite3.Connection, game_id: int, ids: Mapping[str, int], number: int,
+        rnd: Round, *, undone: bool,
+    ) -> None:
+        rid = conn.execute(
+            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, number, ids[rnd.winner], int(undone), rnd.played_at),
+        ).lastrowid
+        conn.executemany(
+            "INSERT INTO hands (round_id, player_id, cards, counted) VALUES (?, ?, ?, ?)",
+            [
+                (rid, ids[name],
+                 format_cards(h.cards) if h.cards is not None else None,
+                 h.counted if h.cards is None else None)
+                for name, h in rnd.hands.items()
+            ],
+        )
+
+    def append_round(self, game: Game) -> None:
+        """Persist `game`'s last round (just added by the model); drops any undone rounds.
+
+        Returns after the commit: the round is on disk.
+        """
+        assert game.id is not None
+        number = len(game.rounds)
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM rounds WHERE game_id = ? AND number >= ?", (game.id, number))
+            self._insert_round(conn, game.id, self._player_ids(conn, game.id), number,
+                               game.rounds[-1], undone=False)
+
+    def set_round_count(self, game: Game) -> None:
+        """Persist an undo or a redo: rounds up to `len(game.rounds)` are live, the rest undone."""
+        assert game.id is not None
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE rounds SET undone = (number > ?) WHERE game_id = ?",
+                (len(game.rounds), game.id),
+            )
+
+    def replace_round(self, game: Game, number: int) -> None:
+        """Persist an edit of round `number` (1-based)."""
+        assert game.id is not None
+        rnd = game.rounds[number - 1]
+        with self.transaction() as conn:
+            conn.execute(
+                "DELETE FROM rounds WHERE game_id = ? AND number = ?", (game.id, number)
+            )
+            self._insert_round(conn, game.id, self._player_ids(conn, game.id), number, rnd,
+                               undone=False)
+
+    def rename_player(self, game_id: int, old: str, new: str) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE players SET name = ? WHERE game_id = ? AND name = ?", (new, game_id, old)
+            )
+
+    def save_players(self, game: Game) -> None:
+        """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""
+        assert game.id is not None
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM rounds WHERE game_id = ? AND undone = 1", (game.id,))
+            ids = self._player_ids(conn, game.id)
+            conn.execute("UPDATE players SET seat = -1 - seat WHERE game_id = ?", (game.id,))
+            for seat, p in enumerate(game.players):
+                if p.name in ids:
+                    conn.execute("UPDATE players SET seat = ? WHERE id = ?", (seat, ids[p.name]))
+                else:
+                    conn.execute(
+                        "INSERT INTO players (game_id, name, seat, joined_round, team) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (game.id, p.name, seat, p.joined_round, p.team),
+                    )
+
+    # -- duels --
+
+    def add_duel(
+        self, game_id: int, after_round: int, challenger: str, opponent: str, cards: int,
+        outcome: str, winner: str | None, loser: str | None,
+        challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
+    ) -> int:
+        with self.transaction() as conn:
+            ids = {k.casefold(): v for k, v in self._player_ids(conn, game_id).items()}
+            challenger, opponent = challenger.casefold(), opponent.casefold()
+            winner, loser = (winner or "").casefold(), (loser or "").casefold()
+            cur = conn.execute(
+                "INSERT INTO duels (game_id, after_round, challenger_id, opponent_id, cards, "
+                "outcome, winner_id, loser_id, challenger_reaction_us, opponent_reaction_us, "
+                "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, after_round, ids[challenger], ids[opponent], cards, outcome,
+                 ids.get(winner), ids.get(loser), challenger_reaction_us,
+                 opponent_reaction_us, recorded_at),
+            )
+            return int(cur.lastrowid or 0)
+
+    @_locked
+    def duels(self, game_id: int) -> list[DuelRow]:
+        names = {
+            pid: name for pid, name in self.conn.execute(
+                "SELECT id, name FROM players WHERE game_id = ?", (game_id,)
+            )
+        }
+        out = []
+        for row in self.conn.execute(
+            "SELECT id, after_round, challenger_id, opponent_id, cards, outcome, winner_id, "
+            "loser_id, challenger_reaction_us, opponent_reaction_us, recorded_at FROM duels "
+            "WHERE game_id = ? ORDER BY id", (game_id,),
+        ):
+            did, after, ch, op, cards, outcome, win, lose, ch_us, op_us, at = row
+            out.append(DuelRow(
+                did, after, names[ch], names[op], cards, outcome, names.get(win),
+                names.get(lose), MappingProxyType({names[ch]: ch_us, names[op]: op_us}), at,
+            ))
+        return out
+
