@@ -95,6 +95,9 @@ class FakeUnit(ShowdownUnit):
     def start_countdown(self, countdown_us: int) -> None:
         self._record("start_countdown", countdown_us)
 
+    def show_countdown(self, remaining_us: int, total_us: int) -> None:
+        self._record("show_countdown", remaining_us, total_us)
+
     def show_go(self) -> int:
         stamp = self._now + self.go_latency_us
         self._now = stamp

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -281,21 +281,24 @@ def judge(
         if stamps
     }
     window, settle = config.tie_window_us, config.settle_us
+    # An edge reaches the engine at most `settle` after its stamp (inclusive), so the
+    # verdict is safe one microsecond after the last stamp that could still change it.
+    reach = max(window, 1) + settle
     early = {s: t for s, t in counted.items() if t < go_us}
     if early:
         side, t = min(early.items(), key=lambda kv: (kv[1], kv[0] is not Side.LEFT))
         other = early.get(side.other)
         tied = other is not None and _close(t, other, window)
         outcome = Outcome.TIE if tied else Outcome.EARLY_PRESS
-        return Judgement(outcome, side, t + window + settle, counted)
+        return Judgement(outcome, side, t + reach, counted)
     deadline = go_us + config.response_timeout_us
     valid = {s: t for s, t in counted.items() if t <= deadline}
     if not valid:
-        return Judgement(Outcome.TIMEOUT, None, deadline + settle, counted)
+        return Judgement(Outcome.TIMEOUT, None, deadline + settle + 1, counted)
     side, t = min(valid.items(), key=lambda kv: (kv[1], kv[0] is not Side.LEFT))
     other = valid.get(side.other)
     outcome = Outcome.TIE if other is not None and _close(t, other, window) else Outcome.FASTER
-    return Judgement(outcome, side, t + window + settle, counted)
+    return Judgement(outcome, side, t + reach, counted)
 
 
 def _close(a: int, b: int, window: int) -> bool:
@@ -320,15 +323,25 @@ class Duel:
     due (go, the verdict). `next_deadline_us` says when to call `advance` next.
     """
 
-    def __init__(self, config: DuelConfig | None = None, rng: random.Random | None = None):
+    def __init__(
+        self,
+        config: DuelConfig | None = None,
+        rng: random.Random | None = None,
+        *,
+        await_go_report: bool = False,
+    ):
+        """`await_go_report`: the unit runs its own countdown and reports when it showed go
+        (`GoShown`), so no verdict after go is given before that report has arrived."""
         self.config = config or DuelConfig()
         self._rng = rng or random.Random()
+        self.await_go_report = await_go_report
+        self._go_reports: list[int] = []
+        self._timing: tuple[int, int] | None = None  # (start, go) the verdict was timed on
         self.phase = Phase.IDLE
         self.load: Load | None = None
         self.start_us: int | None = None
         self.countdown_us: int | None = None
         self.go_at_us: int | None = None
-        self.go_shown_us: int | None = None
         self._presses: dict[Side, list[int]] = {Side.LEFT: [], Side.RIGHT: []}
         self._go_announced = False
         self._frozen = False
@@ -346,6 +359,7 @@ class Duel:
         (Phase.RUNNING, Press): "_on_press",
         (Phase.RUNNING, GoShown): "_on_go_shown",
         (Phase.RUNNING, Abort): "_on_abort",
+        (Phase.DONE, Press): "_on_press_after_verdict",
     }
 
     @property
@@ -361,6 +375,14 @@ class Duel:
     def counting(self) -> bool:
         """The countdown is on: started, not frozen by an early press, no "go" yet."""
         return self.phase is Phase.RUNNING and not self._frozen and not self._go_announced
+
+    @property
+    def go_shown_us(self) -> int | None:
+        """The unit's own stamp of "go" for the current round, if it reported one."""
+        if self.start_us is None:
+            return None
+        shown = [t for t in self._go_reports if t >= self.start_us]
+        return min(shown) if shown else None
 
     @property
     def go_us(self) -> int | None:
@@ -412,8 +434,7 @@ class Duel:
         self.start_us = event.t_us
         self.countdown_us = countdown
         self.go_at_us = event.t_us + countdown
-        self.go_shown_us = None
-        self._go_announced = False
+        self._go_announced = self.go_shown_us is not None
         self._frozen = False
         self.phase = Phase.RUNNING
         actions: list[Action] = [StartCountdown(event.t_us, countdown, self.go_at_us)]
@@ -426,8 +447,8 @@ class Duel:
         return []
 
     def _on_go_shown(self, event: GoShown) -> list[Action]:
-        if self.start_us is not None and event.t_us >= self.start_us and self.go_shown_us is None:
-            self.go_shown_us = event.t_us
+        self._go_reports.append(event.t_us)
+        if self.phase is Phase.RUNNING and self.go_shown_us is not None:
             self._go_announced = True
         return []
 
@@ -447,11 +468,50 @@ class Duel:
         self.phase = Phase.DONE
         return [Announce(result)]
 
+    def _on_press_after_verdict(self, event: Press) -> list[Action]:
+        """Too late to change anything; still worth timing, for the players' statistics."""
+        self._presses[event.side].append(event.t_us)
+        return []
+
+    def reaction_us(self) -> dict[Side, int | None]:
+        """Each player's reaction (first press minus go), including presses that came after
+        the verdict, up to the response timeout. The verdict itself never waits for these."""
+        if self._timing is None or (self.result and self.result.outcome is Outcome.ABORTED):
+            return {s: None for s in Side}
+        start, go = self._timing
+        deadline = go + self.config.response_timeout_us
+        out: dict[Side, int | None] = {}
+        for side in Side:
+            stamps = [t for t in self._presses[side] if start <= t <= deadline]
+            out[side] = min(stamps) - go if stamps else None
+        return out
+
+    def reactions_complete(self, now_us: int) -> bool:
+        """No further press can change `reaction_us()`."""
+        if self._timing is None:
+            return self.phase is Phase.DONE
+        go = self._timing[1]
+        if now_us > go + self.config.response_timeout_us + self.config.settle_us:
+            return True
+        return all(v is not None for v in self.reaction_us().values())
+
     # -- judging --
 
     def _judge(self) -> Judgement:
         assert self.start_us is not None and self.go_us is not None
-        return judge(self._presses, self.start_us, self.go_us, self.config)
+        verdict = judge(self._presses, self.start_us, self.go_us, self.config)
+        if (
+            self.await_go_report
+            and self.go_shown_us is None
+            and verdict.outcome is not Outcome.EARLY_PRESS
+            and not (verdict.first is not None and verdict.counted[verdict.first] < self.go_us)
+        ):
+            # Whether a press came after go depends on when the unit showed it; wait for
+            # the report, or give up on it when even a timeout would have been decided.
+            assert self.go_at_us is not None
+            give_up = self.go_at_us + self.config.response_timeout_us + self.config.settle_us + 1
+            verdict = replace(verdict, commit_at_us=max(verdict.commit_at_us, give_up))
+        return verdict
 
     def _check_early(self) -> list[Action]:
         """Freeze the countdown the moment an early press is known."""
@@ -467,16 +527,24 @@ class Duel:
         return []
 
     def _commit(self, verdict: Judgement, now_us: int) -> list[Action]:
-        assert self.load is not None and self.go_us is not None
-        go = self.go_us
+        assert self.load is not None and self.go_us is not None and self.go_at_us is not None
+        # An early press stopped the countdown, so "go" never happened: it is timed
+        # against the planned go, which is known the moment the countdown starts.
+        frozen = verdict.first is not None and verdict.counted[verdict.first] < self.go_us
+        go = self.go_at_us if frozen else self.go_us
         # A press stamped after the verdict could not have been seen live, so a
         # replay must not count it either.
-        last = min(go + self.config.response_timeout_us, verdict.commit_at_us)
+        last = min(
+            go + self.config.response_timeout_us,
+            verdict.commit_at_us - self.config.settle_us - 1,  # surely arrived by the verdict
+        )
         reaction = {
             s: (verdict.counted[s] - go if s in verdict.counted and verdict.counted[s] <= last
                 else None)
             for s in Side
         }
+        assert self.start_us is not None
+        self._timing = (self.start_us, go)
         cards = self.load.cards
         first = verdict.first
         winner = loser = arrow = None
@@ -519,7 +587,7 @@ class Duel:
         actions.append(Announce(result))
         if rematch:
             self.phase = Phase.LOADED
-            self.start_us = self.go_at_us = self.go_shown_us = None
+            self.start_us = self.go_at_us = None
             actions.append(ShowLoaded(cards))
         else:
             self.phase = Phase.DONE

@@ -112,6 +112,19 @@ class VerdictGiven:
 
 
 @dataclass(frozen=True, slots=True)
+class ReactionsTimed:
+    """Both players' reaction times for a finished duel, once no press can change them.
+
+    Comes after `VerdictGiven` (which never waits for the slower press), so the
+    statistics can include the player who lost.
+    """
+
+    duel_id: int
+    reaction_us: Mapping[Side, int | None]
+    players: Mapping[Side, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class LaunchDone:
     duel_id: int | None
     cards_counted: int | None
@@ -125,8 +138,8 @@ class UnitProblem:
 
 
 ServiceEvent = (
-    DuelLoaded | CountdownStarted | GoSignalled | EarlyPressSeen | VerdictGiven | LaunchDone
-    | UnitProblem
+    DuelLoaded | CountdownStarted | GoSignalled | EarlyPressSeen | VerdictGiven | ReactionsTimed
+    | LaunchDone | UnitProblem
 )
 Listener = Callable[[ServiceEvent], None]
 
@@ -181,6 +194,7 @@ class ShowdownService:
         self._players: Mapping[Side, str] = _NO_PLAYERS
         self._launched_ids: set[int] = set()
         self._launching_id: int | None = None
+        self._timing_pending = False
         self.results: list[tuple[int, DuelResult]] = []
         if not unit.stamps_edges:
             log.warning(
@@ -281,6 +295,8 @@ class ShowdownService:
             return
         now = self.unit.now_us()
         self._perform(duel.advance(now))
+        if self._timing_pending and duel.reactions_complete(now):
+            self._report_reactions()
         if self._counting() and duel.go_at_us is not None and duel.countdown_us is not None:
             self.unit.show_countdown(max(0, duel.go_at_us - now), duel.countdown_us)
 
@@ -304,11 +320,18 @@ class ShowdownService:
             elif isinstance(cmd, _AbortCmd):
                 self._abort(now, cmd.reason)
 
+    def _report_reactions(self) -> None:
+        assert self.duel is not None
+        self._timing_pending = False
+        self._emit(ReactionsTimed(self.duel_id, self.duel.reaction_us(), self._players))
+
     def _new_duel(self, cmd: _LoadCmd, now: int) -> None:
         if self.phase is Phase.RUNNING:
             self._abort(now, "a new duel was loaded")
+        if self._timing_pending:
+            self._report_reactions()
         self.duel_id += 1
-        self.duel = Duel(self.config, self._rng)
+        self.duel = Duel(self.config, self._rng, await_go_report=self.unit.runs_own_countdown)
         self._players = cmd.players
         self.unit.set_arrow(None)
         if self._log is not None:
@@ -334,7 +357,8 @@ class ShowdownService:
     def _on_input(self, item: UnitInput, arrived_us: int) -> None:
         duel = self.duel
         if isinstance(item, PaddlePressed):
-            if duel is not None and duel.phase in (Phase.LOADED, Phase.RUNNING):
+            if duel is not None and (duel.phase is not Phase.IDLE):
+                # After the verdict a press only times the slower player.
                 self._feed(Press(item.t_us, item.side), arrived_us)
         elif isinstance(item, TimerPressed):
             self._start(item.t_us, None)
@@ -397,6 +421,7 @@ class ShowdownService:
             self.unit.beep(Beep.TIMEOUT)
         elif result.outcome is Outcome.ABORTED:
             self.unit.set_arrow(None)
+        self._timing_pending = not result.rematch and result.outcome is not Outcome.ABORTED
         self._emit(
             VerdictGiven(self.duel_id, result, load.challenger, load.opponent, load.cards,
                          self._players)

@@ -1,9 +1,111 @@
-"""The `uno-showdown emulator` command."""
+"""`uno-showdown emulator`: the whole table on the desktop, unit and score keeper in one window.
+
+The emulated unit (keys, mouse or touch for the paddles and the timer
+button) sits beside the companion screen; the duel bar picks the two players
+and the card count, and verdicts are recorded to the current game.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from showdown.cli import UsageError
+from showdown.commands.options import add_duel_options, duel_config
+
+log = logging.getLogger(__name__)
+
+NO_DISPLAY = (
+    "no display is available for the emulator window ({why}); run it on a desktop, "
+    "or under a virtual X server: xvfb-run -s '-screen 0 1280x720x24' uno-showdown emulator"
+)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`1280x720` -> (1280, 720); a usage error for anything else."""
+    try:
+        w, h = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size must look like 1280x720, not {text!r}") from None
+    if w < 320 or h < 240:
+        raise UsageError(f"--size {text} is too small: use at least 320x240")
+    return w, h
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `emulator` to `uno-showdown`."""
+    parser = sub.add_parser(
+        "emulator",
+        help="play on the desktop: an emulated Showdown Unit beside the score keeper",
+        description="Open one window with an emulated Showdown Unit and the companion screen. "
+        "Paddles and timer button: keys (default A, L, SPACE), mouse or touch. "
+        "F6/F7 change the players, F8 or 1-3 the cards, Enter loads the duel, Esc aborts it, "
+        "F9 mutes, F11 toggles full screen, Ctrl+Q quits.",
+    )
+    parser.add_argument("--db", metavar="PATH", help="the companion's score database")
+    parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
+    parser.add_argument("--lang", help="language of the companion screen (en, ru, uk, hy)")
+    parser.add_argument("--mute", action="store_true", help="start with the sound off (F9)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (F11)")
+    parser.add_argument("--size", default="1280x720", metavar="WxH",
+                        help="window size (default 1280x720)")
+    parser.add_argument("--keys", default="A,L,SPACE", metavar="LEFT,RIGHT,TIMER",
+                        help="keys of the left paddle, right paddle and timer button "
+                        "(pygame key names; default A,L,SPACE)")
+    parser.add_argument("--duel-log", metavar="FILE",
+                        help="append every duel's inputs here, for `uno-showdown replay`")
+    add_duel_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _open_companion(args: argparse.Namespace) -> Any:
+    """The score keeper, or None when the companion package is not installed."""
+    try:
+        from companion.app import CompanionApp
+    except ImportError:
+        log.warning("the companion package is missing: the emulator runs without scores")
+        return None
+    try:
+        return CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
+    except (OSError, ValueError, LookupError, sqlite3.Error) as exc:
+        raise UsageError(f"cannot open the score keeper: {exc}") from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    size = parse_size(args.size)
+    config = duel_config(args)
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        raise UsageError(NO_DISPLAY.format(why=f"SDL_VIDEODRIVER is {driver}"))
+
+    from hardware.emulator import EmulatorUnit
+    from hardware.emulator_sound import ToneBank
+    from showdown.duel_log import DuelLog
+    from showdown.service import ShowdownService
+    from showdown.window import KeyMap, NoDisplayError, run_table_window
+
+    try:
+        keys = KeyMap.parse(args.keys)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    app = _open_companion(args)
+    sound = ToneBank(muted=args.mute)
+    unit = EmulatorUnit(sound=sound.play)
+    duel_log = DuelLog(Path(args.duel_log)) if args.duel_log else None
+    service = ShowdownService(unit, config, duel_log=duel_log)
+    if app is not None:
+        service.add_listener(app.on_service_event)
+    try:
+        return run_table_window(service, app, fullscreen=args.fullscreen, size=size,
+                                keys=keys, sound=sound)
+    except NoDisplayError as exc:
+        raise UsageError(NO_DISPLAY.format(why=str(exc) or "SDL found no video device")) from None
+    finally:
+        service.close()
+        if app is not None:
+            app.close()

@@ -1,9 +1,66 @@
-"""The `uno-showdown replay` command."""
+"""`uno-showdown replay`: judge a duel log again, for a disputed verdict."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+
+from showdown.cli import UsageError
+from showdown.commands.options import add_duel_options, duel_overrides
+from showdown.replay import ReplayError, replay
+
+EXAMPLE = """\
+input: JSON lines in arrival order, e.g.
+  {"t_us": 0, "input": "load", "challenger": "left", "opponent": "right", "cards": 2}
+  {"t_us": 1000, "input": "start", "countdown_us": 3000000}
+  {"t_us": 3150000, "input": "press", "side": "right"}
+output: one JSON object per verdict, e.g.
+  {"outcome": "faster", "winner": "right", "loser": "left", "arrow": null,
+   "launch": {"side": "left", "cards": 2}, "reaction_us": {"left": null, "right": 149000}}
+"""
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add `replay` to `uno-showdown`."""
+    parser = sub.add_parser(
+        "replay",
+        help="print the verdict of a duel log (JSON lines)",
+        description="Read a duel log (JSON lines, in arrival order) and print each verdict it "
+        "leads to as one JSON object per line. Logs written by the service also carry arrival "
+        "times and the verdict given at the table; --check compares against it.",
+        epilog=EXAMPLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", nargs="?", default="-", help="the log; - or nothing for stdin")
+    parser.add_argument(
+        "--check", action="store_true",
+        help="exit 1 if a verdict differs from the one recorded in the log",
+    )
+    add_duel_options(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.file == "-":
+            verdicts = replay(sys.stdin, **duel_overrides(args))  # type: ignore[arg-type]
+        else:
+            with open(args.file, encoding="utf-8") as stream:
+                verdicts = replay(stream, **duel_overrides(args))  # type: ignore[arg-type]
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from exc
+    except ReplayError as exc:
+        raise UsageError(str(exc)) from exc
+    if not verdicts:
+        raise UsageError("no duel in the input reached a verdict (is there a load and a start?)")
+    status = 0
+    for verdict in verdicts:
+        print(json.dumps(verdict.result.to_json()))
+        if args.check and verdict.matches is False:
+            print(
+                f"replay: the duel loaded at line {verdict.line} was recorded as "
+                f"{json.dumps(verdict.recorded)}",
+                file=sys.stderr,
+            )
+            status = 1
+    return status

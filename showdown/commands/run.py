@@ -1,9 +1,156 @@
-"""The `uno-showdown run` command."""
+"""`uno-showdown run`: the table service on a real (or emulated) Showdown Unit.
+
+With a display it shows the table window (the companion screen and a duel
+bar); without one, or with `--headless`, it runs the unit alone: each duel is
+loaded with `--cards` cards, the timer button starts it, and verdicts go to
+the duel log and, when a game is open, to the companion's store.
+"""
 
 from __future__ import annotations
 
 import argparse
+import logging
+import os
+import signal
+import sys
+from pathlib import Path
+from types import FrameType
+
+from hardware.devices import DEVICES, open_unit
+from showdown.cli import UsageError
+from showdown.commands.options import add_duel_options, duel_config
+from showdown.duel_log import DuelLog
+from showdown.service import ServiceEvent, ShowdownService, VerdictGiven
+from showdown.sides import Side
+
+log = logging.getLogger(__name__)
+
+
+def default_duel_log() -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("uno-showdown")) / "duels.jsonl"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add `run` to `uno-showdown`."""
+    parser = sub.add_parser(
+        "run",
+        help="run the table on a Showdown Unit (GPIO, microcontroller, emulator)",
+        description="Run the showdown service on a unit. With a display: the companion screen "
+        "and a duel bar; without one (or --headless): the unit alone, each duel loaded "
+        "with --cards cards and started by the unit's timer button.",
+    )
+    parser.add_argument(
+        "--device", choices=[d for d in DEVICES if d != "fake"], default="gpio",
+        help="which unit: gpio (Raspberry Pi pins), serial (a microcontroller), "
+        "emulator (a window) (default gpio)",
+    )
+    parser.add_argument("--pins", metavar="FILE", help="pin map TOML for --device gpio")
+    parser.add_argument(
+        "--port", metavar="PORT",
+        help="serial port for --device serial (default: find the board by USB id)",
+    )
+    parser.add_argument("--headless", action="store_true", help="never open a window")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    parser.add_argument("--cards", type=int, default=1, help="cards per duel when headless")
+    parser.add_argument("--db", metavar="PATH", help="the companion's score database")
+    parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
+    parser.add_argument("--lang", help="language of the screen (en, ru, uk, hy)")
+    parser.add_argument(
+        "--duel-log", metavar="FILE",
+        help=f"where every duel is appended for replay (default {default_duel_log()})",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    add_duel_options(parser)
+    parser.set_defaults(func=run)
+
+
+def have_display() -> bool:
+    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
+        return False
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or (
+        sys.platform in ("win32", "darwin")
+    )
+
+
+def _open_companion(args: argparse.Namespace) -> object | None:
+    """The companion app, if its package is installed and the store opens."""
+    try:
+        from companion.app import CompanionApp
+    except ImportError:
+        return None
+    try:
+        return CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
+    except Exception as exc:  # the table still runs without a score keeper
+        log.warning("companion unavailable: %s", exc)
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if args.cards < 1:
+        raise UsageError("--cards must be at least 1")
+    config = duel_config(args)
+    try:
+        unit = open_unit(args.device, args)
+    except (OSError, ValueError, RuntimeError) as exc:
+        raise UsageError(f"cannot open the {args.device} unit: {exc}") from exc
+    duel_log = DuelLog(args.duel_log or default_duel_log())
+    service = ShowdownService(unit, config, duel_log=duel_log)
+    app = _open_companion(args)
+    if app is not None:
+        service.add_listener(app.on_service_event)  # type: ignore[attr-defined]
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        unit.stop_launcher()  # the motor stops first, whatever else happens
+        service.stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        if not args.headless and have_display():
+            try:
+                from showdown.window import run_table_window
+            except ImportError:
+                pass
+            else:
+                return int(
+                    run_table_window(service, app, fullscreen=args.fullscreen) or 0
+                )
+        return run_headless(service, args.cards, app)
+    finally:
+        service.close()
+        if app is not None:
+            app.close()  # type: ignore[attr-defined]
+
+
+def run_headless(service: ShowdownService, cards: int, app: object | None) -> int:
+    """The unit on its own: keep a duel loaded; the timer button does the rest."""
+
+    def players() -> dict[Side, str]:
+        names = app.player_names() if app is not None else []  # type: ignore[attr-defined]
+        return {Side.LEFT: names[0], Side.RIGHT: names[1]} if len(names) >= 2 else {}
+
+    def reload(event: ServiceEvent) -> None:
+        if isinstance(event, VerdictGiven) and not event.result.rematch:
+            print(_describe(event), flush=True)
+            service.load(Side.LEFT, Side.RIGHT, cards, players())
+
+    service.add_listener(reload)
+    service.load(Side.LEFT, Side.RIGHT, cards, players())
+    print(f"{service.unit.name} unit ready: press the timer button to start a duel "
+          "(Ctrl+C to stop)", flush=True)
+    service.run()
+    return 0
+
+
+def _describe(event: VerdictGiven) -> str:
+    r = event.result
+    times = ", ".join(
+        f"{s.value} {v / 1000:.1f} ms" for s, v in r.reaction_us.items() if v is not None
+    )
+    who = f"{r.winner.value} wins" if r.winner else r.outcome.value
+    return f"duel {event.duel_id}: {r.outcome.value}, {who}" + (f" ({times})" if times else "")

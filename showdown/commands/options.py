@@ -1,0 +1,47 @@
+"""Options every command that judges duels shares, so they mean the same everywhere."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import fields
+
+from showdown.cli import UsageError
+from showdown.duel import DuelConfig, DuelError, TiePolicy
+
+_DEFAULTS = DuelConfig()
+
+
+def add_duel_options(parser: argparse.ArgumentParser) -> None:
+    """Add the judging options; each defaults to None so 'not given' can be told apart."""
+    group = parser.add_argument_group("judging")
+    group.add_argument(
+        "--tie-window-us", type=int, metavar="US",
+        help=f"presses closer than this are a tie (default {_DEFAULTS.tie_window_us})",
+    )
+    group.add_argument(
+        "--tie-policy", choices=[p.value for p in TiePolicy],
+        help="after a tie: rematch (no launch, start again) or split the cards (default rematch)",
+    )
+    group.add_argument(
+        "--response-timeout-us", type=int, metavar="US",
+        help="nobody pressed this long after go: a timeout "
+        f"(default {_DEFAULTS.response_timeout_us})",
+    )
+    group.add_argument(
+        "--settle-us", type=int, metavar="US",
+        help="how long the verdict waits for late edges after the decisive press "
+        f"(default {_DEFAULTS.settle_us})",
+    )
+
+
+def duel_overrides(args: argparse.Namespace) -> dict[str, object]:
+    names = {f.name for f in fields(DuelConfig)}
+    return {k: v for k, v in vars(args).items() if k in names and v is not None}
+
+
+def duel_config(args: argparse.Namespace, **extra: object) -> DuelConfig:
+    """The DuelConfig the options ask for; a bad value is a one-line usage error."""
+    try:
+        return DuelConfig(**(extra | duel_overrides(args)))  # type: ignore[arg-type]
+    except DuelError as exc:
+        raise UsageError(str(exc)) from exc

@@ -1,0 +1,220 @@
+"""The duel bar: who duels whom with how many cards, what happened last, and its buttons.
+
+`DuelChooser` is the pure part (which two players, 1-3 cards, as a Wild
+Showdown allows; the status line made from service events). `DuelBar` draws
+it into a strip of the window and maps clicks to commands. Neither talks to
+the service: the window turns the bar's commands into `service.load/abort`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import pygame
+
+from hardware.emulator_view import TextCache
+from showdown.duel import Outcome
+from showdown.service import (
+    CountdownStarted,
+    DuelLoaded,
+    EarlyPressSeen,
+    GoSignalled,
+    LaunchDone,
+    ServiceEvent,
+    UnitProblem,
+    VerdictGiven,
+)
+from showdown.sides import Side
+
+MAX_CARDS = 3
+
+BAR = (28, 30, 36)
+BUTTON = (62, 66, 78)
+BUTTON_ON = (250, 200, 40)
+BUTTON_TEXT = (240, 240, 240)
+BUTTON_TEXT_ON = (20, 20, 24)
+STATUS = (245, 245, 245)
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+@dataclass
+class DuelChooser:
+    """Which players sit at which paddle and how many cards are loaded next."""
+
+    names: list[str] = field(default_factory=list)
+    left: int = 0
+    right: int = 1
+    cards: int = 1
+    status: str = ""
+    busy: bool = False  # a duel is loaded or running: the bar offers abort, not load
+
+    def set_names(self, names: Sequence[str]) -> None:
+        """New player list (a game was opened or changed); keep the choice where it still fits."""
+        keep = (self.name(Side.LEFT), self.name(Side.RIGHT))
+        self.names = list(names)
+        if len(self.names) < 2:
+            self.left, self.right = 0, 1
+            return
+        self.left = self.names.index(keep[0]) if keep[0] in self.names else 0
+        self.right = self.names.index(keep[1]) if keep[1] in self.names else 1
+        if self.right == self.left:
+            self.right = (self.left + 1) % len(self.names)
+
+    def name(self, side: Side) -> str:
+        """The player at `side`, or "Left"/"Right" when there is no game."""
+        index = self.left if side is Side.LEFT else self.right
+        if len(self.names) >= 2 and index < len(self.names):
+            return self.names[index]
+        return side.value.title()
+
+    def players(self) -> dict[Side, str]:
+        """What `service.load(players=...)` gets: empty without a game's players."""
+        if len(self.names) < 2:
+            return {}
+        return {Side.LEFT: self.name(Side.LEFT), Side.RIGHT: self.name(Side.RIGHT)}
+
+    def next_player(self, side: Side) -> None:
+        """Seat the next player at `side`, skipping whoever sits at the other paddle."""
+        if len(self.names) < 2:
+            return
+        if len(self.names) == 2:  # two players: the only change is to swap paddles
+            self.left, self.right = self.right, self.left
+            return
+        mine = self.left if side is Side.LEFT else self.right
+        other = self.right if side is Side.LEFT else self.left
+        mine = (mine + 1) % len(self.names)
+        if mine == other:
+            mine = (mine + 1) % len(self.names)
+        if side is Side.LEFT:
+            self.left = mine
+        else:
+            self.right = mine
+
+    def set_cards(self, cards: int) -> None:
+        self.cards = min(MAX_CARDS, max(1, cards))
+
+    def next_cards(self) -> None:
+        self.cards = self.cards % MAX_CARDS + 1
+
+    def hear(self, event: ServiceEvent, keys: Mapping[Side | str, str]) -> bool:
+        """Update the status line from a service event; True when it changed."""
+        before = (self.status, self.busy)
+        players = getattr(event, "players", None) or {}
+
+        def who(side: Side) -> str:
+            return players.get(side) or self.name(side)
+
+        if isinstance(event, DuelLoaded):
+            self.busy = True
+            self.status = (f"{who(Side.LEFT)} vs {who(Side.RIGHT)}, {_cards(event.cards)} "
+                           f"loaded: press {keys.get('timer', 'the timer')} to start")
+        elif isinstance(event, CountdownStarted):
+            self.status = "Hands on the paddles..."
+        elif isinstance(event, GoSignalled):
+            self.status = "GO!"
+        elif isinstance(event, EarlyPressSeen):
+            self.status = f"{who(event.side)} pressed too early!"
+        elif isinstance(event, VerdictGiven):
+            self.busy = event.result.rematch
+            self.status = verdict_text(event, who)
+        elif isinstance(event, UnitProblem):
+            self.status = f"Unit problem: {event.reason}"
+        elif isinstance(event, LaunchDone) and event.jammed:
+            self.status = "The launcher jammed: clear it before the next duel."
+        return (self.status, self.busy) != before
+
+
+def verdict_text(event: VerdictGiven, name: Callable[[Side], str]) -> str:
+    """One line a table reads aloud: who won, how fast, who takes the cards."""
+    r = event.result
+    cards = _cards(event.cards)
+    if r.outcome is Outcome.FASTER and r.winner is not None and r.loser is not None:
+        ms = (r.reaction_us.get(r.winner) or 0) / 1000
+        return f"{name(r.winner)} wins in {ms:.0f} ms: {name(r.loser)} takes {cards}."
+    if r.outcome is Outcome.EARLY_PRESS and r.loser is not None:
+        return f"{name(r.loser)} pressed before go and takes {cards}."
+    if r.outcome is Outcome.TIE:
+        if r.rematch:
+            return "A tie! Same duel again: press the timer button."
+        return "A tie: the cards are split."
+    if r.outcome is Outcome.TIMEOUT:
+        return "Nobody pressed in time: no winner."
+    return f"Duel cancelled ({r.reason or 'aborted'})."
+
+
+@dataclass(frozen=True, slots=True)
+class BarButton:
+    key: str  # "left", "right", "cards:1".."cards:3", "load", "abort"
+    rect: pygame.Rect
+    label: str
+    on: bool = False
+
+
+class DuelBar:
+    """The strip with the chooser's buttons above a status line."""
+
+    def __init__(self, chooser: DuelChooser) -> None:
+        self.chooser = chooser
+        self.rect = pygame.Rect(0, 0, 0, 0)
+        self.dirty = True
+        self._text = TextCache()
+
+    def place(self, rect: pygame.Rect) -> None:
+        self.rect = pygame.Rect(rect)
+        self.dirty = True
+
+    def buttons(self, keys: Mapping[Side | str, str]) -> list[BarButton]:
+        r = self.rect
+        pad = max(3, r.h // 14)
+        h = r.h // 2 - pad
+        y = r.y + pad
+        c = self.chooser
+        widths = [0.26, 0.26, 0.07, 0.07, 0.07, 0.27]
+        x = r.x + pad
+        rects = []
+        for frac in widths:
+            w = int((r.w - pad * (len(widths) + 1)) * frac)
+            rects.append(pygame.Rect(x, y, w, h))
+            x += w + pad
+        out = [
+            BarButton("left", rects[0], f"L: {c.name(Side.LEFT)}"),
+            BarButton("right", rects[1], f"R: {c.name(Side.RIGHT)}"),
+        ]
+        for n in range(1, MAX_CARDS + 1):
+            out.append(BarButton(f"cards:{n}", rects[1 + n], str(n), on=c.cards == n))
+        if c.busy:
+            out.append(BarButton("abort", rects[5], "Abort (Esc)"))
+        else:
+            out.append(BarButton("load", rects[5], f"Load {_cards(c.cards)} (Enter)"))
+        return out
+
+    def hit(self, pos: tuple[int, int], keys: Mapping[Side | str, str]) -> str | None:
+        for button in self.buttons(keys):
+            if button.rect.collidepoint(pos):
+                return button.key
+        return None
+
+    def draw(self, surface: pygame.Surface, keys: Mapping[Side | str, str]) -> None:
+        r = self.rect
+        surface.fill(BAR, r)
+        size = max(12, r.h // 4)
+        for b in self.buttons(keys):
+            pygame.draw.rect(surface, BUTTON_ON if b.on else BUTTON, b.rect,
+                             border_radius=max(3, b.rect.h // 5))
+            label = self._fit(b.label, size, b.rect.w - 8)
+            self._text.blit_centred(surface, label, size,
+                                    BUTTON_TEXT_ON if b.on else BUTTON_TEXT, b.rect.center)
+        status = self._fit(self.chooser.status, size, r.w - 12)
+        surf = self._text.render(status, size, STATUS)
+        surface.blit(surf, surf.get_rect(midleft=(r.x + 8, r.y + r.h * 3 // 4)))
+        self.dirty = False
+
+    def _fit(self, text: str, size: int, width: int) -> str:
+        font = self._text.font(size)
+        while text and font.size(text)[0] > width:
+            text = text[:-2] + "…" if len(text) > 2 else ""
+        return text

@@ -1,0 +1,158 @@
+"""The CLI as a newcomer meets it: help, replay, simulate, and the README's examples."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from showdown.cli import COMMAND_MODULES, build_parser, main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_cli(capsys, *argv: str, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        import io
+
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_every_subcommand_has_help(capsys):
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    assert {"simulate", "replay", "run"} <= set(sub.choices)
+    for name in sub.choices:
+        with pytest.raises(SystemExit) as exc:
+            main([name, "--help"])
+        assert exc.value.code == 0
+        assert "usage: uno-showdown" in capsys.readouterr().out
+    assert len(COMMAND_MODULES) >= 4
+
+
+def test_replay_reads_stdin_and_prints_one_json_object(capsys, monkeypatch):
+    lines = "\n".join([
+        '{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right", "cards": 2}',
+        '{"t_us": 1000, "input": "start", "countdown_us": 3000000}',
+        '{"t_us": 3150000, "input": "press", "side": "right"}',
+    ])
+    status, out, _ = run_cli(capsys, "replay", "-", stdin=lines, monkeypatch=monkeypatch)
+    assert status == 0
+    assert json.loads(out) == {
+        "outcome": "faster", "winner": "right", "loser": "left", "arrow": None,
+        "launch": {"side": "left", "cards": 2}, "reaction_us": {"left": None, "right": 149000},
+    }
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ('{"t_us": 5, "input": "press", "side": "middle"}', 'line 2: "side" must be'),
+        ("not json", "line 2: not JSON"),
+        ('{"input": "press", "side": "left"}', 'line 2: missing "t_us"'),
+        ('{"t_us": 1.5, "input": "start"}', 'line 2: "t_us" must be an integer'),
+        ('{"t_us": 1, "input": "jump"}', 'line 2: unknown "input"'),
+    ],
+)
+def test_replay_names_the_malformed_line_and_exits_2(capsys, monkeypatch, bad, message):
+    text = '{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right"}\n' + bad
+    status, out, err = run_cli(capsys, "replay", stdin=text, monkeypatch=monkeypatch)
+    assert status == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_a_press_before_any_load_is_an_error(capsys, monkeypatch):
+    status, _, err = run_cli(
+        capsys, "replay", stdin='{"t_us": 5, "input": "press", "side": "left"}',
+        monkeypatch=monkeypatch,
+    )
+    assert status == 2 and 'line 1: a "press" before any "load"' in err
+
+
+def test_replay_of_a_missing_file_is_one_line(capsys, tmp_path):
+    status, _, err = run_cli(capsys, "replay", str(tmp_path / "nope.jsonl"))
+    assert status == 2 and "cannot read" in err and "Traceback" not in err
+
+
+def test_replay_options_change_the_judgement(capsys):
+    example = str(ROOT / "examples" / "late-delivery.jsonl")
+    _status, out, _ = run_cli(capsys, "replay", example, "--tie-window-us", "10000",
+                             "--tie-policy", "split")
+    verdict = json.loads(out)
+    assert verdict["outcome"] == "tie"
+    assert verdict["launch"] == [{"side": "left", "cards": 1}]
+
+
+def test_replay_check_flags_a_doctored_verdict(capsys, tmp_path):
+    log = tmp_path / "duels.jsonl"
+    log.write_text((ROOT / "examples" / "faster.jsonl").read_text() + json.dumps(
+        {"input": "verdict", "duel": 1, "result": {"outcome": "faster", "winner": "left"}}
+    ) + "\n")
+    status, _, err = run_cli(capsys, "replay", "--check", str(log))
+    assert status == 1 and "recorded as" in err
+
+
+def test_simulate_prints_a_summary_table(capsys, tmp_path):
+    log = tmp_path / "sim.jsonl"
+    status, out, _ = run_cli(capsys, "simulate", "--duels", "40", "--seed", "4",
+                             "--log", str(log))
+    assert status == 0
+    rows = dict(re.findall(r"^(\S[^\d]*?)\s{2,}(\d+)", out, re.M))
+    assert rows["duels"] == "40"
+    assert rows["most launches in one duel"] == "1"
+    # What the table decided is what the log replays to.
+    replayed = [json.loads(line) for line in _replay_lines(capsys, log)]
+    assert len(replayed) >= 40
+
+
+def _replay_lines(capsys, log: Path) -> list[str]:
+    status, out, _ = run_cli(capsys, "replay", "--check", str(log))
+    assert status == 0
+    return out.splitlines()
+
+
+def test_simulate_rejects_nonsense(capsys):
+    status, _, err = run_cli(capsys, "simulate", "--duels", "0")
+    assert status == 2 and "--duels" in err
+
+
+def test_same_seed_same_summary(capsys):
+    _, first, _ = run_cli(capsys, "simulate", "--duels", "30", "--seed", "9")
+    _, second, _ = run_cli(capsys, "simulate", "--duels", "30", "--seed", "9")
+    assert first == second
+
+
+def readme_replay_examples() -> list[tuple[str, list[str]]]:
+    """Each `$ uno-showdown replay ...` in the README with the lines printed under it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    examples = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        lines = block.splitlines()
+        for i, line in enumerate(lines):
+            if line.startswith("$ uno-showdown replay"):
+                out = []
+                for follow in lines[i + 1 :]:
+                    if follow.startswith("$"):
+                        break
+                    out.append(follow)
+                examples.append((line[2:], out))
+    return examples
+
+
+def test_readme_has_replay_examples():
+    assert len(readme_replay_examples()) >= 3
+
+
+@pytest.mark.parametrize(("command", "expected"), readme_replay_examples())
+def test_readme_replay_examples_print_what_the_readme_says(capsys, monkeypatch, command, expected):
+    monkeypatch.chdir(ROOT)
+    argv = shlex.split(command)[1:]
+    status, out, _ = run_cli(capsys, *argv)
+    assert status == 0
+    assert [json.loads(x) for x in out.splitlines()] == [json.loads(x) for x in expected]
