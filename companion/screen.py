@@ -1,0 +1,283 @@
+"""The companion screen: a view router with a tab bar, global keys and notices, and its own loop.
+
+`CompanionScreen` draws into whatever surface it is given (a whole window, or
+one side of the emulator's window) and takes events with positions relative
+to its own top-left, so it can be embedded. `run_companion` is the
+stand-alone loop: it sleeps in `pygame.event.wait` while nothing happens and
+redraws only when the screen says it is dirty.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from companion import theme
+from companion.views.base import View
+from companion.views.chart import ChartView
+from companion.views.duels import DuelsView
+from companion.views.game_over import GameOverView
+from companion.views.history import HistoryView
+from companion.views.i18n import _
+from companion.views.new_game import NewGameView
+from companion.views.round_entry import RoundEntryView
+from companion.views.standings import StandingsView
+from companion.widgets import Button, button_at, row
+
+if TYPE_CHECKING:
+    from companion.app import CompanionApp
+
+#: Tabs along the top: view name, label (translated when drawn), function key.
+TABS: tuple[tuple[str, str, int], ...] = (
+    ("standings", "Standings", pygame.K_F1),
+    ("history", "History", pygame.K_F2),
+    ("chart", "Chart", pygame.K_F3),
+    ("duels", "Duels", pygame.K_F4),
+    ("new_game", "New game", pygame.K_F5),
+)
+#: How long a notice stays on screen.
+NOTICE_MS = 3000
+#: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
+POLL_MS = 250
+
+
+class NoDisplayError(RuntimeError):
+    """SDL could not open a window: no desktop, framebuffer or X server here."""
+
+
+class CompanionScreen:
+    """The whole companion screen; see the module docstring."""
+
+    def __init__(self, app: CompanionApp, size: tuple[int, int]) -> None:
+        self.app = app
+        self.size = (int(size[0]), int(size[1]))
+        self.views: dict[str, View] = {
+            view.name: view
+            for view in (
+                StandingsView(self),
+                RoundEntryView(self),
+                HistoryView(self),
+                ChartView(self),
+                DuelsView(self),
+                GameOverView(self),
+                NewGameView(self),
+            )
+        }
+        self.current: View = self.views["standings"]
+        self._dirty = True
+        self._held_tab: str | None = None
+        self._notice = ""
+        self._notice_until_ms: int | None = None
+        self._now_ms = 0
+        self._next_poll_ms = 0
+        self._signature: object = None
+        self._layout()
+        self.current.enter()
+
+    # -- the contract with whoever embeds the screen --
+
+    @property
+    def dirty(self) -> bool:
+        return self._dirty
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = (int(size[0]), int(size[1]))
+        self._layout()
+        self._dirty = True
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        self._layout()
+        consumed = self._handle(event)
+        if consumed:
+            self._dirty = True
+        return consumed
+
+    def update(self, now_ms: int) -> None:
+        self._now_ms = now_ms
+        if self._notice_until_ms is not None and now_ms >= self._notice_until_ms:
+            self._notice, self._notice_until_ms = "", None
+            self._dirty = True
+        if now_ms >= self._next_poll_ms:
+            self._next_poll_ms = now_ms + POLL_MS
+            signature = self._app_signature()
+            if signature != self._signature:
+                self._signature = signature
+                self.current.enter()
+                self._dirty = True
+        if self.current.update(now_ms):
+            self._dirty = True
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self._layout()  # a view may have gone full screen (the name keyboard)
+        surface.fill(theme.BACKGROUND)
+        self.current.draw(surface)
+        if not self.current.full_screen:
+            self._draw_tabs(surface)
+        if self._notice:
+            self._draw_notice(surface)
+        self._dirty = False
+
+    # -- what views may ask (base.Navigator) --
+
+    def go(self, view: str) -> None:
+        self.current = self.views[view]
+        self._held_tab = None
+        self._layout()
+        self.current.enter()
+        self._dirty = True
+
+    def notify(self, message: str) -> None:
+        self._notice = message
+        self._notice_until_ms = self._now_ms + NOTICE_MS
+        self._dirty = True
+
+    def invalidate(self) -> None:
+        self._signature = self._app_signature()
+        self.current.enter()
+        self._dirty = True
+
+    def undo(self) -> None:
+        if self.app.game is not None and self.app.undo():
+            self.notify(_("Last round undone"))
+            self.go("standings") if self.current.name == "game_over" else self.invalidate()
+        else:
+            self.notify(_("Nothing to undo"))
+
+    def redo(self) -> None:
+        if self.app.game is not None and self.app.redo():
+            self.notify(_("Round restored"))
+            self.invalidate()
+            if game_is_over(self.app):
+                self.go("game_over")
+        else:
+            self.notify(_("Nothing to redo"))
+
+    # -- inside --
+
+    def _app_signature(self) -> object:
+        """What changes when someone else (the showdown unit) changes the app's state."""
+        app = self.app
+        game = app.game
+        rounds = len(app.history()) if game is not None else -1
+        return (id(game), rounds, repr(app.last_duel()))
+
+    def _layout(self) -> None:
+        w, h = self.size
+        top = 0 if self.current.full_screen else theme.TAB_BAR_PX
+        self.current.rect = pygame.Rect(0, top, w, h - top)
+
+    def _tab_buttons(self) -> list[Button]:
+        bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
+        return [
+            Button(f"tab:{name}", cell, _(label), lambda n=name: self.go(n),
+                   selected=self.current.name == name, font_px=18)
+            for (name, label, _key), cell in zip(TABS, row(bar, len(TABS), 4), strict=True)
+        ]
+
+    def _draw_tabs(self, surface: pygame.Surface) -> None:
+        pygame.draw.rect(surface, theme.PANEL, (0, 0, self.size[0], theme.TAB_BAR_PX))
+        for button in self._tab_buttons():
+            button.draw(surface, pressed=button.key == self._held_tab)
+
+    def _draw_notice(self, surface: pygame.Surface) -> None:
+        image = theme.font(20, True).render(self._notice, True, theme.BACKGROUND)
+        box = image.get_rect().inflate(32, 20)
+        box.midbottom = (self.size[0] // 2, self.size[1] - 72)
+        pygame.draw.rect(surface, theme.ACCENT, box, border_radius=10)
+        surface.blit(image, image.get_rect(center=box.center))
+
+    def _handle(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.KEYDOWN:
+            return self.current.handle_key(event) or self._global_key(event)
+        if event.type == pygame.TEXTINPUT:
+            return self.current.handle_text(event)
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION,
+                          pygame.MOUSEWHEEL):
+            if not self.current.full_screen and self._tab_pointer(event):
+                return True
+            return self.current.handle_pointer(event)
+        # the window was uncovered or resized: nothing to do but draw again
+        return event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED,
+                              pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED)
+
+    def _tab_pointer(self, event: pygame.event.Event) -> bool:
+        pos = getattr(event, "pos", None)
+        in_bar = pos is not None and pos[1] < theme.TAB_BAR_PX
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and in_bar:
+            hit = button_at(self._tab_buttons(), pos)
+            self._held_tab = hit.key if hit else None
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._held_tab:
+            held, self._held_tab = self._held_tab, None
+            hit = button_at(self._tab_buttons(), pos) if in_bar else None
+            if hit is not None and hit.key == held:
+                hit.on_tap()
+            return True
+        return False
+
+    def _global_key(self, event: pygame.event.Event) -> bool:
+        ctrl = bool(event.mod & pygame.KMOD_CTRL)
+        if ctrl and event.key == pygame.K_z:
+            self.redo() if event.mod & pygame.KMOD_SHIFT else self.undo()
+            return True
+        if ctrl and event.key == pygame.K_y:
+            self.redo()
+            return True
+        for name, _label, key in TABS:
+            if event.key == key:
+                self.go(name)
+                return True
+        if event.key == pygame.K_ESCAPE and self.current.name != "standings":
+            self.go("standings")
+            return True
+        return False
+
+
+def game_is_over(app: CompanionApp) -> bool:
+    """Whether the current game has ended (the core's model decides)."""
+    game = app.game
+    return bool(game is not None and getattr(game, "is_over", False))
+
+
+
+def run_companion(app: CompanionApp, *, fullscreen: bool = False,
+                  size: tuple[int, int] = (800, 480)) -> int:
+    """Open a window (or the whole display) and run the screen until it is closed; exit status."""
+    try:
+        pygame.display.init()
+        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+        window = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+    except pygame.error as exc:
+        pygame.display.quit()
+        raise NoDisplayError(str(exc)) from exc
+    pygame.font.init()
+    try:
+        pygame.display.set_caption(_("UNO Showdown companion"))
+        screen = CompanionScreen(app, window.get_size())
+        clock = pygame.time.Clock()
+        running = True
+        while running:
+            first = pygame.event.wait(POLL_MS)
+            for event in [first, *pygame.event.get()]:
+                if event.type == pygame.NOEVENT:
+                    continue
+                if event.type == pygame.QUIT:
+                    running = False
+                elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+                    window = pygame.display.get_surface()
+                    screen.resize(window.get_size())
+                elif (event.type == pygame.KEYDOWN and event.key == pygame.K_q
+                      and event.mod & pygame.KMOD_CTRL):
+                    running = False
+                else:
+                    screen.handle_event(event)
+            screen.update(pygame.time.get_ticks())
+            if screen.dirty:
+                screen.draw(window)
+                pygame.display.flip()
+                clock.tick(60)
+    finally:
+        pygame.display.quit()
+    return 0
+

@@ -1,0 +1,115 @@
+"""Small read-only questions the views ask of the companion's game, phrased for the screen.
+
+Everything here only reads the core's model (`companion.game.Game` through
+`CompanionApp`) and turns it into short display text, so the views stay
+about drawing and the wording lives in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from companion import theme
+from companion.i18n import _ as core_
+from companion.scoring import METHOD_TITLES, Method
+from companion.views.i18n import _
+
+if TYPE_CHECKING:
+    from companion.app import CompanionApp
+
+
+def method(app: CompanionApp) -> Method | None:
+    return app.game.rules.method if app.game is not None else None
+
+
+def lower_is_better(app: CompanionApp) -> bool:
+    return app.game is not None and app.game.rules.lower_is_better
+
+
+def target(app: CompanionApp) -> int | None:
+    return app.game.rules.target if app.game is not None else None
+
+
+def game_over(app: CompanionApp) -> bool:
+    return app.game is not None and app.game.verdict.over
+
+
+def game_line(app: CompanionApp) -> str:
+    """One line under the tabs: edition, method, target and the round about to be played."""
+    game = app.game
+    if game is None:
+        return ""
+    parts = [game.edition.title, core_(METHOD_TITLES[game.rules.method]).split(":")[0]]
+    if game.rules.target is not None:
+        parts.append(_("to {points}").format(points=game.rules.target))
+    parts.append(_("round {n}").format(n=len(game.rounds) + 1))
+    return " · ".join(parts)
+
+
+def total_text(app: CompanionApp, standing: Any) -> str:
+    """A standing's score as the method counts it: points, wins, or points per round."""
+    m = method(app)
+    if m is Method.LAZY:
+        return _("{n} wins").format(n=standing.total)
+    if m is Method.CHAMPIONSHIP and getattr(standing, "result", None) is not None:
+        return f"{standing.total}  ({standing.result:.1f})"
+    return str(standing.total)
+
+
+def player_order(app: CompanionApp) -> list[str]:
+    """The names the score columns are kept under (teams under the teams method), seated order."""
+    game = app.game
+    return [e.name for e in game.entrants] if game is not None else []
+
+
+def round_number(row: Any) -> int:
+    return int(row.number)
+
+
+def round_winner(row: Any) -> str:
+    return str(row.winner)
+
+
+def round_points(row: Any) -> Mapping[str, int]:
+    return dict(row.points)
+
+
+def ms(value_us: int | None) -> str:
+    """A reaction time for people: milliseconds, no decimals."""
+    return "–" if value_us is None else ms_text(value_us / 1000)
+
+
+def ms_text(value_ms: float | None) -> str:
+    return "–" if value_ms is None else _("{ms} ms").format(ms=round(value_ms))
+
+
+def duel_lines(duel: Any) -> list[tuple[str, theme.Color]]:
+    """The last duel in a few short lines: who faced whom, who won, how fast each was."""
+    if duel is None:
+        return []
+    lines: list[tuple[str, theme.Color]] = []
+    first = getattr(duel, "challenger", None) or "?"
+    second = getattr(duel, "opponent", None) or "?"
+    lines.append((_("{a} vs {b}").format(a=first, b=second), theme.TEXT))
+    outcome = str(getattr(duel, "outcome", ""))
+    winner = getattr(duel, "winner", None)
+    loser = getattr(duel, "loser", None)
+    cards = getattr(duel, "cards", None)
+    if outcome == "early_press" and loser:
+        lines.append((_("{name} pressed too early").format(name=loser), theme.DANGER))
+    elif outcome == "tie":
+        lines.append((_("A tie"), theme.TEXT_DIM))
+    elif outcome == "timeout":
+        lines.append((_("Nobody pressed"), theme.TEXT_DIM))
+    elif outcome == "aborted":
+        lines.append((_("Cancelled"), theme.TEXT_DIM))
+    elif winner:
+        lines.append((_("{name} won").format(name=winner), theme.ACCENT))
+    if loser and cards and outcome != "aborted":
+        lines.append((_("{name} takes {n}").format(name=loser, n=cards), theme.TEXT_DIM))
+    reactions = getattr(duel, "reaction_us", None) or {}
+    for name, value in dict(reactions).items():
+        shown = _("early") if value is not None and value < 0 else ms(value)
+        lines.append((f"{name}: {shown}", theme.TEXT))
+    return lines

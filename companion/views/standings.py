@@ -1,0 +1,166 @@
+"""The home view: who leads, who deals, how close everyone is to the target, and the last duel.
+
+This is what the table glances at between rounds, so it is big and plain:
+one row per player, the leader marked with a yellow star and bar, the dealer
+with a blue "D", and a bar filling toward the target. The buttons to enter a
+round and to undo sit on the right where a right thumb finds them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from companion import theme
+from companion.views import facts
+from companion.views.base import View
+from companion.views.i18n import _
+from companion.widgets import Button
+
+#: Width of the right-hand column (last duel and the action buttons).
+SIDE_W = 250
+#: Height of one player's row when there is room.
+ROW_H = 58
+
+
+def draw_star(surface: pygame.Surface, center: tuple[int, int], radius: int,
+              color: theme.Color) -> None:
+    """A five-pointed star: the leader's mark (drawn, so it needs no glyph)."""
+    import math
+
+    points = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        a = -math.pi / 2 + i * math.pi / 5
+        points.append((center[0] + r * math.cos(a), center[1] + r * math.sin(a)))
+    pygame.draw.polygon(surface, color, points)
+
+
+def draw_dealer(surface: pygame.Surface, center: tuple[int, int], radius: int) -> None:
+    """The dealer's mark: a blue disc with a D."""
+    pygame.draw.circle(surface, theme.DEALER, center, radius)
+    theme.text(surface, _("D"), center, int(radius * 1.3), theme.TEXT, bold=True,
+               anchor="center")
+
+
+class StandingsView(View):
+    name = "standings"
+
+    def __init__(self, nav: Any) -> None:
+        super().__init__(nav)
+        self.rows: list[Any] = []
+
+    def enter(self) -> None:
+        self.rows = list(self.app.standings()) if self.app.game is not None else []
+
+    # -- geometry (also what the tests tap and look at) --
+
+    def side_rect(self) -> pygame.Rect:
+        r = self.rect
+        return pygame.Rect(r.right - SIDE_W - 8, r.y + 8, SIDE_W, r.height - 16)
+
+    def list_rect(self) -> pygame.Rect:
+        r = self.rect
+        return pygame.Rect(r.x + 8, r.y + 48, r.width - SIDE_W - 24, r.height - 56)
+
+    def row_rects(self) -> list[pygame.Rect]:
+        area = self.list_rect()
+        n = max(1, len(self.rows))
+        h = min(ROW_H, (area.height - 4 * (n - 1)) // n)
+        return [pygame.Rect(area.x, area.y + i * (h + 4), area.width, h) for i in range(n)]
+
+    # -- buttons --
+
+    def buttons(self) -> list[Button]:
+        if self.app.game is None:
+            box = pygame.Rect(0, 0, 300, 64)
+            box.center = (self.rect.centerx, self.rect.centery + 40)
+            return [Button("new_game", box, _("New game"), lambda: self.nav.go("new_game"),
+                           primary=True, font_px=24)]
+        side = self.side_rect()
+        h = 64
+        enter = pygame.Rect(side.x, side.bottom - 2 * h - 8, side.width, h)
+        undo = pygame.Rect(side.x, side.bottom - h, (side.width - 8) // 2, h)
+        redo = pygame.Rect(undo.right + 8, undo.y, side.width - undo.width - 8, h)
+        if facts.game_over(self.app):
+            main = Button("game_over", enter, _("Game over"), lambda: self.nav.go("game_over"),
+                          primary=True, font_px=22)
+        else:
+            main = Button("enter_round", enter, _("Enter round"),
+                          lambda: self.nav.go("round_entry"), primary=True, font_px=22)
+        return [
+            main,
+            Button("undo", undo, _("Undo"), self.nav.undo, sublabel="Ctrl+Z", font_px=20),
+            Button("redo", redo, _("Redo"), self.nav.redo, sublabel="Ctrl+Y", font_px=20),
+        ]
+
+    def handle_key(self, event: pygame.event.Event) -> bool:
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_r):
+            return self.tap("game_over") or self.tap("enter_round") or self.tap("new_game")
+        return False
+
+    # -- drawing --
+
+    def draw_content(self, surface: pygame.Surface) -> None:
+        r = self.rect
+        if self.app.game is None:
+            theme.text(surface, _("No game yet"), (r.centerx, r.centery - 40), 32,
+                       bold=True, anchor="center")
+            theme.text(surface, _("Start one to keep the score here."),
+                       (r.centerx, r.centery), 20, theme.TEXT_DIM, anchor="center")
+            return
+        theme.text(surface, facts.game_line(self.app), (r.x + 16, r.y + 12), 20, theme.TEXT_DIM,
+                   max_width=r.width - SIDE_W - 40)
+        for rect, standing in zip(self.row_rects(), self.rows, strict=False):
+            self._draw_row(surface, rect, standing)
+        self._draw_side(surface)
+
+    def _draw_row(self, surface: pygame.Surface, rect: pygame.Rect, s: Any) -> None:
+        leader = bool(getattr(s, "is_leader", False))
+        pygame.draw.rect(surface, theme.PANEL_HI if leader else theme.PANEL, rect,
+                         border_radius=8)
+        if leader:
+            pygame.draw.rect(surface, theme.ACCENT, (rect.x, rect.y, 8, rect.height),
+                             border_top_left_radius=8, border_bottom_left_radius=8)
+        mid = rect.y + rect.height // 2 - 3
+        big = max(16, min(26, rect.height // 2))
+        theme.text(surface, str(getattr(s, "rank", "")), (rect.x + 32, mid), big,
+                   theme.TEXT_DIM, bold=True, anchor="center")
+        x = rect.x + 56
+        if leader:
+            draw_star(surface, (x + 12, mid), 13, theme.ACCENT)
+        x += 30
+        if getattr(s, "is_dealer", False):
+            draw_dealer(surface, (x + 12, mid), 12)
+        x += 32
+        total_rect = theme.text(surface, facts.total_text(self.app, s), (rect.right - 16, mid),
+                                big + 4, theme.ACCENT if leader else theme.TEXT, bold=True,
+                                anchor="midright")
+        theme.text(surface, str(s.name), (x, mid), big, theme.TEXT, bold=leader,
+                   anchor="midleft", max_width=total_rect.x - x - 12)
+        progress = getattr(s, "progress", None)
+        if progress is not None:
+            bar = pygame.Rect(x, rect.bottom - 9, rect.right - 16 - x, 5)
+            pygame.draw.rect(surface, theme.LINE, bar, border_radius=2)
+            fill = bar.copy()
+            fill.width = round(bar.width * max(0.0, min(1.0, float(progress))))
+            if fill.width:
+                color = theme.DANGER if facts.lower_is_better(self.app) else theme.GOOD
+                pygame.draw.rect(surface, color, fill, border_radius=2)
+
+    def _draw_side(self, surface: pygame.Surface) -> None:
+        side = self.side_rect()
+        box = pygame.Rect(side.x, side.y, side.width, side.height - 2 * 64 - 24)
+        pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
+        theme.text(surface, _("Last duel"), (box.x + 12, box.y + 8), 18, theme.TEXT_DIM,
+                   bold=True)
+        lines = facts.duel_lines(self.app.last_duel())
+        if not lines:
+            lines = [(_("No duel yet"), theme.TEXT_DIM)]
+        y = box.y + 36
+        for line, color in lines:
+            if y + 24 > box.bottom:
+                break
+            theme.text(surface, line, (box.x + 12, y), 18, color, max_width=box.width - 24)
+            y += 26
