@@ -164,7 +164,7 @@ def digits_text(state: UnitState, now_us: int) -> str:
         return "STOP"
     if state.display is Display.LOADED:
         return "READY"
-    return "- -"
+    return "--"
 
 
 def draw_unit(

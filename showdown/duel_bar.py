@@ -49,7 +49,7 @@ class DuelChooser:
     left: int = 0
     right: int = 1
     cards: int = 1
-    status: str = ""
+    status: str = "Pick the players and the cards, then load the duel (Enter)."
     busy: bool = False  # a duel is loaded or running: the bar offers abort, not load
 
     def set_names(self, names: Sequence[str]) -> None:
@@ -173,7 +173,7 @@ class DuelBar:
         h = r.h // 2 - pad
         y = r.y + pad
         c = self.chooser
-        widths = [0.26, 0.26, 0.07, 0.07, 0.07, 0.27]
+        widths = [0.25, 0.25, 0.08, 0.08, 0.08, 0.26]
         x = r.x + pad
         rects = []
         for frac in widths:
@@ -189,7 +189,7 @@ class DuelBar:
         if c.busy:
             out.append(BarButton("abort", rects[5], "Abort (Esc)"))
         else:
-            out.append(BarButton("load", rects[5], f"Load {_cards(c.cards)} (Enter)"))
+            out.append(BarButton("load", rects[5], "Load (Enter)"))
         return out
 
     def hit(self, pos: tuple[int, int], keys: Mapping[Side | str, str]) -> str | None:
