@@ -1,9 +1,495 @@
-"""Subcommands contributed by the `companion` package."""
+"""Subcommands contributed by the `companion` package: `game ...` and `points`.
+
+The same operations the screen offers, for a table that keeps score from a terminal or a
+script. Every change goes through `CompanionApp`, so a round printed as saved is on disk, and
+bad input (an unknown player, a card the edition lacks, a winner who still has cards, two
+winners) is refused with one line and exit status 2 before anything is written.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion import i18n
+from companion.app import CompanionApp
+from companion.cards import CardError, parse_cards
+from companion.editions import EDITIONS, get_edition
+from companion.errors import CompanionError
+from companion.game import Game, Standing
+from companion.i18n import _
+from companion.scoring import METHOD_TITLES, MODIFIERS, Method, Rules, hand_value
+from showdown.cli import UsageError
+
+
+def _lang_from_argv(argv: Sequence[str]) -> str | None:
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--lang="):
+            return arg.split("=", 1)[1]
+    return None
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add this package's subcommands to `uno-showdown`."""
+    """Add `game` (new, round, edit, show, list, undo, redo, rename, join, export, import)."""
+    try:  # help text in the table's language
+        i18n.set_language(_lang_from_argv(sys.argv[1:]))
+    except CompanionError:
+        i18n.set_language(None)
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH",
+                        help=_("the games file (default: in your user data directory)"))
+    common.add_argument("--lang", metavar="LANG",
+                        help=_("language of the output: en, ru, uk or hy (default: the system's)"))
+    with_game = argparse.ArgumentParser(add_help=False, parents=[common])
+    with_game.add_argument("--game", type=int, metavar="ID",
+                           help=_("the game (default: the most recent one)"))
+
+    game = sub.add_parser("game", help=_("keep the table's score: games, rounds, standings"))
+    games = game.add_subparsers(dest="game_command", metavar="ACTION")
+    games.required = True
+
+    p = games.add_parser("new", parents=[common], help=_("start a game; prints its id"))
+    p.add_argument("--edition", required=True,
+                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
+    p.add_argument("--method", required=True,
+                   help=_("how rounds are scored: {choices}").format(
+                       choices=", ".join(m.value for m in Method)))
+    p.add_argument("--players", required=True,
+                   help=_('players in seating order, e.g. "Ann,Bob,Cid"; teams: "Ann+Cid,Bob+Dan"'))
+    p.add_argument("--target", type=int, help=_("points that end the game (default per method)"))
+    p.add_argument("--option", action="append", default=[], metavar="OPTION",
+                   help=_("a house rule: {choices}").format(choices=", ".join(MODIFIERS)))
+    p.set_defaults(func=cmd_new)
+
+    p = games.add_parser("round", parents=[with_game], help=_("record a round"))
+    _round_arguments(p)
+    p.set_defaults(func=cmd_round)
+
+    p = games.add_parser("edit", parents=[with_game], help=_("correct a past round"))
+    p.add_argument("number", type=int, help=_("the round's number"))
+    _round_arguments(p)
+    p.set_defaults(func=cmd_edit)
+
+    p = games.add_parser("show", parents=[with_game], help=_("print the standings"))
+    p.add_argument("--rounds", action="store_true", help=_("also print every round"))
+    p.set_defaults(func=cmd_show)
+
+    p = games.add_parser("list", parents=[common], help=_("list the games kept"))
+    p.set_defaults(func=cmd_list)
+
+    p = games.add_parser("undo", parents=[with_game], help=_("take back the last round"))
+    p.set_defaults(func=cmd_undo)
+    p = games.add_parser("redo", parents=[with_game], help=_("put back the last undone round"))
+    p.set_defaults(func=cmd_redo)
+
+    p = games.add_parser("rename", parents=[with_game], help=_("rename a player"))
+    p.add_argument("old", help=_("the player's name now"))
+    p.add_argument("new", help=_("the new name"))
+    p.set_defaults(func=cmd_rename)
+
+    p = games.add_parser("join", parents=[with_game],
+                         help=_("add a late joiner, who plays from the next round"))
+    p.add_argument("name", help=_("the new player"))
+    p.add_argument("--seat", type=int, metavar="N",
+                   help=_("seat number, 1 = first (default: last)"))
+    p.set_defaults(func=cmd_join)
+
+    p = games.add_parser("export", parents=[with_game], help=_("write a game as JSON or CSV"))
+    p.add_argument("--format", choices=("json", "csv"), default="json")
+    p.add_argument("--output", metavar="FILE", help=_("file to write (default: standard output)"))
+    p.set_defaults(func=cmd_export)
+
+    p = games.add_parser("import", parents=[common], help=_("read an exported game as a new game"))
+    p.add_argument("file", help=_("a JSON or CSV file written by `game export`"))
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("points", parents=[common], help=_("add up the value of cards"))
+    p.add_argument("--edition", required=True,
+                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
+    p.add_argument("--option", action="append", default=[], metavar="OPTION",
+                   help=_("a house rule: {choices}").format(choices=", ".join(MODIFIERS)))
+    p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
+    p.set_defaults(func=cmd_points)
+
+
+def _round_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--winner", action="append", required=True, metavar="NAME",
+                   help=_("the player who went out"))
+    p.add_argument("--hand", action="append", default=[], metavar='"NAME: CARDS"',
+                   help=_('cards left in a hand, e.g. "Bob: r5 gskip"; "Bob: -" for none'))
+    p.add_argument("--points", action="append", default=[], metavar='"NAME: N"',
+                   help=_('points left in a hand, for tables that count, e.g. "Bob: 25"'))
+
+
+# --- helpers -----------------------------------------------------------------
+
+
+def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
+    try:
+        i18n.set_language(args.lang)
+        app = CompanionApp.open(args.db, lang=args.lang)
+        game_id = getattr(args, "game", None)
+        if game_id is None and need_game:
+            game_id = app.store.latest_game_id()
+            if game_id is None:
+                app.close()
+                raise UsageError(_("there is no game yet: start one with `uno-showdown game new`"))
+        if game_id is not None and (app.game is None or app.game.id != game_id):
+            try:
+                app.switch_game(game_id)
+            except BaseException:
+                app.close()
+                raise
+        return app
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _split(entry: str, what: str) -> tuple[str, str]:
+    name, sep, rest = entry.partition(":")
+    if not sep or not name.strip():
+        example = '"Bob: r5 gskip"' if what == "hand" else '"Bob: 25"'
+        raise UsageError(
+            _("cannot read {entry!r}: write a name, a colon and the {what}, e.g. {example}").format(
+                entry=entry, what=_("cards") if what == "hand" else _("points"), example=example
+            )
+        )
+    return name.strip(), rest.strip()
+
+
+def _round_input(args: argparse.Namespace) -> tuple[str, dict[str, str], dict[str, int]]:
+    if len(args.winner) > 1:
+        raise UsageError(
+            _("two winners given ({names}): only one player goes out in a round, "
+              "so give --winner once").format(names=", ".join(args.winner))
+        )
+    hands: dict[str, str] = {}
+    for entry in args.hand:
+        name, cards = _split(entry, "hand")
+        if name.casefold() in (n.casefold() for n in hands):
+            raise UsageError(
+                _("{name}'s hand is given twice: give each player's hand once").format(name=name)
+            )
+        hands[name] = cards
+    points: dict[str, int] = {}
+    for entry in args.points:
+        name, value = _split(entry, "points")
+        try:
+            points[name] = int(value)
+        except ValueError:
+            raise UsageError(
+                _("{value!r} is not a number of points: write e.g. \"{name}: 25\"").format(
+                    value=value, name=name
+                )
+            ) from None
+    return args.winner[0], hands, points
+
+
+def _parse_hands(hands: dict[str, str]) -> dict[str, list[str]]:
+    return {name: text.replace(",", " ").split() for name, text in hands.items()}
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int]) -> str:
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [c.rjust(w) if i in right else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def _rules_line(game: Game) -> str:
+    rules = game.rules
+    title = _(METHOD_TITLES[rules.method])
+    if rules.target is not None:
+        title = _("{method}, to {target}").format(method=title, target=rules.target)
+    if rules.lone_zero_50:
+        title += "; " + _("a lone 0 is worth 50")
+    return title
+
+
+def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
+    method = game.rules.method
+    headers = ["#", _("team") if method is Method.TEAMS else _("player")]
+    if method is Method.LAZY:
+        headers += [_("wins"), _("losses")]
+    else:
+        headers += [_("points")]
+        if method is Method.CHAMPIONSHIP:
+            headers += [_("rounds"), _("per round")]
+        if game.rules.target is not None:
+            headers += [_("to target")]
+    headers += [""]
+    rows = []
+    for s in standings:
+        row: list[object] = [s.rank, s.name]
+        if method is Method.LAZY:
+            row += [s.wins, s.losses]
+        else:
+            row += [s.total]
+            if method is Method.CHAMPIONSHIP:
+                row += [s.rounds_played, "-" if s.result is None else f"{s.result:.1f}"]
+            if game.rules.target is not None:
+                row += [f"{round(s.progress * 100)}%"]
+        marks = []
+        if s.is_dealer:
+            marks.append(_("deals"))
+        if s.status == "winner":
+            marks.append(_("WINNER"))
+        elif s.status == "loser":
+            marks.append(_("LOSER"))
+        row.append(", ".join(marks))
+        rows.append(row)
+    return _table(headers, rows, right={0, *range(2, len(headers) - 1)})
+
+
+def _next_line(game: Game) -> str:
+    if game.verdict.over:
+        verdict = game.verdict
+        if verdict.winners:
+            return _("Game over: {names} won.").format(names=", ".join(verdict.winners))
+        return _("Game over.")
+    return _("Next round: {dealer} deals, {starter} starts.").format(
+        dealer=game.dealer, starter=game.starter
+    )
+
+
+def _print_standings(app: CompanionApp) -> None:
+    game = app.game
+    assert game is not None
+    print(_standings_table(game, game.standings()))
+    print(_next_line(game))
+
+
+# --- commands ----------------------------------------------------------------
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    app = _open(args, need_game=False)
+    try:
+        names = [n for n in args.players.split(",") if n.strip()]
+        game_id = app.new_game(args.edition, args.method, names, args.target, args.option)
+        game = app.game
+        assert game is not None
+        print(game_id)
+        print(
+            _("Game {id}: {edition}, {rules}; players {players}; {dealer} deals.").format(
+                id=game_id, edition=game.edition.title, rules=_rules_line(game),
+                players=", ".join(e.name for e in game.entrants), dealer=game.dealer,
+            ),
+            file=sys.stderr,
+        )
+        return 0
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        app.close()
+
+
+def cmd_round(args: argparse.Namespace) -> int:
+    winner, hands, points = _round_input(args)
+    app = _open(args)
+    try:
+        summary = app.record_round(winner, _parse_hands(hands), points)
+        game = app.game
+        assert game is not None
+        print(_("Round {n} saved.").format(n=summary.number))
+        scored = {n: p for n, p in summary.points.items() if p}
+        if game.rules.method is Method.LAZY:
+            print(_("{winner} went out; {loser} had the most left.").format(
+                winner=summary.winner, loser=summary.loser or "-"))
+        else:
+            print(_("Points this round: {points}.").format(
+                points=", ".join(f"{n} {p}" for n, p in scored.items()) or "0"))
+        print(_("Hands: {hands}.").format(hands=", ".join(
+            f"{n} {v}" for n, v in summary.hand_values.items() if n != summary.winner)))
+        _print_standings(app)
+        return 0
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        app.close()
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    winner, hands, points = _round_input(args)
+    app = _open(args)
+    try:
+        app.edit_round(args.number, winner, _parse_hands(hands), points)
+        print(_("Round {n} corrected.").format(n=args.number))
+        _print_standings(app)
+        return 0
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        app.close()
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    app = _open(args)
+    try:
+        game = app.game
+        assert game is not None
+        print(_("Game {id}: {edition}, {rules}; {n} rounds played.").format(
+            id=game.id, edition=game.edition.title, rules=_rules_line(game),
+            n=len(game.rounds)))
+        print()
+        _print_standings(app)
+        if args.rounds and game.rounds:
+            print()
+            names = [e.name for e in game.entrants]
+            rows = [
+                [h.number, h.dealer, h.winner, *(h.points[n] for n in names)]
+                for h in game.history()
+            ]
+            print(_table(["#", _("dealer"), _("went out"), *names], rows,
+                         right={0, *range(3, 3 + len(names))}))
+        stats = [s for s in app.duel_stats().values() if s.duels]
+        if stats:
+            print()
+            print(_("Showdown duels:"))
+            rows = [
+                [s.name, s.duels, s.wins,
+                 "-" if s.best_ms is None else f"{s.best_ms:.0f}",
+                 "-" if s.median_ms is None else f"{s.median_ms:.0f}"]
+                for s in sorted(stats, key=lambda s: (s.best_ms is None, s.best_ms or 0))
+            ]
+            print(_table([_("player"), _("duels"), _("won"), _("best ms"), _("median ms")],
+                         rows, right={1, 2, 3, 4}))
+        return 0
+    finally:
+        app.close()
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    app = _open(args, need_game=False)
+    try:
+        infos = app.games()
+        if not infos:
+            print(_("No games yet: start one with `uno-showdown game new`."))
+            return 0
+        rows = []
+        for info in infos:
+            over = app.store.load_game(info.id).verdict.over
+            rows.append([info.id, info.edition, info.method, ", ".join(info.players),
+                         info.rounds, info.last_played[:16].replace("T", " "),
+                         _("over") if over else _("playing")])
+        print(_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
+                      _("last played"), ""], rows, right={0, 4}))
+        return 0
+    finally:
+        app.close()
+
+
+def cmd_undo(args: argparse.Namespace) -> int:
+    app = _open(args)
+    try:
+        assert app.game is not None
+        n = len(app.game.rounds)
+        if not app.undo():
+            raise UsageError(_("there is no round to undo"))
+        print(_("Round {n} taken back; `game redo` puts it back.").format(n=n))
+        _print_standings(app)
+        return 0
+    finally:
+        app.close()
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    app = _open(args)
+    try:
+        if not app.redo():
+            raise UsageError(_("there is no undone round to redo"))
+        assert app.game is not None
+        print(_("Round {n} put back.").format(n=len(app.game.rounds)))
+        _print_standings(app)
+        return 0
+    finally:
+        app.close()
+
+
+def cmd_rename(args: argparse.Namespace) -> int:
+    app = _open(args)
+    try:
+        app.rename_player(args.old, args.new)
+        print(_("{old} is now {new}.").format(old=args.old, new=args.new))
+        return 0
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        app.close()
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    app = _open(args)
+    try:
+        app.add_player(args.name, None if args.seat is None else args.seat - 1)
+        assert app.game is not None
+        print(_("{name} joins from round {n}; seating: {players}.").format(
+            name=args.name, n=len(app.game.rounds) + 1, players=", ".join(app.player_names())))
+        return 0
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        app.close()
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    app = _open(args)
+    try:
+        text = app.export(args.format)
+        if args.output:
+            try:
+                Path(args.output).write_text(text, encoding="utf-8")
+            except OSError as exc:
+                raise UsageError(_("cannot write {path}: {reason}").format(
+                    path=args.output, reason=exc.strerror)) from None
+            print(_("Game {id} written to {path}.").format(id=app.game.id if app.game else "",
+                                                          path=args.output), file=sys.stderr)
+        else:
+            sys.stdout.write(text)
+        return 0
+    finally:
+        app.close()
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
+        raise UsageError(_("cannot read {path}: {reason}").format(
+            path=args.file, reason=reason)) from None
+    app = _open(args, need_game=False)
+    try:
+        fmt = "csv" if args.file.lower().endswith(".csv") else None
+        game_id = app.import_game(text, fmt)
+        print(game_id)
+        assert app.game is not None
+        print(_("Imported as game {id} with {n} rounds.").format(
+            id=game_id, n=len(app.game.rounds)), file=sys.stderr)
+        return 0
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        app.close()
+
+
+def cmd_points(args: argparse.Namespace) -> int:
+    try:
+        i18n.set_language(args.lang)
+        edition = get_edition(args.edition)
+        cards = parse_cards(" ".join(args.cards))
+        edition.check(cards, _("the cards"))
+        rules = Rules.make(Method.WINNER, None, args.option)
+    except (CardError, CompanionError) as exc:
+        raise UsageError(str(exc)) from None
+    print(hand_value(cards, rules))
+    return 0
