@@ -220,7 +220,7 @@ def draw_unit(
     _draw_launch(surface, layout, state, now_us)
 
 
-def _card_size(layout: UnitLayout) -> tuple[int, int]:
+def card_size(layout: UnitLayout) -> tuple[int, int]:
     ch = max(10, layout.area.h // 9)
     return int(ch * 0.66), ch
 
@@ -237,7 +237,7 @@ def _draw_loaded_cards(
 ) -> None:
     if state.cards <= 0:
         return
-    cw, ch = _card_size(layout)
+    cw, ch = card_size(layout)
     cw, ch = cw * 2 // 3, ch * 2 // 3
     box = layout.cards
     total = state.cards * (cw + 4)
@@ -281,7 +281,7 @@ def _draw_launch(surface: pygame.Surface, layout: UnitLayout, state: UnitState,
                  now_us: int) -> None:
     if not state.launch:
         return
-    cw, ch = _card_size(layout)
+    cw, ch = card_size(layout)
     for x, y, n in card_positions(layout, state.launch, state.launch_start_us,
                                   state.launch_end_us, now_us):
         _draw_card(surface, pygame.Rect(x - cw // 2, y - ch // 2, cw, ch), n)
