@@ -2,7 +2,9 @@
 
 The showdown service tells its listeners about every verdict (`VerdictGiven`), with the
 player names the duel was loaded with (`players`: side -> name). `DuelRecorder` turns each
-verdict into a stored duel of the current game. Aborted duels are not recorded: nobody
+verdict into a stored duel of the current game. The verdict does not wait for the slower
+press, so the service follows it with `ReactionsTimed` (both reaction times); the recorder
+then completes the stored duel's times. Aborted duels are not recorded: nobody
 played them. Reaction statistics are pure: best and median of the presses that came after
 "go" (an early press has a negative reaction and no place in a speed record).
 """
@@ -17,7 +19,7 @@ from datetime import UTC, datetime
 
 from companion.store import DuelRow, Store
 from showdown.duel import Outcome
-from showdown.service import VerdictGiven
+from showdown.service import ReactionsTimed, VerdictGiven
 
 log = logging.getLogger(__name__)
 
@@ -87,8 +89,14 @@ class DuelRecorder:
         self.after_round = after_round
         self.on_recorded = on_recorded
         self.clock = clock
+        # service duel id -> (stored duel id, challenger side, opponent side)
+        self._stored: dict[int, tuple[int, object, object]] = {}
+        self._early_times: dict[int, Mapping[object, int | None]] = {}
 
     def __call__(self, event: object) -> None:
+        if isinstance(event, ReactionsTimed):
+            self._reactions(event.duel_id, event.reaction_us)
+            return
         if not isinstance(event, VerdictGiven):
             return
         result = event.result
@@ -118,6 +126,25 @@ class DuelRecorder:
             log.warning("duel %d names a player not in game %d: %s",
                         event.duel_id, self.game_id, exc)
             return
+        self._stored[event.duel_id] = (duel_id, event.challenger, event.opponent)
+        early = self._early_times.pop(event.duel_id, None)
+        if early is not None:
+            self._reactions(event.duel_id, early)
+        else:
+            self._tell(duel_id)
+
+    def _reactions(self, service_duel_id: int, reaction_us: Mapping[object, int | None]) -> None:
+        stored = self._stored.get(service_duel_id)
+        if stored is None:  # times before the verdict: keep them for it
+            self._early_times[service_duel_id] = reaction_us
+            return
+        duel_id, challenger, opponent = stored
+        self.store.set_duel_reactions(
+            duel_id, reaction_us.get(challenger), reaction_us.get(opponent)
+        )
+        self._tell(duel_id)
+
+    def _tell(self, duel_id: int) -> None:
         if self.on_recorded is not None:
             row = next(d for d in self.store.duels(self.game_id) if d.id == duel_id)
             self.on_recorded(row)

@@ -426,6 +426,17 @@ class Store:
             )
             return int(cur.lastrowid or 0)
 
+    def set_duel_reactions(
+        self, duel_id: int, challenger_us: int | None, opponent_us: int | None
+    ) -> None:
+        """Complete a duel's reaction times (known only once the slower press is in)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE duels SET challenger_reaction_us = COALESCE(?, challenger_reaction_us), "
+                "opponent_reaction_us = COALESCE(?, opponent_reaction_us) WHERE id = ?",
+                (challenger_us, opponent_us, duel_id),
+            )
+
     @_locked
     def duels(self, game_id: int) -> list[DuelRow]:
         names = {
