@@ -1,0 +1,1 @@
+"""MicroPython firmware for the Pico (fw_core runs in the virtual microcontroller too)."""

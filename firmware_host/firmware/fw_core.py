@@ -1,0 +1,453 @@
+"""The Showdown Unit firmware's logic: MicroPython on the Pico, CPython in the virtual MCU.
+
+It reaches the hardware only through the `hw` object it is given (fw_pico.py
+on the board, firmware_host/virtual/sim_hw.py under CPython), so the very
+same code runs in both places. Written in the MicroPython subset: no
+dataclasses, no typing at run time, no f-strings.
+
+What it decides, and what it leaves to the host:
+* Edges are stamped in the hard IRQ handler with `ticks_us` before anything
+  else and stored in preallocated arrays; the handler allocates nothing. The
+  main loop reports them as sequenced events the host acknowledges.
+* The countdown runs here, from the host's start instant and length, so "go"
+  lights at a board time the board reports. A paddle edge stamped after the
+  start and before "go" freezes the countdown at once. Who won is the host's
+  duel engine's call alone: no second copy of the rules lives here.
+* The launcher obeys at most once: commands carry sequence numbers, a retry
+  of the last one is acknowledged without running it again, and an older one
+  is dropped, never run late. A launch is refused without a recent heartbeat;
+  the motor stops when the host falls silent and at a hard maximum on-time.
+"""
+
+from array import array
+
+try:
+    import protocol as P  # on the board
+except ImportError:  # under CPython: the host package
+    from firmware_host import protocol as P
+
+RING = 32  # edges buffered between IRQ and main loop (a power of two)
+RING_MASK = RING - 1
+DEBOUNCE_US = 5_000  # a second edge of the same input this soon is bounce
+HOST_TIMEOUT_US = 500_000  # host silent this long: stop the motor and the countdown
+EVENT_RETRY_US = 40_000  # resend an unacknowledged event after this long
+OUTBOX_MAX = 16
+MOTOR_DUTY = 52_000  # of 65535
+CARD_US = 150_000  # a card takes at most this long to leave (time-based launch)
+SPINUP_US = 200_000
+MAX_ON_US = 4_000_000  # the launcher's hard maximum on-time, whatever it was told
+GO_BUSY_WAIT_US = 3_000  # poll without waiting this close to "go"
+
+K_LEFT = 0
+K_RIGHT = 1
+K_BUTTON = 2
+
+# sound code -> (frequency Hz, duration µs); see protocol.BEEPS
+TONES = (
+    (880, 60_000),
+    (1760, 250_000),
+    (220, 600_000),
+    (1320, 150_000),
+    (660, 300_000),
+    (330, 400_000),
+    (150, 800_000),
+)
+
+
+class Firmware:
+    """The board's state and main loop; `hw` supplies pins, PWM, clock and the serial line."""
+
+    def __init__(self, hw, version=P.VERSION):
+        self.hw = hw
+        self.version = version
+        self.ticks = hw.ticks_us  # looked up once: the IRQ handlers call it first thing
+        # edge ring, written by IRQ handlers, read by the main loop
+        self._ring_t = array("i", [0] * RING)
+        self._ring_k = array("b", [0] * RING)
+        self._idx = array("i", [0, 0, 0])  # head, tail, overflow flag
+        never = P.ticks_add(self.ticks(), -DEBOUNCE_US - 1)
+        self._last_edge = array("i", [never, never, never])  # per input, for debounce
+        self._cards = array("i", [0, never])  # card sensor count, last stamp
+        self._dec = P.Decoder()
+        self.boot_id = hw.random_id()
+        self.session = False
+        self.last_host_t = 0
+        self.last_hb_t = 0
+        self.heard_hb = False
+        self.host_silent = True
+        self.last_cmd_seq = 0
+        self.last_reply = (P.ACK, P.ACK_DONE)
+        self.event_seq = 0
+        self.outbox = []  # [seq, frame, last_sent_t]
+        # last paddle edge seen by the main loop, to freeze a countdown that
+        # starts (in board time) before its command arrived
+        self.paddle_t = [None, None]
+        # countdown
+        self.cd_on = False
+        self.cd_frozen = False
+        self.cd_start = 0
+        self.cd_len = 0
+        self.cd_go = 0
+        # launcher
+        self.parts = []
+        self.part_i = 0
+        self.part_t = 0
+        self.launch_t = 0
+        self.launch_counted = 0
+        self.motor_on = False
+        self.beep_until = None
+        # handlers bound once, so an IRQ allocates nothing
+        self._h_left = self._edge_left
+        self._h_right = self._edge_right
+        self._h_button = self._edge_button
+        self._h_card = self._edge_card
+        hw.paddle_left.irq(handler=self._h_left, trigger=hw.FALLING)
+        hw.paddle_right.irq(handler=self._h_right, trigger=hw.FALLING)
+        hw.button.irq(handler=self._h_button, trigger=hw.FALLING)
+        if hw.card_sensor is not None:
+            hw.card_sensor.irq(handler=self._h_card, trigger=hw.FALLING)
+        self._all_off()
+
+    # -- IRQ handlers: stamp first, no allocation --
+
+    def _edge_left(self, pin):
+        t = self.ticks()
+        self._push(K_LEFT, t)
+
+    def _edge_right(self, pin):
+        t = self.ticks()
+        self._push(K_RIGHT, t)
+
+    def _edge_button(self, pin):
+        t = self.ticks()
+        self._push(K_BUTTON, t)
+
+    def _edge_card(self, pin):
+        t = self.ticks()
+        if (t - self._cards[1]) & 0x3FFFFFFF > 20_000:
+            self._cards[0] += 1
+            self._cards[1] = t
+
+    def _push(self, kind, t):
+        idx = self._idx
+        if (t - self._last_edge[kind]) & 0x3FFFFFFF < DEBOUNCE_US:
+            return
+        self._last_edge[kind] = t
+        head = idx[0]
+        if (head - idx[1]) & 0xFFFF >= RING:
+            idx[2] = 1
+            return
+        slot = head & RING_MASK
+        self._ring_t[slot] = t
+        self._ring_k[slot] = kind
+        idx[0] = (head + 1) & 0xFFFF
+
+    # -- the main loop --
+
+    def start(self):
+        """Announce the (re)start: the host sees a new boot id and knows the board reset."""
+        if self.hw.reset_by_watchdog():
+            self._event(P.FAULT, (P.FAULT_WATCHDOG, self.ticks()))
+        self._send(0, P.HELLO, (self.version, self.boot_id, self.ticks()))
+
+    def run(self):
+        self.start()
+        while self.hw.running():
+            self.step()
+        self._all_off()
+
+    def step(self):
+        hw = self.hw
+        hw.wdt_feed()
+        data = hw.read(self._wait_ms())
+        if data:
+            for frame in self._dec.feed(data):
+                self._handle(frame)
+        now = self.ticks()
+        self._drain_edges()
+        self._run_countdown(now)
+        self._run_launcher(now)
+        self._run_beep(now)
+        self._check_host(now)
+        self._resend(now)
+
+    def _wait_ms(self):
+        if self.motor_on or self.beep_until is not None:
+            return 1
+        if self.cd_on and not self.cd_frozen:
+            left = P.ticks_diff(self.cd_go, self.ticks())
+            if left < GO_BUSY_WAIT_US:
+                return 0
+            return 1
+        return 5
+
+    # -- frames from the host --
+
+    def _send(self, seq, kind, args=()):
+        self.hw.write(P.encode(seq, kind, args))
+
+    def _event(self, kind, args):
+        self.event_seq = P.seq_next(self.event_seq)
+        frame = P.encode(self.event_seq, kind, args)
+        if len(self.outbox) >= OUTBOX_MAX:
+            self.outbox.pop(0)
+        self.outbox.append([self.event_seq, frame, self.ticks()])
+        self.hw.write(frame)
+
+    def _resend(self, now):
+        if self.host_silent:
+            return
+        for item in self.outbox:
+            if P.ticks_diff(now, item[2]) >= EVENT_RETRY_US:
+                item[2] = now
+                self.hw.write(item[1])
+
+    def _handle(self, frame):
+        seq, kind, args = frame
+        now = self.ticks()
+        self.last_host_t = now
+        if self.session and self.host_silent:
+            self.hw.set_kbd_intr(False)
+        self.host_silent = False
+        if kind == P.HELLO:
+            self._hello(args, now)
+        elif kind == P.HB:
+            self.last_hb_t = now
+            self.heard_hb = True
+            self._send(0, P.HB, (now, self._state()))
+        elif kind == P.EVACK:
+            if args:
+                self.outbox = [item for item in self.outbox if item[0] != args[0]]
+        elif seq == 0:
+            pass  # an unsequenced frame the board does not know: ignore
+        elif not self.session:
+            self._send(0, P.NAK, (seq, P.NAK_NO_SESSION))
+        elif seq == self.last_cmd_seq:
+            reply = self.last_reply
+            code = P.ACK_DUPLICATE if reply[0] == P.ACK else reply[1]
+            self._send(0, reply[0], (seq, code))
+        elif not P.seq_newer(seq, self.last_cmd_seq):
+            self._send(0, P.NAK, (seq, P.NAK_STALE))
+        else:
+            self.last_cmd_seq = seq
+            reason = self._command(kind, args, now)
+            self.last_reply = (P.ACK, P.ACK_DONE) if reason == 0 else (P.NAK, reason)
+            self._send(0, self.last_reply[0], (seq, self.last_reply[1]))
+            if kind == P.RESET and reason == 0:
+                self._all_off()
+                self.hw.reset()
+
+    def _hello(self, args, now):
+        self._send(0, P.HELLO, (self.version, self.boot_id, now))
+        if not args or args[0] != self.version:
+            self.session = False
+            return
+        # a new host session: whatever the last host was doing is over
+        self._stop_all()
+        self.session = True
+        self.last_cmd_seq = 0
+        self.last_reply = (P.ACK, P.ACK_DONE)
+        self.outbox = []
+        self.heard_hb = False
+        self.hw.set_kbd_intr(False)
+        self.hw.arm_watchdog()  # only once a host talks, so mpremote can still get in
+
+    def _command(self, kind, args, now):
+        """Run one new command; 0 when done, else a NAK reason."""
+        if kind == P.COUNTDOWN:
+            if len(args) != 2 or args[0] <= 0:
+                return P.NAK_BAD_ARGS
+            self._countdown(args[0], args[1] % P.TICKS_PERIOD)
+        elif kind == P.GO:
+            self._show_go(self.ticks())
+        elif kind == P.FREEZE:
+            if self.cd_on:
+                self.cd_frozen = True
+        elif kind == P.ARROW:
+            if len(args) != 1:
+                return P.NAK_BAD_ARGS
+            self.hw.arrow_left.value(1 if args[0] == P.LEFT else 0)
+            self.hw.arrow_right.value(1 if args[0] == P.RIGHT else 0)
+        elif kind == P.LAUNCH:
+            return self._launch(args, now)
+        elif kind == P.STOP:
+            self._stop_all()
+        elif kind == P.BEEP:
+            if len(args) != 1 or not 0 <= args[0] < len(TONES):
+                return P.NAK_BAD_ARGS
+            freq, length = TONES[args[0]]
+            self.hw.buzzer.freq(freq)
+            self.hw.buzzer.duty_u16(32768)
+            self.beep_until = P.ticks_add(now, length)
+        elif kind == P.RESET:
+            pass
+        else:
+            return P.NAK_UNKNOWN
+        return 0
+
+    def _state(self):
+        return (1 if self.cd_on else 0) | (2 if self.motor_on else 0) | (
+            4 if self.cd_frozen else 0)
+
+    # -- edges --
+
+    def _drain_edges(self):
+        idx = self._idx
+        while idx[1] != idx[0]:
+            slot = idx[1] & RING_MASK
+            t = self._ring_t[slot]
+            kind = self._ring_k[slot]
+            idx[1] = (idx[1] + 1) & 0xFFFF
+            if kind == K_BUTTON:
+                self._event(P.BUTTON, (t,))
+            else:
+                self.paddle_t[kind] = t
+                self._freeze_if_early(t)
+                self._event(P.PADDLE, (kind, t))
+        if idx[2]:
+            idx[2] = 0
+            self._event(P.FAULT, (P.FAULT_EVENT_OVERFLOW, self.ticks()))
+
+    def _freeze_if_early(self, t):
+        if (self.cd_on and not self.cd_frozen and P.ticks_diff(t, self.cd_start) >= 0
+                and P.ticks_diff(t, self.cd_go) < 0):
+            self.cd_frozen = True
+
+    # -- countdown --
+
+    def _countdown(self, length, start):
+        self.cd_on = True
+        self.cd_frozen = False
+        self.cd_start = start
+        self.cd_len = length
+        self.cd_go = P.ticks_add(start, length)
+        self.hw.go_led.value(0)
+        now = self.ticks()
+        for t in self.paddle_t:  # pressed after the start, before this command came
+            if t is not None and P.ticks_diff(now, t) >= 0:
+                self._freeze_if_early(t)
+
+    def _run_countdown(self, now):
+        if not self.cd_on or self.cd_frozen:
+            return
+        left = P.ticks_diff(self.cd_go, now)
+        if left <= 0:
+            self._drain_edges()  # an edge that beat "go" by a hair freezes instead
+            if not self.cd_frozen:
+                self._show_go(self.ticks())
+            return
+        leds = self.hw.countdown_leds
+        lit = (left * len(leds) + self.cd_len - 1) // self.cd_len
+        for i in range(len(leds)):
+            leds[i].value(1 if i < lit else 0)
+
+    def _show_go(self, t):
+        self.cd_on = False
+        for led in self.hw.countdown_leds:
+            led.value(0)
+        self.hw.go_led.value(1)
+        self._event(P.GO_SHOWN, (t,))
+
+    # -- launcher --
+
+    def _launch(self, args, now):
+        if not self.heard_hb or P.ticks_diff(now, self.last_hb_t) > HOST_TIMEOUT_US:
+            return P.NAK_SILENT
+        if self.motor_on:
+            return P.NAK_BUSY
+        if not args or len(args) % 2 or len(args) > 4:
+            return P.NAK_BAD_ARGS
+        parts = []
+        for i in range(0, len(args), 2):
+            if args[i] not in (P.LEFT, P.RIGHT) or not 1 <= args[i + 1] <= 20:
+                return P.NAK_BAD_ARGS
+            parts.append((args[i], args[i + 1]))
+        self.parts = parts
+        self.part_i = 0
+        self.launch_t = now
+        self.launch_counted = 0
+        self._start_part(now)
+        return 0
+
+    def _start_part(self, now):
+        side = self.parts[self.part_i][0]
+        self.part_t = now
+        self._cards[0] = 0
+        self.motor_on = True
+        if side == P.LEFT:
+            self.hw.motor_b.duty_u16(0)
+            self.hw.motor_a.duty_u16(MOTOR_DUTY)
+        else:
+            self.hw.motor_a.duty_u16(0)
+            self.hw.motor_b.duty_u16(MOTOR_DUTY)
+
+    def _run_launcher(self, now):
+        if not self.motor_on:
+            return
+        if P.ticks_diff(now, self.launch_t) >= MAX_ON_US:
+            self._motor_off()
+            self._event(P.FAULT, (P.FAULT_MAX_ON_TIME, now))
+            self._launch_done(now, True)
+            return
+        cards = self.parts[self.part_i][1]
+        elapsed = P.ticks_diff(now, self.part_t)
+        sensor = self.hw.card_sensor is not None
+        if sensor and self._cards[0] >= cards:
+            self.launch_counted += self._cards[0]
+        elif sensor and elapsed > SPINUP_US + 2 * cards * CARD_US:
+            self.launch_counted += self._cards[0]
+            self._motor_off()
+            self._launch_done(now, True)
+            return
+        elif sensor or elapsed < SPINUP_US + cards * CARD_US:
+            return
+        self.part_i += 1
+        if self.part_i < len(self.parts):
+            self._start_part(now)
+        else:
+            self._motor_off()
+            self._launch_done(now, False)
+
+    def _launch_done(self, now, jammed):
+        counted = self.launch_counted if self.hw.card_sensor is not None else -1
+        self.parts = []
+        self._event(P.LAUNCH_DONE, (counted, 1 if jammed else 0, now))
+
+    def _motor_off(self):
+        self.hw.motor_a.duty_u16(0)
+        self.hw.motor_b.duty_u16(0)
+        self.motor_on = False
+
+    # -- safety --
+
+    def _check_host(self, now):
+        if self.host_silent or P.ticks_diff(now, self.last_host_t) < HOST_TIMEOUT_US:
+            return
+        self.host_silent = True
+        self.hw.set_kbd_intr(True)  # let mpremote break in while no host talks
+        if self.motor_on or self.cd_on:
+            launching = self.motor_on
+            self._stop_all()
+            self._event(P.FAULT, (P.FAULT_HOST_SILENT, now))
+            if launching:
+                self._launch_done(now, True)
+
+    def _stop_all(self):
+        self._motor_off()
+        self.parts = []
+        self.cd_on = False
+        self.cd_frozen = False
+        for led in self.hw.countdown_leds:
+            led.value(0)
+        self.hw.go_led.value(0)
+
+    def _run_beep(self, now):
+        if self.beep_until is not None and P.ticks_diff(now, self.beep_until) >= 0:
+            self.hw.buzzer.duty_u16(0)
+            self.beep_until = None
+
+    def _all_off(self):
+        self._stop_all()
+        self.hw.buzzer.duty_u16(0)
+        self.hw.arrow_left.value(0)
+        self.hw.arrow_right.value(0)

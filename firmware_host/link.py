@@ -1,0 +1,374 @@
+"""The host end of the serial link to the Showdown Unit's microcontroller (pyserial).
+
+One reader thread owns the port. It finds the board (a given `--port`, or the
+first USB device with the Pico's MicroPython VID:PID), opens it exclusively,
+completes the versioned hello, sends heartbeats, acknowledges the board's
+events, retries unacknowledged commands, and when the port vanishes, the
+board stops answering or restarts, it says so and starts over by itself.
+
+At most once: a command keeps its sequence number through every retry, and
+the board runs a sequence number once and drops anything older than what it
+last ran. Commands pending when the link drops are forgotten, never sent to
+the next session, and `STOP` cancels the retries of a pending `LAUNCH`.
+
+Everything the owner hears comes through `on_event` on the reader thread:
+`Connected`, `Lost`, `VersionMismatch`, `Refused` and `BoardEvent` (with its
+stamp already unwrapped onto the device clock, see clock.py).
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import serial
+from serial.tools import list_ports
+
+from firmware_host import protocol as P
+from firmware_host.clock import BoardClock
+
+log = logging.getLogger(__name__)
+
+PICO_VID = 0x2E8A
+PICO_PID = 0x0005
+BAUD = 115_200  # ignored by USB CDC, used by a UART adapter
+
+#: which argument of each event is a board tick
+_TICK_ARG = {P.PADDLE: 1, P.BUTTON: 0, P.GO_SHOWN: 0, P.LAUNCH_DONE: 2, P.FAULT: 1}
+
+_NAK_TEXT = {
+    P.NAK_NO_SESSION: "the board had no session",
+    P.NAK_STALE: "a newer command had already run",
+    P.NAK_SILENT: "the board had not heard a heartbeat lately",
+    P.NAK_BAD_ARGS: "the board rejected its arguments",
+    P.NAK_UNKNOWN: "the board does not know that command",
+    P.NAK_BUSY: "the launcher was already running",
+}
+
+
+def nak_text(reason: int) -> str:
+    return _NAK_TEXT.get(reason, f"reason {reason}")
+
+
+# --- what the owner hears ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Connected:
+    port: str
+    boot_id: int
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lost:
+    reason: str
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class VersionMismatch:
+    board_version: int
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    kind: str
+    reason: int
+    t_us: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardEvent:
+    kind: str
+    args: tuple[int, ...]
+    t_us: int  # the event's own stamp, unwrapped onto the device clock
+
+
+LinkEvent = Connected | Lost | VersionMismatch | Refused | BoardEvent
+
+
+def find_board() -> str | None:
+    """The first serial port that is a Pico running MicroPython, if any."""
+    for info in sorted(list_ports.comports(), key=lambda p: p.device):
+        if info.vid == PICO_VID and info.pid == PICO_PID:
+            return str(info.device)
+    return None
+
+
+def _host_us() -> int:
+    return time.monotonic_ns() // 1000
+
+
+@dataclass
+class _Pending:
+    frame: bytes
+    kind: str
+    sent_us: int
+    tries: int
+
+
+class Link:
+    """A self-healing connection to one board; see the module docstring."""
+
+    def __init__(
+        self,
+        port: str | None,
+        on_event: Callable[[LinkEvent], None],
+        *,
+        heartbeat_s: float = 0.1,
+        board_timeout_s: float = 0.6,
+        ack_timeout_s: float = 0.05,
+        tries: int = 5,
+        retry_open_s: float = 0.1,
+        host_us: Callable[[], int] = _host_us,
+    ) -> None:
+        self.port = port
+        self._on_event = on_event
+        self._hb_us = round(heartbeat_s * 1e6)
+        self._board_timeout_us = round(board_timeout_s * 1e6)
+        self._ack_timeout_us = round(ack_timeout_s * 1e6)
+        self._tries = tries
+        self._retry_open_s = retry_open_s
+        self._host_us = host_us
+        self._lock = threading.RLock()
+        self._closed = threading.Event()
+        self._ready = threading.Condition(self._lock)
+        self._thread: threading.Thread | None = None
+        self._ser: serial.Serial | None = None
+        self._decoder = P.Decoder()
+        self.clock = BoardClock()
+        self.state = "disconnected"  # -> handshake -> ready (or mismatch)
+        self.boot_id: int | None = None
+        self.connects = 0
+        self._seq = 0
+        self._pending: dict[int, _Pending] = {}
+        self._seen_events: collections.deque[int] = collections.deque(maxlen=64)
+        self._last_rx_us = 0
+        self._last_hb_us = 0
+        self._last_hello_us = 0
+        self._complained: str | None = None
+        self.round_trips_us: collections.deque[int] = collections.deque(maxlen=10_000)
+
+    # -- lifetime --
+
+    def start(self) -> Link:
+        self._thread = threading.Thread(target=self._run, name="serial-link", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        with self._lock:
+            self._drop_port()
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        with self._lock:
+            return self._ready.wait_for(lambda: self.state == "ready", timeout=timeout_s)
+
+    @property
+    def ready(self) -> bool:
+        return self.state == "ready"
+
+    def now_us(self) -> int:
+        with self._lock:
+            return self.clock.now_us(self._host_us())
+
+    def to_raw(self, device_us: int) -> int:
+        with self._lock:
+            return self.clock.to_raw(device_us)
+
+    # -- commands (any thread) --
+
+    def command(self, kind: str, args: tuple[int, ...] = ()) -> int | None:
+        """Send a command the board acknowledges; its sequence number, or None when not ready."""
+        with self._lock:
+            if self.state != "ready" or self._ser is None:
+                return None
+            if kind == P.STOP:  # a launch not yet acknowledged must not land after the stop
+                for seq in [s for s, p in self._pending.items() if p.kind == P.LAUNCH]:
+                    del self._pending[seq]
+            self._seq = P.seq_next(self._seq)
+            frame = P.encode(self._seq, kind, args)
+            self._pending[self._seq] = _Pending(frame, kind, self._host_us(), 1)
+            self._write(frame)
+            return self._seq
+
+    def pending(self) -> int:
+        with self._lock:
+            return len(self._pending)
+
+    # -- the reader thread --
+
+    def _run(self) -> None:
+        while not self._closed.is_set():
+            if self._ser is None:
+                if not self._open():
+                    self._closed.wait(self._retry_open_s)
+                continue
+            ser = self._ser
+            if ser is None:
+                continue
+            try:
+                data = ser.read(max(1, ser.in_waiting))
+                with self._lock:
+                    now = self._host_us()
+                    if data:
+                        self._last_rx_us = now
+                        for frame in self._decoder.feed(data):
+                            self._handle(frame, now)
+                    self._housekeeping(now)
+            except (serial.SerialException, OSError, TypeError) as exc:
+                # TypeError: pyserial reading a port closed under it
+                with self._lock:
+                    self._lose(f"the board's port went away ({exc})")
+
+    def _open(self) -> bool:
+        port = self.port or find_board()
+        if port is None:
+            self._complain("no board found: plug in the Pico with the firmware, or pass --port")
+            return False
+        try:
+            ser = serial.Serial(port, BAUD, timeout=0.005, write_timeout=0.5, exclusive=True)
+        except (serial.SerialException, OSError) as exc:
+            self._complain(f"cannot open {port} ({exc})")
+            return False
+        with self._lock:
+            self._complained = None
+            self._ser = ser
+            self._decoder = P.Decoder()
+            self._pending.clear()
+            self.state = "handshake"
+            now = self._host_us()
+            self._last_rx_us = now
+            self._send_hello(now)
+        log.info("opened %s", port)
+        return True
+
+    def _complain(self, text: str) -> None:
+        if self._complained != text:
+            self._complained = text
+            log.warning("%s", text)
+
+    def _drop_port(self) -> None:
+        ser, self._ser = self._ser, None
+        if ser is not None:
+            with contextlib.suppress(Exception):
+                ser.close()
+
+    def _lose(self, reason: str) -> None:
+        """Forget the port and every pending command; say so if a session was up."""
+        was = self.state
+        self._drop_port()
+        self._pending.clear()
+        self.state = "disconnected"
+        if was in ("ready", "handshake"):
+            log.warning("link lost: %s", reason)
+        if was == "ready":
+            self._emit(Lost(reason, self.clock.now_us(self._host_us())))
+
+    def _emit(self, event: LinkEvent) -> None:
+        try:
+            self._on_event(event)
+        except Exception:
+            log.exception("link listener failed on %r", event)
+
+    def _write(self, frame: bytes) -> None:
+        if self._ser is None:
+            return
+        try:
+            self._ser.write(frame)
+        except (serial.SerialException, OSError) as exc:
+            self._lose(f"writing to the board failed ({exc})")
+
+    def _send_hello(self, now: int) -> None:
+        self._last_hello_us = now
+        self._write(P.encode(0, P.HELLO, (P.VERSION,)))
+
+    def _send_heartbeat(self, now: int) -> None:
+        self._last_hb_us = now
+        self._write(P.encode(0, P.HB))
+
+    def _housekeeping(self, now: int) -> None:
+        if self._ser is None:
+            return
+        if now - self._last_rx_us > self._board_timeout_us and self.state != "mismatch":
+            self._lose("the board stopped answering")
+            return
+        if self.state == "handshake" and now - self._last_hello_us > 200_000:
+            self._send_hello(now)
+        if self.state in ("ready", "mismatch") and now - self._last_hb_us >= self._hb_us:
+            self._send_heartbeat(now)
+        for seq, item in list(self._pending.items()):
+            if now - item.sent_us < self._ack_timeout_us:
+                continue
+            if item.tries >= self._tries:
+                self._lose(f"the board did not acknowledge command {item.kind} #{seq}")
+                return
+            item.tries += 1
+            item.sent_us = now
+            self._write(item.frame)
+
+    def _handle(self, frame: tuple[int, str, tuple[int, ...]], now: int) -> None:
+        seq, kind, args = frame
+        if kind == P.HELLO and len(args) >= 3:
+            self._on_hello(args, now)
+        elif self.state not in ("ready", "mismatch"):
+            return
+        elif kind == P.HB and args:
+            self.clock.observe(args[0], now)
+        elif kind in (P.ACK, P.NAK) and len(args) >= 2:
+            item = self._pending.pop(args[0], None)
+            if item is not None:
+                self.round_trips_us.append(now - item.sent_us)
+            if kind == P.NAK and item is not None:
+                if args[1] == P.NAK_NO_SESSION:
+                    self._lose("the board lost its session")
+                elif args[1] != P.NAK_STALE:
+                    self._emit(Refused(item.kind, args[1], self.clock.now_us(now)))
+        elif seq != 0 and kind in _TICK_ARG:
+            self._write(P.encode(0, P.EVACK, (seq,)))
+            if seq in self._seen_events:
+                return  # a retry of an event already delivered
+            self._seen_events.append(seq)
+            i = _TICK_ARG[kind]
+            if len(args) <= i:
+                return
+            self._emit(BoardEvent(kind, args, self.clock.unwrap(args[i])))
+
+    def _on_hello(self, args: tuple[int, ...], now: int) -> None:
+        version, boot_id, ticks = args[0], args[1], args[2]
+        if version != P.VERSION:
+            if self.state != "mismatch":
+                self.state = "mismatch"
+                self._emit(VersionMismatch(version, self.clock.now_us(now)))
+            self.boot_id = boot_id
+            return
+        if self.state == "ready":
+            if boot_id == self.boot_id:
+                return  # the answer to a repeated hello
+            self._lose("the board restarted")
+            return
+        if self.state == "mismatch" and boot_id == self.boot_id:
+            return
+        if self.state == "mismatch":  # reflashed: a new boot, try again
+            self.state = "handshake"
+            self._send_hello(now)
+            return
+        self.boot_id = boot_id
+        self.clock.start_session(ticks, now)
+        self._seen_events.clear()
+        self._seq = 0
+        self.state = "ready"
+        self.connects += 1
+        self._send_heartbeat(now)
+        self._ready.notify_all()
+        self._emit(Connected(self._ser.port if self._ser else "?", boot_id, self.clock.now_us(now)))

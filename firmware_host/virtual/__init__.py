@@ -1,0 +1,1 @@
+"""A virtual microcontroller: the real firmware under CPython, simulated pins, a pseudo-terminal."""

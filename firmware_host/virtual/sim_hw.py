@@ -1,0 +1,203 @@
+"""Simulated Pico hardware for the firmware core under CPython: pins, PWM, a wrapping clock.
+
+It mirrors fw_pico.Hardware attribute for attribute, so `fw_core.Firmware`
+cannot tell the difference. The clock is real time, offset and wrapped at
+2^30 like MicroPython's `ticks_us`; a test can start it just before the wrap,
+and can deliver an edge "as if" it happened at a chosen tick (the clock
+answers that tick to the IRQ handler's first call, on that thread only).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import random
+import select
+import threading
+import time
+from collections.abc import Callable
+
+from firmware_host.protocol import TICKS_PERIOD
+
+
+class SimClock:
+    """Microseconds since the board "booted", plus `start_ticks`, wrapped like `ticks_us`."""
+
+    def __init__(self, start_ticks: int = 0) -> None:
+        self._t0_ns = time.monotonic_ns()
+        self._start = start_ticks % TICKS_PERIOD
+        self._local = threading.local()
+
+    def elapsed_us(self) -> int:
+        return (time.monotonic_ns() - self._t0_ns) // 1000
+
+    def ticks_us(self) -> int:
+        forced = getattr(self._local, "forced", None)
+        if forced is not None:
+            return int(forced)
+        return (self._start + self.elapsed_us()) % TICKS_PERIOD
+
+    def deliver_at(self, ticks: int, handler: Callable[[object], None], pin: object) -> None:
+        """Run an IRQ handler with the clock reading `ticks` for this thread."""
+        self._local.forced = ticks % TICKS_PERIOD
+        try:
+            handler(pin)
+        finally:
+            self._local.forced = None
+
+
+class SimPin:
+    """A GPIO pin: inputs idle high (pull-up) and are pressed by `press()`; outputs record."""
+
+    IRQ_FALLING = 2
+
+    def __init__(self, name: str, level: int = 1) -> None:
+        self.name = name
+        self._level = level
+        self._handler: Callable[[object], None] | None = None
+
+    def value(self, level: int | None = None) -> int:
+        if level is not None:
+            self._level = 1 if level else 0
+        return self._level
+
+    def irq(self, handler: Callable[[object], None] | None = None, trigger: int = 0) -> None:
+        self._handler = handler
+
+    def fall(self, clock: SimClock, at_ticks: int | None = None) -> None:
+        """A falling edge (a press), stamped now or at `at_ticks`."""
+        self._level = 0
+        handler = self._handler
+        if handler is not None:
+            if at_ticks is None:
+                handler(self)
+            else:
+                clock.deliver_at(at_ticks, handler, self)
+        self._level = 1
+
+
+class SimPWM:
+    """A PWM output: remembers its frequency and duty."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._freq = 1000
+        self._duty = 0
+
+    def freq(self, hz: int | None = None) -> int:
+        if hz is not None:
+            self._freq = hz
+        return self._freq
+
+    def duty_u16(self, duty: int | None = None) -> int:
+        if duty is not None:
+            self._duty = duty
+        return self._duty
+
+
+class BoardReset(Exception):
+    """The firmware asked the board to reset (the RS command)."""
+
+
+class SimHardware:
+    """What fw_core needs, backed by a pseudo-terminal's master side and simulated parts."""
+
+    FALLING = SimPin.IRQ_FALLING
+
+    def __init__(
+        self,
+        master_fd: int,
+        clock: SimClock,
+        *,
+        card_sensor: bool = True,
+        card_period_us: int = 50_000,
+        by_watchdog: bool = False,
+    ) -> None:
+        self.clock = clock
+        self.ticks_us = clock.ticks_us
+        self.paddle_left = SimPin("paddle_left")
+        self.paddle_right = SimPin("paddle_right")
+        self.button = SimPin("button")
+        self.card_sensor = SimPin("card_sensor") if card_sensor else None
+        self.countdown_leds = [SimPin(f"countdown{i}", 0) for i in range(4)]
+        self.arrow_left = SimPin("arrow_left", 0)
+        self.arrow_right = SimPin("arrow_right", 0)
+        self.go_led = SimPin("go_led", 0)
+        self.motor_a = SimPWM("motor_in1")
+        self.motor_b = SimPWM("motor_in2")
+        self.buzzer = SimPWM("buzzer")
+        self.jammed = False  # the card sensor stops seeing cards
+        self.card_period_us = card_period_us
+        self._fd = master_fd
+        self._stop = threading.Event()
+        self._by_watchdog = by_watchdog
+        self.watchdog_armed = False
+        self.kbd_intr = True
+        self.motor_on_since_us: int | None = None
+        self.max_motor_run_us = 0  # the longest the motor ever ran without a stop
+        self._next_card_us = 0
+
+    # -- the firmware's view --
+
+    def read(self, wait_ms: int) -> bytes | None:
+        self._simulate_motor()
+        try:
+            ready, _, _ = select.select([self._fd], [], [], wait_ms / 1000)
+            if not ready:
+                return None
+            return os.read(self._fd, 512)
+        except OSError as exc:  # no host has the port open right now: like an idle USB line
+            if exc.errno in (errno.EIO, errno.EAGAIN, errno.EBADF):
+                self._stop.wait(wait_ms / 1000)
+                return None
+            raise
+
+    def write(self, data: bytes) -> None:
+        # nobody listening, or the buffer is full: USB CDC drops it too
+        with contextlib.suppress(OSError):
+            os.write(self._fd, data)
+
+    def running(self) -> bool:
+        return not self._stop.is_set()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def arm_watchdog(self) -> None:
+        self.watchdog_armed = True
+
+    def wdt_feed(self) -> None:
+        pass
+
+    def reset_by_watchdog(self) -> bool:
+        return self._by_watchdog
+
+    def reset(self) -> None:
+        raise BoardReset()
+
+    def random_id(self) -> int:
+        return random.getrandbits(30)
+
+    def set_kbd_intr(self, on: bool) -> None:
+        self.kbd_intr = on
+
+    # -- what the simulation adds --
+
+    @property
+    def motor_running(self) -> bool:
+        return self.motor_a.duty_u16() > 0 or self.motor_b.duty_u16() > 0
+
+    def _simulate_motor(self) -> None:
+        """Track motor on-time, and pulse the card sensor while it runs (unless jammed)."""
+        now = self.clock.elapsed_us()
+        if self.motor_running:
+            if self.motor_on_since_us is None:
+                self.motor_on_since_us = now
+                self._next_card_us = now + 2 * self.card_period_us
+            self.max_motor_run_us = max(self.max_motor_run_us, now - self.motor_on_since_us)
+            if self.card_sensor is not None and not self.jammed and now >= self._next_card_us:
+                self._next_card_us = now + self.card_period_us
+                self.card_sensor.fall(self.clock)
+        else:
+            self.motor_on_since_us = None

@@ -1,0 +1,198 @@
+"""`--device serial`: a Showdown Unit on a microcontroller, over firmware_host's link.
+
+The board stamps every edge with its own microsecond timer and runs the
+countdown itself, so this unit `runs_own_countdown` and reports the board's
+"go" instant as `GoShown`. Its clock is the board's, unwrapped and kept
+monotonic by the link (firmware_host/clock.py). When the link drops or the
+board restarts it reports `UnitFault(abort_duel=True)`, so a duel in progress
+ends without a launch, and the link reconnects by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import logging
+import threading
+import time
+
+from firmware_host import protocol as P
+from firmware_host.link import (
+    BoardEvent,
+    Connected,
+    Link,
+    LinkEvent,
+    Lost,
+    Refused,
+    VersionMismatch,
+    nak_text,
+)
+from hardware.base import (
+    Beep,
+    GoShown,
+    LaunchFinished,
+    LaunchPart,
+    PaddlePressed,
+    ShowdownUnit,
+    TimerPressed,
+    UnitFault,
+    UnitInput,
+)
+from showdown.sides import Side
+
+log = logging.getLogger(__name__)
+
+#: A countdown started this soon after a timer-button edge starts at that edge.
+BUTTON_START_WINDOW_US = 100_000
+
+_FAULT_TEXT = {
+    P.FAULT_HOST_SILENT: "the board stopped the launcher because the host fell silent",
+    P.FAULT_MAX_ON_TIME: "the launcher hit its maximum on-time and was stopped",
+    P.FAULT_WATCHDOG: "the board's watchdog restarted it",
+    P.FAULT_EVENT_OVERFLOW: "the board dropped paddle edges (too many at once)",
+}
+
+
+class SerialUnit(ShowdownUnit):
+    """A microcontroller Showdown Unit; see the module docstring."""
+
+    name = "serial"
+    stamps_edges = True
+    runs_own_countdown = True
+
+    def __init__(self, port: str | None = None, **link_options: float) -> None:
+        super().__init__()
+        self._cond = threading.Condition()
+        self._inputs: collections.deque[UnitInput] = collections.deque()
+        self._woken = False
+        self._button_us: int | None = None
+        self.link = Link(port, self._on_link_event, **link_options).start()
+
+    # -- what the link says --
+
+    def _on_link_event(self, event: LinkEvent) -> None:
+        item: UnitInput | None = None
+        if isinstance(event, BoardEvent):
+            item = self._board_input(event)
+        elif isinstance(event, Lost):
+            item = UnitFault(event.t_us, f"lost the board: {event.reason}", abort_duel=True)
+        elif isinstance(event, VersionMismatch):
+            item = UnitFault(
+                event.t_us,
+                f"the board's firmware speaks protocol v{event.board_version} and this program "
+                f"v{P.VERSION}: install the firmware that comes with this version",
+                abort_duel=True,
+            )
+        elif isinstance(event, Refused):
+            item = UnitFault(
+                event.t_us, f"the board refused {event.kind}: {nak_text(event.reason)}",
+                abort_duel=False,
+            )
+        elif isinstance(event, Connected):
+            log.info("board %08x ready on %s", event.boot_id, event.port)
+        if item is not None:
+            with self._cond:
+                self._inputs.append(item)
+                self._cond.notify_all()
+
+    def _board_input(self, event: BoardEvent) -> UnitInput | None:
+        args, t = event.args, event.t_us
+        if event.kind == P.PADDLE:
+            return PaddlePressed(Side.LEFT if args[0] == P.LEFT else Side.RIGHT, t)
+        if event.kind == P.BUTTON:
+            return TimerPressed(t)
+        if event.kind == P.GO_SHOWN:
+            return GoShown(t)
+        if event.kind == P.LAUNCH_DONE:
+            counted = args[0] if args[0] >= 0 else None
+            return LaunchFinished(t, cards_counted=counted, jammed=bool(args[1]))
+        if event.kind == P.FAULT:
+            code = args[0]
+            text = _FAULT_TEXT.get(code, f"board fault {code}")
+            abort = code in (P.FAULT_WATCHDOG, P.FAULT_HOST_SILENT)
+            return UnitFault(t, text, abort_duel=abort)
+        return None
+
+    # -- clock and inputs --
+
+    def now_us(self) -> int:
+        return self.link.now_us()
+
+    def read_inputs(self, timeout_s: float) -> list[UnitInput]:
+        deadline = time.monotonic() + max(0.0, timeout_s)
+        with self._cond:
+            while not self._inputs and not self._woken:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+            self._woken = False
+            out = list(self._inputs)
+            self._inputs.clear()
+        for item in out:
+            if isinstance(item, TimerPressed):
+                self._button_us = item.t_us
+        return out
+
+    def wake(self) -> None:
+        with self._cond:
+            self._woken = True
+            self._cond.notify_all()
+
+    # -- display, sound, launcher --
+
+    def _command(self, kind: str, args: tuple[int, ...] = ()) -> bool:
+        return self.link.command(kind, args) is not None
+
+    def start_countdown(self, countdown_us: int) -> None:
+        # The engine's countdown starts at the button's edge (when the button
+        # started it) or now; the board counts from that same instant.
+        now = self.now_us()
+        start = now
+        if self._button_us is not None and 0 <= now - self._button_us <= BUTTON_START_WINDOW_US:
+            start = self._button_us
+        self._button_us = None
+        if not self.link.ready:
+            return
+        self._command(P.COUNTDOWN, (countdown_us, self.link.to_raw(start)))
+
+    def show_go(self) -> None:
+        self._command(P.GO)
+        return None
+
+    def freeze_countdown(self) -> None:
+        self._command(P.FREEZE)
+
+    def set_arrow(self, side: Side | None) -> None:
+        code = -1 if side is None else (P.LEFT if side is Side.LEFT else P.RIGHT)
+        self._command(P.ARROW, (code,))
+
+    def beep(self, kind: Beep) -> None:
+        names = P.BEEPS
+        if kind.value in names:
+            self._command(P.BEEP, (names.index(kind.value),))
+
+    def launch(self, parts: tuple[LaunchPart, ...]) -> None:
+        args: list[int] = []
+        for part in parts:
+            args += [P.LEFT if part.side is Side.LEFT else P.RIGHT, part.cards]
+        if not self._command(P.LAUNCH, tuple(args)):
+            fault = UnitFault(self.now_us(), "the launch was not sent: the board is not connected",
+                              abort_duel=False)
+            with self._cond:
+                self._inputs.append(fault)
+                self._cond.notify_all()
+
+    def stop_launcher(self) -> None:
+        self._command(P.STOP)
+
+    def close(self) -> None:
+        try:
+            self.stop_launcher()
+        finally:
+            self.link.close()
+
+
+def open_unit(args: argparse.Namespace) -> SerialUnit:
+    """`uno-showdown run --device serial [--port P]`: without a port, find the Pico by USB id."""
+    return SerialUnit(getattr(args, "port", None))
