@@ -49,20 +49,22 @@ class DuelChooser:
     left: int = 0
     right: int = 1
     cards: int = 1
-    status: str = "Pick the players and the cards, then load the duel (Enter)."
+    status: str = "Pick the players and the cards, then load the duel (F10)."
     busy: bool = False  # a duel is loaded or running: the bar offers abort, not load
 
     def set_names(self, names: Sequence[str]) -> None:
-        """New player list (a game was opened or changed); keep the choice where it still fits."""
+        """New player list (a game was opened or changed): whoever is still playing keeps
+        their paddle, an empty paddle gets the first player not seated."""
         keep = (self.name(Side.LEFT), self.name(Side.RIGHT))
         self.names = list(names)
         if len(self.names) < 2:
             self.left, self.right = 0, 1
             return
-        self.left = self.names.index(keep[0]) if keep[0] in self.names else 0
-        self.right = self.names.index(keep[1]) if keep[1] in self.names else 1
-        if self.right == self.left:
-            self.right = (self.left + 1) % len(self.names)
+        seats = [self.names.index(n) if n in self.names else None for n in keep]
+        for i, seat in enumerate(seats):
+            if seat is None:
+                seats[i] = next(j for j in range(len(self.names)) if j not in seats)
+        self.left, self.right = seats[0], seats[1]  # type: ignore[assignment]
 
     def name(self, side: Side) -> str:
         """The player at `side`, or "Left"/"Right" when there is no game."""
@@ -189,7 +191,7 @@ class DuelBar:
         if c.busy:
             out.append(BarButton("abort", rects[5], "Abort (Esc)"))
         else:
-            out.append(BarButton("load", rects[5], "Load (Enter)"))
+            out.append(BarButton("load", rects[5], "Load (F10)"))
         return out
 
     def hit(self, pos: tuple[int, int], keys: Mapping[Side | str, str]) -> str | None:

@@ -19,8 +19,9 @@ Two ways to drive the service, chosen by the unit:
   thread (a custom SDL event wakes the loop).
 
 Keys that never clash with the companion screen (it owns F1-F5 and typing):
-F6/F7 next player at the left/right paddle, F8 card count, F9 mute, F11 full
-screen, Enter load the duel, Esc abort it, Ctrl+Q quit.
+F6/F7 next player at the left/right paddle, F8 card count, F9 mute, F10 load
+the duel (Enter too, when the companion does not want it), Esc abort it, F11
+full screen, Ctrl+Q quit.
 """
 
 from __future__ import annotations
@@ -265,6 +266,7 @@ class TableWindow:
             pygame.K_F7: lambda: self._command("right"),
             pygame.K_F8: lambda: self._command("cards:next"),
             pygame.K_F9: self.toggle_mute,
+            pygame.K_F10: lambda: self._command("load"),
             pygame.K_F11: self.toggle_fullscreen,
         }
         if key in fixed:

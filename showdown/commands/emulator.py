@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="play on the desktop: an emulated Showdown Unit beside the score keeper",
         description="Open one window with an emulated Showdown Unit and the companion screen. "
         "Paddles and timer button: keys (default A, L, SPACE), mouse or touch. "
-        "F6/F7 change the players, F8 or 1-3 the cards, Enter loads the duel, Esc aborts it, "
+        "F6/F7 change the players, F8 or 1-3 the cards, F10 loads the duel, Esc aborts it, "
         "F9 mutes, F11 toggles full screen, Ctrl+Q quits.",
     )
     parser.add_argument("--db", metavar="PATH", help="the companion's score database")
@@ -77,22 +77,23 @@ def _open_companion(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    size = parse_size(args.size)
-    config = duel_config(args)
-    driver = os.environ.get("SDL_VIDEODRIVER", "")
-    if driver in ("dummy", "offscreen"):
-        raise UsageError(NO_DISPLAY.format(why=f"SDL_VIDEODRIVER is {driver}"))
-
     from hardware.emulator import EmulatorUnit
     from hardware.emulator_sound import ToneBank
     from showdown.duel_log import DuelLog
     from showdown.service import ShowdownService
     from showdown.window import KeyMap, NoDisplayError, run_table_window
 
+    size = parse_size(args.size)
+    config = duel_config(args)
+
     try:
         keys = KeyMap.parse(args.keys)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        raise UsageError(NO_DISPLAY.format(why=f"SDL_VIDEODRIVER is {driver}"))
+
     app = _open_companion(args)
     sound = ToneBank(muted=args.mute)
     unit = EmulatorUnit(sound=sound.play)
