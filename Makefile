@@ -15,7 +15,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/uno-showdown simulate --duels 20
+	$(BIN)/uno-showdown emulator
 
 test: $(STAMP)
 	$(BIN)/ruff check .
