@@ -1,9 +1,45 @@
-"""Subcommands contributed by the `hardware` package."""
+"""Subcommands contributed by the `hardware` package: `selftest`."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import threading
+
+from showdown.cli import UsageError
+
+#: Units that have a self-test, and the module that opens them.
+SELFTEST_DEVICES = ("gpio",)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add this package's subcommands to `uno-showdown`."""
+    parser = sub.add_parser(
+        "selftest",
+        help="light, sound and spin each output of a unit and echo its inputs",
+        description="Check a unit's wiring: each light, the countdown and the buzzer in turn, "
+        "the launcher one card's time each way, then every paddle, button and sensor "
+        "press is printed as it happens.",
+    )
+    parser.add_argument("--device", choices=SELFTEST_DEVICES, default="gpio",
+                        help="which unit (default gpio)")
+    parser.add_argument("--pins", metavar="FILE", help="pin map TOML (default: the built-in one)")
+    parser.add_argument("--no-motor", action="store_true", help="do not turn the launcher")
+    parser.add_argument("--echo-seconds", type=float, default=30.0, metavar="S",
+                        help="how long to echo inputs (default 30)")
+    parser.set_defaults(func=selftest)
+
+
+def selftest(args: argparse.Namespace) -> int:
+    if args.echo_seconds < 0:
+        raise UsageError("--echo-seconds must not be negative")
+    from hardware.gpio import open_unit
+    from hardware.gpio_selftest import run_selftest
+
+    unit = open_unit(args)
+    stop = threading.Event()
+    try:
+        return run_selftest(unit, sys.stdout, stop.wait, echo_s=args.echo_seconds,
+                            motor=not args.no_motor)
+    finally:
+        unit.close()

@@ -55,6 +55,9 @@ class Beeper:
     def _play(self) -> None:
         while True:
             tune = self._tunes.get()
+            while tune is not None and not self._tunes.empty():
+                self.played += 1  # cut short before it began: the newest wins
+                tune = self._tunes.get()
             if tune is None:
                 self._sound(None)
                 return
