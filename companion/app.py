@@ -79,7 +79,9 @@ def build_hands(
     out: dict[str, Hand] = {}
     for name, cards in (hands or {}).items():
         items = cards.split() if isinstance(cards, str) else list(cards)
-        out[name] = Hand(cards=tuple(c if isinstance(c, Card) else parse_card(c) for c in items))
+        out[name] = Hand(cards=tuple(
+            c if isinstance(c, Card) else parse_card(c) for c in items if c != "-"
+        ))
     for name, value in (points or {}).items():
         if any(k.casefold() == name.casefold() for k in out):
             raise GameError(
@@ -103,14 +105,17 @@ class CompanionApp:
     @classmethod
     def open(
         cls, db_path: str | Path | None = None, game_id: int | None = None,
-        lang: str | None = None,
+        lang: str | None = None, *, unfinished_only: bool = True,
     ) -> CompanionApp:
-        """Open the store (default place when None) and the game, or the latest unfinished one."""
+        """Open the store (default place when None) and the game, or the latest unfinished one.
+
+        With `unfinished_only=False` the latest game is opened even if it is over.
+        """
         set_language(lang)
         store = Store(db_path)
         try:
             if game_id is None:
-                game_id = store.latest_game_id(unfinished_only=True)
+                game_id = store.latest_game_id(unfinished_only=unfinished_only)
             game = store.load_game(game_id) if game_id is not None else None
         except BaseException:
             store.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from companion.errors import CompanionError
 from companion.i18n import _
@@ -76,6 +77,7 @@ class Card:
         return self.code
 
 
+@lru_cache(maxsize=1024)
 def parse_card(text: str) -> Card:
     """Read one card in the notation; raise CardError naming what could not be read."""
     key = text.strip().lower()
@@ -97,6 +99,7 @@ def parse_card(text: str) -> Card:
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
+@lru_cache(maxsize=8192)
 def parse_cards(text: str) -> tuple[Card, ...]:
     """Read a hand: cards separated by spaces or commas; `-` or nothing is an empty hand."""
     words = [w for w in _SEPARATORS.split(text.strip()) if w and w != "-"]

@@ -21,6 +21,7 @@ from companion.errors import CompanionError
 from companion.game import Game, Standing
 from companion.i18n import _
 from companion.scoring import METHOD_TITLES, MODIFIERS, Method, Rules, hand_value
+from companion.store import Store
 from showdown.cli import UsageError
 
 
@@ -132,19 +133,14 @@ def _round_arguments(p: argparse.ArgumentParser) -> None:
 def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
     try:
         i18n.set_language(args.lang)
-        app = CompanionApp.open(args.db, lang=args.lang)
-        game_id = getattr(args, "game", None)
-        if game_id is None and need_game:
-            game_id = app.store.latest_game_id()
-            if game_id is None:
-                app.close()
-                raise UsageError(_("there is no game yet: start one with `uno-showdown game new`"))
-        if game_id is not None and (app.game is None or app.game.id != game_id):
-            try:
-                app.switch_game(game_id)
-            except BaseException:
-                app.close()
-                raise
+        if not need_game:  # no game is read: do not load one
+            app = CompanionApp(Store(args.db), None)
+        else:
+            app = CompanionApp.open(args.db, getattr(args, "game", None), lang=args.lang,
+                                    unfinished_only=False)
+        if need_game and app.game is None:
+            app.close()
+            raise UsageError(_("there is no game yet: start one with `uno-showdown game new`"))
         return app
     except CompanionError as exc:
         raise UsageError(str(exc)) from None

@@ -332,7 +332,10 @@ class Game:
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
         rnd = self.make_round(len(self.rounds), winner, hands, played_at)
-        return replace(self, rounds=(*self.rounds, rnd), undone=())
+        new = replace(self, rounds=(*self.rounds, rnd), undone=())
+        if "scores" in self.__dict__:  # carry the derived scores over: O(1) per round
+            new.__dict__["scores"] = (*self.scores, new._score(len(self.rounds)))
+        return new
 
     def edit_round(
         self, number: int, winner: str, hands: Mapping[str, Hand]
@@ -408,15 +411,15 @@ class Game:
 
     # -- derived --
 
+    def _score(self, index: int) -> RoundScore:
+        rnd = self.rounds[index]
+        values = {name: self.value_of(h) for name, h in rnd.hands.items()}
+        return score_round(self.rules, self.entrants, rnd.winner, values, self.seated_in(index))
+
     @cached_property
     def scores(self) -> tuple[RoundScore, ...]:
-        out = []
-        for i, rnd in enumerate(self.rounds):
-            values = {name: self.value_of(h) for name, h in rnd.hands.items()}
-            out.append(
-                score_round(self.rules, self.entrants, rnd.winner, values, self.seated_in(i))
-            )
-        return tuple(out)
+        """Each round's points, derived from what was entered."""
+        return tuple(self._score(i) for i in range(len(self.rounds)))
 
     @cached_property
     def dealers(self) -> tuple[str, ...]:

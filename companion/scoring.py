@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 
 from companion.cards import Card
 from companion.editions import card_value
@@ -136,7 +137,12 @@ class Rules:
 
 def hand_value(cards: Sequence[Card], rules: Rules) -> int:
     """The worth of a hand under the rules' modifiers."""
-    if rules.lone_zero_50 and len(cards) == 1 and cards[0].face == "0":
+    return _hand_value(tuple(cards), rules.lone_zero_50)
+
+
+@lru_cache(maxsize=8192)
+def _hand_value(cards: tuple[Card, ...], lone_zero_50: bool) -> int:
+    if lone_zero_50 and len(cards) == 1 and cards[0].face == "0":
         return 50
     return sum(card_value(c) for c in cards)
 

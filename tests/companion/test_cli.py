@@ -1,0 +1,127 @@
+"""The `game` and `points` commands as a user types them; bad input leaves the file untouched."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from showdown.cli import main
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "games.db")
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def new_game(capsys, db, *extra: str) -> str:
+    status, out, _ = run(capsys, "game", "new", "--db", db, "--edition", "showdown",
+                         "--method", "winner", "--players", "Ann,Bob,Cid", *extra)
+    assert status == 0
+    return out.strip()
+
+
+def test_points_adds_up_cards_of_an_edition(capsys):
+    assert run(capsys, "points", "--edition", "showdown", "showdown", "r5", "gskip")[:2] == (
+        0, "65\n")
+    status, out, err = run(capsys, "points", "--edition", "classic", "showdown")
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "showdown is not a card of the classic edition" in err
+
+
+def test_a_round_prints_its_points_and_the_standings(capsys, db):
+    assert new_game(capsys, db, "--target", "100") == "1"
+    status, out, _ = run(capsys, "game", "round", "--db", db, "--winner", "ann",
+                         "--hand", "Bob: r5 gskip", "--hand", "Cid: wild")
+    assert status == 0
+    assert out.splitlines()[0] == "Round 1 saved."
+    assert "Points this round: Ann 75." in out
+    assert "1  Ann         75        75%" in out
+    assert "Next round: Bob deals, Cid starts." in out
+    status, out, _ = run(capsys, "game", "round", "--db", db, "--winner", "Bob",
+                         "--points", "Ann: 3", "--points", "Cid: 40")
+    assert status == 0 and "Bob 43" in out
+    status, out, _ = run(capsys, "game", "show", "--db", db, "--rounds")
+    assert "2 rounds played" in out and "1  Ann     Ann        75    0    0" in out
+
+
+def file_state(db: str) -> str:
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    dump = "\n".join(conn.iterdump())
+    conn.close()
+    return hashlib.sha256(dump.encode()).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--winner", "Dan", "--hand", "Bob: r1", "--hand", "Cid: r2"], "no player 'Dan'"),
+        (["--winner", "Ann", "--hand", "Bob: r1 itembox", "--hand", "Cid: r2"],
+         "itembox is not a card of the showdown edition"),
+        (["--winner", "Ann", "--hand", "Ann: r3", "--hand", "Bob: r1", "--hand", "Cid: r2"],
+         "Ann went out but still has cards"),
+        (["--winner", "Ann", "--winner", "Bob", "--hand", "Cid: r2"], "two winners"),
+        (["--winner", "Ann", "--hand", "Bob: -", "--hand", "Cid: r2"],
+         "cannot both have gone out"),
+        (["--winner", "Ann", "--hand", "Bob r1", "--hand", "Cid: r2"], "a colon"),
+        (["--winner", "Ann", "--hand", "Bob: r0 r0", "--hand", "Cid: r2"], "2 × r0"),
+        (["--winner", "Ann", "--points", "Bob: many", "--hand", "Cid: r2"], "not a number"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_nothing_written(capsys, db, args, message):
+    new_game(capsys, db)
+    run(capsys, "game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
+        "--hand", "Cid: r2")
+    before = file_state(db)
+    status, out, err = run(capsys, "game", "round", "--db", db, *args)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+    assert file_state(db) == before
+
+
+def test_undo_redo_list_rename_join_and_a_missing_game(capsys, db):
+    new_game(capsys, db)
+    run(capsys, "game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
+        "--hand", "Cid: r2")
+    assert run(capsys, "game", "undo", "--db", db)[1].startswith("Round 1 taken back")
+    assert run(capsys, "game", "undo", "--db", db)[0] == 2
+    assert run(capsys, "game", "redo", "--db", db)[1].startswith("Round 1 put back")
+    assert run(capsys, "game", "rename", "--db", db, "Cid", "Cyd")[0] == 0
+    assert run(capsys, "game", "join", "--db", db, "Dan", "--seat", "2")[0] == 0
+    status, out, _ = run(capsys, "game", "list", "--db", db)
+    assert "Ann, Dan, Bob, Cyd" in out and "playing" in out
+    status, _, err = run(capsys, "game", "show", "--db", db, "--game", "9")
+    assert status == 2 and "no game 9" in err
+
+
+def test_export_to_a_file_and_import_it_back(capsys, db, tmp_path):
+    new_game(capsys, db)
+    run(capsys, "game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
+        "--hand", "Cid: wild")
+    for fmt in ("json", "csv"):
+        path = tmp_path / f"game.{fmt}"
+        assert run(capsys, "game", "export", "--db", db, "--game", "1", "--format", fmt,
+                   "--output", str(path))[0] == 0
+        status, out, _ = run(capsys, "game", "import", "--db", db, str(path))
+        assert status == 0
+        shown = run(capsys, "game", "show", "--db", db, "--game", out.strip())[1]
+        assert "1  Ann         51" in shown
+    status, _, err = run(capsys, "game", "import", "--db", db, str(tmp_path / "nope.json"))
+    assert status == 2 and "cannot read" in err
+
+
+def test_output_follows_lang(capsys, db):
+    new_game(capsys, db)
+    status, out, _ = run(capsys, "game", "round", "--db", db, "--lang", "ru", "--winner", "Ann",
+                         "--hand", "Bob: r1", "--hand", "Cid: r2")
+    assert status == 0 and out.splitlines()[0] == "Раунд 1 сохранён."
+    status, _, err = run(capsys, "game", "show", "--db", db, "--lang", "xx")
+    assert status == 2 and "en, ru, uk, hy" in err
