@@ -2,12 +2,12 @@
 
 One file, imported by the host (CPython) and by the firmware (MicroPython), so
 the two ends cannot drift apart. That is why it is written in the subset both
-run: no dataclasses, no typing at run time, no f-strings, `%` formatting, only
+run: no dataclasses, no typing at run time, only simple f-strings and
 built-ins. See PROTOCOL.md beside it for the message table.
 
 A frame is one line of ASCII, readable in a serial terminal:
 
-    $<seq> <KIND> <arg> <arg>...*<crc>\\n        e.g.  $7 LA 0 3*5A1F
+    $<seq> <KIND> <arg> <arg>...*<crc>\\n        e.g.  $7 LA 0 3*F6FB
 
 `seq` is a decimal sequence number (0 for frames that are not acknowledged),
 `KIND` one to five capital letters, every argument a decimal integer, and
@@ -101,11 +101,11 @@ def crc16(data):
 
 def encode(seq, kind, args=()):
     """One frame as bytes, ready to write."""
-    body = "{} {}".format(seq, kind)
+    body = f"{seq} {kind}"
     for arg in args:
-        body += " {}".format(int(arg))
+        body += f" {int(arg)}"
     raw = body.encode()
-    frame = b"$" + raw + b"*" + "{:04X}".format(crc16(raw)).encode() + b"\n"
+    frame = b"$" + raw + b"*" + f"{crc16(raw):04X}".encode() + b"\n"
     if len(frame) > MAX_FRAME:
         raise ValueError("frame too long")
     return frame

@@ -3,7 +3,7 @@
 It reaches the hardware only through the `hw` object it is given (fw_pico.py
 on the board, firmware_host/virtual/sim_hw.py under CPython), so the very
 same code runs in both places. Written in the MicroPython subset: no
-dataclasses, no typing at run time, no f-strings.
+dataclasses, no typing at run time.
 
 What it decides, and what it leaves to the host:
 * Edges are stamped in the hard IRQ handler with `ticks_us` before anything

@@ -46,6 +46,7 @@ class VirtualMCU:
         self._lock = threading.RLock()
         self._booted = threading.Condition(self._lock)
         self._reset_next = False
+        self._earlier_motor_starts = 0
 
     # -- lifetime --
 
@@ -78,6 +79,8 @@ class VirtualMCU:
 
     def _boot(self) -> None:
         assert self._master is not None
+        if self.hw is not None:
+            self._earlier_motor_starts += self.hw.motor_starts
         self.hw = SimHardware(
             self._master, SimClock(self.start_ticks), card_sensor=self.card_sensor
         )
@@ -96,7 +99,6 @@ class VirtualMCU:
                 if self._reset_next or hw is not self.hw:  # reset() asked, or RS command
                     self._reset_next = False
                     if self.hw is hw:
-                        self.start_ticks = 0
                         self._boot()
                     continue
                 if not hw.running():
@@ -149,6 +151,18 @@ class VirtualMCU:
         self.stop()
 
     # -- scripted stimulus --
+
+    @property
+    def motor_starts(self) -> int:
+        """How many times the launcher motor started, over every boot of this board."""
+        with self._lock:
+            now = self.hw.motor_starts if self.hw is not None else 0
+            return self._earlier_motor_starts + now
+
+    @property
+    def motor_running(self) -> bool:
+        with self._lock:
+            return self.hw is not None and self.hw.motor_running
 
     def ticks_us(self) -> int:
         assert self.hw is not None

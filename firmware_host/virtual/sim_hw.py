@@ -80,10 +80,11 @@ class SimPin:
 class SimPWM:
     """A PWM output: remembers its frequency and duty."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, on_change: Callable[[], None] | None = None) -> None:
         self.name = name
         self._freq = 1000
         self._duty = 0
+        self._on_change = on_change
 
     def freq(self, hz: int | None = None) -> int:
         if hz is not None:
@@ -93,6 +94,8 @@ class SimPWM:
     def duty_u16(self, duty: int | None = None) -> int:
         if duty is not None:
             self._duty = duty
+            if self._on_change is not None:
+                self._on_change()
         return self._duty
 
 
@@ -124,8 +127,10 @@ class SimHardware:
         self.arrow_left = SimPin("arrow_left", 0)
         self.arrow_right = SimPin("arrow_right", 0)
         self.go_led = SimPin("go_led", 0)
-        self.motor_a = SimPWM("motor_in1")
-        self.motor_b = SimPWM("motor_in2")
+        self._motor_was_on = False
+        self.motor_starts = 0  # how many times the motor went from off to on
+        self.motor_a = SimPWM("motor_in1", self._motor_changed)
+        self.motor_b = SimPWM("motor_in2", self._motor_changed)
         self.buzzer = SimPWM("buzzer")
         self.jammed = False  # the card sensor stops seeing cards
         self.card_period_us = card_period_us
@@ -183,6 +188,12 @@ class SimHardware:
         self.kbd_intr = on
 
     # -- what the simulation adds --
+
+    def _motor_changed(self) -> None:
+        on = self.motor_running
+        if on and not self._motor_was_on:
+            self.motor_starts += 1
+        self._motor_was_on = on
 
     @property
     def motor_running(self) -> bool:

@@ -1,0 +1,174 @@
+"""The hardware-in-the-loop rig: the virtual microcontroller by default, a real board with --hil-port.
+
+Tests that need a stimulus only the virtual board can script (a paddle press at
+a chosen tick, an unplug, a reset, a jammed launcher) call `rig.need_virtual()`
+and are skipped against a real board.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import serial
+
+from firmware_host import protocol as P
+from firmware_host.virtual.mcu import VirtualMCU
+from hardware.serial import SerialUnit
+from hardware.base import LaunchPart
+from showdown.duel import DuelConfig, Outcome
+from showdown.service import LaunchDone, ServiceEvent, ShowdownService, VerdictGiven
+
+FAST = DuelConfig(countdown_min_us=250_000, countdown_max_us=300_000,
+                  response_timeout_us=600_000, settle_us=25_000)
+LINK_OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.05}
+
+
+@dataclass
+class Rig:
+    port: str
+    mcu: VirtualMCU | None
+
+    def need_virtual(self) -> VirtualMCU:
+        if self.mcu is None:
+            pytest.skip("needs a stimulus only the virtual board can script")
+        return self.mcu
+
+
+@pytest.fixture
+def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:
+    port = request.config.getoption("--hil-port")
+    if port:
+        yield Rig(port, None)
+        return
+    mcu = VirtualMCU(tmp_path / "board").start()
+    try:
+        yield Rig(mcu.port, mcu)
+    finally:
+        mcu.stop()
+
+
+class RawHost:
+    """A bare-hands host: frames in and out over pyserial, no link logic."""
+
+    def __init__(self, port: str) -> None:
+        self.ser = serial.Serial(port, 115_200, timeout=0.01, exclusive=True)
+        self.dec = P.Decoder()
+        self.frames: list[tuple[int, str, tuple[int, ...]]] = []
+
+    def send(self, seq: int, kind: str, args: tuple[int, ...] = ()) -> None:
+        self.ser.write(P.encode(seq, kind, args))
+
+    def raw(self, data: bytes) -> None:
+        self.ser.write(data)
+
+    def expect(self, pred: Callable[[tuple[int, str, tuple[int, ...]]], bool],
+               timeout_s: float = 1.0) -> tuple[int, str, tuple[int, ...]] | None:
+        """The first frame (from now on, or already read) matching `pred`, or None."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            for i, frame in enumerate(self.frames):
+                if pred(frame):
+                    del self.frames[: i + 1]
+                    return frame
+            self.frames.clear()
+            if time.monotonic() > deadline:
+                return None
+            self.frames.extend(self.dec.feed(self.ser.read(max(1, self.ser.in_waiting))))
+
+    def hello(self, version: int = P.VERSION) -> tuple[int, str, tuple[int, ...]] | None:
+        self.send(0, P.HELLO, (version,))
+        return self.expect(lambda f: f[1] == P.HELLO and len(f[2]) == 3)
+
+    def command(self, seq: int, kind: str, args: tuple[int, ...] = (),
+                timeout_s: float = 1.0) -> tuple[int, str, tuple[int, ...]] | None:
+        self.send(seq, kind, args)
+        return self.expect(lambda f: f[1] in (P.ACK, P.NAK) and f[2][0] == seq, timeout_s)
+
+    def close(self) -> None:
+        self.ser.close()
+
+
+@pytest.fixture
+def raw_host(rig: Rig) -> Iterator[RawHost]:
+    host = RawHost(rig.port)
+    try:
+        yield host
+    finally:
+        host.send(0, P.HELLO, (P.VERSION,))  # a new session stops whatever was left running
+        host.close()
+
+
+@dataclass
+class Table:
+    """A service on a SerialUnit on its own thread, with every event it told recorded."""
+
+    unit: SerialUnit
+    service: ShowdownService
+    events: list[ServiceEvent] = field(default_factory=list)
+    cond: threading.Condition = field(default_factory=threading.Condition)
+    launch_calls: list[int] = field(default_factory=list)  # duel ids the unit was told to launch
+
+    def __post_init__(self) -> None:
+        send = self.unit.launch
+
+        def launch(parts: tuple[LaunchPart, ...]) -> None:
+            self.launch_calls.append(self.service.duel_id)
+            send(parts)
+
+        self.unit.launch = launch  # type: ignore[method-assign]
+
+    def assert_launched_at_most_once(self, mcu: VirtualMCU | None) -> None:
+        """The property: no duel launched twice, none launched after an abort."""
+        assert len(set(self.launch_calls)) == len(self.launch_calls), self.launch_calls
+        aborted = {v.duel_id for v in self.verdicts() if v.result.outcome is Outcome.ABORTED}
+        assert not aborted & set(self.launch_calls), (aborted, self.launch_calls)
+        if mcu is not None:
+            assert mcu.motor_starts == len(self.launch_calls)
+
+    def hear(self, event: ServiceEvent) -> None:
+        with self.cond:
+            self.events.append(event)
+            self.cond.notify_all()
+
+    def wait_for(self, pred: Callable[[ServiceEvent], bool], timeout_s: float = 3.0,
+                 count: int = 1) -> list[ServiceEvent]:
+        with self.cond:
+            self.cond.wait_for(lambda: sum(map(pred, self.events)) >= count, timeout=timeout_s)
+            return [e for e in self.events if pred(e)]
+
+    def verdicts(self) -> list[VerdictGiven]:
+        return [e for e in self.events if isinstance(e, VerdictGiven)]
+
+    def launches_done(self) -> list[LaunchDone]:
+        return [e for e in self.events if isinstance(e, LaunchDone)]
+
+
+@contextlib.contextmanager
+def open_table(port: str, config: DuelConfig = FAST) -> Iterator[Table]:
+    """A running service on a SerialUnit at `port`, stopped and closed afterwards."""
+    unit = SerialUnit(port, **LINK_OPTIONS)
+    service = ShowdownService(unit, config)
+    tab = Table(unit, service)
+    service.add_listener(tab.hear)
+    thread = threading.Thread(target=service.run, name="service", daemon=True)
+    try:
+        assert unit.link.wait_ready(3), "the board did not answer the hello"
+        thread.start()
+        yield tab
+    finally:
+        service.stop()
+        if thread.is_alive():
+            thread.join(timeout=5)
+        service.close()
+
+
+@pytest.fixture
+def table(rig: Rig) -> Iterator[Table]:
+    with open_table(rig.port) as tab:
+        yield tab

@@ -1,0 +1,190 @@
+"""Whole duels through the service, the serial unit, a pseudo-terminal and the firmware.
+
+Every test ends by checking the property that matters most: no duel launched
+twice and none after an abort, on the host side and (virtual board) by counting
+how often the motor actually started.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from firmware_host import protocol as P
+from firmware_host.virtual.mcu import VirtualMCU
+from showdown.duel import Outcome
+from showdown.service import (
+    CountdownStarted,
+    EarlyPressSeen,
+    GoSignalled,
+    LaunchDone,
+    UnitProblem,
+    VerdictGiven,
+)
+from showdown.sides import Side
+from tests.hil.conftest import Rig, Table, open_table
+
+pytestmark = pytest.mark.hil
+
+
+def _of(duel_id: int, kind: type) -> object:
+    return lambda e: isinstance(e, kind) and getattr(e, "duel_id", None) == duel_id
+
+
+def _go(table: Table, duel_id: int) -> GoSignalled:
+    got = table.wait_for(_of(duel_id, GoSignalled), 3)
+    assert got, "the board never showed go"
+    return got[0]  # type: ignore[return-value]
+
+
+def _verdict(table: Table, duel_id: int, timeout_s: float = 3) -> VerdictGiven:
+    got = table.wait_for(_of(duel_id, VerdictGiven), timeout_s)
+    assert got, "no verdict"
+    return got[-1]  # type: ignore[return-value]
+
+
+def _launch_done(table: Table, count: int = 1) -> list[LaunchDone]:
+    return table.wait_for(lambda e: isinstance(e, LaunchDone), 3, count)  # type: ignore[return-value]
+
+
+def _start(table: Table, cards: int, countdown_us: int) -> int:
+    """Load and start a duel; its id once the countdown has started."""
+    def started(e: object) -> bool:
+        return isinstance(e, CountdownStarted)
+
+    before = len(table.wait_for(started, 0))
+    table.service.load(cards=cards)
+    table.service.start(countdown_us)
+    got = table.wait_for(started, 3, before + 1)
+    assert len(got) > before, "the countdown did not start"
+    return got[-1].duel_id  # type: ignore[attr-defined]
+
+
+def _play(table: Table, mcu: VirtualMCU, presses: list[tuple[int, int]], cards: int = 1,
+          countdown_us: int = 250_000) -> VerdictGiven:
+    """Load, start, and press each (side, µs after the board's go) exactly at that board tick."""
+    duel_id = _start(table, cards, countdown_us)
+    go = _go(table, duel_id)
+    go_raw = table.unit.link.to_raw(go.t_us)
+    for side, after_us in presses:
+        mcu.press(side, P.ticks_add(go_raw, after_us))
+    return _verdict(table, duel_id)
+
+
+@pytest.mark.parametrize(("gap_us", "winner"), [(150, Side.RIGHT), (-2_000, Side.LEFT)])
+def test_the_faster_board_stamp_wins_and_the_loser_gets_the_cards(
+    rig: Rig, table: Table, gap_us: int, winner: Side
+) -> None:
+    mcu = rig.need_virtual()
+    # the right paddle at go+20 ms, the left one gap_us later (negative: earlier)
+    verdict = _play(table, mcu, [(P.RIGHT, 20_000), (P.LEFT, 20_000 + gap_us)], cards=3)
+    result = verdict.result
+    assert result.outcome is Outcome.FASTER and result.winner is winner
+    assert result.launch[0].side is winner.other and result.launch[0].cards == 3
+    assert result.reaction_us[winner] == (20_000 if winner is Side.RIGHT else 18_000)
+    done = _launch_done(table)
+    assert done[0].cards_counted == 3 and not done[0].jammed
+    table.assert_launched_at_most_once(mcu)
+
+
+def test_an_early_press_freezes_the_board_countdown_and_loses(rig: Rig, table: Table) -> None:
+    mcu = rig.need_virtual()
+    duel_id = _start(table, 2, 400_000)
+    mcu.press(P.LEFT)
+    verdict = _verdict(table, duel_id)
+    assert verdict.result.outcome is Outcome.EARLY_PRESS
+    assert verdict.result.loser is Side.LEFT and verdict.result.launch[0].side is Side.LEFT
+    assert table.wait_for(lambda e: isinstance(e, EarlyPressSeen), 1)
+    assert mcu.firmware is not None and mcu.firmware.cd_frozen
+    _launch_done(table)
+    # the frozen countdown never lit "go", even well after it was due
+    assert not table.wait_for(lambda e: isinstance(e, GoSignalled), 0.2)
+    assert mcu.hw is not None and mcu.hw.go_led.value() == 0
+    table.assert_launched_at_most_once(mcu)
+
+
+def test_a_counter_wrap_during_the_duel_changes_nothing(rig: Rig) -> None:
+    mcu = rig.need_virtual()
+    mcu.reset(start_ticks=P.TICKS_PERIOD - 1_000_000)  # the 2^30 wrap comes in a second
+    with open_table(rig.port) as table:
+        before_wrap = P.ticks_diff(0, mcu.ticks_us())
+        assert before_wrap > 300_000
+        duel_id = _start(table, 1, before_wrap + 150_000)  # "go" lands just after the wrap
+        started = table.wait_for(lambda e: isinstance(e, CountdownStarted))[-1]
+        go = _go(table, duel_id)
+        go_raw = table.unit.link.to_raw(go.t_us)
+        start_raw = table.unit.link.to_raw(started.t_us)  # type: ignore[attr-defined]
+        assert go_raw < start_raw, "the board clock should have wrapped between start and go"
+        assert go.t_us > started.t_us  # the host's device clock did not
+        mcu.press(P.LEFT, P.ticks_add(go_raw, 7_000))
+        mcu.press(P.RIGHT, P.ticks_add(go_raw, 9_500))
+        result = _verdict(table, duel_id).result
+        assert result.winner is Side.LEFT and result.reaction_us[Side.LEFT] == 7_000
+        _launch_done(table)
+        table.assert_launched_at_most_once(mcu)
+
+
+def test_noise_from_the_board_side_does_not_disturb_a_duel(rig: Rig, table: Table) -> None:
+    mcu = rig.need_virtual()
+    good = P.encode(77, P.PADDLE, (P.LEFT, 5))
+    mcu.send_raw(b"\x00\xff garbage $$$ " + good[:-4] + b"0000\n" + good[:9] + b"\n")
+    verdict = _play(table, mcu, [(P.LEFT, 30_000), (P.RIGHT, 31_000)])
+    assert verdict.result.winner is Side.LEFT
+    assert table.unit.link._decoder.error_total() >= 2  # noqa: SLF001 - the rejects were seen
+    _launch_done(table)
+    table.assert_launched_at_most_once(mcu)
+
+
+@pytest.mark.parametrize("moment", ["countdown", "launch"])
+@pytest.mark.parametrize("how", ["unplug", "reset"])
+def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
+    rig: Rig, table: Table, moment: str, how: str
+) -> None:
+    mcu = rig.need_virtual()
+    duel_id = _start(table, 2, 300_000)
+    if moment == "launch":  # the verdict is in and the motor is running
+        go = _go(table, duel_id)
+        mcu.press(P.RIGHT, P.ticks_add(table.unit.link.to_raw(go.t_us), 10_000))
+        _verdict(table, duel_id)
+        assert table.wait_for(lambda e: isinstance(e, VerdictGiven), 1)
+        t0 = time.monotonic()
+        while not mcu.motor_running and time.monotonic() - t0 < 1:
+            table.wait_for(lambda e: False, 0.005)
+    connects = table.unit.link.connects
+    lost_at = time.monotonic()
+    if how == "unplug":
+        mcu.unplug()
+        mcu.replug()
+    else:
+        mcu.reset()
+    assert table.wait_for(lambda e: isinstance(e, UnitProblem), 2)
+    with table.unit.link._ready:  # noqa: SLF001
+        table.unit.link._ready.wait_for(  # noqa: SLF001
+            lambda: table.unit.link.connects > connects and table.unit.link.ready, timeout=2)
+    assert table.unit.link.ready and time.monotonic() - lost_at < 2.0
+    verdict = _verdict(table, duel_id)
+    if moment == "countdown":
+        assert verdict.result.outcome is Outcome.ABORTED and not verdict.result.launch
+    assert not mcu.motor_running
+    # the next duel runs normally on the recovered link
+    after = _play(table, mcu, [(P.LEFT, 15_000)])
+    assert after.result.winner is Side.LEFT
+    _launch_done(table, 1)
+    table.wait_for(lambda e: isinstance(e, LaunchDone) and e.duel_id == after.duel_id, 3)
+    table.assert_launched_at_most_once(mcu)
+
+
+def test_a_board_with_other_firmware_is_refused_with_a_clear_fault(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with VirtualMCU(tmp_path / "old-board", version=P.VERSION + 1) as mcu:
+        from hardware.serial import SerialUnit
+
+        unit = SerialUnit(mcu.port, heartbeat_s=0.05)
+        try:
+            faults = unit.read_inputs(2.0)
+            assert faults and "protocol v2" in faults[0].reason  # type: ignore[union-attr]
+            assert "install the firmware" in faults[0].reason  # type: ignore[union-attr]
+            unit.launch(())
+            assert mcu.motor_starts == 0 and not unit.link.ready
+        finally:
+            unit.close()
