@@ -257,16 +257,16 @@ def card_positions(
     Cards leave the slot one after another along an arc and land in a fan in
     front of the paddle of the side they were fired at.
     """
-    cards = [(part.side, i) for part in parts for i in range(part.cards)]
+    cards = [(part.side, i - (part.cards - 1) / 2) for part in parts for i in range(part.cards)]
     if not cards:
         return []
     duration = max(1, end_us - start_us)
     step = duration / (len(cards) + 1)
     sx, sy = layout.body.centerx, layout.cards.centery
     out = []
-    for n, (side, i) in enumerate(cards):
+    for n, (side, offset) in enumerate(cards):
         paddle = layout.paddles[side]
-        tx = paddle.centerx + (i - 1) * paddle.w // 5
+        tx = paddle.centerx + int(offset * paddle.w / 4.5)
         ty = paddle.centery - paddle.h // 8
         progress = min(1.0, max(0.0, (now_us - start_us - n * step) / (2 * step)))
         if progress <= 0.0:

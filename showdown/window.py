@@ -194,7 +194,7 @@ class TableWindow:
         w, h = size
         bar_h = max(56, min(96, h * 14 // 100))
         if self.unit is not None and self.companion is not None:
-            unit_w = min(w // 2, h)
+            unit_w = min(w * 45 // 100, h)
             self.unit_rect = pygame.Rect(0, 0, unit_w, h - bar_h)
             self.bar_rect = pygame.Rect(0, h - bar_h, unit_w, bar_h)
             self.companion_rect = pygame.Rect(unit_w, 0, w - unit_w, h)
