@@ -1,4 +1,4 @@
-"""The hardware-in-the-loop rig: the virtual microcontroller by default, a real board with --hil-port.
+"""The hardware-in-the-loop rig: the virtual board by default, a real one with --hil-port.
 
 Tests that need a stimulus only the virtual board can script (a paddle press at
 a chosen tick, an unplug, a reset, a jammed launcher) call `rig.need_virtual()`
@@ -19,8 +19,8 @@ import serial
 
 from firmware_host import protocol as P
 from firmware_host.virtual.mcu import VirtualMCU
-from hardware.serial import SerialUnit
 from hardware.base import LaunchPart
+from hardware.serial import SerialUnit
 from showdown.duel import DuelConfig, Outcome
 from showdown.service import LaunchDone, ServiceEvent, ShowdownService, VerdictGiven
 

