@@ -41,7 +41,7 @@ def test_decks_have_the_printed_number_of_cards(edition, size):
 
 
 def test_a_card_missing_from_the_edition_is_an_error_that_names_it():
-    with pytest.raises(CardError, match="itembox.*showdown"):
+    with pytest.raises(CardError, match=r"itembox.*showdown"):
         get_edition("showdown").parse_hand("r5 itembox")
     with pytest.raises(CardError, match="wild "):
         get_edition("mario-kart").parse_hand("wild")

@@ -1,0 +1,123 @@
+"""Build the gettext catalogs: extract `_()` strings, read and write `.po`, compile `.mo`.
+
+The standard library reads `.mo` files (`gettext`) but ships no compiler, so this module
+does what CPython's Tools/i18n/msgfmt.py and pygettext.py do, for the subset we use
+(msgid/msgstr, no plurals or contexts). Run `python -m companion.msgfmt` after editing a
+`.po` file; a test checks that every committed `.mo` matches its `.po`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import struct
+import sys
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from companion.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
+
+PACKAGE = Path(__file__).resolve().parent
+#: The modules whose strings belong to the core's catalog (the screen keeps its own domain).
+SOURCES = ("app.py", "cards.py", "commands.py", "duels.py", "editions.py", "game.py",
+           "i18n.py", "scoring.py", "store.py", "transfer.py")
+MARKERS = {"_", "N_", "gettext_"}
+
+
+def extract(paths: Iterable[Path]) -> list[str]:
+    """Every string literal passed to `_()`/`N_()` in `paths`, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in MARKERS and node.args
+                    and isinstance(node.args[0], ast.Constant)
+                    and isinstance(node.args[0].value, str)):
+                seen.setdefault(node.args[0].value, None)
+    return list(seen)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def write_po(entries: Mapping[str, str], header: str) -> str:
+    """A `.po` file: the header entry, then one msgid/msgstr pair per string."""
+    lines = ['msgid ""', "msgstr " + _quote(header), ""]
+    for msgid, msgstr in entries.items():
+        lines += ["msgid " + _quote(msgid), "msgstr " + _quote(msgstr), ""]
+    return "\n".join(lines)
+
+
+def parse_po(text: str) -> dict[str, str]:
+    """Read msgid/msgstr pairs (the header is the entry with an empty msgid)."""
+    catalog: dict[str, str] = {}
+    key: str | None = None
+    section = ""
+    parts: dict[str, list[str]] = {"msgid": [], "msgstr": []}
+
+    def flush() -> None:
+        if parts["msgid"] or parts["msgstr"]:
+            catalog["".join(parts["msgid"])] = "".join(parts["msgstr"])
+        parts["msgid"], parts["msgstr"] = [], []
+
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("msgid "):
+            if section == "msgstr":
+                flush()
+            section, line = "msgid", line[6:]
+        elif line.startswith("msgstr "):
+            section, line = "msgstr", line[7:]
+        key = section
+        if key and line.startswith('"'):
+            parts[key].append(ast.literal_eval(line))
+    flush()
+    return catalog
+
+
+def compile_mo(catalog: Mapping[str, str]) -> bytes:
+    """The GNU `.mo` bytes for `catalog` (untranslated entries left out), as msgfmt writes them."""
+    entries = sorted((k, v) for k, v in catalog.items() if v)
+    ids = b""
+    strs = b""
+    offsets = []
+    for msgid, msgstr in entries:
+        i, s = msgid.encode("utf-8"), msgstr.encode("utf-8")
+        offsets.append((len(ids), len(i), len(strs), len(s)))
+        ids += i + b"\0"
+        strs += s + b"\0"
+    n = len(entries)
+    keystart = 7 * 4 + 16 * n
+    valuestart = keystart + len(ids)
+    koffsets: list[int] = []
+    voffsets: list[int] = []
+    for o1, l1, o2, l2 in offsets:
+        koffsets += [l1, o1 + keystart]
+        voffsets += [l2, o2 + valuestart]
+    header = struct.pack("Iiiiiii", 0x950412DE, 0, n, 7 * 4, 7 * 4 + n * 8, 0, 0)
+    return (header + struct.pack(f"{len(koffsets)}i", *koffsets)
+            + struct.pack(f"{len(voffsets)}i", *voffsets) + ids + strs)
+
+
+def po_path(lang: str, domain: str = DOMAIN) -> Path:
+    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="compile the companion's .po files to .mo")
+    parser.add_argument("po", nargs="*", type=Path,
+                        help="the .po files (default: the core catalog of every language)")
+    args = parser.parse_args(argv)
+    paths = args.po or [po_path(lang) for lang in LANGUAGES]
+    for path in paths:
+        path.with_suffix(".mo").write_bytes(compile_mo(parse_po(path.read_text("utf-8"))))
+        print(f"compiled {path.with_suffix('.mo')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
