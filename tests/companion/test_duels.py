@@ -1,0 +1,87 @@
+"""Showdown duels recorded with the game, from the real service running on the in-memory unit."""
+
+from __future__ import annotations
+
+import random
+
+from companion.app import CompanionApp
+from hardware.base import PaddlePressed, TimerPressed
+from hardware.fake import FakeUnit
+from showdown.duel import DuelConfig
+from showdown.service import GoSignalled, ShowdownService, VerdictGiven
+from showdown.sides import Side
+
+L, R = Side.LEFT, Side.RIGHT
+
+
+def duel(service: ShowdownService, unit: FakeUnit, heard: list, players, left_ms, right_ms):
+    """Load, start, and press after "go"; a negative time is an early press."""
+    before = len([e for e in heard if isinstance(e, VerdictGiven)])
+    service.load(L, R, 2, players=players)
+    service.step(0)
+    unit.deliver(TimerPressed(unit.now_us() + 1_000))
+    for _ in range(10_000):
+        if any(isinstance(e, GoSignalled) for e in heard[-3:]) or len(
+            [e for e in heard if isinstance(e, VerdictGiven)]) > before:
+            break
+        service.step()
+    go = next(e.t_us for e in reversed(heard) if isinstance(e, GoSignalled))
+    unit.deliver(PaddlePressed(L, go + left_ms * 1000))
+    unit.deliver(PaddlePressed(R, go + right_ms * 1000))
+    for _ in range(10_000):  # let the slower press and the launch finish
+        service.step()
+        if unit.pending() == 0 and len(
+                [e for e in heard if isinstance(e, VerdictGiven)]) > before:
+            for _ in range(50):
+                service.step()
+            return
+    raise AssertionError("the duel never finished")
+
+
+def test_verdicts_are_recorded_with_reaction_times_and_stats(tmp_path):
+    app = CompanionApp.open(tmp_path / "games.db", lang="en")
+    app.new_game("showdown", "winner", ["Ann", "Bob", "Cid"])
+    unit = FakeUnit()
+    heard: list = []
+    service = ShowdownService(unit, DuelConfig(), rng=random.Random(1),
+                              listeners=(heard.append, app.on_service_event))
+    duel(service, unit, heard, {L: "Ann", R: "Bob"}, 180, 240)
+    duel(service, unit, heard, {L: "cid", R: "Ann"}, 300, 220)
+    duel(service, unit, heard, {L: "Ann", R: "Bob"}, 200, 150)
+
+    duels = app.duels()
+    assert [(d.challenger, d.opponent, d.winner) for d in duels] == [
+        ("Ann", "Bob", "Ann"), ("Cid", "Ann", "Ann"), ("Ann", "Bob", "Bob")]
+    assert duels[0].reaction_us == {"Ann": 180_000, "Bob": 240_000}  # the loser's time too
+    stats = app.duel_stats()
+    assert stats["Ann"].duels == 3 and stats["Ann"].wins == 2
+    assert stats["Ann"].best_ms == 180 and stats["Ann"].median_ms == 200
+    assert stats["Bob"].best_ms == 150 and stats["Bob"].median_ms == 195
+    assert stats["Cid"].best_ms == 300
+    assert app.last_duel() == duels[-1]
+    app.close()
+
+    reopened = CompanionApp.open(tmp_path / "games.db")
+    assert reopened.duel_stats() == stats  # stored, not just remembered
+    reopened.close()
+
+
+def test_an_early_press_is_recorded_but_not_counted_as_a_reaction(tmp_path):
+    app = CompanionApp.open(tmp_path / "games.db", lang="en")
+    app.new_game("classic", "winner", ["Ann", "Bob"])
+    unit = FakeUnit()
+    heard: list = []
+    service = ShowdownService(unit, DuelConfig(), rng=random.Random(2),
+                              listeners=(heard.append, app.on_service_event))
+    service.load(L, R, 1, players={L: "Ann", R: "Bob"})
+    service.step(0)
+    unit.deliver(TimerPressed(1_000))
+    unit.deliver(PaddlePressed(L, 500_000))  # long before any countdown can end
+    for _ in range(2_000):
+        service.step()
+        if any(isinstance(e, VerdictGiven) for e in heard) and unit.pending() == 0:
+            break
+    (row,) = app.duels()
+    assert row.outcome == "early_press" and row.loser == "Ann" and row.winner == "Bob"
+    assert app.duel_stats()["Ann"].best_ms is None
+    app.close()
