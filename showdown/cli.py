@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "hardware.commands",
     "firmware_host.commands",
     "companion.commands",
+    "companion.screen_command",
 )
 
 
@@ -55,4 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run through the package's module, so commands and this file share one UsageError.
+    from showdown.cli import main as package_main
+
+    sys.exit(package_main())
