@@ -113,7 +113,10 @@ class GpioUnit(ShowdownUnit):
 
     def __init__(self, pinmap: PinMap, pin_factory: Any | None = None) -> None:
         super().__init__()
-        factory = pin_factory if pin_factory is not None else Device.ensure_pin_factory()
+        if pin_factory is None:
+            Device.ensure_pin_factory()
+            pin_factory = Device.pin_factory
+        factory = pin_factory
         self.pinmap = pinmap
         self.factory = factory
         self.stamps_edges = factory_stamps_edges(factory)
@@ -366,12 +369,12 @@ def open_unit(args: argparse.Namespace) -> GpioUnit:
     """
     pinmap = load_pinmap(getattr(args, "pins", None))
     try:
-        factory = Device.ensure_pin_factory()
-    except GPIOZeroError as exc:
+        Device.ensure_pin_factory()
+    except (GPIOZeroError, ImportError, OSError) as exc:
         raise UsageError(
             f"no GPIO library could be loaded ({exc}): on a Raspberry Pi install lgpio "
             "(see the Raspberry Pi section of the README)") from None
-    unit = GpioUnit(pinmap, factory)
+    unit = GpioUnit(pinmap, Device.pin_factory)
     if threading.current_thread() is threading.main_thread():
         unit.guard_process()
     return unit

@@ -66,6 +66,25 @@ def on_time_s(pin: EdgePin) -> list[tuple[float, float]]:
     return stretches
 
 
+class _Within:
+    """Equal to a run time that lasted at least `planned_s` (less a timer's slack) and
+    ended within `late_s` of it: a loaded machine may stop a motor late, never early."""
+
+    def __init__(self, planned_s: float, late_s: float = 0.1) -> None:
+        self.planned_s, self.late_s = planned_s, late_s
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, float) and (
+            self.planned_s - 0.002 <= other <= self.planned_s + self.late_s)
+
+    def __repr__(self) -> str:
+        return f"{self.planned_s:.3f} s (up to {self.late_s:.3f} s late)"
+
+
+def within(planned_s: float) -> _Within:
+    return _Within(planned_s)
+
+
 class RecordingUnit(GpioUnit):
     """A GpioUnit that lets a test wait until the service has read a given input."""
 

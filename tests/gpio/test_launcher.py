@@ -16,7 +16,7 @@ from hardware.pinmap import load_pinmap
 from showdown.service import ShowdownService
 from showdown.sides import Side
 from tests.gpio.conftest import quick_pinmap, with_sensor
-from tests.gpio.mockpins import RecordingUnit, on_time_s, tick_for
+from tests.gpio.mockpins import RecordingUnit, on_time_s, tick_for, within
 
 MakeUnit = Callable[..., RecordingUnit]
 
@@ -54,7 +54,7 @@ def test_the_motor_spins_toward_the_side_for_the_planned_time(
     forward, backward = motor_pins(unit)
     spun, idle = (forward, backward) if forward_spins else (backward, forward)
     [(_, length)] = on_time_s(spun)
-    assert length == pytest.approx(0.080, abs=0.030)
+    assert length == within(0.080)
     assert on_time_s(idle) == []
     assert not unit.launcher.motor.is_active
 
@@ -66,8 +66,8 @@ def test_a_split_launch_runs_one_way_pauses_then_the_other(make_unit: MakeUnit) 
     forward, backward = motor_pins(unit)
     [(back_start, back_len)] = on_time_s(backward)
     [(fwd_start, fwd_len)] = on_time_s(forward)
-    assert back_len == pytest.approx(0.060, abs=0.030)
-    assert fwd_len == pytest.approx(0.040, abs=0.030)
+    assert back_len == within(0.060)
+    assert fwd_len == within(0.040)
     # Both pins' records start when the motor was made; the pause sits between the runs.
     assert fwd_start - (back_start + back_len) >= 0.045
 
@@ -80,7 +80,7 @@ def test_the_maximum_on_time_stops_the_motor_and_says_so(make_unit: MakeUnit) ->
     [fault] = [i for i in seen if isinstance(i, UnitFault)]
     assert "maximum on-time of 100 ms" in fault.reason and not fault.abort_duel
     [(_, length)] = on_time_s(motor_pins(unit)[0])
-    assert length == pytest.approx(0.100, abs=0.030)
+    assert length == within(0.100)
 
 
 def test_the_maximum_holds_even_if_the_launch_thread_hangs(make_unit: MakeUnit,
@@ -94,7 +94,7 @@ def test_the_maximum_holds_even_if_the_launch_thread_hangs(make_unit: MakeUnit,
     assert isinstance(reports.get(timeout=2), LaunchFinished)
     assert isinstance(reports.get(timeout=2), UnitFault)
     [(_, length)] = on_time_s(motor_pins(unit)[0])
-    assert length == pytest.approx(0.080, abs=0.030)
+    assert length == within(0.080)
 
 
 def test_an_exception_in_the_launch_stops_the_motor(make_unit: MakeUnit, monkeypatch) -> None:
@@ -183,7 +183,7 @@ def test_a_card_stuck_in_the_beam_is_a_jam(make_unit: MakeUnit) -> None:
     [finished] = [i for i in wait_for(unit, LaunchFinished) if isinstance(i, LaunchFinished)]
     assert (finished.cards_counted, finished.jammed) == (1, True)
     [(_, length)] = on_time_s(motor_pins(unit)[1])
-    assert length == pytest.approx(0.061, abs=0.030)
+    assert length == within(0.061)
     assert not unit.launcher.motor.is_active
 
 

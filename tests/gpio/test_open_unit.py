@@ -1,0 +1,59 @@
+"""`--device gpio` through the device registry, headless, with the default or a given pin map."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+from pathlib import Path
+
+import pytest
+from gpiozero import Device
+
+from hardware.devices import open_unit
+from hardware.gpio import GpioUnit
+from hardware.pinmap import DEFAULT_PINMAP
+from showdown.cli import UsageError
+
+
+@pytest.fixture
+def mock_pins(factory, monkeypatch):
+    monkeypatch.setattr(Device, "pin_factory", factory)
+    return factory
+
+
+def test_open_unit_uses_the_default_map_and_guards_the_process(mock_pins) -> None:
+    before = signal.getsignal(signal.SIGTERM)
+    unit = open_unit("gpio", argparse.Namespace(pins=None))
+    try:
+        assert isinstance(unit, GpioUnit) and unit.stamps_edges
+        assert unit.pinmap.source == str(DEFAULT_PINMAP)
+        if threading.current_thread() is threading.main_thread():
+            assert signal.getsignal(signal.SIGTERM) == unit._on_signal
+    finally:
+        unit.close()
+    assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_open_unit_reads_the_pins_option(mock_pins, tmp_path: Path) -> None:
+    custom = tmp_path / "table.toml"
+    custom.write_text(DEFAULT_PINMAP.read_text().replace("pin = 23 ", "pin = 16 "))
+    unit = open_unit("gpio", argparse.Namespace(pins=str(custom)))
+    try:
+        assert unit.pinmap.go_light == 16
+        unit.go_light.on()
+        assert mock_pins.pin(16).state
+    finally:
+        unit.close()
+
+
+def test_a_pin_taken_by_another_device_is_one_line(mock_pins) -> None:
+    from gpiozero import LED
+
+    squatter = LED(23, pin_factory=mock_pins)
+    try:
+        with pytest.raises(UsageError, match="cannot open the go light on its pin"):
+            open_unit("gpio", argparse.Namespace(pins=None))
+        assert not mock_pins.pin(5).state  # what had been opened was closed again
+    finally:
+        squatter.close()
