@@ -414,7 +414,7 @@ class TableWindow:
             if self.chooser.hear(event, self.labels):
                 self.bar.dirty = True
         if self.companion is not None:
-            self.companion.update(pygame.time.get_ticks())
+            self.companion.update(self.clock_us() // 1000)  # get_ticks() is 0 without pygame.init()
 
     def wait_ms(self, now_us: int) -> int:
         """How long the loop may sleep: until the next frame, the duel's next deadline, or idle."""

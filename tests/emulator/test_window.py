@@ -141,6 +141,8 @@ def test_verdicts_are_recorded_to_the_current_game(tmp_path: Path) -> None:
     table.service.add_listener(app.on_service_event)
     try:
         assert table.window.companion_rect.w > 0
+        panel = table.surface.subsurface(table.window.companion_rect)
+        before = pygame.image.tobytes(panel, "RGB")
         table.key(pygame.K_F7)  # Bob -> Cy at the right paddle
         table.key(pygame.K_F10)
         table.turn(20_000)
@@ -155,9 +157,10 @@ def test_verdicts_are_recorded_to_the_current_game(tmp_path: Path) -> None:
         (row,) = app.duels()
         assert (row.winner, row.loser, row.outcome) == ("Cy", "Ann", "faster")
         assert "Cy wins" in table.window.chooser.status
-        # The companion panel was drawn into the right-hand side of the window.
-        x = table.window.companion_rect.x + 5
-        assert table.pixel((x, 300)) != view.BACKGROUND
+        # The companion panel (right-hand side) shows the new duel within its poll time.
+        table.run_for(600_000, step_us=50_000)
+        assert pygame.image.tobytes(panel, "RGB") != before
+        assert table.pixel((table.window.companion_rect.x + 5, 300)) != view.BACKGROUND
     finally:
         table.window.close()
         pygame.display.quit()
