@@ -370,7 +370,7 @@ def open_unit(args: argparse.Namespace) -> GpioUnit:
     pinmap = load_pinmap(getattr(args, "pins", None))
     try:
         Device.ensure_pin_factory()
-    except (GPIOZeroError, ImportError, OSError) as exc:
+    except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
         raise UsageError(
             f"no GPIO library could be loaded ({exc}): on a Raspberry Pi install lgpio "
             "(see the Raspberry Pi section of the README)") from None
