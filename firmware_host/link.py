@@ -226,8 +226,8 @@ class Link:
                         for frame in self._decoder.feed(data):
                             self._handle(frame, now)
                     self._housekeeping(now)
-            except (serial.SerialException, OSError, TypeError) as exc:
-                # TypeError: pyserial reading a port closed under it
+            except (serial.SerialException, OSError, TypeError, ValueError, AttributeError) as exc:
+                # TypeError, ValueError, AttributeError: pyserial on a port closed under it
                 with self._lock:
                     self._lose(f"the board's port went away ({exc})")
 

@@ -152,6 +152,8 @@ class SimHardware:
             if not ready:
                 return None
             return os.read(self._fd, 512)
+        except ValueError:  # the pty was closed under us (unplugged)
+            return None
         except OSError as exc:  # no host has the port open right now: like an idle USB line
             if exc.errno in (errno.EIO, errno.EAGAIN, errno.EBADF):
                 self._stop.wait(wait_ms / 1000)
