@@ -109,6 +109,10 @@ class ShowdownUnit(ABC):
     #: True when the unit runs its own countdown and reports `GoShown`
     #: (a microcontroller); False when the service tells it when to show "go".
     runs_own_countdown: bool = False
+    #: How long this unit's edges can take to reach the service (its measured p99.9
+    #: delivery delay, with margin); `run` uses it as the settle time unless told
+    #: otherwise. None: the duel config's default.
+    settle_us: int | None = None
 
     def __init__(self) -> None:
         self._wake = threading.Event()

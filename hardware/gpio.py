@@ -110,6 +110,9 @@ class GpioUnit(ShowdownUnit):
 
     name = "gpio"
     runs_own_countdown = False
+    # Measured edge-to-delivery p99.9 with both cores loaded: 2-4 ms (benchmarks/
+    # gpio_latency.py); 10 ms leaves room for lgpio's own callback thread on a Pi.
+    settle_us = 10_000
 
     def __init__(self, pinmap: PinMap, pin_factory: Any | None = None) -> None:
         super().__init__()

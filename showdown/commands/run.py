@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import sys
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 
@@ -98,6 +99,8 @@ def run(args: argparse.Namespace) -> int:
         unit = open_unit(args.device, args)
     except (OSError, ValueError, RuntimeError) as exc:
         raise UsageError(f"cannot open the {args.device} unit: {exc}") from exc
+    if args.settle_us is None and unit.settle_us is not None:
+        config = replace(config, settle_us=unit.settle_us)  # what this unit's delivery needs
     duel_log = DuelLog(args.duel_log or default_duel_log())
     service = ShowdownService(unit, config, duel_log=duel_log)
     app = _open_companion(args)
