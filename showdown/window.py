@@ -32,6 +32,7 @@ import math
 import queue
 import signal
 import threading
+import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +53,8 @@ log = logging.getLogger(__name__)
 FRAME_US = 1_000_000 // 60
 #: The longest the loop sleeps with nothing due (the companion polls its store this often).
 IDLE_WAIT_MS = 250
+#: How often the loop looks for events while no duel runs (see `TableWindow.wait_event`).
+COARSE_POLL_S = 0.02
 #: Posted from other threads so the loop wakes up for them.
 WAKE = pygame.event.custom_type()
 
@@ -494,9 +497,33 @@ class TableWindow:
 
     # -- the loop --
 
+    def precise(self) -> bool:
+        """Whether presses need the finest stamps now: a countdown or its presses are on."""
+        return self.service.phase is Phase.RUNNING
+
+    def wait_event(self, timeout_ms: int) -> pygame.event.Event:
+        """The next event, or NOEVENT after `timeout_ms`.
+
+        pygame's `event.wait` polls SDL every millisecond, which costs a few per
+        cent of a core; that is worth it only while a duel runs. Otherwise the
+        loop looks every `COARSE_POLL_S` and sleeps in between, which nobody
+        notices when clicking a button.
+        """
+        if timeout_ms <= 0:
+            return pygame.event.poll()
+        if self.precise():
+            return pygame.event.wait(timeout_ms)
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            event = pygame.event.poll()
+            left = deadline - time.monotonic()
+            if event.type != pygame.NOEVENT or left <= 0:
+                return event
+            time.sleep(min(left, COARSE_POLL_S))
+
     def turn(self, timeout_ms: int) -> None:
         """One turn: wait for events (or what is due), stamp and route them, step, draw."""
-        first = pygame.event.wait(timeout_ms) if timeout_ms > 0 else pygame.event.poll()
+        first = self.wait_event(timeout_ms)
         stamp = self.clock_us()
         for event in [first, *pygame.event.get()]:
             if event.type != pygame.NOEVENT:
