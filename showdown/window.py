@@ -418,6 +418,8 @@ class TableWindow:
                 self.bar.dirty = True
         if self.companion is not None:
             self.companion.update(self.clock_us() // 1000)  # get_ticks() is 0 without pygame.init()
+            if self.companion.dirty:  # maybe a new game or new players: show them in the bar
+                self._refresh_names()
 
     def wait_ms(self, now_us: int) -> int:
         """How long the loop may sleep: until the next frame, the duel's next deadline, or idle."""

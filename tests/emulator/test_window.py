@@ -167,6 +167,22 @@ def test_verdicts_are_recorded_to_the_current_game(tmp_path: Path) -> None:
         app.close()
 
 
+def test_a_game_started_on_the_companion_seats_its_players(tmp_path: Path) -> None:
+    from companion.app import CompanionApp
+
+    app = CompanionApp.open(db_path=tmp_path / "scores.db")
+    table = make_table(size=(1280, 720), app=app)
+    try:
+        assert table.window.chooser.players() == {}
+        app.new_game("classic", "winner", ["Dee", "Eve"])
+        table.run_for(600_000, step_us=50_000)  # the companion notices within its poll time
+        assert table.window.chooser.players() == {Side.LEFT: "Dee", Side.RIGHT: "Eve"}
+    finally:
+        table.window.close()
+        pygame.display.quit()
+        app.close()
+
+
 def test_the_table_window_runs_a_real_units_service_on_its_own_thread() -> None:
     open_display((800, 480), False, "test")
     unit = FakeUnit()
