@@ -105,6 +105,9 @@ class EmulatorUnit(ShowdownUnit):
     name: str = "emulator"
     stamps_edges: bool = False
     runs_own_countdown: bool = False
+    # Presses are stamped as the loop takes them from SDL and reach the service in the
+    # same turn, so nothing stamped earlier can still be on its way after a couple of ms.
+    settle_us: int | None = 2_000
     #: The most recent beeps, newest last: what a listener would have heard.
     beeps: deque[Beep] = field(default_factory=lambda: deque(maxlen=32))
 

@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from showdown.cli import UsageError
-from showdown.commands.options import add_duel_options, duel_config
+from showdown.commands.options import (
+    add_duel_options,
+    default_duel_log,
+    duel_config,
+    fit_to_unit,
+)
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         help="keys of the left paddle, right paddle and timer button "
                         "(pygame key names; default A,L,SPACE)")
     parser.add_argument("--duel-log", metavar="FILE",
-                        help="append every duel's inputs here, for `uno-showdown replay`")
+                        help="append every duel's inputs here, for `uno-showdown replay` "
+                        f"(default {default_duel_log()})")
     add_duel_options(parser)
     parser.set_defaults(func=run)
 
@@ -97,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
     app = _open_companion(args)
     sound = ToneBank(muted=args.mute)
     unit = EmulatorUnit(sound=sound.play)
-    duel_log = DuelLog(Path(args.duel_log)) if args.duel_log else None
-    service = ShowdownService(unit, config, duel_log=duel_log)
+    duel_log = DuelLog(Path(args.duel_log) if args.duel_log else default_duel_log())
+    service = ShowdownService(unit, fit_to_unit(config, args, unit), duel_log=duel_log)
     if app is not None:
         service.add_listener(app.on_service_event)
     try:

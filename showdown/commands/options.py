@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import fields
+from dataclasses import fields, replace
+from pathlib import Path
 
 from showdown.cli import UsageError
 from showdown.duel import DuelConfig, DuelError, TiePolicy
@@ -45,3 +46,18 @@ def duel_config(args: argparse.Namespace, **extra: object) -> DuelConfig:
         return DuelConfig(**(extra | duel_overrides(args)))  # type: ignore[arg-type]
     except DuelError as exc:
         raise UsageError(str(exc)) from exc
+
+
+def fit_to_unit(config: DuelConfig, args: argparse.Namespace, unit: object) -> DuelConfig:
+    """Use the unit's own settle time (from its measured delivery delay) unless told one."""
+    settle = getattr(unit, "settle_us", None)
+    if args.settle_us is None and settle is not None:
+        return replace(config, settle_us=settle)
+    return config
+
+
+def default_duel_log() -> Path:
+    """Where the table appends every duel, for replay."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("uno-showdown")) / "duels.jsonl"

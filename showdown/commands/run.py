@@ -13,24 +13,21 @@ import logging
 import os
 import signal
 import sys
-from dataclasses import replace
-from pathlib import Path
 from types import FrameType
 
 from hardware.devices import DEVICES, open_unit
 from showdown.cli import UsageError
-from showdown.commands.options import add_duel_options, duel_config
+from showdown.commands.options import (
+    add_duel_options,
+    default_duel_log,
+    duel_config,
+    fit_to_unit,
+)
 from showdown.duel_log import DuelLog
 from showdown.service import ServiceEvent, ShowdownService, VerdictGiven
 from showdown.sides import Side
 
 log = logging.getLogger(__name__)
-
-
-def default_duel_log() -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("uno-showdown")) / "duels.jsonl"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -99,8 +96,7 @@ def run(args: argparse.Namespace) -> int:
         unit = open_unit(args.device, args)
     except (OSError, ValueError, RuntimeError) as exc:
         raise UsageError(f"cannot open the {args.device} unit: {exc}") from exc
-    if args.settle_us is None and unit.settle_us is not None:
-        config = replace(config, settle_us=unit.settle_us)  # what this unit's delivery needs
+    config = fit_to_unit(config, args, unit)
     duel_log = DuelLog(args.duel_log or default_duel_log())
     service = ShowdownService(unit, config, duel_log=duel_log)
     app = _open_companion(args)
