@@ -49,7 +49,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="serial port for --device serial (default: find the board by USB id)",
     )
     parser.add_argument("--headless", action="store_true", help="never open a window")
-    parser.add_argument("--fullscreen", action="store_true", help="fill the screen")
+    parser.add_argument(
+        "--window", action="store_true",
+        help="show the screen in a window instead of filling the display",
+    )
     parser.add_argument("--cards", type=int, default=1, help="cards per duel when headless")
     parser.add_argument("--db", metavar="PATH", help="the companion's score database")
     parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
@@ -64,8 +67,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def have_display() -> bool:
-    if os.environ.get("SDL_VIDEODRIVER") in ("dummy", "offscreen"):
+    """Whether a screen can be opened: a desktop session, or SDL told to draw directly
+    (e.g. SDL_VIDEODRIVER=kmsdrm on Raspberry Pi OS Lite with a touch display)."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
         return False
+    if driver:
+        return True
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) or (
         sys.platform in ("win32", "darwin")
     )
@@ -111,14 +119,12 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, on_signal)
     try:
         if not args.headless and have_display():
+            from showdown.window import NoDisplayError, run_table_window
+
             try:
-                from showdown.window import run_table_window
-            except ImportError:
-                pass
-            else:
-                return int(
-                    run_table_window(service, app, fullscreen=args.fullscreen) or 0
-                )
+                return int(run_table_window(service, app, fullscreen=not args.window) or 0)
+            except NoDisplayError as exc:
+                print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
         return run_headless(service, args.cards, app)
     finally:
         service.close()
