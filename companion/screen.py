@@ -9,6 +9,7 @@ redraws only when the screen says it is dirty.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import pygame
@@ -36,6 +37,8 @@ TABS: tuple[tuple[str, str, int], ...] = (
     ("duels", "Duels", pygame.K_F4),
     ("new_game", "New game", pygame.K_F5),
 )
+#: SDL's fall-back drivers that draw nowhere: fine when asked for (tests), not as a display.
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
 #: How long a notice stays on screen.
 NOTICE_MS = 3000
 #: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
@@ -247,6 +250,9 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
     try:
         pygame.display.init()
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+        driver = pygame.display.get_driver()
+        if driver in INVISIBLE_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+            raise pygame.error(f"only SDL's invisible {driver!r} video driver is available")
         window = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
     except pygame.error as exc:
         pygame.display.quit()
