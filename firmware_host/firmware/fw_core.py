@@ -24,7 +24,7 @@ from array import array
 try:
     import protocol as P  # on the board
 except ImportError:  # under CPython: the host package
-    from firmware_host import protocol as P
+    from firmware_host import protocol as P  # type: ignore[no-redef]
 
 RING = 32  # edges buffered between IRQ and main loop (a power of two)
 RING_MASK = RING - 1
@@ -81,7 +81,7 @@ class Firmware:
         self.outbox = []  # [seq, frame, last_sent_t]
         # last paddle edge seen by the main loop, to freeze a countdown that
         # starts (in board time) before its command arrived
-        self.paddle_t = [None, None]
+        self.paddle_t = [None, None]  # type: list
         # countdown
         self.cd_on = False
         self.cd_frozen = False
