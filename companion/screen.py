@@ -121,6 +121,12 @@ class CompanionScreen:
             self._draw_notice(surface)
         self._dirty = False
 
+    def buttons(self) -> list[Button]:
+        """Every button on screen now (tabs included), with positions relative to the screen."""
+        self._layout()
+        tabs = [] if self.current.full_screen else self._tab_buttons()
+        return tabs + self.current.buttons()
+
     # -- what views may ask (base.Navigator) --
 
     def go(self, view: str) -> None:
