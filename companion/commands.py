@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from companion import i18n
@@ -146,6 +147,19 @@ def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
         raise UsageError(str(exc)) from None
 
 
+@contextmanager
+def _opened(args: argparse.Namespace, need_game: bool = True) -> Iterator[CompanionApp]:
+    """The app for one command: a companion error becomes a one-line usage error, and the
+    store is closed whatever happens."""
+    app = _open(args, need_game)
+    try:
+        yield app
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        app.close()
+
+
 def _split(entry: str, what: str) -> tuple[str, str]:
     name, sep, rest = entry.partition(":")
     if not sep or not name.strip():
@@ -268,8 +282,7 @@ def _print_standings(app: CompanionApp) -> None:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
-    app = _open(args, need_game=False)
-    try:
+    with _opened(args, need_game=False) as app:
         names = [n for n in args.players.split(",") if n.strip()]
         game_id = app.new_game(args.edition, args.method, names, args.target, args.option)
         game = app.game
@@ -283,16 +296,11 @@ def cmd_new(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 0
-    except CompanionError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        app.close()
 
 
 def cmd_round(args: argparse.Namespace) -> int:
     winner, hands, points = _round_input(args)
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         summary = app.record_round(winner, _parse_hands(hands), points)
         game = app.game
         assert game is not None
@@ -308,29 +316,19 @@ def cmd_round(args: argparse.Namespace) -> int:
             f"{n} {v}" for n, v in summary.hand_values.items() if n != summary.winner)))
         _print_standings(app)
         return 0
-    except CompanionError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        app.close()
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
     winner, hands, points = _round_input(args)
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         app.edit_round(args.number, winner, _parse_hands(hands), points)
         print(_("Round {n} corrected.").format(n=args.number))
         _print_standings(app)
         return 0
-    except CompanionError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        app.close()
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         game = app.game
         assert game is not None
         print(_("Game {id}: {edition}, {rules}; {n} rounds played.").format(
@@ -360,13 +358,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(_table([_("player"), _("duels"), _("won"), _("best ms"), _("median ms")],
                          rows, right={1, 2, 3, 4}))
         return 0
-    finally:
-        app.close()
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    app = _open(args, need_game=False)
-    try:
+    with _opened(args, need_game=False) as app:
         infos = app.games()
         if not infos:
             print(_("No games yet: start one with `uno-showdown game new`."))
@@ -380,13 +375,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
                       _("last played"), ""], rows, right={0, 4}))
         return 0
-    finally:
-        app.close()
 
 
 def cmd_undo(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         assert app.game is not None
         n = len(app.game.rounds)
         if not app.undo():
@@ -394,52 +386,36 @@ def cmd_undo(args: argparse.Namespace) -> int:
         print(_("Round {n} taken back; `game redo` puts it back.").format(n=n))
         _print_standings(app)
         return 0
-    finally:
-        app.close()
 
 
 def cmd_redo(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         if not app.redo():
             raise UsageError(_("there is no undone round to redo"))
         assert app.game is not None
         print(_("Round {n} put back.").format(n=len(app.game.rounds)))
         _print_standings(app)
         return 0
-    finally:
-        app.close()
 
 
 def cmd_rename(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         app.rename_player(args.old, args.new)
         print(_("{old} is now {new}.").format(old=args.old, new=args.new))
         return 0
-    except CompanionError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        app.close()
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         app.add_player(args.name, None if args.seat is None else args.seat - 1)
         assert app.game is not None
         print(_("{name} joins from round {n}; seating: {players}.").format(
             name=args.name, n=len(app.game.rounds) + 1, players=", ".join(app.player_names())))
         return 0
-    except CompanionError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        app.close()
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    app = _open(args)
-    try:
+    with _opened(args) as app:
         text = app.export(args.format)
         if args.output:
             try:
@@ -452,8 +428,6 @@ def cmd_export(args: argparse.Namespace) -> int:
         else:
             sys.stdout.write(text)
         return 0
-    finally:
-        app.close()
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -463,8 +437,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         reason = exc.strerror if isinstance(exc, OSError) else str(exc)
         raise UsageError(_("cannot read {path}: {reason}").format(
             path=args.file, reason=reason)) from None
-    app = _open(args, need_game=False)
-    try:
+    with _opened(args, need_game=False) as app:
         fmt = "csv" if args.file.lower().endswith(".csv") else None
         game_id = app.import_game(text, fmt)
         print(game_id)
@@ -472,10 +445,6 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(_("Imported as game {id} with {n} rounds.").format(
             id=game_id, n=len(app.game.rounds)), file=sys.stderr)
         return 0
-    except CompanionError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        app.close()
 
 
 def cmd_points(args: argparse.Namespace) -> int:
