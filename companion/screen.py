@@ -20,7 +20,7 @@ from companion.views.chart import ChartView
 from companion.views.duels import DuelsView
 from companion.views.game_over import GameOverView
 from companion.views.history import HistoryView
-from companion.views.i18n import _
+from companion.views.i18n import N_, _
 from companion.views.new_game import NewGameView
 from companion.views.round_entry import RoundEntryView
 from companion.views.standings import StandingsView
@@ -31,11 +31,11 @@ if TYPE_CHECKING:
 
 #: Tabs along the top: view name, label (translated when drawn), function key.
 TABS: tuple[tuple[str, str, int], ...] = (
-    ("standings", "Standings", pygame.K_F1),
-    ("history", "History", pygame.K_F2),
-    ("chart", "Chart", pygame.K_F3),
-    ("duels", "Duels", pygame.K_F4),
-    ("new_game", "New game", pygame.K_F5),
+    ("standings", N_("Standings"), pygame.K_F1),
+    ("history", N_("History"), pygame.K_F2),
+    ("chart", N_("Chart"), pygame.K_F3),
+    ("duels", N_("Duels"), pygame.K_F4),
+    ("new_game", N_("New game"), pygame.K_F5),
 )
 #: SDL's fall-back drivers that draw nowhere: fine when asked for (tests), not as a display.
 INVISIBLE_DRIVERS = ("offscreen", "dummy")

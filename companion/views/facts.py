@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from companion import theme
 from companion.i18n import _ as core_
 from companion.scoring import METHOD_TITLES, Method
-from companion.views.i18n import _
+from companion.views.i18n import _, ngettext
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
@@ -51,7 +51,7 @@ def total_text(app: CompanionApp, standing: Any) -> str:
     """A standing's score as the method counts it: points, wins, or points per round."""
     m = method(app)
     if m is Method.LAZY:
-        return _("{n} wins").format(n=standing.total)
+        return ngettext("{n} win", "{n} wins", standing.total).format(n=standing.total)
     if m is Method.CHAMPIONSHIP and getattr(standing, "result", None) is not None:
         return f"{standing.total}  ({standing.result:.1f})"
     return str(standing.total)

@@ -27,5 +27,10 @@ def _(message: str) -> str:
     return _catalog(core_i18n.current_language()).gettext(message)
 
 
+def N_(message: str) -> str:
+    """Mark a string for the catalog where it is defined; `_()` translates it when shown."""
+    return message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _catalog(core_i18n.current_language()).ngettext(singular, plural, n)

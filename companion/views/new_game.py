@@ -18,7 +18,7 @@ from companion.errors import CompanionError
 from companion.game import MAX_PLAYERS, MIN_PLAYERS
 from companion.scoring import DEFAULT_TARGETS, Method
 from companion.views.base import View
-from companion.views.i18n import _
+from companion.views.i18n import N_, _
 from companion.widgets import Button, Keyboard, grid, row
 
 LABEL_W = 120
@@ -26,11 +26,11 @@ LINE_H = 52
 TARGET_STEP = 50
 
 METHOD_LABELS = {
-    Method.WINNER: "Winner collects",
-    Method.OWN: "Own hand",
-    Method.CHAMPIONSHIP: "Championship",
-    Method.LAZY: "Lazy",
-    Method.TEAMS: "Teams",
+    Method.WINNER: N_("Winner collects"),
+    Method.OWN: N_("Own hand"),
+    Method.CHAMPIONSHIP: N_("Championship"),
+    Method.LAZY: N_("Lazy"),
+    Method.TEAMS: N_("Teams"),
 }
 
 

@@ -26,7 +26,7 @@ from companion.errors import CompanionError
 from companion.scoring import Method, hand_value
 from companion.views import facts
 from companion.views.base import View
-from companion.views.i18n import _
+from companion.views.i18n import N_, _
 from companion.widgets import Button, grid, row
 
 BAR_H = 56
@@ -35,12 +35,12 @@ STRIP_H = 52
 #: How a card face is written on its button.
 FACE_LABELS = {"skip": "⊘", "rev": "⇄", "+2": "+2"}
 WILD_LABELS = {
-    "wild": "Wild",
-    "wild+4": "Wild +4",
-    "showdown": "Showdown",
-    "itembox": "Item Box",
-    "team+4": "Team +4",
-    "teamplay": "Team Play",
+    "wild": N_("Wild"),
+    "wild+4": N_("Wild +4"),
+    "showdown": N_("Showdown"),
+    "itembox": N_("Item Box"),
+    "team+4": N_("Team +4"),
+    "teamplay": N_("Team Play"),
 }
 COLOUR_FILL = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
 #: Keys that add a card (with the current colour for coloured faces).
