@@ -43,7 +43,7 @@ CARD_COLORS: dict[str, Color] = {
     "yellow": (240, 190, 0),
     "green": (40, 160, 70),
     "blue": (30, 110, 200),
-    "wild": (30, 30, 30),
+    "wild": (12, 12, 14),
 }
 
 #: One colour per player in the chart and on the history table, in seat order.

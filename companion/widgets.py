@@ -32,6 +32,7 @@ class Button:
     text_color: theme.Color | None = None
     font_px: int = 20
     sublabel: str = ""
+    outline: theme.Color | None = None
 
     def draw(self, surface: pygame.Surface, pressed: bool = False) -> None:
         if not self.enabled:
@@ -49,6 +50,8 @@ class Button:
         pygame.draw.rect(surface, fill, self.rect, border_radius=8)
         if self.selected:
             pygame.draw.rect(surface, theme.ACCENT, self.rect, width=3, border_radius=8)
+        elif self.outline is not None and self.enabled:
+            pygame.draw.rect(surface, self.outline, self.rect, width=2, border_radius=8)
         color = self.text_color or (theme.TEXT if self.enabled else theme.TEXT_DIM)
         inner = self.rect.width - 8
         if self.sublabel:

@@ -80,9 +80,10 @@ class GameOverView(View):
 
     def _draw_table(self, surface: pygame.Surface, top: int) -> None:
         r = self.rect
-        box = pygame.Rect(r.centerx - 220, top, 440, self.bar_rect().y - 10 - top)
+        room = self.bar_rect().y - 10 - top
+        line_h = min(LINE_H, (room - 8) // max(1, len(self.rows)))
+        box = pygame.Rect(r.centerx - 220, top, 440, line_h * len(self.rows) + 8)
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
-        line_h = min(LINE_H, (box.height - 8) // max(1, len(self.rows)))
         for i, s in enumerate(self.rows):
             y = box.y + 4 + i * line_h
             mid = y + line_h // 2

@@ -235,6 +235,7 @@ class RoundEntryView(View):
             out.append(Button(f"card:{card.code}", cell, card_label(card),
                               lambda c=card: self.add(c), enabled=left > 0,
                               fill=card_fill(card), text_color=card_text_color(card),
+                              outline=None if card.colour else theme.TEXT_DIM,
                               font_px=22 if card.colour else 18,
                               sublabel=f"×{used}" if used else ""))
         strip = self.strip_rect()
