@@ -241,7 +241,7 @@ class RoundEntryView(View):
         strip = self.strip_rect()
         x = strip.x + 150
         for i, card in enumerate(self.hands.get(self.current or "", [])):
-            tile = pygame.Rect(x + i * 40, strip.y + 2, 36, strip.height - 4)
+            tile = pygame.Rect(x + i * 50, strip.y + 2, 46, strip.height - 4)
             if tile.right > strip.right - 150:
                 break
             out.append(Button(f"hand:{i}", tile, card_label(card)[:2] if card.colour is None
