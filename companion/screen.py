@@ -74,7 +74,7 @@ class CompanionScreen:
         self._notice_until_ms: int | None = None
         self._now_ms = 0
         self._next_poll_ms = 0
-        self._signature: object = None
+        self._signature: tuple[object, ...] = ()
         self._layout()
         self.current.enter()
 
@@ -104,7 +104,8 @@ class CompanionScreen:
         if now_ms >= self._next_poll_ms:
             self._next_poll_ms = now_ms + POLL_MS
             signature = self._app_signature()
-            if signature != self._signature:
+            if len(signature) != len(self._signature) or any(
+                    a is not b for a, b in zip(signature, self._signature, strict=True)):
                 self._signature = signature
                 self.current.enter()
                 self._dirty = True
@@ -164,12 +165,13 @@ class CompanionScreen:
 
     # -- inside --
 
-    def _app_signature(self) -> object:
-        """What changes when someone else (the showdown unit) changes the app's state."""
-        app = self.app
-        game = app.game
-        rounds = len(app.history()) if game is not None else -1
-        return (id(game), rounds, repr(app.last_duel()))
+    def _app_signature(self) -> tuple[object, ...]:
+        """What changes when someone else (the CLI, the showdown unit) changes the app's state.
+
+        The game and the duel rows are immutable values the core replaces on every change,
+        so comparing them by identity is exact and costs nothing while idle.
+        """
+        return (self.app.game, self.app.last_duel())
 
     def _layout(self) -> None:
         w, h = self.size
