@@ -59,6 +59,22 @@ class Display(StrEnum):
     FROZEN = "frozen"  # someone pressed early; the countdown stopped where it was
 
 
+class Verdict(StrEnum):
+    """What the unit's lights and digits say once a duel is decided.
+
+    The service never tells a unit the verdict (it only points the arrow and
+    launches), so the window derives this from the service's `VerdictGiven`
+    and hands it to `EmulatorUnit.show_verdict`; it lasts until the next duel
+    is loaded or started.
+    """
+
+    WIN = "win"  # the winner's paddle lights up, "WIN" points at them
+    EARLY = "early"  # the red arrow toward who pressed too soon, "EARLY"
+    TIE = "tie"
+    TIME = "time"  # nobody pressed in time
+    OFF = "off"  # aborted: lights off
+
+
 @dataclass(frozen=True, slots=True)
 class UnitState:
     """Everything the view needs to draw the unit, as one immutable snapshot."""
@@ -73,6 +89,8 @@ class UnitState:
     launch: tuple[LaunchPart, ...] = ()
     launch_start_us: int = 0
     launch_end_us: int = 0
+    verdict: Verdict | None = None  # shown over the countdown's lights once decided
+    winner: Side | None = None  # whose paddle lights up for Verdict.WIN
     held: frozenset[Side] = frozenset()  # paddles held down right now
     timer_held: bool = False
     version: int = 0
@@ -89,8 +107,12 @@ class UnitState:
         return bool(self.launch) and now_us < self.launch_end_us
 
     def animating_at(self, now_us: int) -> bool:
-        """True while the picture changes by itself (countdown or cards in flight)."""
-        return self.display is Display.COUNTING or self.launching_at(now_us)
+        """True while the picture changes by itself (countdown or cards in flight).
+
+        A verdict stops the lights (an aborted countdown no longer runs down).
+        """
+        counting = self.display is Display.COUNTING and self.verdict is None
+        return counting or self.launching_at(now_us)
 
 
 @dataclass
@@ -190,19 +212,20 @@ class EmulatorUnit(ShowdownUnit):
 
     def show_idle(self) -> None:
         with self._cond:
-            self._update(display=Display.IDLE, cards=0, arrow=None, launch=())
+            self._update(display=Display.IDLE, cards=0, arrow=None, launch=(), verdict=None,
+                         winner=None)
 
     def show_loaded(self, cards: int) -> None:
         with self._cond:
             self._update(display=Display.LOADED, cards=cards, launch=(), go_us=None,
-                         remaining_us=0)
+                         remaining_us=0, verdict=None, winner=None)
 
     def start_countdown(self, countdown_us: int) -> None:
         now = self.now_us()
         with self._cond:
             self._update(display=Display.COUNTING, countdown_total_us=countdown_us,
                          countdown_end_us=now + countdown_us, remaining_us=countdown_us,
-                         go_us=None, arrow=None, launch=())
+                         go_us=None, arrow=None, launch=(), verdict=None, winner=None)
         self.beep(Beep.TICK)
 
     def show_countdown(self, remaining_us: int, total_us: int) -> None:
@@ -232,6 +255,15 @@ class EmulatorUnit(ShowdownUnit):
         with self._cond:
             if self._state.arrow is not side:
                 self._update(arrow=side)
+
+    def show_verdict(self, verdict: Verdict | None, winner: Side | None = None) -> None:
+        """Light the verdict (not part of `ShowdownUnit`: the window calls it, see `Verdict`).
+
+        None takes it down again. Loading or starting a duel clears it by itself.
+        """
+        with self._cond:
+            if (self._state.verdict, self._state.winner) != (verdict, winner):
+                self._update(verdict=verdict, winner=winner)
 
     def beep(self, kind: Beep) -> None:
         self.beeps.append(kind)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import pygame
 
 from hardware.base import LaunchPart
-from hardware.emulator import Display, UnitState
+from hardware.emulator import Display, UnitState, Verdict
 from showdown.sides import Side
 
 LIGHTS = 5
@@ -30,6 +30,8 @@ ARROW_ON = (255, 36, 36)
 ARROW_OFF = (78, 40, 44)
 PADDLE = (226, 226, 232)
 PADDLE_HELD = (120, 200, 255)
+PADDLE_WIN = (150, 236, 160)  # the winner's paddle face
+WIN_GLOW = LIGHT_GO  # the ring around the winner's paddle and the "WIN" pointer
 PADDLE_EDGE = (20, 20, 24)
 TIMER = (250, 210, 40)
 TIMER_HELD = (190, 140, 10)
@@ -144,8 +146,24 @@ class UnitLabels:
     names: dict[Side, str]
 
 
+#: The digits once a duel is decided, and their colour.
+VERDICT_TEXT: dict[Verdict, tuple[str, tuple[int, int, int]]] = {
+    Verdict.WIN: ("WIN", LIGHT_GO),
+    Verdict.EARLY: ("EARLY", LIGHT_FROZEN),
+    Verdict.TIE: ("TIE", LIGHT_COUNTING),
+    Verdict.TIME: ("TIME", LIGHT_COUNTING),
+    Verdict.OFF: ("--", TEXT_DIM),
+}
+
+
 def lit_lights(state: UnitState, now_us: int) -> int:
-    """How many countdown lights are on: they go out one by one as the countdown runs."""
+    """How many countdown lights are on: they go out one by one as the countdown runs.
+
+    Once a duel is decided they are off, except after an early press, where the
+    red ones still show how far the countdown had come.
+    """
+    if state.verdict is not None and state.verdict is not Verdict.EARLY:
+        return 0
     if state.display is Display.GO:
         return LIGHTS
     if state.display in (Display.COUNTING, Display.FROZEN) and state.countdown_total_us > 0:
@@ -155,7 +173,10 @@ def lit_lights(state: UnitState, now_us: int) -> int:
 
 
 def digits_text(state: UnitState, now_us: int) -> str:
-    """The unit's digits: seconds left while counting, GO, STOP after an early press."""
+    """The unit's digits: seconds left while counting, GO, STOP after an early press,
+    then the verdict."""
+    if state.verdict is not None:
+        return VERDICT_TEXT[state.verdict][0]
     if state.display is Display.COUNTING:
         return str(math.ceil(state.remaining_at(now_us) / 1_000_000))
     if state.display is Display.GO:
@@ -189,8 +210,13 @@ def draw_unit(
     digit_colour = {
         Display.GO: LIGHT_GO, Display.FROZEN: LIGHT_FROZEN, Display.COUNTING: LIGHT_COUNTING,
     }.get(state.display, TEXT_DIM)
-    text.blit_centred(surface, digits_text(state, now_us), int(layout.digits.h * 0.9),
-                      digit_colour, layout.digits.center)
+    if state.verdict is not None:
+        digit_colour = VERDICT_TEXT[state.verdict][1]
+    if state.verdict is Verdict.WIN and state.winner is not None:
+        _draw_win(surface, layout, state.winner, text)
+    else:
+        text.blit_centred(surface, digits_text(state, now_us), int(layout.digits.h * 0.9),
+                          digit_colour, layout.digits.center)
 
     _draw_loaded_cards(surface, layout, state, text)
 
@@ -205,19 +231,44 @@ def draw_unit(
 
     for side, rect in layout.paddles.items():
         held = side in state.held
+        won = state.verdict is Verdict.WIN and state.winner is side
         face = rect.move(0, max(2, rect.h // 12)) if held else rect
+        if won:
+            ring = max(3, h // 60)
+            pygame.draw.rect(surface, WIN_GLOW, rect.inflate(ring * 2, ring * 2),
+                             border_radius=rect.h // 3 + ring)
         if held:
             pygame.draw.rect(surface, PADDLE_EDGE, rect, border_radius=rect.h // 3)
-        pygame.draw.rect(surface, PADDLE_HELD if held else PADDLE, face, border_radius=rect.h // 3)
+        face_colour = PADDLE_WIN if won else PADDLE_HELD if held else PADDLE
+        pygame.draw.rect(surface, face_colour, face, border_radius=rect.h // 3)
         pygame.draw.rect(surface, PADDLE_EDGE, face, width=max(2, h // 160),
                          border_radius=rect.h // 3)
         text.blit_centred(surface, labels.keys.get(side, ""), int(rect.h * 0.45), PADDLE_EDGE,
                           face.center)
         name_rect = layout.names[side]
         text.blit_centred(surface, labels.names.get(side, side.value.title()),
-                          int(name_rect.h * 0.9), TEXT, name_rect.center)
+                          int(name_rect.h * 0.9), WIN_GLOW if won else TEXT, name_rect.center)
 
     _draw_launch(surface, layout, state, now_us)
+
+
+def win_pointer(layout: UnitLayout, winner: Side) -> tuple[tuple[int, int], ...]:
+    """The green triangle beside "WIN", pointing at the winner's side of the unit."""
+    box = layout.digits
+    size = max(6, box.h // 4)
+    sign = -1 if winner is Side.LEFT else 1
+    tip_x = box.centerx + sign * (box.w * 43 // 100)
+    base_x = tip_x - sign * size
+    return ((tip_x, box.centery), (base_x, box.centery - size), (base_x, box.centery + size))
+
+
+def _draw_win(surface: pygame.Surface, layout: UnitLayout, winner: Side, text: TextCache) -> None:
+    """"WIN" shifted toward the winner, with a pointer at their side."""
+    box = layout.digits
+    sign = -1 if winner is Side.LEFT else 1
+    centre = (box.centerx + sign * box.w // 12, box.centery)
+    text.blit_centred(surface, "WIN", int(box.h * 0.9), WIN_GLOW, centre)
+    pygame.draw.polygon(surface, WIN_GLOW, win_pointer(layout, winner))
 
 
 def card_size(layout: UnitLayout) -> tuple[int, int]:
@@ -235,7 +286,7 @@ def _draw_card(surface: pygame.Surface, rect: pygame.Rect, index: int) -> None:
 def _draw_loaded_cards(
     surface: pygame.Surface, layout: UnitLayout, state: UnitState, text: TextCache
 ) -> None:
-    if state.cards <= 0:
+    if state.cards <= 0 or state.verdict is Verdict.OFF:
         return
     cw, ch = card_size(layout)
     cw, ch = cw * 2 // 3, ch * 2 // 3

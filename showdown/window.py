@@ -40,12 +40,18 @@ from typing import Any, Protocol
 
 import pygame
 
-from hardware.emulator import EmulatorUnit, UnitState, perf_clock_us
+from hardware.emulator import EmulatorUnit, UnitState, Verdict, perf_clock_us
 from hardware.emulator_sound import ToneBank
 from hardware.emulator_view import TEXT_DIM, TextCache, UnitLabels, UnitLayout, draw_unit
-from showdown.duel import Phase
+from showdown.duel import DuelResult, Outcome, Phase
 from showdown.duel_bar import DuelBar, DuelChooser
-from showdown.service import ServiceEvent, ShowdownService, VerdictGiven
+from showdown.service import (
+    CountdownStarted,
+    DuelLoaded,
+    ServiceEvent,
+    ShowdownService,
+    VerdictGiven,
+)
 from showdown.sides import Side
 
 log = logging.getLogger(__name__)
@@ -57,6 +63,24 @@ IDLE_WAIT_MS = 250
 COARSE_POLL_S = 0.02
 #: Posted from other threads so the loop wakes up for them.
 WAKE = pygame.event.custom_type()
+
+
+def verdict_lights(result: DuelResult) -> tuple[Verdict, Side | None]:
+    """What the unit shows for a verdict, and whose paddle lights up.
+
+    The unit interface carries no verdict (a real unit only points its arrow
+    and launches), so the window, which hears `VerdictGiven`, decides this.
+    """
+    outcome = result.outcome
+    if outcome is Outcome.FASTER and result.winner is not None:
+        return Verdict.WIN, result.winner
+    if outcome is Outcome.EARLY_PRESS:
+        return Verdict.EARLY, None
+    if outcome is Outcome.TIE:
+        return Verdict.TIE, None
+    if outcome is Outcome.TIMEOUT:
+        return Verdict.TIME, None
+    return Verdict.OFF, None
 
 
 class NoDisplayError(RuntimeError):
@@ -414,12 +438,26 @@ class TableWindow:
                 break
             if isinstance(event, VerdictGiven):
                 self._refresh_names()
+            self._show_on_unit(event)
             if self.chooser.hear(event, self.labels):
                 self.bar.dirty = True
         if self.companion is not None:
             self.companion.update(self.clock_us() // 1000)  # get_ticks() is 0 without pygame.init()
             if self.companion.dirty:  # maybe a new game or new players: show them in the bar
                 self._refresh_names()
+
+    def _show_on_unit(self, event: ServiceEvent) -> None:
+        """Light a verdict on the emulated unit; take it down when the next duel comes.
+
+        Events are taken in order after the service's step, so a verdict heard
+        before a newer duel's DuelLoaded or CountdownStarted is taken down again.
+        """
+        if self.unit is None:
+            return
+        if isinstance(event, VerdictGiven):
+            self.unit.show_verdict(*verdict_lights(event.result))
+        elif isinstance(event, DuelLoaded | CountdownStarted):
+            self.unit.show_verdict(None)
 
     def wait_ms(self, now_us: int) -> int:
         """How long the loop may sleep: until the next frame, the duel's next deadline, or idle."""
@@ -461,6 +499,7 @@ class TableWindow:
         state = self.unit.state if self.unit is not None else None
         urgent = state is not None and (
             self._drawn is None or state.display is not self._drawn.display
+            or state.verdict is not self._drawn.verdict
         )
         if (not urgent and self._last_frame_us is not None
                 and now_us - self._last_frame_us < FRAME_US):
