@@ -1,4 +1,4 @@
-"""Touch widgets: buttons that fire on release, a drag-to-scroll helper, an on-screen keyboard.
+"""Touch widgets: buttons that fire on release, drag-to-scroll, an on-screen keyboard and keypad.
 
 A button fires when the finger (or mouse) is lifted over the same button it
 went down on, so a finger that slides off cancels, as on a phone. SDL turns
@@ -203,3 +203,28 @@ class Keyboard:
 
     def _toggle_shift(self) -> None:
         self.shift = not self.shift
+
+
+#: The number pad's keys, laid out like a phone's: 1 2 3 on top, then Clear, 0, Backspace.
+PAD_KEYS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "clear", "0", "back")
+
+
+def number_pad(rect: pygame.Rect, on_digit: Callable[[int], None],
+               on_back: Callable[[], None], on_clear: Callable[[], None],
+               clear_label: str) -> list[Button]:
+    """A phone-style numeric keypad filling `rect` (3 columns, 4 rows), for typing points.
+
+    Tables that count their cards by hand only need digits, and a finger-sized pad is quicker
+    than a whole keyboard; keys are named `pad:0` ... `pad:9`, `pad:clear`, `pad:back`.
+    """
+    cell_h = (rect.height - theme.GAP_PX * 3) // 4
+    out: list[Button] = []
+    for key, cell in zip(PAD_KEYS, grid(rect, len(PAD_KEYS), 3, cell_h), strict=True):
+        if key == "back":
+            out.append(Button("pad:back", cell, "⌫", on_back, font_px=26))
+        elif key == "clear":
+            out.append(Button("pad:clear", cell, clear_label, on_clear, font_px=20))
+        else:
+            out.append(Button(f"pad:{key}", cell, key, lambda d=int(key): on_digit(d),
+                              font_px=30))
+    return out

@@ -2,10 +2,16 @@
 
 Reaction times are what players brag about, so the table is sorted fastest
 first; an early press counts as a duel lost but never as a reaction time.
+
+The table's columns are as wide as their widest text (measured with the font,
+in whatever language), the player column takes what is left; when even that
+does not fit (the emulator's narrow companion panel), the least important
+columns go first: Duels, then Won, then Median. Player and Best always stay.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pygame
@@ -15,8 +21,35 @@ from companion.views import facts
 from companion.views.base import View, heading
 from companion.views.i18n import _
 
-LAST_W = 280
+#: The last-duel panel's width: a share of the view, within these bounds.
+LAST_MIN_W, LAST_MAX_W, LAST_SHARE = 200, 280, 0.35
 ROW_H = 40
+HEADER_PX, CELL_PX = 16, 18
+#: Room around a column's text, and the least the player column may shrink to.
+COLUMN_PAD = 14
+PLAYER_MIN_W = 90
+#: Which columns go first when the table is too narrow: Duels, Won, Median (by index).
+DROP_ORDER = (1, 2, 4)
+
+
+def fit_columns(width: int, needs: Sequence[int], first_min: int,
+                drop_order: Sequence[int] = DROP_ORDER) -> list[int | None]:
+    """Each column's width (None when left out) in a table `width` wide.
+
+    Columns after the first get what they `need`; the first gets the rest, at least
+    `first_min` (or its need, if smaller). Columns in `drop_order` are left out one by one
+    until the rest fit; whatever is still missing comes out of the first column.
+    """
+    shown = [True] * len(needs)
+    first = min(first_min, needs[0]) if needs else 0
+    for index in (None, *drop_order):
+        if index is not None:
+            shown[index] = False
+        if first + sum(n for i, n in enumerate(needs) if shown[i] and i > 0) <= width:
+            break
+    rest = sum(n for i, n in enumerate(needs) if shown[i] and i > 0)
+    return [max(0, width - rest) if i == 0 else (n if shown[i] else None)
+            for i, n in enumerate(needs)]
 
 
 class DuelsView(View):
@@ -38,12 +71,39 @@ class DuelsView(View):
 
     def last_rect(self) -> pygame.Rect:
         r = self.rect
-        return pygame.Rect(r.x + 8, r.y + 48, LAST_W, r.height - 56)
+        last_w = max(LAST_MIN_W, min(LAST_MAX_W, round(r.width * LAST_SHARE)))
+        return pygame.Rect(r.x + 8, r.y + 48, last_w, r.height - 56)
 
     def table_rect(self) -> pygame.Rect:
         r = self.rect
-        x = r.x + LAST_W + 24
+        x = self.last_rect().right + 16
         return pygame.Rect(x, r.y + 48, r.right - 8 - x, r.height - 56)
+
+    def labels(self) -> tuple[str, ...]:
+        return (_("Player"), _("Duels"), _("Won"), _("Best"), _("Median"))
+
+    def cells(self, s: Any) -> tuple[str, ...]:
+        """One player's row as shown: name, duels, wins, best and median reaction."""
+        return (s.name, str(s.duels), str(s.wins), facts.ms_text(s.best_ms),
+                facts.ms_text(s.median_ms))
+
+    def columns(self) -> list[tuple[int, pygame.Rect]]:
+        """The columns shown, as (index into `labels`, header cell), left to right."""
+        t = self.table_rect()
+        header, cell = theme.font(HEADER_PX, True), theme.font(CELL_PX, True)
+        texts = [[label] for label in self.labels()]
+        for s in self.stats:
+            for i, value in enumerate(self.cells(s)):
+                texts[i].append(value)
+        needs = [max(header.size(texts[i][0])[0], *(cell.size(v)[0] for v in texts[i][1:]))
+                 + COLUMN_PAD for i in range(len(texts))]
+        out: list[tuple[int, pygame.Rect]] = []
+        x = t.x
+        for i, width in enumerate(fit_columns(t.width, needs, PLAYER_MIN_W)):
+            if width is not None:
+                out.append((i, pygame.Rect(x, t.y, width, ROW_H)))
+                x += width
+        return out
 
     def draw_content(self, surface: pygame.Surface) -> None:
         heading(surface, _("Showdown duels"), self.rect)
@@ -62,18 +122,11 @@ class DuelsView(View):
 
     def _draw_table(self, surface: pygame.Surface) -> None:
         t = self.table_rect()
-        widths = (0.40, 0.14, 0.14, 0.16, 0.16)
-        labels = (_("Player"), _("Duels"), _("Won"), _("Best"), _("Median"))
-        xs = [t.x]
-        for w in widths:
-            xs.append(xs[-1] + round(w * t.width))
+        columns = self.columns()
+        labels = self.labels()
         pygame.draw.rect(surface, theme.PANEL_HI, (t.x, t.y, t.width, ROW_H), border_radius=6)
-        for i, label in enumerate(labels):
-            anchor = "midleft" if i == 0 else "center"
-            pos = (xs[0] + 10, t.y + ROW_H // 2) if i == 0 else (
-                (xs[i] + xs[i + 1]) // 2, t.y + ROW_H // 2)
-            theme.text(surface, label, pos, 16, theme.TEXT_DIM, bold=True, anchor=anchor,
-                       max_width=xs[i + 1] - xs[i] - 8)
+        for i, cell in columns:
+            self._draw_cell(surface, labels[i], i, cell, HEADER_PX, theme.TEXT_DIM, True)
         if not self.stats:
             theme.text(surface, _("No players yet"), (t.centerx, t.y + 3 * ROW_H), 20,
                        theme.TEXT_DIM, anchor="center")
@@ -85,15 +138,21 @@ class DuelsView(View):
                 break
             if n % 2:
                 pygame.draw.rect(surface, theme.PANEL, (t.x, y, t.width, ROW_H))
-            mid = y + ROW_H // 2
             top = s.best_ms is not None and s.best_ms == fastest
-            cells = (s.name, str(s.duels), str(s.wins), facts.ms_text(s.best_ms),
-                     facts.ms_text(s.median_ms))
-            for i, value in enumerate(cells):
+            values = self.cells(s)
+            for i, cell in columns:
                 color = theme.ACCENT if top and i in (0, 3) else theme.TEXT
-                if i == 0:
-                    theme.text(surface, value, (xs[0] + 10, mid), 18, color, bold=top,
-                               anchor="midleft", max_width=xs[1] - xs[0] - 14)
-                else:
-                    theme.text(surface, value, ((xs[i] + xs[i + 1]) // 2, mid), 18, color,
-                               anchor="center")
+                self._draw_cell(surface, values[i], i, cell.move(0, y - t.y), CELL_PX, color,
+                                top and i == 0)
+
+    @staticmethod
+    def _draw_cell(surface: pygame.Surface, value: str, index: int, cell: pygame.Rect,
+                   size: int, color: theme.Color, bold: bool) -> None:
+        """Names sit on the left of their column, numbers in the middle of theirs."""
+        inner = cell.width - COLUMN_PAD
+        if index == 0:
+            theme.text(surface, value, (cell.x + COLUMN_PAD // 2 + 4, cell.centery), size,
+                       color, bold=bold, anchor="midleft", max_width=inner - 4)
+        else:
+            theme.text(surface, value, cell.center, size, color, bold=bold, anchor="center",
+                       max_width=inner)

@@ -7,10 +7,19 @@ card can be taken back by tapping it in the hand strip, and the running totals
 are always on screen. Nothing is saved until Confirm, and Confirm returns only
 after the core has committed the round to SQLite.
 
+Tables that count by hand switch a player to "Points" and type the hand's
+value on a number pad instead; cards and points can be mixed in one round
+(the core takes `hands=` and `points=` side by side). A player's tapped cards
+are kept while they are on points, so switching back loses nothing.
+
+The same view corrects a past round (`edit`): it opens with that round's
+winner, cards and points, and Confirm replaces the round instead of adding one.
+
 Keys: 1-9 pick who went out; then r/y/g/b choose a colour, 0-9 add a number,
 s skip, v reverse, d draw two, w wild, f wild draw four, x the edition's
-special wild; Backspace takes the last card back; Tab/arrows move between
-players; Enter confirms; Esc cancels.
+special wild; Backspace takes the last card back; p switches the player
+between cards and points (on points, 0-9 and Backspace type the number);
+Tab/arrows move between players; Enter confirms; Esc cancels.
 """
 
 from __future__ import annotations
@@ -27,10 +36,14 @@ from companion.scoring import Method, hand_value
 from companion.views import facts
 from companion.views.base import View
 from companion.views.i18n import N_, _
-from companion.widgets import Button, grid, row
+from companion.widgets import Button, grid, number_pad, row
 
 BAR_H = 56
 STRIP_H = 52
+#: The most digits a typed hand may have (a whole deck is worth well under 10,000).
+MAX_DIGITS = 4
+#: The number pad is no wider than this, so its keys stay key-shaped on a wide screen.
+PAD_MAX_W = 420
 
 #: How a card face is written on its button.
 FACE_LABELS = {"skip": "⊘", "rev": "⇄", "+2": "+2"}
@@ -50,6 +63,12 @@ COLOUR_KEYS = {pygame.K_r: "r", pygame.K_y: "y", pygame.K_g: "g", pygame.K_b: "b
 DIGIT_KEYS = {getattr(pygame, f"K_{n}"): n for n in range(10)} | {
     getattr(pygame, f"K_KP{n}"): n for n in range(10)
 }
+
+
+def type_digit(typed: str, digit: int) -> str:
+    """`typed` with `digit` appended, leading zeros dropped; unchanged if it would grow too long."""
+    new = str(int(typed + str(digit)))
+    return new if len(new) <= MAX_DIGITS else typed
 
 
 def card_fill(card: Card) -> theme.Color:
@@ -77,6 +96,12 @@ class RoundEntryView(View):
         self.current: str | None = None
         self.colour = "r"
         self.error = ""
+        #: Players whose hand is typed as points rather than tapped as cards.
+        self.counting: set[str] = set()
+        #: The digits typed for each player on points ("" before any).
+        self.typed: dict[str, str] = {}
+        #: The round being corrected (1-based), or None while entering a new round.
+        self.editing: int | None = None
 
     # -- state --
 
@@ -89,12 +114,34 @@ class RoundEntryView(View):
         self.reset()
 
     def reset(self) -> None:
-        self.winner, self.current, self.error = None, None, ""
+        self.winner, self.current, self.error, self.editing = None, None, "", None
         self.hands = {name: [] for name in self.players()}
+        self.counting, self.typed = set(), {}
+
+    def edit(self, number: int) -> None:
+        """Load round `number` (1-based) as it was entered, to be corrected and confirmed again."""
+        game = self.app.game
+        if game is None or not 1 <= number <= len(game.rounds):
+            return
+        rnd = game.rounds[number - 1]
+        self.reset()
+        self.editing = number
+        self.hands = {name: [] for name in self.players()}
+        for name, hand in rnd.hands.items():
+            if hand.cards is not None:
+                self.hands[name] = list(hand.cards)
+            else:
+                self.counting.add(name)
+                self.typed[name] = str(hand.counted)
+        self.choose_winner(rnd.winner)
 
     def players(self) -> list[str]:
+        """Who takes part in the round being entered (or corrected), in seating order."""
         game = self.app.game
-        return game.seated_in(len(game.rounds)) if game is not None else []
+        if game is None:
+            return []
+        index = self.editing - 1 if self.editing is not None else len(game.rounds)
+        return game.seated_in(index)
 
     def out_players(self) -> list[str]:
         """Who has no cards: the winner, and under the teams method their partner too."""
@@ -114,13 +161,20 @@ class RoundEntryView(View):
         self.winner = name
         for p in self.out_players():
             self.hands[p] = []
+            self.counting.discard(p)
         counted = self.counted_players()
         self.current = counted[0] if counted else None
         self.error = ""
 
+    def on_points(self, name: str | None) -> bool:
+        """Whether `name`'s hand is typed as points (rather than tapped as cards)."""
+        return name in self.counting
+
     def hand_total(self, name: str) -> int:
         game = self.app.game
         assert game is not None
+        if name in self.counting:
+            return int(self.typed.get(name) or 0)
         return hand_value(self.hands.get(name, []), game.rules)
 
     def round_total(self) -> int:
@@ -130,45 +184,95 @@ class RoundEntryView(View):
         """Copies of `card` not yet placed in any hand this round."""
         game = self.app.game
         assert game is not None
-        used = sum(Counter(h)[card] for h in self.hands.values())
+        used = sum(Counter(h)[card] for name, h in self.hands.items()
+                   if name not in self.counting)
         return game.edition.counts.get(card, 0) - used
 
     def add(self, card: Card) -> None:
-        if self.current is None or self.remaining(card) <= 0:
+        if self.current is None or self.on_points(self.current) or self.remaining(card) <= 0:
             return
         self.hands[self.current].append(card)
         self.error = ""
 
     def take_back(self, index: int | None = None) -> None:
-        if self.current is None or not self.hands[self.current]:
+        """Take back the current hand's last card (or the one at `index`), or its last digit."""
+        if self.current is None:
+            return
+        if self.on_points(self.current):
+            self.typed[self.current] = self.typed.get(self.current, "")[:-1]
+            return
+        if not self.hands[self.current]:
             return
         hand = self.hands[self.current]
         hand.pop(len(hand) - 1 if index is None else index)
+
+    def toggle_points(self) -> None:
+        """Switch the current player between tapping cards and typing points."""
+        name = self.current
+        if name is None:
+            return
+        if name in self.counting:
+            self.counting.discard(name)
+        else:
+            self.counting.add(name)
+        self.error = ""
+
+    def type_digit(self, digit: int) -> None:
+        if self.current is None or not self.on_points(self.current):
+            return
+        self.typed[self.current] = type_digit(self.typed.get(self.current, ""), digit)
+        self.error = ""
+
+    def clear_points(self) -> None:
+        if self.current is not None:
+            self.typed[self.current] = ""
 
     def move(self, step: int) -> None:
         counted = self.counted_players()
         if self.current in counted:
             self.current = counted[(counted.index(self.current) + step) % len(counted)]
 
+    def entered(self) -> tuple[dict[str, list[str]], dict[str, int]]:
+        """The round as the core takes it: card codes per player, and points per player.
+
+        A player on points with nothing typed is left out of both, so the core says
+        whose hand is missing.
+        """
+        players = self.players()
+        hands = {p: [c.code for c in self.hands[p]] for p in players if p not in self.counting}
+        points = {p: int(self.typed[p]) for p in players
+                  if p in self.counting and self.typed.get(p)}
+        return hands, points
+
     def confirm(self) -> None:
         game = self.app.game
         if game is None or self.winner is None:
             return
-        hands = {p: [c.code for c in self.hands[p]] for p in self.players()}
+        hands, points = self.entered()
+        editing, winner = self.editing, self.winner
         try:
-            self.app.record_round(self.winner, hands=hands)
+            if editing is not None:
+                self.app.edit_round(editing, winner, hands=hands, points=points)
+            else:
+                self.app.record_round(winner, hands=hands, points=points)
         except CompanionError as exc:  # GameError and CardError: the message says what to fix
             self.error = str(exc)
             return
-        winner, number = self.winner, len(game.rounds) + 1
         self.reset()
-        self.nav.notify(_("Round {n} saved: {name} went out").format(n=number, name=winner))
         self.nav.invalidate()
+        if editing is not None:
+            self.nav.notify(_("Round {n} corrected").format(n=editing))
+            self.nav.go("history")
+            return
+        number = len(game.rounds) + 1
+        self.nav.notify(_("Round {n} saved: {name} went out").format(n=number, name=winner))
         self.nav.go("game_over" if facts.game_over(self.app) else "standings")
 
     def cancel(self) -> None:
+        """Leave without saving: back to the history when correcting a round, else standings."""
+        back = "history" if self.editing is not None else "standings"
         self.reset()
-        self.nav.go("standings")
+        self.nav.go(back)
 
     # -- geometry --
 
@@ -210,8 +314,6 @@ class RoundEntryView(View):
         return out
 
     def _hand_buttons(self) -> list[Button]:
-        game = self.app.game
-        assert game is not None
         out: list[Button] = []
         counted = self.counted_players()
         header = pygame.Rect(self.rect.x + 8, self.rect.y + 4, self.rect.width - 16, BAR_H - 4)
@@ -219,6 +321,41 @@ class RoundEntryView(View):
             out.append(Button(f"player:{name}", cell, name,
                               lambda n=name: self._select(n), selected=name == self.current,
                               sublabel=str(self.hand_total(name)), font_px=18))
+        if self.on_points(self.current):
+            out += self._pad_buttons()
+        else:
+            out += self._card_buttons()
+        bar = row(self.bar_rect(), 6)
+        on_points = self.on_points(self.current)
+        out += [
+            Button("cancel", bar[0], _("Cancel"), self.cancel, sublabel="Esc"),
+            Button("change_winner", bar[1], "★ " + (self.winner or ""), self._unpick_winner,
+                   sublabel=_("went out"), font_px=18),
+            Button("points", bar[2], _("Points"), self.toggle_points, selected=on_points,
+                   sublabel="P", enabled=self.current is not None, font_px=18),
+            Button("take_back", bar[3], "⌫",
+                   self.take_back, sublabel=_("last digit") if on_points else _("last card"),
+                   enabled=bool(self.current and (self.typed.get(self.current) if on_points
+                                                  else self.hands[self.current]))),
+            Button("next", bar[4], _("Next"), lambda: self.move(1), sublabel="Tab",
+                   enabled=len(counted) > 1),
+            Button("confirm", bar[5], _("Confirm"), self.confirm, primary=True,
+                   sublabel="Enter"),
+        ]
+        return out
+
+    def _pad_buttons(self) -> list[Button]:
+        """The number pad, centred where the card grid is, for a hand counted as points."""
+        area = self.grid_rect()
+        pad = pygame.Rect(0, area.y, min(area.width, PAD_MAX_W), area.height)
+        pad.centerx = area.centerx
+        return number_pad(pad, self.type_digit, self.take_back, self.clear_points, _("Clear"))
+
+    def _card_buttons(self) -> list[Button]:
+        """The edition's cards as a grid, and the current hand's cards in the strip."""
+        game = self.app.game
+        assert game is not None
+        out: list[Button] = []
         cards = game.edition.cards()
         coloured = [c for c in cards if c.colour is not None]
         wild = [c for c in cards if c.colour is None]
@@ -248,18 +385,6 @@ class RoundEntryView(View):
                               else card_label(card), lambda i=i: self.take_back(i),
                               fill=card_fill(card), text_color=card_text_color(card),
                               font_px=16))
-        bar = row(self.bar_rect(), 5)
-        out += [
-            Button("cancel", bar[0], _("Cancel"), self.cancel, sublabel="Esc"),
-            Button("change_winner", bar[1], "★ " + (self.winner or ""), self._unpick_winner,
-                   sublabel=_("went out"), font_px=18),
-            Button("take_back", bar[2], "⌫", self.take_back, sublabel=_("last card"),
-                   enabled=bool(self.current and self.hands[self.current])),
-            Button("next", bar[3], _("Next"), lambda: self.move(1), sublabel="Tab",
-                   enabled=len(counted) > 1),
-            Button("confirm", bar[4], _("Confirm"), self.confirm, primary=True,
-                   sublabel="Enter"),
-        ]
         return out
 
     def _select(self, name: str) -> None:
@@ -291,7 +416,16 @@ class RoundEntryView(View):
         key = event.key
         game = self.app.game
         assert game is not None
-        if key in COLOUR_KEYS:
+        if key == pygame.K_p:
+            self.toggle_points()
+        elif self.on_points(self.current) and key in DIGIT_KEYS:
+            self.type_digit(DIGIT_KEYS[key])
+        elif self.on_points(self.current) and key == pygame.K_DELETE:
+            self.clear_points()
+        elif self.on_points(self.current) and (key in COLOUR_KEYS or key in FACE_KEYS
+                                               or key in WILD_KEYS or key == pygame.K_x):
+            pass  # card keys mean nothing while typing points; swallow them all the same
+        elif key in COLOUR_KEYS:
             self.colour = COLOUR_KEYS[key]
         elif key in DIGIT_KEYS:
             self.add(parse_card(f"{self.colour}{DIGIT_KEYS[key]}"))
@@ -322,7 +456,10 @@ class RoundEntryView(View):
         if self.app.game is None:
             return
         if self.winner is None:
-            theme.text(surface, _("Who went out?"), (r.x + 24, r.y + 16), 26, bold=True)
+            title = (_("Who went out?") if self.editing is None else
+                     _("Round {n}: who went out?").format(n=self.editing))
+            theme.text(surface, title, (r.x + 24, r.y + 16), 26, bold=True,
+                       max_width=r.width // 2 - 24)
             theme.text(surface, facts.game_line(self.app), (r.right - 24, r.y + 22), 16,
                        theme.TEXT_DIM, anchor="topright", max_width=r.width // 2)
         else:
@@ -343,12 +480,24 @@ class RoundEntryView(View):
             return
         theme.text(surface, self.current, (strip.x + 12, strip.centery), 20, bold=True,
                    anchor="midleft", max_width=130)
-        if not self.hands[self.current]:
+        hint_w = strip.width - 150 - 150
+        if self.on_points(self.current):
+            typed = self.typed.get(self.current, "")
+            if typed:
+                theme.text(surface, typed, (strip.x + 150, strip.centery), 30, theme.TEXT,
+                           bold=True, anchor="midleft", max_width=hint_w)
+            else:
+                theme.text(surface, _("type the points of this hand"),
+                           (strip.x + 150, strip.centery), 17, theme.TEXT_DIM,
+                           anchor="midleft", max_width=hint_w)
+        elif not self.hands[self.current]:
             theme.text(surface, _("tap the cards left in this hand"), (strip.x + 150,
-                       strip.centery), 17, theme.TEXT_DIM, anchor="midleft")
+                       strip.centery), 17, theme.TEXT_DIM, anchor="midleft", max_width=hint_w)
         theme.text(surface, "Σ " + str(self.hand_total(self.current)),
                    (strip.right - 12, strip.y + 4), 22, theme.ACCENT, bold=True,
                    anchor="topright")
-        theme.text(surface, _("round {points}").format(points=self.round_total()),
-                   (strip.right - 12, strip.bottom - 4), 14, theme.TEXT_DIM,
-                   anchor="bottomright")
+        total = _("round {points}").format(points=self.round_total())
+        if self.editing is not None:
+            total = _("round {n}: {points}").format(n=self.editing, points=self.round_total())
+        theme.text(surface, total, (strip.right - 12, strip.bottom - 4), 14, theme.TEXT_DIM,
+                   anchor="bottomright", max_width=140)
