@@ -19,6 +19,7 @@ monotonic clock (`time.perf_counter_ns`), hence `stamps_edges = False`.
 from __future__ import annotations
 
 import argparse
+import logging
 import threading
 import time
 from collections import deque
@@ -296,6 +297,34 @@ class EmulatorUnit(ShowdownUnit):
         self.closed = True
 
 
+class SoftwareStampNoticeFilter(logging.Filter):
+    """Drops the service's start-up warning that the emulator stamps presses in software.
+
+    On a real unit that warning points at a wiring or driver problem; for the
+    emulator it is how it works (see docs/emulator.md), so printing it at every
+    start would only teach people to ignore warnings. Other units still warn.
+    """
+
+    def __init__(self, unit_name: str = "emulator") -> None:
+        super().__init__()
+        self.unit_name = unit_name
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (message.startswith(f"{self.unit_name} ")
+                    and "does not stamp paddle edges" in message)
+
+
+def quiet_software_stamp_notice(unit_name: str = "emulator") -> None:
+    """Install `SoftwareStampNoticeFilter` on the `showdown.service` logger (once)."""
+    logger = logging.getLogger("showdown.service")
+    if not any(isinstance(f, SoftwareStampNoticeFilter) and f.unit_name == unit_name
+               for f in logger.filters):
+        logger.addFilter(SoftwareStampNoticeFilter(unit_name))
+
+
 def open_unit(args: argparse.Namespace) -> EmulatorUnit:
     """`--device emulator`: the unit alone; the window that shows it is `showdown.window`."""
-    return EmulatorUnit()
+    unit = EmulatorUnit()
+    quiet_software_stamp_notice(unit.name)
+    return unit

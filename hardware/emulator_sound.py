@@ -4,13 +4,24 @@ Each `Beep` maps to a few (frequency, duration) notes rendered once into 16-bit
 signed PCM with `array` and handed to `pygame.mixer.Sound(buffer=...)`. A
 machine without a sound device still runs the emulator, silently: sound is a
 courtesy, never a reason to refuse a duel.
+
+Quietly, too: with no sound card, SDL falls back to ALSA, and alsa-lib prints
+a dozen "ALSA lib ... cannot find card '0'" lines straight to file descriptor
+2 while SDL looks for a device. Neither SDL nor pygame has a hint or variable
+that stops them (SDL_AUDIODRIVER=dummy would, but would also mute machines
+that do have sound), so the mixer is opened with descriptor 2 pointed at
+/dev/null for that moment; SDL's own error still reaches the log.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
+import os
+import sys
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pygame
@@ -60,6 +71,32 @@ def render_pcm(notes: tuple[Note, ...], channels: int, rate: int = SAMPLE_RATE) 
     return samples.tobytes()
 
 
+@contextlib.contextmanager
+def native_stderr_silenced() -> Iterator[None]:
+    """Send what C libraries write to file descriptor 2 to /dev/null while inside.
+
+    Python's own `sys.stderr` is flushed first and works again afterwards; a
+    process without a descriptor 2 is left as it is.
+    """
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+        finally:
+            os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 class ToneBank:
     """Plays the unit's beeps; `muted` silences it; without a mixer it stays silent."""
 
@@ -68,7 +105,8 @@ class ToneBank:
         self._sounds: dict[Beep, pygame.mixer.Sound] = {}
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, buffer=512)
+                with native_stderr_silenced():  # alsa-lib's noise without a card
+                    pygame.mixer.init(frequency=SAMPLE_RATE, size=-16, buffer=512)
             init = pygame.mixer.get_init()
         except pygame.error as exc:
             log.info("no sound device (%s): the emulator runs silently", exc)

@@ -83,7 +83,7 @@ def _open_companion(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from hardware.emulator import EmulatorUnit
+    from hardware.emulator import EmulatorUnit, quiet_software_stamp_notice
     from hardware.emulator_sound import ToneBank
     from showdown.duel_log import DuelLog
     from showdown.service import ShowdownService
@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     app = _open_companion(args)
     sound = ToneBank(muted=args.mute)
     unit = EmulatorUnit(sound=sound.play)
+    quiet_software_stamp_notice(unit.name)  # expected here, and explained in the docs
     duel_log = DuelLog(Path(args.duel_log) if args.duel_log else default_duel_log())
     service = ShowdownService(unit, fit_to_unit(config, args, unit), duel_log=duel_log)
     if app is not None:
