@@ -163,6 +163,13 @@ class CompanionScreen:
         else:
             self.notify(_("Nothing to redo"))
 
+    def edit_round(self, number: int) -> None:
+        """Open round `number` (1-based) in round entry, as it was entered, to correct it."""
+        entry = self.views["round_entry"]
+        assert isinstance(entry, RoundEntryView)
+        entry.edit(number)
+        self.go("round_entry")
+
     # -- inside --
 
     def _app_signature(self) -> tuple[object, ...]:

@@ -34,6 +34,8 @@ class Navigator(Protocol):
 
     def redo(self) -> None: ...
 
+    def edit_round(self, number: int) -> None: ...
+
 
 class View:
     """One page of the screen; subclasses draw it and list its buttons."""

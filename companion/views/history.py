@@ -2,6 +2,11 @@
 
 Rounds pile up over an evening, so the table scrolls: drag it with a finger,
 use the wheel, the arrow buttons, or the Up/Down/PageUp/PageDown keys.
+
+A round entered wrongly is corrected by tapping its row: the round-entry view
+opens with that round as it was entered. A tap is a press and release on the
+same row without a drag, so scrolling never opens a round by accident. Rows
+are finger height (`theme.TOUCH_PX`) for that reason.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from companion.views.base import View, heading
 from companion.views.i18n import _
 from companion.widgets import Button, Scroller
 
-ROW_H = 40
+ROW_H = theme.TOUCH_PX
 ROUND_COL_W = 70
 WINNER_COL_W = 150
 ARROWS_W = 64
@@ -30,6 +35,8 @@ class HistoryView(View):
         self.rounds: list[Any] = []
         self.players: list[str] = []
         self.scroll = Scroller()
+        #: The round number whose row the finger went down on (None when there is none).
+        self.pressed: int | None = None
 
     def enter(self) -> None:
         if self.app.game is None:
@@ -66,6 +73,42 @@ class HistoryView(View):
     def handle_scroll(self, event: pygame.event.Event) -> bool:
         return self.scroll.handle(event, self.body_rect())
 
+    def round_at(self, pos: tuple[int, int]) -> int | None:
+        """The number of the round whose row is under `pos`, if any."""
+        body = self.body_rect()
+        if not body.collidepoint(pos):
+            return None
+        index = (pos[1] - body.y + self.scroll.offset) // ROW_H
+        return self.rounds[index].number if 0 <= index < len(self.rounds) else None
+
+    def row_rect(self, number: int) -> pygame.Rect:
+        """Where round `number`'s row is drawn now (it may lie outside the body when scrolled)."""
+        index = next(i for i, r in enumerate(self.rounds) if r.number == number)
+        t = self.table_rect()
+        return pygame.Rect(t.x, self.body_rect().y + index * ROW_H - self.scroll.offset,
+                           t.width, ROW_H)
+
+    def handle_pointer(self, event: pygame.event.Event) -> bool:
+        """Buttons and scrolling as every view; a tap on a row opens that round to correct it."""
+        pressed = self.pressed
+        left = getattr(event, "button", None) == 1
+        if event.type == pygame.MOUSEBUTTONDOWN and left:
+            self.pressed = self.round_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and left:
+            self.pressed = None
+        consumed = super().handle_pointer(event)
+        if self.scroll.dragging:
+            self.pressed = None  # a drag is not a tap
+        if (event.type == pygame.MOUSEBUTTONUP and left and not consumed
+                and pressed is not None and self.round_at(event.pos) == pressed):
+            self.edit(pressed)
+            return True
+        return consumed or self.pressed is not None or pressed is not None
+
+    def edit(self, number: int) -> None:
+        """Open round `number` in the round-entry view, as it was entered."""
+        self.nav.edit_round(number)
+
     def handle_key(self, event: pygame.event.Event) -> bool:
         step = {pygame.K_UP: -ROW_H, pygame.K_DOWN: ROW_H,
                 pygame.K_PAGEUP: -self.body_rect().height,
@@ -93,6 +136,9 @@ class HistoryView(View):
             theme.text(surface, _("No rounds yet"), (self.rect.centerx, self.rect.centery), 24,
                        theme.TEXT_DIM, anchor="center")
             return
+        theme.text(surface, _("tap a round to correct it"),
+                   (self.table_rect().right, self.rect.y + 16), 16, theme.TEXT_DIM,
+                   anchor="topright", max_width=self.rect.width // 2)
         cols = self.columns()
         labels = [_("Round"), _("Went out"), *self.players]
         pygame.draw.rect(surface, theme.PANEL_HI, self.table_rect().clip(
@@ -113,7 +159,9 @@ class HistoryView(View):
     def _draw_round(self, surface: pygame.Surface, rnd: Any, cols: list[pygame.Rect], y: int,
                     index: int) -> None:
         t = self.table_rect()
-        if index % 2:
+        if facts.round_number(rnd) == self.pressed:
+            pygame.draw.rect(surface, theme.BUTTON_PRESSED, (t.x, y, t.width, ROW_H))
+        elif index % 2:
             pygame.draw.rect(surface, theme.PANEL, (t.x, y, t.width, ROW_H))
         mid = y + ROW_H // 2
         theme.text(surface, str(facts.round_number(rnd)), (cols[0].centerx, mid), 18,

@@ -340,7 +340,8 @@ class RoundEntryView(View):
             Button("next", bar[4], _("Next"), lambda: self.move(1), sublabel="Tab",
                    enabled=len(counted) > 1),
             Button("confirm", bar[5], _("Confirm"), self.confirm, primary=True,
-                   sublabel="Enter"),
+                   sublabel="Enter" if self.editing is None
+                   else _("round {n}").format(n=self.editing)),
         ]
         return out
 
