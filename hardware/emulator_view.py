@@ -215,8 +215,9 @@ def draw_unit(
     if state.verdict is Verdict.WIN and state.winner is not None:
         _draw_win(surface, layout, state.winner, text)
     else:
-        text.blit_centred(surface, digits_text(state, now_us), int(layout.digits.h * 0.9),
-                          digit_colour, layout.digits.center)
+        digits = _fitted(text, digits_text(state, now_us), int(layout.digits.h * 0.9),
+                         digit_colour, layout.digits.w * 92 // 100)
+        surface.blit(digits, digits.get_rect(center=layout.digits.center))
 
     _draw_loaded_cards(surface, layout, state, text)
 
@@ -253,22 +254,37 @@ def draw_unit(
 
 
 def win_pointer(layout: UnitLayout, winner: Side) -> tuple[tuple[int, int], ...]:
-    """The green triangle beside "WIN", pointing at the winner's side of the unit."""
+    """The green triangle before "WIN", at the winner's edge of the digits, pointing out."""
     box = layout.digits
     size = max(6, box.h // 4)
-    sign = -1 if winner is Side.LEFT else 1
-    tip_x = box.centerx + sign * (box.w * 43 // 100)
-    base_x = tip_x - sign * size
+    margin = max(4, box.w // 20)
+    tip_x = box.x + margin if winner is Side.LEFT else box.right - margin
+    base_x = tip_x + size if winner is Side.LEFT else tip_x - size
     return ((tip_x, box.centery), (base_x, box.centery - size), (base_x, box.centery + size))
 
 
 def _draw_win(surface: pygame.Surface, layout: UnitLayout, winner: Side, text: TextCache) -> None:
-    """"WIN" shifted toward the winner, with a pointer at their side."""
+    """The pointer at the winner's edge, then "WIN" beside it: the word leans their way."""
     box = layout.digits
-    sign = -1 if winner is Side.LEFT else 1
-    centre = (box.centerx + sign * box.w // 12, box.centery)
-    text.blit_centred(surface, "WIN", int(box.h * 0.9), WIN_GLOW, centre)
-    pygame.draw.polygon(surface, WIN_GLOW, win_pointer(layout, winner))
+    pointer = win_pointer(layout, winner)
+    pygame.draw.polygon(surface, WIN_GLOW, pointer)
+    gap = max(3, box.h // 12)
+    base_x = pointer[1][0]
+    room = (box.right - gap - base_x) if winner is Side.LEFT else (base_x - gap - box.x)
+    word = _fitted(text, "WIN", int(box.h * 0.9), WIN_GLOW, room - max(4, box.w // 20))
+    if winner is Side.LEFT:
+        surface.blit(word, word.get_rect(midleft=(base_x + gap, box.centery)))
+    else:
+        surface.blit(word, word.get_rect(midright=(base_x - gap, box.centery)))
+
+
+def _fitted(text: TextCache, words: str, size: int, colour: tuple[int, int, int],
+            width: int) -> pygame.Surface:
+    """`words` rendered at `size`, or smaller so that it fits in `width`."""
+    surf = text.render(words, size, colour)
+    if surf.get_width() > width > 0:
+        surf = text.render(words, size * width // surf.get_width(), colour)
+    return surf
 
 
 def card_size(layout: UnitLayout) -> tuple[int, int]:
