@@ -10,6 +10,7 @@ import pytest
 from companion import theme
 from companion.app import CompanionApp
 from companion.i18n import LOCALE_DIR, set_language
+from companion.msgfmt import PACKAGE, extract
 from companion.views.facts import total_text
 from companion.views.i18n import DOMAIN, _catalog
 
@@ -21,6 +22,12 @@ UNTRANSLATED = {"Showdown"}  # the brand name of the card stays as printed
 def msgids() -> list[str]:
     text = (LOCALE_DIR / "en" / "LC_MESSAGES" / f"{DOMAIN}.po").read_text(encoding="utf-8")
     return [m for m in re.findall(r'^msgid "(.+)"$', text, re.M)]
+
+
+def test_every_string_the_screen_marks_is_in_its_catalog() -> None:
+    sources = [PACKAGE / "screen.py", PACKAGE / "widgets.py",
+               *sorted((PACKAGE / "views").glob("*.py"))]
+    assert sorted(set(extract(sources)) - set(msgids())) == []
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "hy"])
