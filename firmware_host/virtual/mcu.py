@@ -7,6 +7,10 @@ replug" can re-point the same name the host keeps opening). Scripted inputs
 if" at a chosen board tick. `unplug()`/`replug()` close the pty and power the
 board off and on; `reset()` restarts the firmware and its clock on the same
 port, like the reset button.
+
+With `manual_clock=True` the board's clock stands still until `advance()`
+moves it (see sim_hw.py), and `wait_until()` lets a test wait, on the
+firmware loop's own turns, for the board to have acted on the new time.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+import time
 import tty
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host import protocol as P
@@ -32,7 +38,9 @@ class VirtualMCU:
         start_ticks: int = 0,
         version: int = P.VERSION,
         card_sensor: bool = True,
+        manual_clock: bool = False,
     ) -> None:
+        self.manual_clock = manual_clock
         self.link_path = Path(link_path) if link_path is not None else None
         self.start_ticks = start_ticks
         self.version = version
@@ -82,7 +90,8 @@ class VirtualMCU:
         if self.hw is not None:
             self._earlier_motor_starts += self.hw.motor_starts
         self.hw = SimHardware(
-            self._master, SimClock(self.start_ticks), card_sensor=self.card_sensor
+            self._master, SimClock(self.start_ticks, manual=self.manual_clock),
+            card_sensor=self.card_sensor,
         )
         self.firmware = Firmware(self.hw, self.version)
         self.boots += 1
@@ -177,6 +186,29 @@ class VirtualMCU:
     def press_button(self, at_ticks: int | None = None) -> None:
         hw = self._hw()
         hw.button.fall(hw.clock, at_ticks)
+
+    def advance(self, us: int) -> int:
+        """Move a manual board clock `us` microseconds forward; the board's ticks after it."""
+        hw = self._hw()
+        hw.clock.advance(us)
+        return hw.ticks_us()
+
+    def wait_until(self, pred: Callable[[], bool], timeout_s: float = 2.0) -> bool:
+        """Wait for `pred()` to hold after a whole turn of the firmware loop; False on timeout.
+
+        Checked after each turn, so "the board did not do X" means it had a turn to.
+        """
+        hw = self._hw()
+        deadline = time.monotonic() + timeout_s
+        with hw.turned:
+            first = hw.turns + 2  # the turn in progress may have begun before the call
+            while True:
+                if hw.turns >= first and pred():
+                    return True
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                hw.turned.wait(left)
 
     def send_raw(self, data: bytes) -> None:
         """Put bytes on the line toward the host, as if the board sent them (noise, garbage)."""

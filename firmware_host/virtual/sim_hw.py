@@ -5,6 +5,10 @@ cannot tell the difference. The clock is real time, offset and wrapped at
 2^30 like MicroPython's `ticks_us`; a test can start it just before the wrap,
 and can deliver an edge "as if" it happened at a chosen tick (the clock
 answers that tick to the IRQ handler's first call, on that thread only).
+
+A test that needs seconds of board time (the launcher's 4 s maximum on-time)
+uses a manual clock instead: board time stands still until the test moves it
+with `advance`, so the firmware's timing is exact and no test waits it out.
 """
 
 from __future__ import annotations
@@ -24,13 +28,25 @@ from firmware_host.protocol import TICKS_PERIOD
 class SimClock:
     """Microseconds since the board "booted", plus `start_ticks`, wrapped like `ticks_us`."""
 
-    def __init__(self, start_ticks: int = 0) -> None:
+    def __init__(self, start_ticks: int = 0, *, manual: bool = False) -> None:
         self._t0_ns = time.monotonic_ns()
         self._start = start_ticks % TICKS_PERIOD
         self._local = threading.local()
+        self.manual = manual
+        self._manual_us = 0
 
     def elapsed_us(self) -> int:
+        if self.manual:
+            return self._manual_us
         return (time.monotonic_ns() - self._t0_ns) // 1000
+
+    def advance(self, us: int) -> None:
+        """Move a manual clock `us` microseconds forward."""
+        if not self.manual:
+            raise RuntimeError("only a manual clock can be advanced")
+        if us < 0:
+            raise ValueError("board time does not run backwards")
+        self._manual_us += us
 
     def ticks_us(self) -> int:
         forced = getattr(self._local, "forced", None)
@@ -117,6 +133,8 @@ class SimHardware:
         card_period_us: int = 50_000,
         by_watchdog: bool = False,
     ) -> None:
+        self.turned = threading.Condition()  # notified at every turn of the firmware's loop
+        self.turns = 0
         self.clock = clock
         self.ticks_us = clock.ticks_us
         self.paddle_left = SimPin("paddle_left")
@@ -141,11 +159,15 @@ class SimHardware:
         self.kbd_intr = True
         self.motor_on_since_us: int | None = None
         self.max_motor_run_us = 0  # the longest the motor ever ran without a stop
+        self.motor_switches: list[tuple[int, bool]] = []  # (board ticks, running) at each change
         self._next_card_us = 0
 
     # -- the firmware's view --
 
     def read(self, wait_ms: int) -> bytes | None:
+        with self.turned:  # the firmware calls read once per turn of its loop
+            self.turns += 1
+            self.turned.notify_all()
         self._simulate_motor()
         try:
             ready, _, _ = select.select([self._fd], [], [], wait_ms / 1000)
@@ -195,6 +217,8 @@ class SimHardware:
         on = self.motor_running
         if on and not self._motor_was_on:
             self.motor_starts += 1
+        if on != self._motor_was_on:
+            self.motor_switches.append((self.clock.ticks_us(), on))
         self._motor_was_on = on
 
     @property

@@ -2,7 +2,8 @@
 
 Tests that need a stimulus only the virtual board can script (a paddle press at
 a chosen tick, an unplug, a reset, a jammed launcher) call `rig.need_virtual()`
-and are skipped against a real board.
+and are skipped against a real board. Tests that need seconds of board time use
+`still_board`, a virtual board whose clock moves only when the test moves it.
 """
 
 from __future__ import annotations
@@ -51,6 +52,28 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:
         yield Rig(mcu.port, mcu)
     finally:
         mcu.stop()
+
+
+@pytest.fixture
+def still_board(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> Iterator[Callable[..., VirtualMCU]]:
+    """Start virtual boards on a manual clock: `still_board(card_sensor=..., start_ticks=...)`."""
+    if request.config.getoption("--hil-port"):
+        pytest.skip("needs the virtual board's manual clock")
+    boards: list[VirtualMCU] = []
+
+    def make(*, card_sensor: bool = True, start_ticks: int = 0) -> VirtualMCU:
+        mcu = VirtualMCU(tmp_path / f"still-board-{len(boards)}", start_ticks=start_ticks,
+                         card_sensor=card_sensor, manual_clock=True)
+        boards.append(mcu)
+        return mcu.start()
+
+    try:
+        yield make
+    finally:
+        for mcu in boards:
+            mcu.stop()
 
 
 class RawHost:
