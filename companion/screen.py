@@ -131,6 +131,8 @@ class CompanionScreen:
     # -- what views may ask (base.Navigator) --
 
     def go(self, view: str) -> None:
+        if self.views[view] is not self.current:
+            self.current.leave()
         self.current = self.views[view]
         self._held_tab = None
         self._layout()

@@ -60,6 +60,9 @@ class View:
     def enter(self) -> None:
         """Called each time the view is shown: re-read what it displays."""
 
+    def leave(self) -> None:
+        """Called when the screen moves to another view."""
+
     def buttons(self) -> list[Button]:
         return []
 

@@ -118,6 +118,12 @@ class RoundEntryView(View):
         self.hands = {name: [] for name in self.players()}
         self.counting, self.typed = set(), {}
 
+    def leave(self) -> None:
+        """A correction left by another way than Confirm or Cancel (a function key) is dropped,
+        so the next "Enter round" starts a new round rather than resuming the correction."""
+        if self.editing is not None:
+            self.reset()
+
     def edit(self, number: int) -> None:
         """Load round `number` (1-based) as it was entered, to be corrected and confirmed again."""
         game = self.app.game

@@ -187,6 +187,20 @@ def test_cancelling_a_correction_changes_nothing(two_rounds: CompanionApp, db: P
     assert driver.view.editing is None and driver.view.winner is None
 
 
+def test_a_correction_left_by_a_function_key_is_dropped(two_rounds: CompanionApp,
+                                                       db: Path) -> None:
+    driver = Driver(two_rounds)
+    before = saved(db)
+    open_round(driver, 1)
+    driver.key(pygame.K_F1)
+    assert driver.view.name == "standings"
+    driver.tap("enter_round")
+    assert driver.view.editing is None and driver.view.winner is None
+    driver.tap("winner:Cid")
+    assert driver.view.hands["Bob"] == []  # nothing of round 1 carried into the new round
+    assert saved(db) == before
+
+
 def test_an_impossible_correction_is_explained_and_not_saved(two_rounds: CompanionApp,
                                                             db: Path) -> None:
     driver = Driver(two_rounds)
