@@ -2,7 +2,11 @@
 
 The board stamps every edge with its own microsecond timer and runs the
 countdown itself, so this unit `runs_own_countdown` and reports the board's
-"go" instant as `GoShown`. Its clock is the board's, unwrapped and kept
+"go" instant as `GoShown`. The board counts from the very instant the duel
+engine started the countdown (`start_countdown_at`, which the service calls
+with the engine's start): the board's go then falls at or just after the
+engine's planned go, and a press is early on the board exactly when it is
+early for the engine. Its clock is the board's, unwrapped and kept
 monotonic by the link (firmware_host/clock.py). When the link drops or the
 board restarts it reports `UnitFault(abort_duel=True)`, so a duel in progress
 ends without a launch, and the link reconnects by itself.
@@ -42,9 +46,6 @@ from showdown.sides import Side
 
 log = logging.getLogger(__name__)
 
-#: A countdown started this soon after a timer-button edge starts at that edge.
-BUTTON_START_WINDOW_US = 100_000
-
 _FAULT_TEXT = {
     P.FAULT_HOST_SILENT: "the board stopped the launcher because the host fell silent",
     P.FAULT_MAX_ON_TIME: "the launcher hit its maximum on-time and was stopped",
@@ -65,7 +66,6 @@ class SerialUnit(ShowdownUnit):
         self._cond = threading.Condition()
         self._inputs: collections.deque[UnitInput] = collections.deque()
         self._woken = False
-        self._button_us: int | None = None
         self.link = Link(port, self._on_link_event, **link_options).start()
 
     # -- what the link says --
@@ -84,16 +84,15 @@ class SerialUnit(ShowdownUnit):
                 abort_duel=True,
             )
         elif isinstance(event, Refused):
+            # a duel cannot go on without the board's countdown: nobody would see go
             item = UnitFault(
                 event.t_us, f"the board refused {event.kind}: {nak_text(event.reason)}",
-                abort_duel=False,
+                abort_duel=event.kind == P.COUNTDOWN,
             )
         elif isinstance(event, Connected):
             log.info("board %08x ready on %s", event.boot_id, event.port)
         if item is not None:
-            with self._cond:
-                self._inputs.append(item)
-                self._cond.notify_all()
+            self._report(item)
 
     def _board_input(self, event: BoardEvent) -> UnitInput | None:
         args, t = event.args, event.t_us
@@ -129,9 +128,6 @@ class SerialUnit(ShowdownUnit):
             self._woken = False
             out = list(self._inputs)
             self._inputs.clear()
-        for item in out:
-            if isinstance(item, TimerPressed):
-                self._button_us = item.t_us
         return out
 
     def wake(self) -> None:
@@ -145,16 +141,22 @@ class SerialUnit(ShowdownUnit):
         return self.link.command(kind, args) is not None
 
     def start_countdown(self, countdown_us: int) -> None:
-        # The engine's countdown starts at the button's edge (when the button
-        # started it) or now; the board counts from that same instant.
-        now = self.now_us()
-        start = now
-        if self._button_us is not None and 0 <= now - self._button_us <= BUTTON_START_WINDOW_US:
-            start = self._button_us
-        self._button_us = None
-        if not self.link.ready:
-            return
-        self._command(P.COUNTDOWN, (countdown_us, self.link.to_raw(start)))
+        """A countdown from now (for a caller that has no start instant of its own)."""
+        self.start_countdown_at(self.now_us(), countdown_us)
+
+    def start_countdown_at(self, start_us: int, countdown_us: int) -> None:
+        """Count down on the board from `start_us` (device time, usually just past).
+
+        The board lights go at `start_us + countdown_us` on its own clock, freezes on
+        a paddle edge stamped from `start_us` on (even one that came before this
+        command), and reports the instant it lit go. If the command cannot be sent,
+        the duel is aborted: without the board's countdown nobody would see go.
+        """
+        sent = self.link.ready and self._command(
+            P.COUNTDOWN, (countdown_us, self.link.to_raw(start_us)))
+        if not sent:
+            self._report(UnitFault(self.now_us(), "the countdown was not sent: the board is not "
+                                   "connected; start the duel again once it is", abort_duel=True))
 
     def show_go(self) -> None:
         self._command(P.GO)
@@ -177,11 +179,14 @@ class SerialUnit(ShowdownUnit):
         for part in parts:
             args += [P.LEFT if part.side is Side.LEFT else P.RIGHT, part.cards]
         if not self._command(P.LAUNCH, tuple(args)):
-            fault = UnitFault(self.now_us(), "the launch was not sent: the board is not connected",
-                              abort_duel=False)
-            with self._cond:
-                self._inputs.append(fault)
-                self._cond.notify_all()
+            self._report(UnitFault(self.now_us(), "the launch was not sent: the board is not "
+                                   "connected", abort_duel=False))
+
+    def _report(self, item: UnitInput) -> None:
+        """Hand the service an input of the unit's own making (read with the board's)."""
+        with self._cond:
+            self._inputs.append(item)
+            self._cond.notify_all()
 
     def stop_launcher(self) -> None:
         self._command(P.STOP)

@@ -386,7 +386,18 @@ class Duel:
 
     @property
     def go_us(self) -> int | None:
-        return self.go_shown_us if self.go_shown_us is not None else self.go_at_us
+        """The go presses are judged against: the go the unit reported showing, else the
+        planned one. A press before the planned go froze the countdown there, so a go
+        shown later anyway (by a unit that heard of the press late) does not move the
+        line past it; that keeps the verdict the same whenever the report arrives."""
+        shown, planned = self.go_shown_us, self.go_at_us
+        if shown is None or planned is None:
+            return planned
+        if shown > planned and self.start_us is not None and any(
+            self.start_us <= t < planned for stamps in self._presses.values() for t in stamps
+        ):
+            return planned
+        return shown
 
     def handle(self, event: DuelInput) -> list[Action]:
         handler = self._TRANSITIONS.get((self.phase, type(event)))
@@ -528,10 +539,9 @@ class Duel:
 
     def _commit(self, verdict: Judgement, now_us: int) -> list[Action]:
         assert self.load is not None and self.go_us is not None and self.go_at_us is not None
-        # An early press stopped the countdown, so "go" never happened: it is timed
-        # against the planned go, which is known the moment the countdown starts.
-        frozen = verdict.first is not None and verdict.counted[verdict.first] < self.go_us
-        go = self.go_at_us if frozen else self.go_us
+        # Timed against the go judged on (see `go_us`): the one the unit showed, or the
+        # planned go when an early press froze the countdown before it could show it.
+        go = self.go_us
         # A press stamped after the verdict could not have been seen live, so a
         # replay must not count it either.
         last = min(

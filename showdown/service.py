@@ -383,7 +383,14 @@ class ShowdownService:
             if isinstance(action, ShowLoaded):
                 unit.show_loaded(action.cards)
             elif isinstance(action, StartCountdown):
-                unit.start_countdown(action.countdown_us)
+                # A unit that counts on its own clock (hardware/serial.py) must count from
+                # the engine's start, not from whenever this call reaches it, so that its
+                # go and the engine's planned go are one instant.
+                start_at = getattr(unit, "start_countdown_at", None)
+                if start_at is not None:
+                    start_at(action.start_us, action.countdown_us)
+                else:
+                    unit.start_countdown(action.countdown_us)
                 self._emit(CountdownStarted(self.duel_id, action.countdown_us, action.start_us))
             elif isinstance(action, ShowGo):
                 if not unit.runs_own_countdown:

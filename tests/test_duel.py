@@ -239,6 +239,22 @@ def test_go_shown_later_than_planned_moves_the_line():
     assert duel.result.loser is L
 
 
+def test_a_go_shown_after_an_early_press_does_not_move_the_line():
+    """The press before the planned go froze the countdown there; a go the unit showed anyway
+    (it heard of the press late) must not make a press after the planned go early too, or the
+    verdict would depend on whether that report arrived before the engine committed."""
+    config = DuelConfig(tie_window_us=100)
+    duel = duel_of(Press(GO - 50, L), Press(GO + 30, R), GoShown(GO + 500), config=config)
+    assert duel.result.outcome is Outcome.EARLY_PRESS and duel.result.loser is L
+    assert duel.result.go_us == GO and duel.result.reaction_us == {L: -50, R: 30}
+
+
+def test_reactions_are_timed_from_the_go_the_unit_showed():
+    duel = duel_of(GoShown(GO + 2_000), Press(GO + 1_000, L), Press(GO + 200_000, R))
+    assert duel.result.go_us == GO + 2_000
+    assert duel.reaction_us() == {L: -1_000, R: 198_000}
+
+
 def test_inputs_after_the_verdict_are_ignored():
     duel = duel_of(Press(GO + 150_000, L))
     assert duel.handle(Press(GO - 1_000_000, R)) == []

@@ -1,0 +1,144 @@
+"""The board's countdown and the duel engine's share one start, so they share one go.
+
+The board counts down on its own clock from the instant the engine started the
+duel (the timer button's own stamp, however late it reached the host), lights
+go at or just after the engine's planned go, and the duel is judged on the go
+the board reports having shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from firmware_host import protocol as P
+from firmware_host.virtual.mcu import VirtualMCU
+from showdown.duel import Outcome
+from showdown.service import (
+    CountdownStarted,
+    DuelLoaded,
+    EarlyPressSeen,
+    GoSignalled,
+    LaunchDone,
+    ServiceEvent,
+    VerdictGiven,
+)
+from showdown.sides import Side
+from tests.hil.conftest import Rig, Table, open_table
+
+pytestmark = pytest.mark.hil
+
+
+def _one(table: Table, kind: type, timeout_s: float = 3.0) -> ServiceEvent:
+    got = table.wait_for(lambda e: isinstance(e, kind), timeout_s)
+    assert got, f"no {kind.__name__}"
+    return got[-1]
+
+
+def _loaded(table: Table, cards: int = 2) -> None:
+    table.service.load(cards=cards)
+    _one(table, DuelLoaded)
+
+
+@pytest.mark.parametrize("late_us", [0, 150_000, 600_000])
+def test_a_duel_started_on_the_board_button_goes_exactly_at_the_board_go(
+    rig: Rig, table: Table, late_us: int
+) -> None:
+    """`late_us`: how long before the host heard of it the button was pressed (a busy host)."""
+    mcu = rig.need_virtual()
+    fw = mcu.firmware
+    assert fw is not None
+    _loaded(table)
+    button = P.ticks_add(mcu.ticks_us(), -late_us)
+    mcu.press_button(button)
+    started = _one(table, CountdownStarted)
+    assert isinstance(started, CountdownStarted)
+    link = table.unit.link
+    # the engine started the duel at the button's stamp, and so did the board
+    assert started.t_us == link.clock.unwrap(button)
+    assert mcu.wait_until(lambda: fw.cd_start == button)
+    planned_go = started.t_us + started.countdown_us
+    assert fw.cd_go == link.to_raw(planned_go)
+    go = _one(table, GoSignalled)
+    assert isinstance(go, GoSignalled) and go.t_us >= planned_go  # never before the plan
+    go_raw = link.to_raw(go.t_us)
+    mcu.press(P.LEFT, P.ticks_add(go_raw, 5_000))
+    mcu.press(P.RIGHT, P.ticks_add(go_raw, 9_000))
+    verdict = _one(table, VerdictGiven)
+    assert isinstance(verdict, VerdictGiven)
+    assert verdict.result.go_us == go.t_us  # the duel's go is the board's go
+    assert verdict.result.winner is Side.LEFT and verdict.result.reaction_us[Side.LEFT] == 5_000
+    _one(table, LaunchDone)
+    table.assert_launched_at_most_once(mcu)
+
+
+def test_a_software_start_counts_from_the_engine_start_on_the_board(
+    rig: Rig, table: Table
+) -> None:
+    mcu = rig.need_virtual()
+    fw = mcu.firmware
+    assert fw is not None
+    _loaded(table)
+    table.service.start(250_000)
+    started = _one(table, CountdownStarted)
+    assert isinstance(started, CountdownStarted)
+    start_raw = table.unit.link.to_raw(started.t_us)
+    assert mcu.wait_until(lambda: fw.cd_start == start_raw)
+    assert fw.cd_go == P.ticks_add(start_raw, 250_000)
+    go = _one(table, GoSignalled)
+    assert isinstance(go, GoSignalled) and go.t_us >= started.t_us + 250_000
+
+
+def test_a_press_a_microsecond_before_the_planned_go_freezes_the_board_and_loses(
+    rig: Rig, table: Table
+) -> None:
+    mcu = rig.need_virtual()
+    fw = mcu.firmware
+    assert fw is not None
+    _loaded(table)
+    mcu.press_button()
+    started = _one(table, CountdownStarted)
+    assert isinstance(started, CountdownStarted)
+    planned_go = started.t_us + started.countdown_us
+    mcu.press(P.RIGHT, table.unit.link.to_raw(planned_go - 1))
+    verdict = _one(table, VerdictGiven)
+    assert isinstance(verdict, VerdictGiven)
+    assert verdict.result.outcome is Outcome.EARLY_PRESS and verdict.result.loser is Side.RIGHT
+    assert verdict.result.reaction_us[Side.RIGHT] == -1
+    assert _one(table, EarlyPressSeen)
+    assert mcu.wait_until(lambda: fw.cd_frozen)
+    assert not table.wait_for(lambda e: isinstance(e, GoSignalled), 0.2)  # go never lit
+    assert mcu.hw is not None and mcu.hw.go_led.value() == 0
+    _one(table, LaunchDone)
+    table.assert_launched_at_most_once(mcu)
+
+
+@pytest.mark.parametrize(("after_planned_us", "outcome"),
+                         [(500, Outcome.EARLY_PRESS), (1_500, Outcome.FASTER)])
+def test_a_press_is_judged_against_the_go_the_board_actually_lit(
+    still_board: Callable[..., VirtualMCU], after_planned_us: int, outcome: Outcome
+) -> None:
+    """The board lights go 1 ms after the planned go (its loop was busy): a press between
+    the two came before the light and is early; one after the light is timed from it."""
+    mcu = still_board()
+    fw = mcu.firmware
+    assert fw is not None
+    with open_table(mcu.port) as table:
+        _loaded(table)
+        table.service.start(200_000)
+        _one(table, CountdownStarted)
+        assert mcu.wait_until(lambda: fw.cd_on)
+        planned = fw.cd_go
+        shown = P.ticks_add(planned, 1_000)
+        mcu.advance(P.ticks_diff(shown, mcu.ticks_us()))  # < the 0.5 s host timeout
+        go = _one(table, GoSignalled)
+        assert isinstance(go, GoSignalled) and table.unit.link.to_raw(go.t_us) == shown
+        mcu.press(P.LEFT, P.ticks_add(planned, after_planned_us))
+        mcu.advance(30_000)  # the board's time moves on; the host's verdict follows
+        verdict = _one(table, VerdictGiven)
+        assert isinstance(verdict, VerdictGiven)
+        assert verdict.result.outcome is outcome and verdict.result.go_us == go.t_us
+        assert verdict.result.reaction_us[Side.LEFT] == after_planned_us - 1_000
+        assert (verdict.result.loser if outcome is Outcome.EARLY_PRESS
+                else verdict.result.winner) is Side.LEFT
