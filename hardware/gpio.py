@@ -355,7 +355,13 @@ class GpioUnit(ShowdownUnit):
     def _close_devices(self) -> None:
         launcher = getattr(self, "launcher", None)
         if launcher is not None:
-            launcher.stop()
+            # Also reached when opening a later device failed: the motor's pins are
+            # released here then, not left claimed.
+            try:
+                launcher.close()
+            except Exception:
+                launcher.stop()
+                log.exception("closing the launcher failed")
         for device in reversed(self._devices):
             try:
                 device.close()

@@ -162,8 +162,9 @@ class Launcher:
             thread.join(timeout=1.0)
         with self._lock:
             self._motor_stop()
-            self._motor_closed = True
-            self.motor.close()
+            if not self._motor_closed:  # a second close (unit close, then cleanup) is harmless
+                self._motor_closed = True
+                self.motor.close()
 
     # -- the launch thread --
 

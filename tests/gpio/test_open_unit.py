@@ -57,3 +57,22 @@ def test_a_pin_taken_by_another_device_is_one_line(mock_pins) -> None:
         assert not mock_pins.pin(5).state  # what had been opened was closed again
     finally:
         squatter.close()
+
+
+def test_a_card_sensor_that_cannot_open_releases_the_motor_pins(mock_pins) -> None:
+    """The motor is built before the sensor: a failing sensor must not leave it claimed."""
+    from gpiozero import Button, Motor
+
+    from tests.gpio.conftest import quick_pinmap, with_sensor
+
+    pinmap = with_sensor(quick_pinmap())
+    squatter = Button(pinmap.card_sensor.pin, pin_factory=mock_pins)
+    try:
+        with pytest.raises(UsageError, match="cannot open the card sensor"):
+            GpioUnit(pinmap, mock_pins)
+        lp = pinmap.launcher
+        motor = Motor(lp.forward, lp.backward, enable=lp.enable, pwm=lp.pwm,
+                      pin_factory=mock_pins)  # would raise if the pins were still claimed
+        motor.close()
+    finally:
+        squatter.close()
