@@ -113,6 +113,8 @@ class ShowdownUnit(ABC):
     #: delivery delay, with margin); `run` uses it as the settle time unless told
     #: otherwise. None: the duel config's default.
     settle_us: int | None = None
+    #: The most cards one launch can take (a microcontroller's limit); None: any number.
+    max_cards: int | None = None
 
     def __init__(self) -> None:
         self._wake = threading.Event()
@@ -144,6 +146,15 @@ class ShowdownUnit(ABC):
 
     def start_countdown(self, countdown_us: int) -> None:
         """Begin the countdown. A unit that runs its own will show go by itself."""
+
+    def start_countdown_at(self, start_us: int, countdown_us: int) -> None:
+        """Begin the countdown that the engine started at `start_us` (unit clock).
+
+        The service calls this one. A unit that counts on its own clock overrides it so
+        that its "go" falls at `start_us + countdown_us`, the engine's planned go,
+        however late this call reaches it; the others just start counting now.
+        """
+        self.start_countdown(countdown_us)
 
     def show_countdown(self, remaining_us: int, total_us: int) -> None:
         """Refresh the countdown lights; called often by the service while counting."""

@@ -39,6 +39,7 @@ from showdown.duel import (
     Announce,
     Duel,
     DuelConfig,
+    DuelError,
     DuelInput,
     DuelResult,
     FreezeCountdown,
@@ -230,6 +231,10 @@ class ShowdownService:
         challenger = Side(challenger)
         opponent = challenger.other if opponent is None else Side(opponent)
         Load(challenger, opponent, cards)  # validate now, in the caller's thread
+        most = self.unit.max_cards
+        if most is not None and cards > most:
+            raise DuelError(f"the {self.unit.name} unit launches at most {most} cards at once, "
+                            f"not {cards}")
         self._send(_LoadCmd(challenger, opponent, cards, MappingProxyType(dict(players or {}))))
 
     def start(self, countdown_us: int | None = None) -> None:
@@ -383,14 +388,7 @@ class ShowdownService:
             if isinstance(action, ShowLoaded):
                 unit.show_loaded(action.cards)
             elif isinstance(action, StartCountdown):
-                # A unit that counts on its own clock (hardware/serial.py) must count from
-                # the engine's start, not from whenever this call reaches it, so that its
-                # go and the engine's planned go are one instant.
-                start_at = getattr(unit, "start_countdown_at", None)
-                if start_at is not None:
-                    start_at(action.start_us, action.countdown_us)
-                else:
-                    unit.start_countdown(action.countdown_us)
+                unit.start_countdown_at(action.start_us, action.countdown_us)
                 self._emit(CountdownStarted(self.duel_id, action.countdown_us, action.start_us))
             elif isinstance(action, ShowGo):
                 if not unit.runs_own_countdown:
@@ -428,6 +426,7 @@ class ShowdownService:
             self.unit.beep(Beep.TIMEOUT)
         elif result.outcome is Outcome.ABORTED:
             self.unit.set_arrow(None)
+            self.unit.show_idle()
         self._timing_pending = not result.rematch and result.outcome is not Outcome.ABORTED
         self._emit(
             VerdictGiven(self.duel_id, result, load.challenger, load.opponent, load.cards,

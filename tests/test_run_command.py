@@ -54,3 +54,62 @@ def test_run_rejects_bad_options_in_one_line(capsys):
     assert "--cards must be at least 1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["run", "--device", "toaster"])
+
+
+def test_headless_waits_for_the_slower_press_before_loading_the_next_duel(capsys):
+    """The loser's time is kept: the next duel is loaded only once both are timed."""
+    from showdown.service import ReactionsTimed
+
+    unit = FakeUnit()
+    service = ShowdownService(unit, DuelConfig(countdown_min_us=1_000_000,
+                                               countdown_max_us=1_000_000),
+                              rng=random.Random(1))
+    timed: list[ReactionsTimed] = []
+
+    def script(event):
+        if isinstance(event, ReactionsTimed):
+            timed.append(event)
+            service.stop()
+
+    service.add_listener(script)
+    unit.deliver(TimerPressed(100_000))
+    unit.deliver(PaddlePressed(Side.LEFT, 1_100_000 + 200_000))
+    unit.deliver(PaddlePressed(Side.RIGHT, 1_100_000 + 300_000))  # 100 ms after the verdict
+    run_headless(service, 1, None)
+    assert timed[0].reaction_us == {Side.LEFT: 200_000, Side.RIGHT: 300_000}
+
+
+def test_an_unwritable_duel_log_is_one_line(capsys, tmp_path):
+    status = main(["run", "--device", "emulator", "--duel-log", str(tmp_path)])  # a folder
+    err = capsys.readouterr().err
+    assert status == 2
+    assert f"cannot write the duel log {tmp_path}" in err and "Traceback" not in err
+
+
+def test_simulate_log_in_a_folder_is_one_line(capsys, tmp_path):
+    assert main(["simulate", "--duels", "2", "--log", str(tmp_path)]) == 2
+    assert "give another file with --log" in capsys.readouterr().err
+
+
+def test_replay_of_a_binary_file_is_one_line(capsys, tmp_path):
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"\xff\xfe\x00garbage")
+    assert main(["replay", str(junk)]) == 2
+    assert "is not a duel log: it is not UTF-8 text" in capsys.readouterr().err
+
+
+def test_run_with_a_game_that_does_not_exist_is_an_error(capsys, tmp_path):
+    status = main(["run", "--device", "emulator", "--headless", "--db", str(tmp_path / "s.db"),
+                   "--game", "999", "--duel-log", str(tmp_path / "d.jsonl")])
+    assert status == 2
+    assert "cannot keep score" in capsys.readouterr().err
+
+
+def test_a_unit_refuses_more_cards_than_it_can_launch():
+    from showdown.duel import DuelError
+
+    unit = FakeUnit()
+    unit.max_cards = 3
+    service = ShowdownService(unit)
+    with pytest.raises(DuelError, match="at most 3 cards"):
+        service.load(Side.LEFT, Side.RIGHT, 4)

@@ -171,6 +171,7 @@ def test_a_unit_fault_aborts_the_duel_without_launch():
     assert t.of(UnitProblem)[0].reason == "link lost"
     assert t.unit.launches == []
     assert "stop_launcher" in t.unit.names()
+    assert "show_idle" in t.unit.names()  # lights off: nothing is loaded any more
 
 
 def test_a_unit_that_runs_its_own_countdown_is_judged_on_its_go_report():

@@ -11,7 +11,6 @@ import argparse
 import logging
 import os
 import sqlite3
-from pathlib import Path
 from typing import Any
 
 from showdown.cli import UsageError
@@ -20,6 +19,7 @@ from showdown.commands.options import (
     default_duel_log,
     duel_config,
     fit_to_unit,
+    open_duel_log,
 )
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,6 @@ def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.emulator import EmulatorUnit, quiet_software_stamp_notice
     from hardware.emulator_sound import ToneBank
-    from showdown.duel_log import DuelLog
     from showdown.service import ShowdownService
     from showdown.window import KeyMap, NoDisplayError, run_table_window
 
@@ -100,11 +99,15 @@ def run(args: argparse.Namespace) -> int:
     if driver in ("dummy", "offscreen"):
         raise UsageError(NO_DISPLAY.format(why=f"SDL_VIDEODRIVER is {driver}"))
 
-    app = _open_companion(args)
+    duel_log = open_duel_log(args.duel_log)
+    try:
+        app = _open_companion(args)
+    except BaseException:
+        duel_log.close()
+        raise
     sound = ToneBank(muted=args.mute)
     unit = EmulatorUnit(sound=sound.play)
     quiet_software_stamp_notice(unit.name)  # expected here, and explained in the docs
-    duel_log = DuelLog(Path(args.duel_log) if args.duel_log else default_duel_log())
     service = ShowdownService(unit, fit_to_unit(config, args, unit), duel_log=duel_log)
     if app is not None:
         service.add_listener(app.on_service_event)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from showdown.cli import UsageError
 from showdown.duel import DuelConfig, DuelError, TiePolicy
+from showdown.duel_log import DuelLog
 
 _DEFAULTS = DuelConfig()
 
@@ -31,7 +32,7 @@ def add_duel_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--settle-us", type=int, metavar="US",
         help="how long the verdict waits for late edges after the decisive press "
-        f"(default {_DEFAULTS.settle_us})",
+        f"(default: what the unit's measured delivery needs, else {_DEFAULTS.settle_us})",
     )
 
 
@@ -54,6 +55,18 @@ def fit_to_unit(config: DuelConfig, args: argparse.Namespace, unit: object) -> D
     if args.settle_us is None and settle is not None:
         return replace(config, settle_us=settle)
     return config
+
+
+def open_duel_log(path: str | Path | None, option: str = "--duel-log") -> DuelLog:
+    """The duel log at `path` (default: the user's), or a one-line error saying why not."""
+    target = Path(path) if path else default_duel_log()
+    try:
+        return DuelLog(target)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write the duel log {target}: {exc.strerror or exc}; "
+            f"give another file with {option}"
+        ) from None
 
 
 def default_duel_log() -> Path:

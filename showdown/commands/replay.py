@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
                 verdicts = replay(stream, **duel_overrides(args))  # type: ignore[arg-type]
     except OSError as exc:
         raise UsageError(f"cannot read {args.file}: {exc.strerror}") from exc
+    except UnicodeDecodeError:
+        raise UsageError(f"{args.file} is not a duel log: it is not UTF-8 text") from None
     except ReplayError as exc:
         raise UsageError(str(exc)) from exc
     if not verdicts:

@@ -13,7 +13,9 @@ import logging
 import os
 import signal
 import sys
+from contextlib import ExitStack
 from types import FrameType
+from typing import Any
 
 from hardware.devices import DEVICES, open_unit
 from showdown.cli import UsageError
@@ -22,9 +24,10 @@ from showdown.commands.options import (
     default_duel_log,
     duel_config,
     fit_to_unit,
+    open_duel_log,
 )
-from showdown.duel_log import DuelLog
-from showdown.service import ServiceEvent, ShowdownService, VerdictGiven
+from showdown.duel import Outcome
+from showdown.service import ReactionsTimed, ServiceEvent, ShowdownService, VerdictGiven
 from showdown.sides import Side
 
 log = logging.getLogger(__name__)
@@ -79,16 +82,18 @@ def have_display() -> bool:
     )
 
 
-def _open_companion(args: argparse.Namespace) -> object | None:
-    """The companion app, if its package is installed and the store opens."""
+def _open_companion(args: argparse.Namespace) -> Any:
+    """The score keeper, if it can be had. When the user named a database, a game or a
+    language, a problem with it is an error; otherwise the table runs without one."""
+    explicit = args.db is not None or args.game is not None or args.lang is not None
     try:
         from companion.app import CompanionApp
-    except ImportError:
-        return None
-    try:
+
         return CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
-    except Exception as exc:  # the table still runs without a score keeper
-        log.warning("companion unavailable: %s", exc)
+    except Exception as exc:
+        if explicit:
+            raise UsageError(f"cannot keep score: {exc}") from None
+        log.warning("running without the score keeper: %s", exc)
         return None
 
 
@@ -100,24 +105,31 @@ def run(args: argparse.Namespace) -> int:
     if args.cards < 1:
         raise UsageError("--cards must be at least 1")
     config = duel_config(args)
-    try:
-        unit = open_unit(args.device, args)
-    except (OSError, ValueError, RuntimeError) as exc:
-        raise UsageError(f"cannot open the {args.device} unit: {exc}") from exc
-    config = fit_to_unit(config, args, unit)
-    duel_log = DuelLog(args.duel_log or default_duel_log())
-    service = ShowdownService(unit, config, duel_log=duel_log)
-    app = _open_companion(args)
-    if app is not None:
-        service.add_listener(app.on_service_event)  # type: ignore[attr-defined]
+    with ExitStack() as stack:
+        duel_log = open_duel_log(args.duel_log)
+        stack.callback(duel_log.close)
+        app = _open_companion(args)
+        if app is not None:
+            stack.callback(app.close)
+        try:
+            unit = open_unit(args.device, args)
+        except (OSError, ValueError, RuntimeError) as exc:
+            raise UsageError(f"cannot open the {args.device} unit: {exc}") from exc
+        stack.callback(unit.close)
+        stack.callback(unit.stop_launcher)  # runs first: the motor stops before anything else
+        if unit.max_cards is not None and args.cards > unit.max_cards:
+            raise UsageError(f"the {unit.name} unit launches at most {unit.max_cards} cards "
+                             "at once: lower --cards")
+        service = ShowdownService(unit, fit_to_unit(config, args, unit), duel_log=duel_log)
+        if app is not None:
+            service.add_listener(app.on_service_event)
 
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        unit.stop_launcher()  # the motor stops first, whatever else happens
-        service.stop()
+        def on_signal(signum: int, frame: FrameType | None) -> None:
+            unit.stop_launcher()  # the motor stops first, whatever else happens
+            service.stop()
 
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    try:
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
         if not args.headless and have_display():
             from showdown.window import NoDisplayError, run_table_window
 
@@ -126,25 +138,29 @@ def run(args: argparse.Namespace) -> int:
             except NoDisplayError as exc:
                 print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
         return run_headless(service, args.cards, app)
-    finally:
-        service.close()
-        if app is not None:
-            app.close()  # type: ignore[attr-defined]
+    raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
 
 
-def run_headless(service: ShowdownService, cards: int, app: object | None) -> int:
-    """The unit on its own: keep a duel loaded; the timer button does the rest."""
+def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
+    """The unit on its own: keep a duel loaded; the timer button does the rest.
+
+    The next duel is loaded once the last one is timed in full (`ReactionsTimed`), so
+    the slower player's time is kept too; after an abort, at once.
+    """
 
     def players() -> dict[Side, str]:
-        names = app.player_names() if app is not None else []  # type: ignore[attr-defined]
+        names = app.player_names() if app is not None else []
         return {Side.LEFT: names[0], Side.RIGHT: names[1]} if len(names) >= 2 else {}
 
-    def reload(event: ServiceEvent) -> None:
+    def on_event(event: ServiceEvent) -> None:
         if isinstance(event, VerdictGiven) and not event.result.rematch:
             print(_describe(event), flush=True)
+            if event.result.outcome is Outcome.ABORTED:
+                service.load(Side.LEFT, Side.RIGHT, cards, players())
+        elif isinstance(event, ReactionsTimed):
             service.load(Side.LEFT, Side.RIGHT, cards, players())
 
-    service.add_listener(reload)
+    service.add_listener(on_event)
     service.load(Side.LEFT, Side.RIGHT, cards, players())
     print(f"{service.unit.name} unit ready: press the timer button to start a duel "
           "(Ctrl+C to stop)", flush=True)

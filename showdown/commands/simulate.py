@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 
 from showdown.cli import UsageError
-from showdown.commands.options import add_duel_options, duel_config
-from showdown.duel_log import DuelLog
+from showdown.commands.options import add_duel_options, duel_config, open_duel_log
 from showdown.sides import Side
 from showdown.simulate import PlayerModel, format_report, simulate
 
@@ -60,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         Side.RIGHT: PlayerModel(median_reaction_us=int(args.right_ms * 1000),
                                 early_rate=args.early_rate),
     }
-    log = DuelLog(args.log) if args.log else None
+    log = open_duel_log(args.log, "--log") if args.log else None
     try:
         report = simulate(
             args.duels, args.seed, config=config, max_jitter_us=int(args.jitter_ms * 1000),
