@@ -92,11 +92,6 @@ class Launcher:
 
     # -- commands --
 
-    @property
-    def busy(self) -> bool:
-        with self._lock:
-            return self._job is not None
-
     def launch(self, parts: tuple[LaunchPart, ...]) -> None:
         """Start launching now (or after the launch in progress); returns at once."""
         runs = plan_launch(parts, self.config)

@@ -17,7 +17,6 @@ verdict counts. A duel launches at most once, whatever it is fed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -368,10 +367,6 @@ class Duel:
         return self.results[-1] if self.phase is Phase.DONE and self.results else None
 
     @property
-    def launched(self) -> bool:
-        return self._launched
-
-    @property
     def counting(self) -> bool:
         """The countdown is on: started, not frozen by an early press, no "go" yet."""
         return self.phase is Phase.RUNNING and not self._frozen and not self._go_announced
@@ -623,5 +618,3 @@ def run_to_verdict(
         actions.extend(duel.advance(deadline))
     return actions
 
-
-ActionHandler = Callable[[Action], None]
