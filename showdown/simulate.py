@@ -19,7 +19,7 @@ from hardware.base import PaddlePressed, TimerPressed
 from hardware.fake import FakeUnit
 from showdown.duel import DuelConfig, DuelResult, Outcome
 from showdown.duel_log import DuelLog
-from showdown.service import ShowdownService, VerdictGiven
+from showdown.service import ReactionsTimed, ShowdownService, VerdictGiven
 from showdown.sides import Side
 
 
@@ -131,9 +131,17 @@ def simulate(
     )
     report = SimulationReport()
     verdicts: list[VerdictGiven] = []
+    timed: list[ReactionsTimed] = []
+
+    def listen(event: object) -> None:
+        if isinstance(event, VerdictGiven):
+            verdicts.append(event)
+        elif isinstance(event, ReactionsTimed):
+            timed.append(event)
+
     service = ShowdownService(
         table, config, rng=random.Random(rng.getrandbits(64)), duel_log=duel_log,
-        listeners=(lambda e: verdicts.append(e) if isinstance(e, VerdictGiven) else None,),
+        listeners=(listen,),
     )
     for n in range(duels):
         challenger = Side.LEFT if n % 2 == 0 else Side.RIGHT
@@ -162,8 +170,11 @@ def simulate(
         report.most_launches_in_one_duel = max(report.most_launches_in_one_duel, fired)
         if final.winner is not None:
             report.wins[final.winner.value] += 1
+        # Both players' times, the slower one's included (it may come after the verdict).
+        reactions = timed.pop().reaction_us if timed else final.reaction_us
+        timed.clear()
         for side in Side:
-            value = final.reaction_us.get(side)
+            value = reactions.get(side)
             if value is not None and value >= 0:
                 report.reactions[side].append(value)
     return report

@@ -117,6 +117,17 @@ def _replay_lines(capsys, log: Path) -> list[str]:
     return out.splitlines()
 
 
+def test_simulated_reaction_times_match_the_players_including_the_slower_one(capsys):
+    status, out, _ = run_cli(capsys, "simulate", "--duels", "200", "--left-ms", "200",
+                             "--right-ms", "320", "--early-rate", "0")
+    assert status == 0
+    medians = dict(re.findall(r"^reaction (left|right) \(median/best\)\s+(\d+) ms", out, re.M))
+    assert abs(int(medians["left"]) - 200) < 15
+    assert abs(int(medians["right"]) - 320) < 25  # the usual loser is timed too
+    wins = dict(re.findall(r"^wins (left|right)\s+(\d+)", out, re.M))
+    assert int(wins["left"]) > 3 * int(wins["right"])
+
+
 def test_simulate_rejects_nonsense(capsys):
     status, _, err = run_cli(capsys, "simulate", "--duels", "0")
     assert status == 2 and "--duels" in err
