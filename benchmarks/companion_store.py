@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.app import CompanionApp
 from companion.game import Game
-from companion.scoring import Rules
+from companion.scoring import MAX_TARGET, Rules
 from companion.store import Store
 from showdown.cli import main
 
@@ -40,7 +40,7 @@ def round_input(n: int) -> tuple[str, dict[str, str]]:
 
 
 def seeded_store(path: Path, rounds: int) -> int:
-    game = Game.new("classic", Rules.make("winner", target=10**9), PLAYERS)
+    game = Game.new("classic", Rules.make("winner", target=MAX_TARGET), PLAYERS)
     from companion.app import build_hands
 
     for n in range(rounds):

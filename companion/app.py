@@ -5,6 +5,11 @@ the pure game model first (which raises `CompanionError` with a one-sentence mes
 input, before anything is written) and then to the store, whose transaction is committed
 before the method returns. So when `record_round` returns, the round is on disk.
 
+The game may be changed by another writer while it is held here (`uno-showdown game round` in
+a terminal while the screen is open). Then the store refuses the change with
+`GameChangedError` (a `CompanionError`), this app reloads the game from the file, and the
+message asks the person to check it and enter the change again; nothing saved elsewhere is lost.
+
 Return types are small frozen dataclasses:
 
 * `RoundSummary` (from `record_round`): the round's number, winner, loser (lazy method), the
@@ -23,7 +28,7 @@ Return types are small frozen dataclasses:
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,7 +41,7 @@ from companion.errors import CompanionError
 from companion.game import Game, GameError, Hand, HistoryRow, Standing
 from companion.i18n import _, set_language
 from companion.scoring import Rules
-from companion.store import DuelRow, GameInfo, Store
+from companion.store import DuelRow, GameChangedError, GameInfo, Store
 
 __all__ = [
     "CompanionApp",
@@ -142,6 +147,29 @@ class CompanionApp:
     def _duel_recorded(self, row: DuelRow) -> None:
         self._last_duel = row
 
+    def _save(self, write: Callable[[], None]) -> None:
+        """Run a store write; if the game changed elsewhere, reload it before passing that on."""
+        try:
+            write()
+        except GameChangedError:
+            self._reload()
+            raise
+
+    def _reload(self) -> None:
+        game = self.game
+        if game is None or game.id is None:
+            return
+        try:
+            self.game = self.store.load_game(game.id)
+        except CompanionError:  # deleted elsewhere: there is no game to show any more
+            self.game = None
+            self._attach()
+
+    def reload(self) -> None:
+        """Read the current game from the file again (to show what others have changed)."""
+        with self._lock:
+            self._reload()
+
     def _require(self) -> Game:
         if self.game is None:
             raise GameError(_("there is no game yet: start one with `uno-showdown game new`"))
@@ -192,7 +220,7 @@ class CompanionApp:
         with self._lock:
             game = self._require()
             new = game.add_round(winner, build_hands(hands, points), _now())
-            self.store.append_round(new)
+            self._save(lambda: self.store.append_round(new))
             self.game = new
             return self.summary()
 
@@ -228,7 +256,7 @@ class CompanionApp:
         """Correct a past round (1-based number)."""
         with self._lock:
             new = self._require().edit_round(number, winner, build_hands(hands, points))
-            self.store.replace_round(new, number)
+            self._save(lambda: self.store.replace_round(new, number))
             self.game = new
 
     def undo(self) -> bool:
@@ -238,7 +266,7 @@ class CompanionApp:
             if game is None or not game.rounds:
                 return False
             new = game.undo()
-            self.store.set_round_count(new)
+            self._save(lambda: self.store.set_round_count(new, len(game.rounds)))
             self.game = new
             return True
 
@@ -249,7 +277,7 @@ class CompanionApp:
             if game is None or not game.undone:
                 return False
             new = game.redo()
-            self.store.set_round_count(new)
+            self._save(lambda: self.store.set_round_count(new, len(game.rounds)))
             self.game = new
             return True
 
@@ -260,15 +288,14 @@ class CompanionApp:
             game = self._require()
             was = game.player(old).name
             updated = game.rename(old, new)
-            assert updated.id is not None
-            self.store.rename_player(updated.id, was, updated.player(new).name)
+            self._save(lambda: self.store.rename_player(updated, was, updated.player(new).name))
             self.game = updated
 
     def add_player(self, name: str, seat: int | None = None) -> None:
         """A late joiner, who plays from the next round on."""
         with self._lock:
             updated = self._require().add_player(name, seat)
-            self.store.save_players(updated)
+            self._save(lambda: self.store.save_players(updated))
             self.game = updated
 
     # -- what the screen shows --
@@ -311,15 +338,14 @@ class CompanionApp:
         return transfer.export_game(game, duels, fmt)
 
     def import_game(self, text: str, fmt: str | None = None) -> int:
-        """Import an exported game as a new game (it becomes the current game)."""
+        """Import an exported game as a new game (it becomes the current game).
+
+        The file is checked whole before anything is written (`transfer` refuses it with one
+        sentence), and the game with its rounds and duels is written in one transaction.
+        """
         game, duels = transfer.import_game(text, fmt)
         with self._lock:
-            game_id = self.store.create_game(game)
-            for d in duels:
-                self.store.add_duel(game_id, d.after_round, d.challenger, d.opponent, d.cards,
-                                    d.outcome, d.winner, d.loser,
-                                    d.reaction_us.get(d.challenger),
-                                    d.reaction_us.get(d.opponent), d.recorded_at)
+            game_id = self.store.create_game(game, duels)
             self.game = self.store.load_game(game_id)
             self._attach()
         return game_id

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from companion.store import DuelRow, Store
+from companion.store import DuelRow, Store, StoreError
 from showdown.duel import Outcome
 from showdown.service import ReactionsTimed, VerdictGiven
 
@@ -122,9 +122,8 @@ class DuelRecorder:
                 result.reaction_us.get(event.opponent),
                 self.clock(),
             )
-        except KeyError as exc:
-            log.warning("duel %d names a player not in game %d: %s",
-                        event.duel_id, self.game_id, exc)
+        except StoreError as exc:  # a name not in the game, or the file cannot be written
+            log.warning("duel %d not recorded with game %d: %s", event.duel_id, self.game_id, exc)
             return
         self._stored[event.duel_id] = (duel_id, event.challenger, event.opponent)
         early = self._early_times.pop(event.duel_id, None)
@@ -139,9 +138,13 @@ class DuelRecorder:
             self._early_times[service_duel_id] = reaction_us
             return
         duel_id, challenger, opponent = stored
-        self.store.set_duel_reactions(
-            duel_id, reaction_us.get(challenger), reaction_us.get(opponent)
-        )
+        try:
+            self.store.set_duel_reactions(
+                duel_id, reaction_us.get(challenger), reaction_us.get(opponent)
+            )
+        except StoreError as exc:  # the verdict is saved; only the slower time is lost
+            log.warning("reaction times of duel %d not saved: %s", service_duel_id, exc)
+            return
         self._tell(duel_id)
 
     def _tell(self, duel_id: int) -> None:

@@ -39,6 +39,9 @@ from companion.scoring import (
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+#: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
+#: number above this is a typing slip (and would not fit the games file as an integer).
+MAX_HAND_POINTS = 9999
 _FORBIDDEN_IN_NAMES = ":,+"
 
 
@@ -186,6 +189,10 @@ class Game:
     id: int | None = None
     created_at: str = ""
     extra: Mapping[str, str] = field(default_factory=dict)
+    #: How many changes the game has had. Every operation below returns the next revision;
+    #: the store writes a change only over the revision it came from, so a change made from
+    #: a stale copy (another screen, the CLI) is refused instead of overwriting that work.
+    revision: int = field(default=0, compare=False)
 
     @classmethod
     def new(
@@ -277,6 +284,11 @@ class Game:
                         name=name
                     )
                 )
+            if hand.counted is not None and hand.counted > MAX_HAND_POINTS:
+                raise GameError(
+                    _("{name}'s points cannot be more than {max}: give what the cards are "
+                      "worth").format(name=name, max=MAX_HAND_POINTS)
+                )
             given[name] = hand
         winners_side = self.entrant_of(win).members if self.rules.method is Method.TEAMS else (win,)
         for name in winners_side:
@@ -332,7 +344,7 @@ class Game:
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
         rnd = self.make_round(len(self.rounds), winner, hands, played_at)
-        new = replace(self, rounds=(*self.rounds, rnd), undone=())
+        new = replace(self, rounds=(*self.rounds, rnd), undone=(), revision=self.revision + 1)
         if "scores" in self.__dict__:  # carry the derived scores over: O(1) per round
             new.__dict__["scores"] = (*self.scores, new._score(len(self.rounds)))
         return new
@@ -351,17 +363,19 @@ class Game:
         rnd = self.make_round(number - 1, winner, hands, old.played_at)
         rounds = list(self.rounds)
         rounds[number - 1] = rnd
-        return replace(self, rounds=tuple(rounds))
+        return replace(self, rounds=tuple(rounds), revision=self.revision + 1)
 
     def undo(self) -> Game:
         if not self.rounds:
             raise GameError(_("there is no round to undo"))
-        return replace(self, rounds=self.rounds[:-1], undone=(*self.undone, self.rounds[-1]))
+        return replace(self, rounds=self.rounds[:-1], undone=(*self.undone, self.rounds[-1]),
+                       revision=self.revision + 1)
 
     def redo(self) -> Game:
         if not self.undone:
             raise GameError(_("there is no undone round to redo"))
-        return replace(self, rounds=(*self.rounds, self.undone[-1]), undone=self.undone[:-1])
+        return replace(self, rounds=(*self.rounds, self.undone[-1]), undone=self.undone[:-1],
+                       revision=self.revision + 1)
 
     # -- players --
 
@@ -386,6 +400,7 @@ class Game:
             players=players,
             rounds=tuple(fix(r) for r in self.rounds),
             undone=tuple(fix(r) for r in self.undone),
+            revision=self.revision + 1,
         )
 
     def add_player(self, name: str, seat: int | None = None) -> Game:
@@ -407,7 +422,7 @@ class Game:
         position = len(self.players) if seat is None else max(0, min(seat, len(self.players)))
         players = list(self.players)
         players.insert(position, Player(clean, len(self.rounds)))
-        return replace(self, players=tuple(players), undone=())
+        return replace(self, players=tuple(players), undone=(), revision=self.revision + 1)
 
     # -- derived --
 

@@ -76,6 +76,8 @@ _METHOD_ALIASES = {
 }
 
 MODIFIERS = ("lone_zero_50",)
+#: The highest target a game takes; more would be a typing slip, and must fit the games file.
+MAX_TARGET = 1_000_000
 
 
 def parse_method(name: str) -> Method:
@@ -108,8 +110,12 @@ class Rules:
                 raise RulesError(_("the lazy method keeps no totals, so it takes no target"))
         elif target is None:
             target = DEFAULT_TARGETS[method]
-        elif target <= 0:
+        elif not isinstance(target, int) or isinstance(target, bool) or target <= 0:
             raise RulesError(_("the target must be a positive number of points"))
+        elif target > MAX_TARGET:
+            raise RulesError(
+                _("the target cannot be more than {max} points").format(max=MAX_TARGET)
+            )
         mods = set()
         for m in modifiers:
             key = m.strip().lower().replace("-", "_")

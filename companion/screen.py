@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from companion import theme
+from companion.errors import CompanionError
 from companion.views.base import View
 from companion.views.chart import ChartView
 from companion.views.duels import DuelsView
@@ -150,14 +151,26 @@ class CompanionScreen:
         self._dirty = True
 
     def undo(self) -> None:
-        if self.app.game is not None and self.app.undo():
+        try:
+            done = self.app.game is not None and self.app.undo()
+        except CompanionError as exc:  # the game changed elsewhere: it was reloaded
+            self.notify(str(exc))
+            self.invalidate()
+            return
+        if done:
             self.notify(_("Last round undone"))
             self.go("standings") if self.current.name == "game_over" else self.invalidate()
         else:
             self.notify(_("Nothing to undo"))
 
     def redo(self) -> None:
-        if self.app.game is not None and self.app.redo():
+        try:
+            done = self.app.game is not None and self.app.redo()
+        except CompanionError as exc:  # the game changed elsewhere: it was reloaded
+            self.notify(str(exc))
+            self.invalidate()
+            return
+        if done:
             self.notify(_("Round restored"))
             self.invalidate()
             if game_is_over(self.app):

@@ -3,7 +3,14 @@
 Nothing entered is lost: `append_round` returns only after its transaction is committed with
 `synchronous=FULL`, so a round the screen or the CLI shows as saved survives a kill -9 or a
 power cut, and a round is written whole or not at all (one transaction holds the round and
-all its hands).
+all its hands). A transaction that cannot commit (disk full, file locked) is rolled back and
+reported as a `StoreError`, so the next change starts clean.
+
+Several writers may hold one game (the screen, `uno-showdown game` in a terminal, the
+emulator): each keeps the game in memory. Every game carries a revision that each change
+moves on by one, and a change is written only over the revision it was made from; a change
+made from a stale copy raises `GameChangedError` and writes nothing, so it never deletes or
+overwrites what another writer saved. Only undone rounds are ever dropped by a new round.
 
 The store keeps what the game model holds (players, rounds as entered, the redo stack) and
 rebuilds a `Game` from it; points are derived, never stored. The schema carries a version;
@@ -12,10 +19,11 @@ rebuilds a `Game` from it; points are derived, never stored. The schema carries 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +45,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 class StoreError(CompanionError):
     """The store cannot be opened or does not hold what was asked for."""
+
+
+class GameChangedError(StoreError):
+    """The game in the file moved on since this copy was loaded (another screen or the CLI)."""
 
 
 def default_db_path() -> Path:
@@ -99,8 +111,14 @@ CREATE TABLE duels (
 CREATE INDEX duels_by_game ON duels (game_id);
 """
 
+_V3 = """
+ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+"""
+
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+#: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
+_MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -164,11 +182,14 @@ class Store:
             ) from exc
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
+            self._refuse_foreign_database()
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
             self._migrate()
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, StoreError) as exc:
             self.conn.close()
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(
                 _("{path} is not a games file ({reason}): choose another with --db").format(
                     path=self.path, reason=exc
@@ -186,20 +207,55 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction, taken before reading so that writers queue, not fail."""
+        """One write transaction, taken before reading so that writers queue, not fail.
+
+        Whatever goes wrong inside, COMMIT included (a full disk, a deferred constraint), the
+        transaction is rolled back before the error leaves: otherwise the connection would stay
+        inside it and every later BEGIN would fail. SQLite's own errors become a `StoreError`.
+        """
         with self.lock:
-            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise self._cannot_save(exc) from exc
             try:
                 yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
+                self.conn.execute("COMMIT")
+            except BaseException as exc:
+                self._roll_back()
+                if isinstance(exc, (sqlite3.Error, OverflowError)):
+                    raise self._cannot_save(exc) from exc
                 raise
-            self.conn.execute("COMMIT")
+
+    def _roll_back(self) -> None:
+        """End the open transaction, if SQLite has not already ended it itself."""
+        if self.conn.in_transaction:
+            # a failing ROLLBACK says less than the error being reported, which goes on
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+
+    def _cannot_save(self, exc: BaseException) -> StoreError:
+        return StoreError(
+            _("cannot save to {path}: {reason}; nothing was changed, so try again").format(
+                path=self.path, reason=exc
+            )
+        )
 
     # -- schema --
 
     def schema_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _refuse_foreign_database(self) -> None:
+        """A database of another program (tables, no schema version) is left alone."""
+        if self.schema_version() == 0 and self.conn.execute(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
+        ).fetchone()[0]:
+            raise StoreError(
+                _("{path} is not a games file ({reason}): choose another with --db").format(
+                    path=self.path, reason=_("it holds another program's tables")
+                )
+            )
 
     def _migrate(self) -> None:
         version = self.schema_version()
@@ -217,14 +273,17 @@ class Store:
 
     # -- games --
 
-    def create_game(self, game: Game) -> int:
-        """Insert a whole game (new, or imported with its rounds) in one transaction."""
+    def create_game(self, game: Game, duels: Sequence[DuelRow] = ()) -> int:
+        """Insert a whole game (new, or imported with its rounds and duels) in one transaction.
+
+        The duels' names must be the game's players (`transfer` checks an imported file).
+        """
         with self.transaction() as conn:
             cur = conn.execute(
-                "INSERT INTO games (edition, method, target, modifiers, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (edition, method, target, modifiers, created_at, revision) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (game.edition_key, game.rules.method.value, game.rules.target,
-                 ",".join(game.rules.modifiers), game.created_at),
+                 ",".join(game.rules.modifiers), game.created_at, game.revision),
             )
             game_id = int(cur.lastrowid or 0)
             ids = {}
@@ -238,12 +297,19 @@ class Store:
                 self._insert_round(conn, game_id, ids, number, rnd, undone=False)
             for offset, rnd in enumerate(reversed(game.undone), 1):
                 self._insert_round(conn, game_id, ids, len(game.rounds) + offset, rnd, undone=True)
+            for d in duels:
+                self._insert_duel(
+                    conn, game_id, d.after_round, d.challenger, d.opponent, d.cards, d.outcome,
+                    d.winner, d.loser, d.reaction_us.get(d.challenger),
+                    d.reaction_us.get(d.opponent), d.recorded_at,
+                )
         return game_id
 
     @_locked
     def game_ids(self) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT id FROM games ORDER BY id")]
 
+    @_locked
     def latest_game_id(self, unfinished_only: bool = False) -> int | None:
         """The most recently created game (with `unfinished_only`, the latest not yet over)."""
         rows = self.conn.execute("SELECT id FROM games ORDER BY id DESC").fetchall()
@@ -272,17 +338,19 @@ class Store:
 
     @_locked
     def load_game(self, game_id: int) -> Game:
-        row = self.conn.execute(
-            "SELECT edition, method, target, modifiers, created_at FROM games WHERE id = ?",
-            (game_id,),
-        ).fetchone()
+        row = None
+        if isinstance(game_id, int) and -_MAX_ROW_ID <= game_id <= _MAX_ROW_ID:
+            row = self.conn.execute(
+                "SELECT edition, method, target, modifiers, created_at, revision FROM games "
+                "WHERE id = ?", (game_id,),
+            ).fetchone()
         if row is None:
             raise StoreError(
                 _("there is no game {id} in {path}: see `uno-showdown game list`").format(
                     id=game_id, path=self.path
                 )
             )
-        edition, method, target, modifiers, created = row
+        edition, method, target, modifiers, created, revision = row
         rules = Rules.make(method, target, [m for m in modifiers.split(",") if m])
         players = []
         names: dict[int, str] = {}
@@ -314,7 +382,7 @@ class Store:
             (undone if was_undone else done).append(rnd)
         return Game(
             edition, rules, tuple(players), tuple(done), tuple(reversed(undone)),
-            id=game_id, created_at=created,
+            id=game_id, created_at=created, revision=revision,
         )
 
     def delete_game(self, game_id: int) -> None:
@@ -350,22 +418,49 @@ class Store:
             ],
         )
 
-    def append_round(self, game: Game) -> None:
-        """Persist `game`'s last round (just added by the model); drops any undone rounds.
+    def _advance(self, conn: sqlite3.Connection, game: Game, live_rounds: int) -> None:
+        """Move the file's game to `game.revision`, or refuse: first thing in a change.
 
-        Returns after the commit: the round is on disk.
+        The change was made from revision `game.revision - 1`; if the file holds another
+        revision, or not `live_rounds` rounds in play, someone else changed the game since it
+        was loaded, and writing now would overwrite their work.
+        """
+        assert game.id is not None
+        moved = conn.execute(
+            "UPDATE games SET revision = ? WHERE id = ? AND revision = ?",
+            (game.revision, game.id, game.revision - 1),
+        ).rowcount
+        live = conn.execute(
+            "SELECT COUNT(*) FROM rounds WHERE game_id = ? AND undone = 0", (game.id,)
+        ).fetchone()[0]
+        if moved != 1 or live != live_rounds:
+            raise GameChangedError(
+                _("game {id} was changed elsewhere and has been reloaded: check it and enter "
+                  "your change again").format(id=game.id)
+            )
+
+    def append_round(self, game: Game) -> None:
+        """Persist `game`'s last round (just added by the model); drops the undone rounds.
+
+        Returns after the commit: the round is on disk. Raises `GameChangedError` (writing
+        nothing) if the game in the file is not the one the round was added to.
         """
         assert game.id is not None
         number = len(game.rounds)
         with self.transaction() as conn:
-            conn.execute("DELETE FROM rounds WHERE game_id = ? AND number >= ?", (game.id, number))
+            self._advance(conn, game, number - 1)
+            conn.execute("DELETE FROM rounds WHERE game_id = ? AND undone = 1", (game.id,))
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
 
-    def set_round_count(self, game: Game) -> None:
-        """Persist an undo or a redo: rounds up to `len(game.rounds)` are live, the rest undone."""
+    def set_round_count(self, game: Game, was: int) -> None:
+        """Persist an undo or a redo: rounds up to `len(game.rounds)` are live, the rest undone.
+
+        `was` is how many rounds were live before (the file must still hold that many).
+        """
         assert game.id is not None
         with self.transaction() as conn:
+            self._advance(conn, game, was)
             conn.execute(
                 "UPDATE rounds SET undone = (number > ?) WHERE game_id = ?",
                 (len(game.rounds), game.id),
@@ -376,22 +471,27 @@ class Store:
         assert game.id is not None
         rnd = game.rounds[number - 1]
         with self.transaction() as conn:
+            self._advance(conn, game, len(game.rounds))
             conn.execute(
                 "DELETE FROM rounds WHERE game_id = ? AND number = ?", (game.id, number)
             )
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number, rnd,
                                undone=False)
 
-    def rename_player(self, game_id: int, old: str, new: str) -> None:
+    def rename_player(self, game: Game, old: str, new: str) -> None:
+        """Persist a rename (`game` is the renamed game, `old` the name in the file)."""
+        assert game.id is not None
         with self.transaction() as conn:
+            self._advance(conn, game, len(game.rounds))
             conn.execute(
-                "UPDATE players SET name = ? WHERE game_id = ? AND name = ?", (new, game_id, old)
+                "UPDATE players SET name = ? WHERE game_id = ? AND name = ?", (new, game.id, old)
             )
 
     def save_players(self, game: Game) -> None:
         """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""
         assert game.id is not None
         with self.transaction() as conn:
+            self._advance(conn, game, len(game.rounds))
             conn.execute("DELETE FROM rounds WHERE game_id = ? AND undone = 1", (game.id,))
             ids = self._player_ids(conn, game.id)
             conn.execute("UPDATE players SET seat = -1 - seat WHERE game_id = ?", (game.id,))
@@ -413,18 +513,35 @@ class Store:
         challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
     ) -> int:
         with self.transaction() as conn:
-            ids = {k.casefold(): v for k, v in self._player_ids(conn, game_id).items()}
-            challenger, opponent = challenger.casefold(), opponent.casefold()
-            winner, loser = (winner or "").casefold(), (loser or "").casefold()
-            cur = conn.execute(
-                "INSERT INTO duels (game_id, after_round, challenger_id, opponent_id, cards, "
-                "outcome, winner_id, loser_id, challenger_reaction_us, opponent_reaction_us, "
-                "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, after_round, ids[challenger], ids[opponent], cards, outcome,
-                 ids.get(winner), ids.get(loser), challenger_reaction_us,
-                 opponent_reaction_us, recorded_at),
+            return self._insert_duel(
+                conn, game_id, after_round, challenger, opponent, cards, outcome, winner, loser,
+                challenger_reaction_us, opponent_reaction_us, recorded_at,
             )
-            return int(cur.lastrowid or 0)
+
+    def _insert_duel(
+        self, conn: sqlite3.Connection, game_id: int, after_round: int, challenger: str,
+        opponent: str, cards: int, outcome: str, winner: str | None, loser: str | None,
+        challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
+    ) -> int:
+        ids = {k.casefold(): v for k, v in self._player_ids(conn, game_id).items()}
+        missing = [n for n in (challenger, opponent) if n.casefold() not in ids]
+        if missing:
+            raise StoreError(
+                _("there is no player {name!r} in this game: the players are {names}").format(
+                    name=missing[0], names=", ".join(self._player_ids(conn, game_id))
+                )
+            )
+        challenger, opponent = challenger.casefold(), opponent.casefold()
+        winner, loser = (winner or "").casefold(), (loser or "").casefold()
+        cur = conn.execute(
+            "INSERT INTO duels (game_id, after_round, challenger_id, opponent_id, cards, "
+            "outcome, winner_id, loser_id, challenger_reaction_us, opponent_reaction_us, "
+            "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, after_round, ids[challenger], ids[opponent], cards, outcome,
+             ids.get(winner), ids.get(loser), challenger_reaction_us,
+             opponent_reaction_us, recorded_at),
+        )
+        return int(cur.lastrowid or 0)
 
     def set_duel_reactions(
         self, duel_id: int, challenger_us: int | None, opponent_us: int | None

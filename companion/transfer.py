@@ -21,10 +21,11 @@ from typing import Any
 
 from companion.cards import format_cards, parse_cards
 from companion.errors import CompanionError
-from companion.game import Game, Hand, Player, Round
+from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, Hand, Player, Round
 from companion.i18n import _
-from companion.scoring import Method, Rules
+from companion.scoring import MAX_TARGET, Method, Rules
 from companion.store import DuelRow
+from showdown.duel import Outcome
 
 FORMAT_NAME = "uno-showdown-game"
 FORMAT_VERSION = 1
@@ -109,7 +110,12 @@ def _to_csv(game: Game) -> str:
 
 
 def import_game(text: str, fmt: str | None = None) -> tuple[Game, list[DuelRow]]:
-    """Read an exported game (format guessed from the text when None)."""
+    """Read an exported game (format guessed from the text when None).
+
+    Every field is checked before anything is written: a wrong one raises `TransferError`
+    naming the field, and the rounds are replayed through the game model, whose one-sentence
+    errors say what the rules refuse. So an import is stored whole or not at all.
+    """
     if fmt is None:
         fmt = "json" if text.lstrip().startswith("{") else "csv"
     try:
@@ -117,11 +123,13 @@ def import_game(text: str, fmt: str | None = None) -> tuple[Game, list[DuelRow]]
             return _from_json(json.loads(text))
         if fmt == "csv":
             return _from_csv(text), []
+    except TransferError:
+        raise
     except CompanionError as exc:
         raise TransferError(
             _("the file holds a game the rules refuse: {reason}").format(reason=exc)
         ) from None
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, LookupError, TypeError, AttributeError, RecursionError) as exc:
         raise TransferError(
             _("the file is not a game exported by uno-showdown ({reason}): "
               "export it again with `game export`").format(reason=exc)
@@ -129,10 +137,69 @@ def import_game(text: str, fmt: str | None = None) -> tuple[Game, list[DuelRow]]
     raise TransferError(_("unknown format {fmt!r}: choose json or csv").format(fmt=fmt))
 
 
-def _hand_from(value: str | int) -> Hand:
-    if isinstance(value, int):
+# -- checking a file's fields: each names the field and what it must be --
+
+#: The most cards one duel sends; far above any unit's launcher, and it fits the file.
+MAX_DUEL_CARDS = 999
+#: The longest reaction time kept, either way (an early press is negative): about 3 hours.
+MAX_REACTION_US = 10**10
+
+
+def _bad(field: str, value: object, expected: str) -> TransferError:
+    return TransferError(
+        _("{field} in the file is {value!r}, but it must be {expected}: correct the file or "
+          "export the game again").format(field=field, value=value, expected=expected)
+    )
+
+
+def _whole(value: object, field: str, low: int, high: int) -> int:
+    """A whole number within [low, high]: an int from JSON, or its digits from CSV."""
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str) and value.strip().lstrip("-").isdecimal() and len(value) < 20:
+        number = int(value)
+    if number is None or not low <= number <= high:
+        raise _bad(field, value, _("a whole number from {low} to {high}").format(
+            low=low, high=high))
+    return number
+
+
+def _text(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise _bad(field, value, _("text"))
+    return value
+
+
+def _one_of(value: object, field: str, choices: Sequence[str]) -> str:
+    """One of `choices` (ignoring case), spelt as in `choices`."""
+    if isinstance(value, str):
+        for choice in choices:
+            if choice.casefold() == value.strip().casefold():
+                return choice
+    raise _bad(field, value, _("one of {choices}").format(choices=", ".join(choices)))
+
+
+def _list(data: dict[str, Any], key: str, *, required: bool = True) -> list[Any]:
+    value = data[key] if required else data.get(key, [])
+    if not isinstance(value, list):
+        raise _bad(key, value, _("a list"))
+    return value
+
+
+def _object(value: object, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _bad(field, value, _("a list of names and values"))
+    return value
+
+
+def _hand_from(value: object, field: str) -> Hand:
+    if isinstance(value, str):
+        return Hand(cards=parse_cards(value))
+    # the model bounds the points with its own message; here only the type is checked
+    if isinstance(value, int) and not isinstance(value, bool):
         return Hand(counted=value)
-    return Hand(cards=parse_cards(value))
+    raise _bad(field, value, _("cards or a number of points"))
 
 
 def _replay(
@@ -152,50 +219,114 @@ def _replay(
     return game
 
 
-def _from_json(data: dict[str, Any]) -> tuple[Game, list[DuelRow]]:
-    if data.get("format") != FORMAT_NAME:
+def _from_json(data: object) -> tuple[Game, list[DuelRow]]:
+    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise ValueError("no 'format': 'uno-showdown-game' field")
-    rules = Rules.make(data["method"], data.get("target"), data.get("options", []))
-    players = [Player(p["name"], int(p.get("joined_round", 0)), p.get("team"))
-               for p in data["players"]]
-    entries = [
-        (r["winner"], {n: _hand_from(h) for n, h in r["hands"].items()}, r.get("played_at", ""))
-        for r in [*data["rounds"], *data.get("undone", [])]
-    ]
-    game = _replay(data["edition"], rules, players, data.get("created_at", ""), entries)
+    _whole(data.get("version"), "version", 1, FORMAT_VERSION)
+    target = data.get("target")
+    rules = Rules.make(_text(data["method"], "method"), target,
+                       [_text(o, f"options[{i}]") for i, o in enumerate(_list(data, "options",
+                                                                              required=False))])
+    played = [*_list(data, "rounds"), *_list(data, "undone", required=False)]
+    players = []
+    for i, raw in enumerate(_list(data, "players")):
+        p = _object(raw, f"players[{i}]")
+        team = p.get("team")
+        players.append(Player(
+            _text(p["name"], f"players[{i}].name"),
+            _whole(p.get("joined_round", 0), f"players[{i}].joined_round", 0, len(played)),
+            None if team is None else _whole(team, f"players[{i}].team", 0, MAX_PLAYERS),
+        ))
+    entries = []
+    for i, raw in enumerate(played):
+        where = f"rounds[{i}]" if i < len(data["rounds"]) else f"undone[{i - len(data['rounds'])}]"
+        r = _object(raw, where)
+        hands = {
+            _text(n, f"{where}.hands"): _hand_from(h, f"{where}.hands.{n}")
+            for n, h in _object(r["hands"], f"{where}.hands").items()
+        }
+        entries.append((_text(r["winner"], f"{where}.winner"), hands,
+                        _text(r.get("played_at", ""), f"{where}.played_at")))
+    game = _replay(_text(data["edition"], "edition"), rules, players,
+                   _text(data.get("created_at", ""), "created_at"), entries)
     for _round in data.get("undone", []):
         game = game.undo()
-    duels = [
-        DuelRow(0, int(d["after_round"]), d["challenger"], d["opponent"], int(d["cards"]),
-                d["outcome"], d.get("winner"), d.get("loser"), dict(d["reaction_us"]),
-                d.get("recorded_at", ""))
-        for d in data.get("duels", [])
-    ]
+    duels = [_duel_from(raw, f"duels[{i}]", game)
+             for i, raw in enumerate(_list(data, "duels", required=False))]
     return game, duels
+
+
+def _duel_from(raw: object, where: str, game: Game) -> DuelRow:
+    """A duel of the file, its names spelt as the game's players."""
+    d = _object(raw, where)
+    challenger = _one_of(d["challenger"], f"{where}.challenger", game.names)
+    opponent = _one_of(d["opponent"], f"{where}.opponent",
+                       [n for n in game.names if n != challenger])
+    pair = (challenger, opponent)
+    winner, loser = d.get("winner"), d.get("loser")
+    reactions: dict[str, int | None] = {}
+    for name, us in _object(d.get("reaction_us", {}), f"{where}.reaction_us").items():
+        key = _one_of(name, f"{where}.reaction_us", pair)
+        reactions[key] = None if us is None else _whole(
+            us, f"{where}.reaction_us.{key}", -MAX_REACTION_US, MAX_REACTION_US)
+    return DuelRow(
+        0,
+        _whole(d["after_round"], f"{where}.after_round", 0,
+               len(game.rounds) + len(game.undone)),
+        challenger,
+        opponent,
+        _whole(d["cards"], f"{where}.cards", 1, MAX_DUEL_CARDS),
+        _one_of(d["outcome"], f"{where}.outcome", [o.value for o in Outcome]),
+        None if winner is None else _one_of(winner, f"{where}.winner", pair),
+        None if loser is None else _one_of(loser, f"{where}.loser", pair),
+        reactions,
+        _text(d.get("recorded_at", ""), f"{where}.recorded_at"),
+    )
 
 
 def _from_csv(text: str) -> Game:
     rows = list(csv.DictReader(io.StringIO(text)))
     if not rows or set(CSV_COLUMNS) - set(rows[0]):
         raise ValueError("the header must be " + ",".join(CSV_COLUMNS))
+
+    def cell(line: int, column: str) -> str:
+        return _("{column} on line {line}").format(column=column, line=line)
+
     first = rows[0]
-    rules = Rules.make(first["method"], int(first["target"]) if first["target"] else None,
-                       first["options"].split())
-    seating = sorted((r for r in rows if r["round"] == "0"), key=lambda r: int(r["seat"]))
-    players = [Player(r["player"], int(r["joined_round"]),
-                      int(r["team"]) if r["team"] != "" else None) for r in seating]
-    by_round: dict[int, list[dict[str, str]]] = {}
-    for r in rows:
-        if r["round"] != "0":
-            by_round.setdefault(int(r["round"]), []).append(r)
+    target = _whole(first["target"], cell(2, "target"), 1, MAX_TARGET) if first["target"] else None
+    rules = Rules.make(first["method"], target, first["options"].split())
+    numbered = list(enumerate(rows, 2))  # line 1 is the header
+    for line, r in numbered:
+        if any(r[c] is None for c in CSV_COLUMNS):
+            raise ValueError(f"line {line} has fewer columns than the header")
+    rounds = {line: _whole(r["round"], cell(line, "round"), 0, 10**6) for line, r in numbered}
+    seating = sorted(
+        ((line, r) for line, r in numbered if rounds[line] == 0),
+        key=lambda lr: _whole(lr[1]["seat"], cell(lr[0], "seat"), 0, MAX_PLAYERS),
+    )
+    if not seating:
+        raise ValueError("no seating rows (round 0)")
+    played = len({n for n in rounds.values() if n})
+    players = [
+        Player(r["player"], _whole(r["joined_round"], cell(line, "joined_round"), 0, played),
+               _whole(r["team"], cell(line, "team"), 0, MAX_PLAYERS) if r["team"] else None)
+        for line, r in seating
+    ]
+    by_round: dict[int, list[tuple[int, dict[str, str]]]] = {}
+    for line, r in numbered:
+        if rounds[line]:
+            by_round.setdefault(rounds[line], []).append((line, r))
     entries = []
     for number in sorted(by_round):
         group = by_round[number]
-        winner = next(r["player"] for r in group if r["winner"] == "1")
+        winners = [r["player"] for _line, r in group if r["winner"] == "1"]
+        if len(winners) != 1:
+            raise ValueError(f"round {number} must have one row with winner 1")
         hands = {
             r["player"]: Hand(cards=parse_cards(r["hand"])) if r["hand"]
-            else (Hand(cards=()) if r["winner"] == "1" else Hand(counted=int(r["hand_value"])))
-            for r in group
+            else (Hand(cards=()) if r["winner"] == "1" else Hand(
+                counted=_whole(r["hand_value"], cell(line, "hand_value"), 0, MAX_HAND_POINTS)))
+            for line, r in group
         }
-        entries.append((winner, hands, group[0]["played_at"]))
-    return _replay(first["edition"], rules, players, seating[0]["played_at"], entries)
+        entries.append((winners[0], hands, group[0][1]["played_at"]))
+    return _replay(first["edition"], rules, players, seating[0][1]["played_at"], entries)
