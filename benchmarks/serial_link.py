@@ -2,16 +2,21 @@
 
 1. Command round trip: the host link sends a command to the virtual board over
    a pseudo-terminal and times the acknowledgement (p50, p99).
-2. Decode throughput: frames per second through the shared codec on the host.
-3. Recovery: unplug and replug the virtual board; time until the link is ready.
-4. Fairness with microcontroller stamps: for each gap between the two true
+2. Paddle event delivery: from the board's stamp of a press to the host link
+   handing the event on, on the board's clock (p50, p99.9, worst); again with
+   the first frame of every event corrupted on the line, so each arrives only
+   by the board's retry. SerialUnit.settle_us must cover the second.
+3. Decode throughput: frames per second through the shared codec on the host.
+4. Recovery: unplug and replug the virtual board; time until the link is ready.
+5. Fairness with microcontroller stamps: for each gap between the two true
    presses, duels whose edges are stamped by the board (true time plus a
    5-25 µs IRQ entry latency, wrapped at 2^30 like `ticks_us`), encoded,
    decoded and unwrapped by the host exactly as the link does, then judged by
    the duel engine; against a naive arbiter that trusts arrival order (USB
    polls every 1 ms, then 0-5 ms of host scheduling delay).
 
-    python benchmarks/serial_link.py [--duels 500] [--round-trips 1000] [--seed 1]
+    python benchmarks/serial_link.py [--duels 500] [--round-trips 1000] [--presses 1000]
+        [--seed 1]
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_host import protocol as P
 from firmware_host.clock import BoardClock
-from firmware_host.link import Link, LinkEvent
+from firmware_host.link import BoardEvent, Link, LinkEvent
 from firmware_host.virtual.mcu import VirtualMCU
 from showdown.duel import Duel, DuelConfig, Load, Outcome, Press, Start
 from showdown.sides import Side
@@ -56,6 +61,40 @@ def round_trips(port: str, count: int) -> tuple[list[int], Link]:
             while link.pending() and time.monotonic() < deadline:
                 acked.wait(0.0002)
     return list(link.round_trips_us), link
+
+
+def event_delays(tmp: Path, presses: int, lose_first: bool) -> list[int]:
+    """Stamp-to-delivery delay of `presses` paddle events, each first frame lost if asked."""
+    mcu = VirtualMCU(tmp / ("board-lossy" if lose_first else "board-clean")).start()
+    got = threading.Condition()
+    delays: list[int] = []
+
+    def hear(event: LinkEvent) -> None:
+        if isinstance(event, BoardEvent) and event.kind == P.PADDLE:
+            with got:
+                delays.append(link.now_us() - event.t_us)
+                got.notify_all()
+
+    link = Link(mcu.port, hear).start()
+    try:
+        if not link.wait_ready(3):
+            raise SystemExit("the virtual board did not answer")
+        pause = threading.Event()
+        for i in range(presses):
+            side = i % 2
+            if lose_first:
+                mcu.garble(b" PD %d " % side, to_board=False)
+            mcu.press(side)
+            with got:
+                if not got.wait_for(lambda n=i + 1: len(delays) >= n, timeout=2):
+                    raise SystemExit("a paddle event never arrived")
+            pause.wait(0.003)  # the same paddle again only after its 5 ms debounce
+        if lose_first and len(mcu.garbled) != presses:
+            raise SystemExit(f"{len(mcu.garbled)} frames garbled, not {presses}")
+    finally:
+        link.close()
+        mcu.stop()
+    return delays
 
 
 def decode_rate(frames: int) -> float:
@@ -141,6 +180,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--duels", type=int, default=500, help="duels per gap")
     parser.add_argument("--round-trips", type=int, default=1000)
+    parser.add_argument("--presses", type=int, default=1000, help="paddle events to time")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)  # the unplugs are on purpose
@@ -151,6 +191,8 @@ def main() -> None:
         link.close()
         mcu.stop()
         recover = recovery(Path(tmp), 10)
+        plain = event_delays(Path(tmp), args.presses, lose_first=False)
+        retried = event_delays(Path(tmp), args.presses, lose_first=True)
     rate = decode_rate(100_000)
 
     print("serial link over a pseudo-terminal (virtual board)")
@@ -158,6 +200,11 @@ def main() -> None:
     print("| --- | --- |")
     print(f"| command round trip p50 | {_pct(trips, 0.50):.2f} ms |")
     print(f"| command round trip p99 | {_pct(trips, 0.99):.2f} ms |")
+    for label, delays in (("paddle event delivery", plain),
+                          ("paddle event delivery, first frame lost", retried)):
+        print(f"| {label} p50 | {_pct(delays, 0.50):.2f} ms |")
+        print(f"| {label} p99.9 | {_pct(delays, 0.999):.2f} ms |")
+        print(f"| {label} worst | {max(delays) / 1000:.2f} ms |")
     print(f"| decode throughput | {rate:,.0f} frames/s |")
     print(f"| recovery after unplug (median of {len(recover)}) | "
           f"{statistics.median(recover) * 1000:.0f} ms |")

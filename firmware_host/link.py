@@ -7,9 +7,14 @@ events, retries unacknowledged commands, and when the port vanishes, the
 board stops answering or restarts, it says so and starts over by itself.
 
 At most once: a command keeps its sequence number through every retry, and
-the board runs a sequence number once and drops anything older than what it
-last ran. Commands pending when the link drops are forgotten, never sent to
-the next session, and `STOP` cancels the retries of a pending `LAUNCH`.
+the board answers a number it ran lately as a duplicate without running it
+again (see PROTOCOL.md, "At most once"). A command whose first frame was lost
+still runs when its retry comes after later commands, unless one of them
+overrules it. Commands pending when the link drops are forgotten, never sent
+to the next session; `STOP` cancels the retries of a pending `LAUNCH` or
+`COUNTDOWN`, and a new `ARROW` those of an older one. A pending launch or
+countdown the board refuses, even as stale, is reported as `Refused`: the cards
+did not fly, or nobody will see go, and the owner must hear it.
 
 Everything the owner hears comes through `on_event` on the reader thread:
 `Connected`, `Lost`, `VersionMismatch`, `Refused` and `BoardEvent` (with its
@@ -41,9 +46,14 @@ BAUD = 115_200  # ignored by USB CDC, used by a UART adapter
 #: which argument of each event is a board tick
 _TICK_ARG = {P.PADDLE: 1, P.BUTTON: 0, P.GO_SHOWN: 0, P.LAUNCH_DONE: 2, P.FAULT: 1}
 
+#: pending commands a new command of the key's kind makes pointless to retry
+_CANCELS = {P.STOP: (P.LAUNCH, P.COUNTDOWN), P.ARROW: (P.ARROW,)}
+#: commands the owner must hear about when the board refuses them, even as stale
+_MUST_RUN = (P.LAUNCH, P.COUNTDOWN)
+
 _NAK_TEXT = {
     P.NAK_NO_SESSION: "the board had no session",
-    P.NAK_STALE: "a newer command had already run",
+    P.NAK_STALE: "its first frame was lost and the board could no longer run it safely",
     P.NAK_SILENT: "the board had not heard a heartbeat lately",
     P.NAK_BAD_ARGS: "the board rejected its arguments",
     P.NAK_UNKNOWN: "the board does not know that command",
@@ -193,9 +203,9 @@ class Link:
         with self._lock:
             if self.state != "ready" or self._ser is None:
                 return None
-            if kind == P.STOP:  # a launch not yet acknowledged must not land after the stop
-                for seq in [s for s, p in self._pending.items() if p.kind == P.LAUNCH]:
-                    del self._pending[seq]
+            cancels = _CANCELS.get(kind, ())  # e.g. a launch must not land after a stop
+            for seq in [s for s, p in self._pending.items() if p.kind in cancels]:
+                del self._pending[seq]
             self._seq = P.seq_next(self._seq)
             frame = P.encode(self._seq, kind, args)
             self._pending[self._seq] = _Pending(frame, kind, self._host_us(), 1)
@@ -234,7 +244,8 @@ class Link:
     def _open(self) -> bool:
         port = self.port or find_board()
         if port is None:
-            self._complain("no board found: plug in the Pico with the firmware, or pass --port")
+            self._complain("no board found yet: waiting for a Pico with the Showdown firmware "
+                           "to be plugged in (or pass --port)")
             return False
         try:
             ser = serial.Serial(port, BAUD, timeout=0.005, write_timeout=0.5, exclusive=True)
@@ -332,8 +343,11 @@ class Link:
             if kind == P.NAK and item is not None:
                 if args[1] == P.NAK_NO_SESSION:
                     self._lose("the board lost its session")
-                elif args[1] != P.NAK_STALE:
+                elif args[1] != P.NAK_STALE or item.kind in _MUST_RUN:
                     self._emit(Refused(item.kind, args[1], self.clock.now_us(now)))
+                else:  # e.g. an arrow whose retry came after a newer arrow: rightly not run
+                    log.debug("board skipped %s #%d: a newer command overruled it",
+                              item.kind, args[0])
         elif seq != 0 and kind in _TICK_ARG:
             self._write(P.encode(0, P.EVACK, (seq,)))
             if seq in self._seen_events:

@@ -52,7 +52,7 @@ ACK_DONE = 0
 ACK_DUPLICATE = 1  # already executed (a retry): not executed again
 # NAK reasons
 NAK_NO_SESSION = 1  # no HELLO yet since the board started
-NAK_STALE = 2  # an older command than one already executed: dropped, never run late
+NAK_STALE = 2  # overruled by a newer command, or too old to tell if it ran: not run
 NAK_SILENT = 3  # launch refused: no heartbeat from the host lately
 NAK_BAD_ARGS = 4
 NAK_UNKNOWN = 5

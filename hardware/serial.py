@@ -17,8 +17,11 @@ from __future__ import annotations
 import argparse
 import collections
 import logging
+import os
 import threading
 import time
+
+from serial.tools import list_ports
 
 from firmware_host import protocol as P
 from firmware_host.link import (
@@ -52,6 +55,10 @@ _FAULT_TEXT = {
     P.FAULT_WATCHDOG: "the board's watchdog restarted it",
     P.FAULT_EVENT_OVERFLOW: "the board dropped paddle edges (too many at once)",
 }
+_COMMAND_TEXT = {
+    P.COUNTDOWN: "the countdown", P.LAUNCH: "the launch", P.GO: "go", P.FREEZE: "the freeze",
+    P.ARROW: "the arrow", P.STOP: "the stop", P.BEEP: "the beep", P.RESET: "the reset",
+}
 
 
 class SerialUnit(ShowdownUnit):
@@ -60,6 +67,15 @@ class SerialUnit(ShowdownUnit):
     name = "serial"
     stamps_edges = True
     runs_own_countdown = True
+    # The board refuses more cards than this in one launch part (fw_core._launch).
+    max_cards = 20
+    # An event whose first frame is lost comes again after the board's EVENT_RETRY_US
+    # (10 ms), plus up to one turn of its loop (1 ms) and the delivery itself.
+    # benchmarks/serial_link.py, over a pty with both cores loaded by the test
+    # suite: delivery p99.9 SETTLE_P999_PLAIN, with one lost frame SETTLE_P999_RETRY.
+    # Full-speed USB adds up to 1 ms of polling and a busy Pi a few ms of
+    # scheduling, so 20 ms covers one retry with margin (the engine's default is 25 ms).
+    settle_us = 20_000
 
     def __init__(self, port: str | None = None, **link_options: float) -> None:
         super().__init__()
@@ -84,10 +100,12 @@ class SerialUnit(ShowdownUnit):
                 abort_duel=True,
             )
         elif isinstance(event, Refused):
-            # a duel cannot go on without the board's countdown: nobody would see go
+            # a duel cannot go on without the board's countdown (nobody would see go), and
+            # a refused launch means the cards never flew: either way the duel is over
             item = UnitFault(
-                event.t_us, f"the board refused {event.kind}: {nak_text(event.reason)}",
-                abort_duel=event.kind == P.COUNTDOWN,
+                event.t_us, f"the board refused {_COMMAND_TEXT.get(event.kind, event.kind)}: "
+                f"{nak_text(event.reason)}",
+                abort_duel=event.kind in (P.COUNTDOWN, P.LAUNCH),
             )
         elif isinstance(event, Connected):
             log.info("board %08x ready on %s", event.boot_id, event.port)
@@ -199,5 +217,22 @@ class SerialUnit(ShowdownUnit):
 
 
 def open_unit(args: argparse.Namespace) -> SerialUnit:
-    """`uno-showdown run --device serial [--port P]`: without a port, find the Pico by USB id."""
-    return SerialUnit(getattr(args, "port", None))
+    """`uno-showdown run --device serial [--port P]`: without a port, find the Pico by USB id.
+
+    A port named on the command line must exist now: a typo should fail at once,
+    not wait forever. Without one, the link keeps looking for a board and says
+    once that it is waiting, so a board plugged in later is found.
+    """
+    port = getattr(args, "port", None)
+    if port is not None and not port_exists(port):
+        raise FileNotFoundError(
+            f"there is no serial port {port}: plug the board in, or pass the port it has "
+            "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself")
+    return SerialUnit(port)
+
+
+def port_exists(port: str) -> bool:
+    """True when `port` is a device path that exists, or a port the system lists (COM3)."""
+    if os.path.exists(port):
+        return True
+    return any(info.device == port for info in list_ports.comports())

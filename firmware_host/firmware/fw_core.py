@@ -13,10 +13,16 @@ What it decides, and what it leaves to the host:
   lights at a board time the board reports. A paddle edge stamped after the
   start and before "go" freezes the countdown at once. Who won is the host's
   duel engine's call alone: no second copy of the rules lives here.
-* The launcher obeys at most once: commands carry sequence numbers, a retry
-  of the last one is acknowledged without running it again, and an older one
-  is dropped, never run late. A launch is refused without a recent heartbeat;
-  the motor stops when the host falls silent and at a hard maximum on-time.
+* Commands carry sequence numbers, and the board remembers the last
+  CMD_WINDOW it ran (an anti-replay window): a retry of one of them is
+  acknowledged without running it again. A command whose first frame was lost
+  still runs when its retry comes after later commands, unless a later one
+  overrules it (a stop overrules a launch or a countdown sent before it; a
+  newer arrow an older arrow). Launch and countdown run at most once: one too
+  old for the window to tell whether it ran is refused as stale, never run.
+  Stop, beep and the like are safe to repeat and always run.
+* A launch is refused without a recent heartbeat; the motor stops when the
+  host falls silent and at a hard maximum on-time.
 """
 
 from array import array
@@ -30,7 +36,15 @@ RING = 32  # edges buffered between IRQ and main loop (a power of two)
 RING_MASK = RING - 1
 DEBOUNCE_US = 5_000  # a second edge of the same input this soon is bounce
 HOST_TIMEOUT_US = 500_000  # host silent this long: stop the motor and the countdown
-EVENT_RETRY_US = 40_000  # resend an unacknowledged event after this long
+# Resend an unacknowledged event after this long. The host acknowledges an event
+# as it reads it (a round trip over USB or a pty takes well under 1 ms, see
+# benchmarks/serial_link.py), so 10 ms is no burden, and a press whose first frame
+# was lost still reaches the duel engine within SerialUnit.settle_us of its stamp.
+EVENT_RETRY_US = 10_000
+# How many recently run commands the board remembers, to answer their retries as
+# duplicates. The host retries for 250 ms and sends a handful of commands in that
+# time; a power of two below 2^16 so the window lines up across the sequence wrap.
+CMD_WINDOW = 16
 OUTBOX_MAX = 16
 MOTOR_DUTY = 52_000  # of 65535
 CARD_US = 150_000  # a card takes at most this long to leave (time-based launch)
@@ -41,6 +55,17 @@ GO_BUSY_WAIT_US = 3_000  # poll without waiting this close to "go"
 K_LEFT = 0
 K_RIGHT = 1
 K_BUTTON = 2
+
+# A command that must never run twice: a retry the window cannot vouch for is refused.
+ONCE = (P.LAUNCH, P.COUNTDOWN)
+# Later commands that overrule a command whose retry comes only after they ran.
+OVERRULED_BY = {
+    P.LAUNCH: (P.STOP, P.LAUNCH),
+    P.COUNTDOWN: (P.STOP, P.COUNTDOWN),
+    P.GO: (P.STOP, P.COUNTDOWN),
+    P.FREEZE: (P.STOP, P.COUNTDOWN),
+    P.ARROW: (P.ARROW,),
+}
 
 # sound code -> (frequency Hz, duration µs); see protocol.BEEPS
 TONES = (
@@ -75,8 +100,13 @@ class Firmware:
         self.last_hb_t = 0
         self.heard_hb = False
         self.host_silent = True
-        self.last_cmd_seq = 0
-        self.last_reply = (P.ACK, P.ACK_DONE)
+        # the anti-replay window: the newest command run, and per slot (seq % CMD_WINDOW)
+        # the last command run there, its kind and its answer (0 done, else a NAK reason)
+        self.cmd_top = 0
+        self._ran_seq = array("i", [0] * CMD_WINDOW)
+        self._ran_kind = [""] * CMD_WINDOW
+        self._ran_reply = array("b", [0] * CMD_WINDOW)
+        self.launches = 0  # launch commands run since boot (a split launch is one)
         self.event_seq = 0
         self.outbox = []  # [seq, frame, last_sent_t]
         # last paddle edge seen by the main loop, to freeze a countdown that
@@ -172,8 +202,8 @@ class Firmware:
         self._resend(now)
 
     def _wait_ms(self):
-        if self.motor_on or self.beep_until is not None:
-            return 1
+        if self.motor_on or self.beep_until is not None or (self.outbox and not self.host_silent):
+            return 1  # an event awaiting its receipt is resent on time
         if self.cd_on and not self.cd_frozen:
             left = P.ticks_diff(self.cd_go, self.ticks())
             if left < GO_BUSY_WAIT_US:
@@ -222,20 +252,54 @@ class Firmware:
             pass  # an unsequenced frame the board does not know: ignore
         elif not self.session:
             self._send(0, P.NAK, (seq, P.NAK_NO_SESSION))
-        elif seq == self.last_cmd_seq:
-            reply = self.last_reply
-            code = P.ACK_DUPLICATE if reply[0] == P.ACK else reply[1]
-            self._send(0, reply[0], (seq, code))
-        elif not P.seq_newer(seq, self.last_cmd_seq):
-            self._send(0, P.NAK, (seq, P.NAK_STALE))
         else:
-            self.last_cmd_seq = seq
+            self._sequenced(seq, kind, args, now)
+
+    def _sequenced(self, seq, kind, args, now):
+        """Answer a numbered command: a duplicate, refused as overruled, or run once."""
+        slot = seq % CMD_WINDOW
+        if self._ran_seq[slot] == seq and self._in_window(seq):
+            code = self._ran_reply[slot]
+            if code == 0:
+                self._send(0, P.ACK, (seq, P.ACK_DUPLICATE))
+            else:
+                self._send(0, P.NAK, (seq, code))
+            return
+        reason = self._overruled(seq, kind)
+        if reason == 0:
             reason = self._command(kind, args, now)
-            self.last_reply = (P.ACK, P.ACK_DONE) if reason == 0 else (P.NAK, reason)
-            self._send(0, self.last_reply[0], (seq, self.last_reply[1]))
-            if kind == P.RESET and reason == 0:
-                self._all_off()
-                self.hw.reset()
+        if P.seq_newer(seq, self.cmd_top):
+            self.cmd_top = seq
+        self._ran_seq[slot] = seq
+        self._ran_kind[slot] = kind
+        self._ran_reply[slot] = reason
+        if reason == 0:
+            self._send(0, P.ACK, (seq, P.ACK_DONE))
+        else:
+            self._send(0, P.NAK, (seq, reason))
+        if kind == P.RESET and reason == 0:
+            self._all_off()
+            self.hw.reset()
+
+    def _in_window(self, seq):
+        """True when `seq` is one of the last CMD_WINDOW numbers up to the newest run."""
+        return (self.cmd_top - seq) % P.SEQ_MOD < CMD_WINDOW
+
+    def _overruled(self, seq, kind):
+        """NAK_STALE when a command that comes after newer ones must not run now, else 0."""
+        if P.seq_newer(seq, self.cmd_top):
+            return 0  # the newest yet: nothing ran after it
+        if not self._in_window(seq):
+            return P.NAK_STALE if kind in ONCE else 0  # too old to tell whether it ran
+        later = OVERRULED_BY.get(kind)
+        if later is None:
+            return 0
+        for i in range(CMD_WINDOW):
+            other = self._ran_seq[i]
+            if (other != 0 and self._ran_reply[i] == 0 and self._ran_kind[i] in later
+                    and P.seq_newer(other, seq) and self._in_window(other)):
+                return P.NAK_STALE
+        return 0
 
     def _hello(self, args, now):
         self._send(0, P.HELLO, (self.version, self.boot_id, now))
@@ -245,8 +309,9 @@ class Firmware:
         # a new host session: whatever the last host was doing is over
         self._stop_all()
         self.session = True
-        self.last_cmd_seq = 0
-        self.last_reply = (P.ACK, P.ACK_DONE)
+        self.cmd_top = 0
+        for i in range(CMD_WINDOW):
+            self._ran_seq[i] = 0
         self.outbox = []
         self.heard_hb = False
         self.hw.set_kbd_intr(False)
@@ -363,6 +428,7 @@ class Firmware:
                 return P.NAK_BAD_ARGS
             parts.append((args[i], args[i + 1]))
         self.parts = parts
+        self.launches += 1
         self.part_i = 0
         self.launch_t = now
         self.launch_counted = 0

@@ -55,6 +55,7 @@ class VirtualMCU:
         self._booted = threading.Condition(self._lock)
         self._reset_next = False
         self._earlier_motor_starts = 0
+        self._earlier_launches = 0
 
     # -- lifetime --
 
@@ -89,6 +90,8 @@ class VirtualMCU:
         assert self._master is not None
         if self.hw is not None:
             self._earlier_motor_starts += self.hw.motor_starts
+        if self.firmware is not None:
+            self._earlier_launches += self.firmware.launches
         self.hw = SimHardware(
             self._master, SimClock(self.start_ticks, manual=self.manual_clock),
             card_sensor=self.card_sensor,
@@ -163,7 +166,10 @@ class VirtualMCU:
 
     @property
     def motor_starts(self) -> int:
-        """How many times the launcher motor started, over every boot of this board."""
+        """How often the launcher motor went from off to on, over every boot of this board.
+
+        A two-part (split tie) launch turning around counts twice; `launches` counts once.
+        """
         with self._lock:
             now = self.hw.motor_starts if self.hw is not None else 0
             return self._earlier_motor_starts + now
@@ -213,6 +219,26 @@ class VirtualMCU:
     def send_raw(self, data: bytes) -> None:
         """Put bytes on the line toward the host, as if the board sent them (noise, garbage)."""
         self._hw().write(data)
+
+    def garble(self, match: bytes, *, to_board: bool, frames: int = 1) -> None:
+        """Let the line corrupt the next `frames` frames containing `match` (a CRC error).
+
+        `to_board=True` garbles what the host sends (b" ST*": the next stop),
+        False what the board sends (b" PD 0 ": its next left paddle event).
+        """
+        self._hw().garble(match, to_board=to_board, frames=frames)
+
+    @property
+    def garbled(self) -> list[bytes]:
+        """Every frame the line corrupted on this boot, as it was sent."""
+        return list(self._hw().garbled)
+
+    @property
+    def launches(self) -> int:
+        """How many launch commands the firmware ran, over every boot (a split launch is one)."""
+        with self._lock:
+            now = self.firmware.launches if self.firmware is not None else 0
+            return self._earlier_launches + now
 
     def jam(self, jammed: bool = True) -> None:
         """Make the card sensor stop (or resume) seeing cards."""

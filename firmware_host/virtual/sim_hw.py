@@ -6,6 +6,10 @@ cannot tell the difference. The clock is real time, offset and wrapped at
 and can deliver an edge "as if" it happened at a chosen tick (the clock
 answers that tick to the IRQ handler's first call, on that thread only).
 
+The line itself can be made to fail: `garble` flips a bit in the CRC of the
+next frame that matches, in either direction, so the receiver rejects it as
+corrupt exactly as it would a frame hit by noise on a real cable.
+
 A test that needs seconds of board time (the launcher's 4 s maximum on-time)
 uses a manual clock instead: board time stands still until the test moves it
 with `advance`, so the firmware's timing is exact and no test waits it out.
@@ -21,6 +25,7 @@ import select
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from firmware_host.protocol import TICKS_PERIOD
 
@@ -115,6 +120,15 @@ class SimPWM:
         return self._duty
 
 
+@dataclass
+class LineFault:
+    """Frames containing `match`, going `to_board` (else to the host), to corrupt: `left` more."""
+
+    to_board: bool
+    match: bytes
+    left: int
+
+
 class BoardReset(Exception):
     """The firmware asked the board to reset (the RS command)."""
 
@@ -146,7 +160,9 @@ class SimHardware:
         self.arrow_right = SimPin("arrow_right", 0)
         self.go_led = SimPin("go_led", 0)
         self._motor_was_on = False
-        self.motor_starts = 0  # how many times the motor went from off to on
+        # how many times the motor went from off to on; a two-part launch turning
+        # around counts twice (the firmware's `launches` counts launch commands run)
+        self.motor_starts = 0
         self.motor_a = SimPWM("motor_in1", self._motor_changed)
         self.motor_b = SimPWM("motor_in2", self._motor_changed)
         self.buzzer = SimPWM("buzzer")
@@ -161,6 +177,9 @@ class SimHardware:
         self.max_motor_run_us = 0  # the longest the motor ever ran without a stop
         self.motor_switches: list[tuple[int, bool]] = []  # (board ticks, running) at each change
         self._next_card_us = 0
+        self._line_lock = threading.Lock()
+        self._line_faults: list[LineFault] = []
+        self.garbled: list[bytes] = []  # every frame garbled on the line, as it was sent
 
     # -- the firmware's view --
 
@@ -173,7 +192,7 @@ class SimHardware:
             ready, _, _ = select.select([self._fd], [], [], wait_ms / 1000)
             if not ready:
                 return None
-            return os.read(self._fd, 512)
+            return self._through_line(True, os.read(self._fd, 512))
         except ValueError:  # the pty was closed under us (unplugged)
             return None
         except OSError as exc:  # no host has the port open right now: like an idle USB line
@@ -184,6 +203,7 @@ class SimHardware:
 
     def write(self, data: bytes) -> None:
         # nobody listening, or the buffer is full: USB CDC drops it too
+        data = self._through_line(False, data)
         with contextlib.suppress(OSError):
             os.write(self._fd, data)
 
@@ -212,6 +232,28 @@ class SimHardware:
         self.kbd_intr = on
 
     # -- what the simulation adds --
+
+    def garble(self, match: bytes, *, to_board: bool, frames: int = 1) -> None:
+        """Corrupt the next `frames` frames that contain `match`, toward the board or the host."""
+        with self._line_lock:
+            self._line_faults.append(LineFault(to_board, match, frames))
+
+    def _through_line(self, to_board: bool, data: bytes) -> bytes:
+        with self._line_lock:
+            faults = [f for f in self._line_faults if f.to_board is to_board and f.left > 0]
+            if not faults:
+                return data
+            pieces = data.split(b"\n")
+            for i, piece in enumerate(pieces):
+                star = piece.rfind(b"*")
+                fault = next((f for f in faults if f.left > 0 and f.match in piece), None)
+                if fault is None or star < 0 or len(piece) < star + 5:
+                    continue
+                fault.left -= 1
+                self.garbled.append(piece + b"\n")
+                crc = int(piece[star + 1 : star + 5], 16) ^ 1  # one bit flipped on the wire
+                pieces[i] = piece[: star + 1] + b"%04X" % crc + piece[star + 5 :]
+            return b"\n".join(pieces)
 
     def _motor_changed(self) -> None:
         on = self.motor_running

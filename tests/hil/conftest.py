@@ -8,6 +8,7 @@ and are skipped against a real board. Tests that need seconds of board time use
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import threading
 import time
@@ -22,11 +23,13 @@ from firmware_host import protocol as P
 from firmware_host.virtual.mcu import VirtualMCU
 from hardware.base import LaunchPart
 from hardware.serial import SerialUnit
+from showdown.commands.options import fit_to_unit
 from showdown.duel import DuelConfig, Outcome
 from showdown.service import LaunchDone, ServiceEvent, ShowdownService, VerdictGiven
 
+# the settle time is the serial unit's own, as `run` gives it (see open_table)
 FAST = DuelConfig(countdown_min_us=250_000, countdown_max_us=300_000,
-                  response_timeout_us=600_000, settle_us=25_000)
+                  response_timeout_us=600_000)
 LINK_OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.05}
 
 
@@ -151,8 +154,8 @@ class Table:
         assert len(set(self.launch_calls)) == len(self.launch_calls), self.launch_calls
         aborted = {v.duel_id for v in self.verdicts() if v.result.outcome is Outcome.ABORTED}
         assert not aborted & set(self.launch_calls), (aborted, self.launch_calls)
-        if mcu is not None:
-            assert mcu.motor_starts == len(self.launch_calls)
+        if mcu is not None:  # launch commands the firmware ran (a split launch is one)
+            assert mcu.launches == len(self.launch_calls), (mcu.launches, self.launch_calls)
 
     def hear(self, event: ServiceEvent) -> None:
         with self.cond:
@@ -174,9 +177,12 @@ class Table:
 
 @contextlib.contextmanager
 def open_table(port: str, config: DuelConfig = FAST) -> Iterator[Table]:
-    """A running service on a SerialUnit at `port`, stopped and closed afterwards."""
+    """A running service on a SerialUnit at `port`, stopped and closed afterwards.
+
+    The duel config gets the unit's own settle time, exactly as `uno-showdown run` does.
+    """
     unit = SerialUnit(port, **LINK_OPTIONS)
-    service = ShowdownService(unit, config)
+    service = ShowdownService(unit, fit_to_unit(config, argparse.Namespace(settle_us=None), unit))
     tab = Table(unit, service)
     service.add_listener(tab.hear)
     thread = threading.Thread(target=service.run, name="service", daemon=True)

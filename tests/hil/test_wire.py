@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware_host import protocol as P
+from firmware_host.firmware.fw_core import CMD_WINDOW
 from tests.hil.conftest import RawHost, Rig
 
 pytestmark = pytest.mark.hil
@@ -48,12 +49,82 @@ def test_a_launch_runs_once_however_often_it_is_retried(rig: Rig, raw_host: RawH
     done = raw_host.expect(_is(P.LAUNCH_DONE), 3)
     assert done is not None
     raw_host.send(0, P.EVACK, (done[0],))
-    # a newer command ran: the old launch arriving late is dropped, never run
+    # newer commands ran since: a late retry is still known as run, and not run again
     assert raw_host.command(2, P.STOP) is not None
-    stale = raw_host.command(1, P.LAUNCH, (P.LEFT, 1))
-    assert stale is not None and stale[1:] == (P.NAK, (1, P.NAK_STALE))
+    assert raw_host.command(3, P.BEEP, (0,)) is not None
+    late = raw_host.command(1, P.LAUNCH, (P.LEFT, 1))
+    assert late is not None and late[1:] == (P.ACK, (1, P.ACK_DUPLICATE))
+    # once the window has moved past it, the board can no longer vouch: refused, never run
+    for seq in range(4, 4 + CMD_WINDOW):
+        assert raw_host.command(seq, P.BEEP, (0,)) is not None
+    too_old = raw_host.command(1, P.LAUNCH, (P.LEFT, 1))
+    assert too_old is not None and too_old[1:] == (P.NAK, (1, P.NAK_STALE))
     if rig.mcu is not None:
-        assert rig.mcu.motor_starts == 1
+        assert rig.mcu.motor_starts == 1 and rig.mcu.launches == 1
+
+
+def test_a_launch_whose_first_frame_was_lost_runs_when_its_retry_follows_a_beep(
+    rig: Rig, raw_host: RawHost
+) -> None:
+    _session(raw_host)
+    # frame 1 (the launch) never arrived; the beep sent right behind it did
+    beep = raw_host.command(2, P.BEEP, (3,))
+    assert beep is not None and beep[1:] == (P.ACK, (2, P.ACK_DONE))
+    retry = raw_host.command(1, P.LAUNCH, (P.RIGHT, 1))
+    assert retry is not None and retry[1:] == (P.ACK, (1, P.ACK_DONE))
+    again = raw_host.command(1, P.LAUNCH, (P.RIGHT, 1))
+    assert again is not None and again[1:] == (P.ACK, (1, P.ACK_DUPLICATE))
+    raw_host.send(0, P.HB)
+    assert raw_host.expect(_is(P.LAUNCH_DONE), 3) is not None
+    if rig.mcu is not None:
+        assert rig.mcu.launches == 1
+
+
+def test_a_launch_or_countdown_sent_before_a_stop_never_runs_after_it(
+    rig: Rig, raw_host: RawHost
+) -> None:
+    _session(raw_host)
+    # frames 1 and 2 were lost; the stop (3) ran; their retries come too late
+    assert raw_host.command(3, P.STOP) is not None
+    launch = raw_host.command(1, P.LAUNCH, (P.LEFT, 2))
+    countdown = raw_host.command(2, P.COUNTDOWN, (300_000, 0))
+    assert launch is not None and launch[1:] == (P.NAK, (1, P.NAK_STALE))
+    assert countdown is not None and countdown[1:] == (P.NAK, (2, P.NAK_STALE))
+    raw_host.send(0, P.HB)
+    state = raw_host.expect(_is(P.HB))
+    assert state is not None and state[2][1] == 0  # no countdown, no motor
+    if rig.mcu is not None:
+        assert rig.mcu.launches == 0 and not rig.mcu.motor_running
+
+
+def test_a_stop_whose_first_frame_was_lost_runs_after_a_newer_command(
+    rig: Rig, raw_host: RawHost
+) -> None:
+    if rig.mcu is not None:
+        rig.mcu.jam()  # the motor runs until something stops it
+    _session(raw_host)
+    assert raw_host.command(1, P.LAUNCH, (P.LEFT, 3)) is not None
+    # the stop (2) was lost, the arrow behind it (3) arrived, then the stop's retry
+    assert raw_host.command(3, P.ARROW, (-1,)) is not None
+    stop = raw_host.command(2, P.STOP)
+    assert stop is not None and stop[1:] == (P.ACK, (2, P.ACK_DONE))
+    raw_host.send(0, P.HB)
+    state = raw_host.expect(_is(P.HB))
+    assert state is not None and state[2][1] & 2 == 0  # the motor is off
+    if rig.mcu is not None:
+        assert not rig.mcu.motor_running
+
+
+def test_an_older_arrow_arriving_after_a_newer_one_leaves_the_newer_lit(
+    rig: Rig, raw_host: RawHost
+) -> None:
+    _session(raw_host)
+    assert raw_host.command(2, P.ARROW, (P.RIGHT,)) is not None
+    old = raw_host.command(1, P.ARROW, (P.LEFT,))
+    assert old is not None and old[1:] == (P.NAK, (1, P.NAK_STALE))
+    if rig.mcu is not None:
+        assert rig.mcu.hw is not None
+        assert rig.mcu.hw.arrow_right.value() == 1 and rig.mcu.hw.arrow_left.value() == 0
 
 
 def test_a_launch_without_a_heartbeat_is_refused(rig: Rig, raw_host: RawHost) -> None:
