@@ -8,6 +8,7 @@ how often the motor actually started.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -23,7 +24,7 @@ from showdown.service import (
     VerdictGiven,
 )
 from showdown.sides import Side
-from tests.hil.conftest import Rig, Table, open_table
+from tests.hil.conftest import FAST, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
 
@@ -187,3 +188,21 @@ def test_a_board_with_other_firmware_is_refused_with_a_clear_fault(tmp_path) -> 
             assert mcu.motor_starts == 0 and not unit.link.ready
         finally:
             unit.close()
+
+
+def test_a_split_tie_launches_both_parts_in_one_launch(rig: Rig) -> None:
+    mcu = rig.need_virtual()
+    config = replace(FAST, tie_policy="split", tie_window_us=1_000)
+    with open_table(rig.port, config) as table:
+        # 400 µs apart: a tie within the 1 ms window, the cards split between both
+        verdict = _play(table, mcu, [(P.LEFT, 20_000), (P.RIGHT, 20_400)], cards=4)
+        result = verdict.result
+        assert result.outcome is Outcome.TIE and not result.rematch
+        assert sorted((p.side.value, p.cards) for p in result.launch) == [("left", 2), ("right", 2)]
+        done = _launch_done(table)
+        assert done[0].cards_counted == 4 and not done[0].jammed
+        assert mcu.hw is not None
+        # the motor ran one way, then the other: two starts, one launch
+        assert [on for _, on in mcu.hw.motor_switches] == [True, False, True, False]
+        assert mcu.motor_starts == 2 and mcu.launches == 1
+        table.assert_launched_at_most_once(mcu)

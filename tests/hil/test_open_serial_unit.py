@@ -1,0 +1,67 @@
+"""Opening `--device serial`: a named port must exist, auto-discovery waits and says so once."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import threading
+from pathlib import Path
+
+import pytest
+
+import firmware_host.link
+from hardware.serial import SerialUnit, open_unit
+from showdown.cli import main
+from tests.hil.conftest import Rig
+
+pytestmark = pytest.mark.hil
+
+
+def test_a_named_port_that_does_not_exist_is_an_error_naming_it(tmp_path: Path) -> None:
+    missing = str(tmp_path / "ttyACM7")
+    with pytest.raises(FileNotFoundError) as caught:
+        open_unit(argparse.Namespace(port=missing))
+    text = str(caught.value)
+    assert missing in text and "--port" in text and "plug the board in" in text
+
+
+def test_run_on_a_missing_port_stops_at_once_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "no-such-port")
+    status = main(["run", "--device", "serial", "--port", missing, "--headless",
+                   "--db", str(tmp_path / "scores.db"), "--duel-log", str(tmp_path / "duels")])
+    err = capsys.readouterr().err.strip()
+    assert status == 2
+    assert "\n" not in err and missing in err and "Traceback" not in err
+    assert "cannot open the serial unit" in err
+
+
+def test_a_named_port_that_exists_opens_the_board(rig: Rig) -> None:
+    unit = open_unit(argparse.Namespace(port=rig.port))
+    try:
+        assert unit.link.wait_ready(3)
+        assert unit.max_cards == 20 and unit.settle_us is not None
+    finally:
+        unit.close()
+
+
+def test_without_a_port_it_waits_for_a_board_and_says_so_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    looked = threading.Semaphore(0)
+
+    def no_board() -> None:  # no Pico on the USB bus, however often the link looks
+        looked.release()
+
+    monkeypatch.setattr(firmware_host.link, "find_board", no_board)
+    caplog.set_level(logging.WARNING, logger="firmware_host.link")
+    unit = SerialUnit(None, retry_open_s=0.01)
+    try:
+        for _ in range(5):  # the link looked for a board five times ...
+            assert looked.acquire(timeout=2), "the link stopped looking for a board"
+    finally:
+        unit.close()
+    waiting = [r.getMessage() for r in caplog.records if "no board found" in r.getMessage()]
+    assert len(waiting) == 1 and "waiting" in waiting[0]  # ... and said so once
+    assert not unit.link.ready
