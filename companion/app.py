@@ -130,6 +130,12 @@ class CompanionApp:
     def close(self) -> None:
         self.store.close()
 
+    def __enter__(self) -> CompanionApp:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def _attach(self) -> None:
         game = self.game
         if game is None or game.id is None:
