@@ -56,7 +56,7 @@ def test_a_launch_runs_once_however_often_it_is_retried(rig: Rig, raw_host: RawH
     assert late is not None and late[1:] == (P.ACK, (1, P.ACK_DUPLICATE))
     # once the window has moved past it, the board can no longer vouch: refused, never run
     for seq in range(4, 4 + CMD_WINDOW):
-        assert raw_host.command(seq, P.BEEP, (0,)) is not None
+        assert raw_host.command(seq, P.ARROW, (-1,)) is not None
     too_old = raw_host.command(1, P.LAUNCH, (P.LEFT, 1))
     assert too_old is not None and too_old[1:] == (P.NAK, (1, P.NAK_STALE))
     if rig.mcu is not None:
