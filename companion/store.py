@@ -430,10 +430,14 @@ class Store:
             "UPDATE games SET revision = ? WHERE id = ? AND revision = ?",
             (game.revision, game.id, game.revision - 1),
         ).rowcount
-        live = conn.execute(
-            "SELECT COUNT(*) FROM rounds WHERE game_id = ? AND undone = 0", (game.id,)
-        ).fetchone()[0]
-        if moved != 1 or live != live_rounds:
+        # Live rounds are numbers 1..n, undone ones follow: n is right when round n is live
+        # and round n + 1 is not (two index look-ups, however long the game).
+        live = dict(conn.execute(
+            "SELECT number, undone FROM rounds WHERE game_id = ? AND number IN (?, ?)",
+            (game.id, live_rounds, live_rounds + 1),
+        ).fetchall())
+        if (moved != 1 or live.get(live_rounds + 1) == 0
+                or (live_rounds and live.get(live_rounds) != 0)):
             raise GameChangedError(
                 _("game {id} was changed elsewhere and has been reloaded: check it and enter "
                   "your change again").format(id=game.id)
@@ -449,7 +453,8 @@ class Store:
         number = len(game.rounds)
         with self.transaction() as conn:
             self._advance(conn, game, number - 1)
-            conn.execute("DELETE FROM rounds WHERE game_id = ? AND undone = 1", (game.id,))
+            conn.execute("DELETE FROM rounds WHERE game_id = ? AND number >= ? AND undone = 1",
+                         (game.id, number))
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
 
