@@ -270,7 +270,7 @@ class CompanionScreen:
 def game_is_over(app: CompanionApp) -> bool:
     """Whether the current game has ended (the core's model decides)."""
     game = app.game
-    return bool(game is not None and getattr(game, "is_over", False))
+    return game is not None and game.verdict.over
 
 
 

@@ -84,6 +84,8 @@ def test_reaching_the_target_shows_game_over_with_the_winner(db: Path) -> None:
     driver.tap("undo")  # a wrongly entered last round can still be taken back
     assert driver.view.name == "standings"
     assert driver.enabled("enter_round")
+    driver.tap("redo")  # and put back, which ends the game again
+    assert driver.view.name == "game_over"
     app.close()
 
 
