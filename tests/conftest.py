@@ -5,6 +5,13 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import settings
+
+# Property tests: a few hundred examples each in every run; HYPOTHESIS_PROFILE=deep for
+# a long hunt before a release (tests that pin their own example count keep it).
+settings.register_profile("default", max_examples=300, deadline=None)
+settings.register_profile("deep", max_examples=20_000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # Pygame must never try to open a real window or sound device in the suite.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

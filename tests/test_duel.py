@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from hardware.base import LaunchPart
@@ -318,7 +318,6 @@ def engine(config: DuelConfig, inputs: list) -> Duel:
     return Duel(config, await_go_report=any(isinstance(e, GoShown) for e in inputs))
 
 
-@settings(max_examples=300, deadline=None)
 @given(duel_inputs(), st.randoms(use_true_random=False))
 def test_shuffling_arrival_order_never_changes_the_verdict(case, rnd):
     config, start, inputs, cards = case
@@ -333,7 +332,6 @@ def test_shuffling_arrival_order_never_changes_the_verdict(case, rnd):
     assert [r.to_json() for r in one.results] == [r.to_json() for r in two.results]
 
 
-@settings(max_examples=300, deadline=None)
 @given(duel_inputs(), st.randoms(use_true_random=False))
 def test_delivery_within_the_settle_time_never_changes_the_verdict(case, rnd):
     """Live: each input arrives up to `settle_us` late, with time advancing in between."""
@@ -366,7 +364,6 @@ any_input = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
 @given(st.lists(any_input, max_size=40), st.sampled_from(list(TiePolicy)))
 def test_no_input_sequence_launches_twice(sequence, policy):
     duel = Duel(DuelConfig(tie_policy=policy, tie_window_us=2_000), random.Random(0))
