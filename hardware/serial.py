@@ -69,13 +69,14 @@ class SerialUnit(ShowdownUnit):
     runs_own_countdown = True
     # The board refuses more cards than this in one launch part (fw_core._launch).
     max_cards = 20
-    # An event whose first frame is lost comes again after the board's EVENT_RETRY_US
-    # (10 ms), plus up to one turn of its loop (1 ms) and the delivery itself.
-    # benchmarks/serial_link.py, over a pty with both cores loaded by the test
-    # suite: delivery p99.9 SETTLE_P999_PLAIN, with one lost frame SETTLE_P999_RETRY.
-    # Full-speed USB adds up to 1 ms of polling and a busy Pi a few ms of
-    # scheduling, so 20 ms covers one retry with margin (the engine's default is 25 ms).
-    settle_us = 20_000
+    # How late a press may reach the engine: the board reports an edge within one
+    # turn of its loop (IDLE_WAIT_MS, 2 ms) and resends an unacknowledged event after
+    # EVENT_RETRY_US (10 ms). benchmarks/serial_link.py on the virtual board (a
+    # CPython thread on a pty, 2 shared cores): delivery p99.9 3.4-4.1 ms, and with
+    # every first frame lost p99.9 13.5-16.9 ms (p50 12 ms). Full-speed USB adds up
+    # to 1 ms of polling and a busy Pi a few ms before the reader runs, so 25 ms
+    # covers one lost frame with room to spare (the Pico's own part is at most 13 ms).
+    settle_us = 25_000
 
     def __init__(self, port: str | None = None, **link_options: float) -> None:
         super().__init__()

@@ -37,9 +37,10 @@ RING_MASK = RING - 1
 DEBOUNCE_US = 5_000  # a second edge of the same input this soon is bounce
 HOST_TIMEOUT_US = 500_000  # host silent this long: stop the motor and the countdown
 # Resend an unacknowledged event after this long. The host acknowledges an event
-# as it reads it (a round trip over USB or a pty takes well under 1 ms, see
-# benchmarks/serial_link.py), so 10 ms is no burden, and a press whose first frame
-# was lost still reaches the duel engine within SerialUnit.settle_us of its stamp.
+# as it reads it (a command round trip over a pty takes 0.1-0.3 ms, a USB frame
+# 1 ms; see benchmarks/serial_link.py), so 10 ms rarely resends needlessly, and a
+# press whose first frame was lost still reaches the duel engine within
+# SerialUnit.settle_us (25 ms) of its stamp: measured p99.9 13.5-17 ms.
 EVENT_RETRY_US = 10_000
 # How many recently run commands the board remembers, to answer their retries as
 # duplicates. The host retries for 250 ms and sends a handful of commands in that
@@ -51,6 +52,10 @@ CARD_US = 150_000  # a card takes at most this long to leave (time-based launch)
 SPINUP_US = 200_000
 MAX_ON_US = 4_000_000  # the launcher's hard maximum on-time, whatever it was told
 GO_BUSY_WAIT_US = 3_000  # poll without waiting this close to "go"
+# The longest the loop waits for the host's bytes when nothing is due. An edge is
+# stamped at once in its IRQ but reported only when the loop comes round, so this
+# bounds how late a press's first frame leaves the board.
+IDLE_WAIT_MS = 2
 
 K_LEFT = 0
 K_RIGHT = 1
@@ -209,7 +214,7 @@ class Firmware:
             if left < GO_BUSY_WAIT_US:
                 return 0
             return 1
-        return 5
+        return IDLE_WAIT_MS
 
     # -- frames from the host --
 
