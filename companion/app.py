@@ -171,6 +171,18 @@ class CompanionApp:
             self.game = None
             self._attach()
 
+    def refresh(self) -> bool:
+        """Reload the game if another program (the CLI, a second screen) changed it since;
+        True if it did. One small query: the screen calls it a few times a second."""
+        with self._lock:
+            game = self.game
+            if game is None or game.id is None:
+                return False
+            if self.store.game_revision(game.id) == game.revision:
+                return False
+            self._reload()
+            return True
+
     def reload(self) -> None:
         """Read the current game from the file again (to show what others have changed)."""
         with self._lock:

@@ -104,6 +104,10 @@ class CompanionScreen:
             self._dirty = True
         if now_ms >= self._next_poll_ms:
             self._next_poll_ms = now_ms + POLL_MS
+            try:
+                self.app.refresh()  # a round entered from the command line shows up here too
+            except CompanionError as exc:
+                self.notify(str(exc))
             signature = self._app_signature()
             if len(signature) != len(self._signature) or any(
                     a is not b for a, b in zip(signature, self._signature, strict=True)):

@@ -310,6 +310,12 @@ class Store:
         return [r[0] for r in self.conn.execute("SELECT id FROM games ORDER BY id")]
 
     @_locked
+    def game_revision(self, game_id: int) -> int | None:
+        """The game's revision in the file (None if it is gone): cheap enough to poll."""
+        row = self.conn.execute("SELECT revision FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    @_locked
     def latest_game_id(self, unfinished_only: bool = False) -> int | None:
         """The most recently created game (with `unfinished_only`, the latest not yet over)."""
         rows = self.conn.execute("SELECT id FROM games ORDER BY id DESC").fetchall()

@@ -158,3 +158,25 @@ def test_chart_geometry() -> None:
     ys = [y for _x, y in p.lines["Bob"]]
     assert ys[1] == 350 and ys[2] < ys[1]  # higher scores are drawn higher
     assert p.y_ticks[0] == (0, 350)
+
+
+def test_a_round_entered_from_the_command_line_shows_up_on_the_screen(
+    driver: Driver, db: Path
+) -> None:
+    from showdown.cli import main
+
+    assert main(["game", "round", "--db", str(db), "--winner", "Bob",
+                 "--hand", "Ann: r5 gskip", "--hand", "Cid: wild"]) == 0
+    driver.now_ms += 300  # the screen looks at the file a few times a second
+    driver.frame()
+    standings = {s.name: s.total for s in driver.view.rows}
+    assert standings["Bob"] == 75
+    driver.tap("enter_round")  # and the next round builds on it instead of overwriting it
+    driver.tap("winner:Ann")
+    driver.tap("card:b9")
+    driver.tap("next")
+    driver.tap("card:r1")
+    driver.tap("confirm")
+    again = CompanionApp.open(db, lang="en")
+    assert [r.winner for r in again.game.rounds] == ["Bob", "Ann"]
+    again.close()
