@@ -275,9 +275,10 @@ class Firmware:
             reason = self._command(kind, args, now)
         if P.seq_newer(seq, self.cmd_top):
             self.cmd_top = seq
-        self._ran_seq[slot] = seq
-        self._ran_kind[slot] = kind
-        self._ran_reply[slot] = reason
+        if self._in_window(seq):  # one older than the window must not evict a newer one
+            self._ran_seq[slot] = seq
+            self._ran_kind[slot] = kind
+            self._ran_reply[slot] = reason
         if reason == 0:
             self._send(0, P.ACK, (seq, P.ACK_DONE))
         else:
