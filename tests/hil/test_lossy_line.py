@@ -62,7 +62,8 @@ def test_a_lost_stop_followed_by_an_arrow_still_stops_the_motor_promptly(
     assert mcu.hw is not None
     stopped_at, running = mcu.hw.motor_switches[-1]
     assert not running
-    assert P.ticks_diff(stopped_at, stop_asked) < ACK_TIMEOUT_US + 50_000  # the first retry
+    # at the first retry, 50 ms on; jammed, the launch would have run on for a second
+    assert P.ticks_diff(stopped_at, stop_asked) < ACK_TIMEOUT_US + 150_000
     assert len(mcu.garbled) == 1 and mcu.garbled[0].find(b" ST*") > 0
     assert unit.link.ready and unit.read_inputs(0) == []  # no fault: nothing went wrong
 
