@@ -72,8 +72,8 @@ class SerialUnit(ShowdownUnit):
     # How late a press may reach the engine: the board reports an edge within one
     # turn of its loop (IDLE_WAIT_MS, 2 ms) and resends an unacknowledged event after
     # EVENT_RETRY_US (10 ms). benchmarks/serial_link.py on the virtual board (a
-    # CPython thread on a pty, 2 shared cores): delivery p99.9 3.4-4.1 ms, and with
-    # every first frame lost p99.9 13.5-16.9 ms (p50 12 ms). Full-speed USB adds up
+    # CPython thread on a pty, 2 shared cores): delivery p99.9 2.4-4.1 ms, and with
+    # every first frame lost p99.9 13-17 ms (p50 12 ms). Full-speed USB adds up
     # to 1 ms of polling and a busy Pi a few ms before the reader runs, so 25 ms
     # covers one lost frame with room to spare (the Pico's own part is at most 13 ms).
     settle_us = 25_000

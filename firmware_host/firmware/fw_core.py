@@ -40,7 +40,7 @@ HOST_TIMEOUT_US = 500_000  # host silent this long: stop the motor and the count
 # as it reads it (a command round trip over a pty takes 0.1-0.3 ms, a USB frame
 # 1 ms; see benchmarks/serial_link.py), so 10 ms rarely resends needlessly, and a
 # press whose first frame was lost still reaches the duel engine within
-# SerialUnit.settle_us (25 ms) of its stamp: measured p99.9 13.5-17 ms.
+# SerialUnit.settle_us (25 ms) of its stamp: measured p99.9 13-17 ms.
 EVENT_RETRY_US = 10_000
 # How many recently run commands the board remembers, to answer their retries as
 # duplicates. The host retries for 250 ms and sends a handful of commands in that
