@@ -110,9 +110,10 @@ class GpioUnit(ShowdownUnit):
 
     name = "gpio"
     runs_own_countdown = False
-    # Measured edge-to-delivery p99.9 with both cores loaded: 2-4 ms (benchmarks/
-    # gpio_latency.py); 10 ms leaves room for lgpio's own callback thread on a Pi.
-    settle_us = 10_000
+    # Edge-to-delivery p99.9 measured by benchmarks/gpio_latency.py (MockFactory, 2 cores):
+    # 0.2 ms idle, up to 4.0 ms with both cores loaded; 5 ms covers that with a margin.
+    # Re-measure on the Pi itself: lgpio's callback thread adds a little the mock cannot.
+    settle_us = 5_000
 
     def __init__(self, pinmap: PinMap, pin_factory: Any | None = None) -> None:
         super().__init__()
