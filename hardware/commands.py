@@ -31,8 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def selftest(args: argparse.Namespace) -> int:
-    if args.echo_seconds < 0:
-        raise UsageError("--echo-seconds must not be negative")
+    if not 0 <= args.echo_seconds < 1e6:  # also refuses nan and inf
+        raise UsageError("--echo-seconds must be a number of seconds from 0 to 999999")
     from hardware.gpio import open_unit
     from hardware.gpio_selftest import run_selftest
 

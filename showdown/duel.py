@@ -75,6 +75,11 @@ class Phase(StrEnum):
     DONE = "done"  # verdict given; everything else is ignored
 
 
+MAX_COUNTDOWN_US = 60_000_000  # a minute: countdowns and the response timeout
+MAX_TIE_WINDOW_US = 50_000  # 50 ms: beyond that people can see who was first
+MAX_SETTLE_US = 1_000_000  # a second: a link slower than that is broken, not late
+
+
 @dataclass(frozen=True, slots=True)
 class DuelConfig:
     """How a table wants its duels judged. Every time is in microseconds."""
@@ -92,12 +97,20 @@ class DuelConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie_policy", TiePolicy(self.tie_policy))
-        for name in ("countdown_min_us", "countdown_max_us", "response_timeout_us"):
-            if getattr(self, name) <= 0:
-                raise DuelError(f"{name} must be positive, not {getattr(self, name)}")
-        for name in ("tie_window_us", "settle_us"):
-            if getattr(self, name) < 0:
-                raise DuelError(f"{name} must not be negative, not {getattr(self, name)}")
+        # Bounds a table could mean; past them a value is a typing slip (a tie window of
+        # minutes would make every duel a tie, a settle time of hours would never judge).
+        limits = {
+            "countdown_min_us": (1, MAX_COUNTDOWN_US),
+            "countdown_max_us": (1, MAX_COUNTDOWN_US),
+            "response_timeout_us": (1, MAX_COUNTDOWN_US),
+            "tie_window_us": (0, MAX_TIE_WINDOW_US),
+            "settle_us": (0, MAX_SETTLE_US),
+        }
+        for name, (low, high) in limits.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise DuelError(f"{name} must be a whole number from {low:,} to {high:,} µs, "
+                                f"not {value!r}")
         if self.countdown_min_us > self.countdown_max_us:
             raise DuelError(
                 f"countdown_min_us ({self.countdown_min_us}) is above "

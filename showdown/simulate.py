@@ -22,6 +22,8 @@ from showdown.duel_log import DuelLog
 from showdown.service import ReactionsTimed, ShowdownService, VerdictGiven
 from showdown.sides import Side
 
+MAX_REMATCHES = 50
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerModel:
@@ -149,14 +151,16 @@ def simulate(
         service.step(0)
         launches_before = len(table.launches)
         final: DuelResult | None = None
+        rematches = 0
         while final is None:
             table.deliver(TimerPressed(table.now_us() + 500_000))
             while True:
                 service.step()
                 if verdicts:
                     event = verdicts.pop()
-                    if not event.result.rematch:
-                        final = event.result
+                    rematches += event.result.rematch
+                    if not event.result.rematch or rematches >= MAX_REMATCHES:
+                        final = event.result  # a table gives up on a pair that always ties
                     report.outcomes[event.result.outcome.value] += 1
                     _judge_the_judges(report, table, event.result)
                     break

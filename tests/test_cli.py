@@ -128,9 +128,24 @@ def test_simulated_reaction_times_match_the_players_including_the_slower_one(cap
     assert int(wins["left"]) > 3 * int(wins["right"])
 
 
-def test_simulate_rejects_nonsense(capsys):
-    status, _, err = run_cli(capsys, "simulate", "--duels", "0")
-    assert status == 2 and "--duels" in err
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (["--duels", "0"], "--duels"),
+        (["--jitter-ms", "nan"], "--jitter-ms"),
+        (["--left-ms", "inf"], "--left-ms"),
+        (["--tie-window-us", "99999999999"], "tie_window_us"),
+        (["--settle-us", "99999999999999999999"], "settle_us"),
+    ],
+)
+def test_simulate_rejects_nonsense(capsys, args, word):
+    try:
+        status = main(["simulate", *args])
+    except SystemExit as exc:  # argparse refuses a malformed number itself
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2
+    assert word in err and "Traceback" not in err
 
 
 def test_same_seed_same_summary(capsys):

@@ -281,6 +281,9 @@ def test_abort_gives_no_launch_and_nothing_counts_after():
         {"settle_us": -1},
         {"response_timeout_us": 0},
         {"tie_policy": "coin"},
+        {"tie_window_us": 99_999_999_999},  # every duel a tie, forever
+        {"settle_us": 10**20},  # a verdict that never comes
+        {"response_timeout_us": 3.5},
     ],
 )
 def test_bad_config_is_refused(kwargs):

@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from showdown.cli import UsageError
 from showdown.commands.options import add_duel_options, duel_config, open_duel_log
 from showdown.sides import Side
 from showdown.simulate import PlayerModel, format_report, simulate
+
+
+def number(text: str) -> float:
+    """A number of milliseconds or a rate: `nan` and `inf` are not numbers a table means."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(text)
+    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -22,18 +31,18 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--cards", type=int, default=1, help="cards per duel (default 1)")
     parser.add_argument(
-        "--jitter-ms", type=float, default=5.0,
+        "--jitter-ms", type=number, default=5.0,
         help="largest delay between a press and its delivery (default 5)",
     )
     parser.add_argument(
-        "--early-rate", type=float, default=0.05,
+        "--early-rate", type=number, default=0.05,
         help="chance that a player anticipates go and presses early (default 0.05)",
     )
     parser.add_argument(
-        "--left-ms", type=float, default=260.0, help="left player's median reaction (default 260)"
+        "--left-ms", type=number, default=260.0, help="left player's median reaction (default 260)"
     )
     parser.add_argument(
-        "--right-ms", type=float, default=260.0,
+        "--right-ms", type=number, default=260.0,
         help="right player's median reaction (default 260)",
     )
     parser.add_argument("--log", metavar="FILE", help="append every duel to this duel log")
