@@ -103,6 +103,7 @@ class CompanionApp:
         self.store = store
         self.game = game
         self._lock = threading.RLock()
+        self._seen_version: int | None = None  # the file's data_version last looked at
         self._last_duel: DuelRow | None = None
         self._recorder: DuelRecorder | None = None
         self._attach()
@@ -172,16 +173,26 @@ class CompanionApp:
             self._attach()
 
     def refresh(self) -> bool:
-        """Reload the game if another program (the CLI, a second screen) changed it since;
-        True if it did. One small query: the screen calls it a few times a second."""
+        """Catch up with what another program (the CLI, `run` recording duels, a second
+        screen) wrote to the file since; True if anything changed. Costs one small query
+        while nothing changes: the screen calls it a few times a second."""
         with self._lock:
+            version = self.store.data_version()
+            if version == self._seen_version:
+                return False
+            self._seen_version = version
             game = self.game
             if game is None or game.id is None:
                 return False
-            if self.store.game_revision(game.id) == game.revision:
-                return False
-            self._reload()
-            return True
+            changed = self.store.game_revision(game.id) != game.revision
+            if changed:
+                self._reload()
+            duels = self.store.duels(game.id)
+            last = duels[-1] if duels else None
+            if last != self._last_duel:
+                self._last_duel = last
+                changed = True
+            return changed
 
     def reload(self) -> None:
         """Read the current game from the file again (to show what others have changed)."""

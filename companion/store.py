@@ -310,6 +310,11 @@ class Store:
         return [r[0] for r in self.conn.execute("SELECT id FROM games ORDER BY id")]
 
     @_locked
+    def data_version(self) -> int:
+        """Changes whenever another connection (another program) commits to the file."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    @_locked
     def game_revision(self, game_id: int) -> int | None:
         """The game's revision in the file (None if it is gone): cheap enough to poll."""
         row = self.conn.execute("SELECT revision FROM games WHERE id = ?", (game_id,)).fetchone()

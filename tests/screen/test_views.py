@@ -180,3 +180,25 @@ def test_a_round_entered_from_the_command_line_shows_up_on_the_screen(
     again = CompanionApp.open(db, lang="en")
     assert [r.winner for r in again.game.rounds] == ["Bob", "Ann"]
     again.close()
+
+
+def test_a_duel_recorded_by_another_program_shows_up_on_the_screen(
+    driver: Driver, db: Path
+) -> None:
+    """`run --headless` records duels in its own process; the screen still shows them."""
+    from showdown.duel import DuelResult, Outcome
+    from showdown.service import ReactionsTimed, VerdictGiven
+    from showdown.sides import Side
+
+    table = CompanionApp.open(db, lang="en")
+    players = {Side.LEFT: "Ann", Side.RIGHT: "Bob"}
+    result = DuelResult(Outcome.FASTER, Side.LEFT, Side.RIGHT, None, (),
+                        {Side.LEFT: 180_000, Side.RIGHT: None})
+    table.on_service_event(VerdictGiven(1, result, Side.LEFT, Side.RIGHT, 2, players))
+    table.on_service_event(ReactionsTimed(1, {Side.LEFT: 180_000, Side.RIGHT: 240_000}, players))
+    table.close()
+    driver.now_ms += 300
+    driver.frame()
+    last = driver.app.last_duel()
+    assert last is not None and last.winner == "Ann"
+    assert driver.app.duel_stats()["Bob"].best_ms == 240
