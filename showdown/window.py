@@ -29,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 import queue
 import signal
 import threading
@@ -140,6 +141,10 @@ def open_display(size: tuple[int, int], fullscreen: bool, caption: str) -> pygam
     """Open the window (or the whole screen); NoDisplayError when there is nowhere to show it."""
     try:
         pygame.display.init()
+        driver = pygame.display.get_driver()
+        if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
+            # SDL fell back to drawing nowhere: a window nobody can see is no window.
+            raise pygame.error(f"SDL found no display and fell back to its {driver} driver")
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         surface = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
     except pygame.error as exc:
