@@ -63,6 +63,10 @@ FAULT_HOST_SILENT = 1  # the host fell silent; launcher and countdown stopped
 FAULT_MAX_ON_TIME = 2  # the launcher hit its hard maximum on-time
 FAULT_WATCHDOG = 3  # the board restarted after a watchdog reset
 FAULT_EVENT_OVERFLOW = 4  # edges came faster than the board could report them
+# A STOP ended a live countdown or a running launch: FT 5 ticks ended stale, where
+# `ended` has the HB state bits (1 countdown, 2 motor; a launch also gets its LD) and
+# `stale` is 1 when the stop was too old for the board to place after newer commands.
+FAULT_STOPPED = 5
 
 # sides and sounds as numbers on the wire
 LEFT = 0

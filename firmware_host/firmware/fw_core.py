@@ -21,8 +21,20 @@ What it decides, and what it leaves to the host:
   newer arrow an older arrow). Launch and countdown run at most once: one too
   old for the window to tell whether it ran is refused as stale, never run.
   Stop, beep and the like are safe to repeat and always run.
+* A stop ends only what was started before it: the board remembers the
+  numbers of the launch running the motor and of the countdown on display, so
+  a stop's retry that comes after a newer launch or countdown leaves it alone.
+  A stop older than the window cannot be placed and stops everything (the
+  safe side), saying it was stale.
+* Whatever ends a running launch or a live countdown, the board says so: a
+  launch always ends in LAUNCH_DONE (cards counted so far, jammed when cut
+  short), and a countdown stopped before go in a FAULT naming why. A host
+  never waits in silence for a go or a launch that will not come.
 * A launch is refused without a recent heartbeat; the motor stops when the
   host falls silent and at a hard maximum on-time.
+* A paddle press is remembered (to freeze a countdown whose command came
+  after it) for PADDLE_MEMORY_US only: ticks wrap every 2^30 µs, and a press
+  17.9 minutes old would otherwise look like one made just now.
 """
 
 from array import array
@@ -56,6 +68,11 @@ GO_BUSY_WAIT_US = 3_000  # poll without waiting this close to "go"
 # stamped at once in its IRQ but reported only when the loop comes round, so this
 # bounds how late a press's first frame leaves the board.
 IDLE_WAIT_MS = 2
+# How long a paddle press may freeze a countdown whose command came after it. The
+# command follows the engine's start within the host's retries (250 ms at most),
+# and the loop forgets older presses long before the 2^30 µs tick wrap (17.9 min)
+# could make one look new.
+PADDLE_MEMORY_US = 1_000_000
 
 K_LEFT = 0
 K_RIGHT = 1
@@ -112,6 +129,10 @@ class Firmware:
         self._ran_kind = [""] * CMD_WINDOW
         self._ran_reply = array("b", [0] * CMD_WINDOW)
         self.launches = 0  # launch commands run since boot (a split launch is one)
+        # the numbers of the commands that started the motor and the countdown on
+        # display, so a stop older than them (a late retry) leaves them running
+        self.motor_seq = 0
+        self.cd_seq = 0
         self.event_seq = 0
         self.outbox = []  # [seq, frame, last_sent_t]
         # last paddle edge seen by the main loop, to freeze a countdown that
@@ -200,6 +221,7 @@ class Firmware:
                 self._handle(frame)
         now = self.ticks()
         self._drain_edges()
+        self._forget_old_presses(now)
         self._run_countdown(now)
         self._run_launcher(now)
         self._run_beep(now)
@@ -272,7 +294,7 @@ class Firmware:
             return
         reason = self._overruled(seq, kind)
         if reason == 0:
-            reason = self._command(kind, args, now)
+            reason = self._command(seq, kind, args, now)
         if P.seq_newer(seq, self.cmd_top):
             self.cmd_top = seq
         if self._in_window(seq):  # one older than the window must not evict a newer one
@@ -318,18 +340,24 @@ class Firmware:
         self.cmd_top = 0
         for i in range(CMD_WINDOW):
             self._ran_seq[i] = 0
+        self.motor_seq = 0
+        self.cd_seq = 0
+        self.paddle_t[0] = None  # presses made for the last host are not this one's
+        self.paddle_t[1] = None
         self.outbox = []
         self.heard_hb = False
         self.hw.set_kbd_intr(False)
         self.hw.arm_watchdog()  # only once a host talks, so mpremote can still get in
 
-    def _command(self, kind, args, now):
-        """Run one new command; 0 when done, else a NAK reason."""
+    def _command(self, seq, kind, args, now):
+        """Run one new command numbered `seq`; 0 when done, else a NAK reason."""
         if kind == P.COUNTDOWN:
             if len(args) != 2 or args[0] <= 0:
                 return P.NAK_BAD_ARGS
+            self.cd_seq = seq
             self._countdown(args[0], args[1] % P.TICKS_PERIOD)
         elif kind == P.GO:
+            self.cd_seq = seq
             self._show_go(self.ticks())
         elif kind == P.FREEZE:
             if self.cd_on:
@@ -340,9 +368,12 @@ class Firmware:
             self.hw.arrow_left.value(1 if args[0] == P.LEFT else 0)
             self.hw.arrow_right.value(1 if args[0] == P.RIGHT else 0)
         elif kind == P.LAUNCH:
-            return self._launch(args, now)
+            reason = self._launch(args, now)
+            if reason == 0:
+                self.motor_seq = seq
+            return reason
         elif kind == P.STOP:
-            self._stop_all()
+            self._stop(seq, now)
         elif kind == P.BEEP:
             if len(args) != 1 or not 0 <= args[0] < len(TONES):
                 return P.NAK_BAD_ARGS
@@ -395,8 +426,15 @@ class Firmware:
         self.hw.go_led.value(0)
         now = self.ticks()
         for t in self.paddle_t:  # pressed after the start, before this command came
-            if t is not None and P.ticks_diff(now, t) >= 0:
+            if t is not None and 0 <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US:
                 self._freeze_if_early(t)
+
+    def _forget_old_presses(self, now):
+        """Drop a remembered press once it is too old to matter, long before ticks wrap."""
+        for k in (K_LEFT, K_RIGHT):
+            t = self.paddle_t[k]
+            if t is not None and not 0 <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US:
+                self.paddle_t[k] = None
 
     def _run_countdown(self, now):
         if not self.cd_on or self.cd_frozen:
@@ -457,9 +495,8 @@ class Firmware:
         if not self.motor_on:
             return
         if P.ticks_diff(now, self.launch_t) >= MAX_ON_US:
-            self._motor_off()
             self._event(P.FAULT, (P.FAULT_MAX_ON_TIME, now))
-            self._launch_done(now, True)
+            self._cut_launch(now)
             return
         cards = self.parts[self.part_i][1]
         elapsed = P.ticks_diff(now, self.part_t)
@@ -480,6 +517,13 @@ class Firmware:
             self._motor_off()
             self._launch_done(now, False)
 
+    def _cut_launch(self, now):
+        """Stop a running launch short and report it: the cards counted so far, jammed."""
+        self.launch_counted += self._cards[0]
+        self._cards[0] = 0
+        self._motor_off()
+        self._launch_done(now, True)
+
     def _launch_done(self, now, jammed):
         counted = self.launch_counted if self.hw.card_sensor is not None else -1
         self.parts = []
@@ -498,11 +542,35 @@ class Firmware:
         self.host_silent = True
         self.hw.set_kbd_intr(True)  # let mpremote break in while no host talks
         if self.motor_on or self.cd_on:
-            launching = self.motor_on
-            self._stop_all()
             self._event(P.FAULT, (P.FAULT_HOST_SILENT, now))
-            if launching:
-                self._launch_done(now, True)
+            if self.motor_on:
+                self._cut_launch(now)
+            self._stop_all()
+
+    def _stop(self, seq, now):
+        """The STOP command: end what was started before it, and report what it ended.
+
+        A stop's first frame can be lost and its retry come after a newer launch or
+        countdown ran: the host sent that one after the stop and wants it, so a stop
+        the window places before it leaves it running. A stop older than the window
+        cannot be placed; it stops everything, the safe side, and the report says it
+        was stale, so the host hears why its launch ended short or its go never came.
+        """
+        placed = P.seq_newer(seq, self.cmd_top) or self._in_window(seq)
+        motor = self.motor_on and (not placed or P.seq_newer(seq, self.motor_seq))
+        display = not placed or P.seq_newer(seq, self.cd_seq)
+        live = self.cd_on and not self.cd_frozen and display
+        ended = (1 if live else 0) | (2 if motor else 0)  # the HB state bits
+        if motor:
+            self._cut_launch(now)
+        if display:
+            self.cd_on = False
+            self.cd_frozen = False
+            for led in self.hw.countdown_leds:
+                led.value(0)
+            self.hw.go_led.value(0)
+        if ended:
+            self._event(P.FAULT, (P.FAULT_STOPPED, now, ended, 0 if placed else 1))
 
     def _stop_all(self):
         self._motor_off()
