@@ -78,6 +78,32 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     return pygame.font.Font(_font_path(bold), size)
 
 
+#: The smallest type `text` shrinks to before it shortens the words instead.
+MIN_TEXT_PX = 12
+
+
+def fit(content: str, size: int, max_width: int | None, *, bold: bool = False,
+        min_size: int = MIN_TEXT_PX) -> tuple[str, int]:
+    """What `text` draws for `content` in `max_width`: the words and the font size.
+
+    The font shrinks one pixel at a time down to `min_size` (never below what
+    was asked for); if the words are still too wide they are cut and end in
+    "…", so a long name reads "Alexand…" instead of running under its neighbour.
+    """
+    if max_width is None:
+        return content, size
+    floor = min(size, min_size)
+    while size > floor and font(size, bold).size(content)[0] > max_width:
+        size -= 1
+    f = font(size, bold)
+    if f.size(content)[0] <= max_width:
+        return content, size
+    cut = content.rstrip()
+    while cut and f.size(cut + "…")[0] > max_width:
+        cut = cut[:-1].rstrip()
+    return (cut + "…" if cut else ""), size
+
+
 def text(
     surface: pygame.Surface,
     content: str,
@@ -88,13 +114,11 @@ def text(
     bold: bool = False,
     anchor: str = "topleft",
     max_width: int | None = None,
+    min_size: int = MIN_TEXT_PX,
 ) -> pygame.Rect:
-    """Draw one line of text anchored at `pos`; shrinks the font until it fits `max_width`."""
-    f = font(size, bold)
-    while max_width is not None and size > 10 and f.size(content)[0] > max_width:
-        size -= 1
-        f = font(size, bold)
-    image = f.render(content, True, color)
+    """Draw one line of text anchored at `pos`, fitted into `max_width` (see `fit`)."""
+    content, size = fit(content, size, max_width, bold=bold, min_size=min_size)
+    image = font(size, bold).render(content, True, color)
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
     return rect

@@ -227,8 +227,9 @@ def draw_unit(
     (tc, tr) = layout.timer
     pygame.draw.circle(surface, TIMER_HELD if state.timer_held else TIMER, tc, tr)
     pygame.draw.circle(surface, PADDLE_EDGE, tc, tr, width=max(2, tr // 10))
-    text.blit_centred(surface, labels.keys.get("timer", ""), max(10, tr * 2 // 3),
-                      PADDLE_EDGE, tc)
+    caption = key_caption(text, labels.keys.get("timer", ""), max(10, tr * 2 // 3),
+                          timer_label_width(tr), PADDLE_EDGE)
+    surface.blit(caption, caption.get_rect(center=tc))
 
     for side, rect in layout.paddles.items():
         held = side in state.held
@@ -244,11 +245,13 @@ def draw_unit(
         pygame.draw.rect(surface, face_colour, face, border_radius=rect.h // 3)
         pygame.draw.rect(surface, PADDLE_EDGE, face, width=max(2, h // 160),
                          border_radius=rect.h // 3)
-        text.blit_centred(surface, labels.keys.get(side, ""), int(rect.h * 0.45), PADDLE_EDGE,
-                          face.center)
+        caption = key_caption(text, labels.keys.get(side, ""), int(rect.h * 0.45),
+                              rect.w * 85 // 100, PADDLE_EDGE)
+        surface.blit(caption, caption.get_rect(center=face.center))
         name_rect = layout.names[side]
-        text.blit_centred(surface, labels.names.get(side, side.value.title()),
-                          int(name_rect.h * 0.9), WIN_GLOW if won else TEXT, name_rect.center)
+        name = _fitted(text, labels.names.get(side, side.value.title()), int(name_rect.h * 0.9),
+                       WIN_GLOW if won else TEXT, name_rect.w)
+        surface.blit(name, name.get_rect(center=name_rect.center))
 
     _draw_launch(surface, layout, state, now_us)
 
@@ -278,12 +281,39 @@ def _draw_win(surface: pygame.Surface, layout: UnitLayout, winner: Side, text: T
         surface.blit(word, word.get_rect(midright=(base_x - gap, box.centery)))
 
 
+#: Short forms of pygame's longer key names, for a label that must fit a small button.
+KEY_ABBREVIATIONS: dict[str, str] = {
+    "RETURN": "RET", "SPACE": "SPC", "BACKSPACE": "BKSP", "ESCAPE": "ESC", "DELETE": "DEL",
+    "INSERT": "INS", "ENTER": "ENT", "PAGE UP": "PGUP", "PAGE DOWN": "PGDN", "CAPS LOCK": "CAPS",
+    "LEFT SHIFT": "LSHFT", "RIGHT SHIFT": "RSHFT", "LEFT CTRL": "LCTRL", "RIGHT CTRL": "RCTRL",
+    "LEFT ALT": "LALT", "RIGHT ALT": "RALT", "LEFT META": "LMETA", "RIGHT META": "RMETA",
+    "LEFT GUI": "LGUI", "RIGHT GUI": "RGUI", "NUMLOCK": "NUM", "SCROLL LOCK": "SCRL",
+    "PRINT SCREEN": "PRSC",
+}
+
+
+def timer_label_width(radius: int) -> int:
+    """How wide a label may be inside the round timer button of `radius` and stay on it."""
+    return radius * 3 // 2
+
+
+def key_caption(text: TextCache, name: str, size: int, width: int,
+                colour: tuple[int, int, int]) -> pygame.Surface:
+    """A key's name as drawn on its button: in full when it fits at `size`, otherwise its
+    short form ("RETURN" -> "RET"), made smaller still if even that is too wide."""
+    surf = text.render(name, size, colour)
+    if surf.get_width() <= width:
+        return surf
+    return _fitted(text, KEY_ABBREVIATIONS.get(name, name), size, colour, width)
+
+
 def _fitted(text: TextCache, words: str, size: int, colour: tuple[int, int, int],
             width: int) -> pygame.Surface:
     """`words` rendered at `size`, or smaller so that it fits in `width`."""
     surf = text.render(words, size, colour)
-    if surf.get_width() > width > 0:
-        surf = text.render(words, size * width // surf.get_width(), colour)
+    while surf.get_width() > width > 0 and size > 8:
+        size = min(size - 1, size * width // surf.get_width())
+        surf = text.render(words, size, colour)
     return surf
 
 

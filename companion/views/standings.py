@@ -22,6 +22,12 @@ from companion.widgets import Button
 SIDE_W = 250
 #: Height of one player's row when there is room.
 ROW_H = 58
+#: Below this width the right-hand column moves under the list (the emulator's side panel).
+STACK_BELOW_PX = 640
+#: Height of the action buttons.
+BUTTON_H = 64
+#: The smallest size a player's name is drawn at before it is shortened with "…".
+NAME_MIN_PX = 16
 
 
 def draw_star(surface: pygame.Surface, center: tuple[int, int], radius: int,
@@ -56,13 +62,37 @@ class StandingsView(View):
 
     # -- geometry (also what the tests tap and look at) --
 
+    def stacked(self) -> bool:
+        """Too narrow for two columns: the list on top, last duel and buttons under it."""
+        return self.rect.width < STACK_BELOW_PX
+
+    def _list_h(self) -> int:
+        """The list's height when stacked: what its rows want, leaving the buttons room."""
+        r = self.rect
+        room = r.height - 48 - BUTTON_H - 16
+        want = max(1, len(self.rows)) * (ROW_H + 4) - 4
+        return max(0, min(room, want))
+
     def side_rect(self) -> pygame.Rect:
         r = self.rect
+        if self.stacked():
+            top = r.y + 48 + self._list_h() + 8
+            return pygame.Rect(r.x + 8, top, r.width - 16, r.bottom - 8 - top)
         return pygame.Rect(r.right - SIDE_W - 8, r.y + 8, SIDE_W, r.height - 16)
 
     def list_rect(self) -> pygame.Rect:
         r = self.rect
+        if self.stacked():
+            return pygame.Rect(r.x + 8, r.y + 48, r.width - 16, self._list_h())
         return pygame.Rect(r.x + 8, r.y + 48, r.width - SIDE_W - 24, r.height - 56)
+
+    def duel_rect(self) -> pygame.Rect | None:
+        """The "Last duel" box, or None when the stacked layout has no room for it."""
+        side = self.side_rect()
+        if self.stacked():
+            box = pygame.Rect(side.x, side.y, side.width, side.height - BUTTON_H - 8)
+            return box if box.height >= 60 else None
+        return pygame.Rect(side.x, side.y, side.width, side.height - 2 * BUTTON_H - 24)
 
     def row_rects(self) -> list[pygame.Rect]:
         area = self.list_rect()
@@ -79,10 +109,15 @@ class StandingsView(View):
             return [Button("new_game", box, _("New game"), lambda: self.nav.go("new_game"),
                            primary=True, font_px=24)]
         side = self.side_rect()
-        h = 64
-        enter = pygame.Rect(side.x, side.bottom - 2 * h - 8, side.width, h)
-        undo = pygame.Rect(side.x, side.bottom - h, (side.width - 8) // 2, h)
-        redo = pygame.Rect(undo.right + 8, undo.y, side.width - undo.width - 8, h)
+        h = BUTTON_H
+        if self.stacked():  # one row: the main button, then undo and redo
+            enter = pygame.Rect(side.x, side.bottom - h, (side.width - 16) // 2, h)
+            undo = pygame.Rect(enter.right + 8, enter.y, (side.width - enter.width - 16) // 2, h)
+            redo = pygame.Rect(undo.right + 8, enter.y, side.right - undo.right - 8, h)
+        else:
+            enter = pygame.Rect(side.x, side.bottom - 2 * h - 8, side.width, h)
+            undo = pygame.Rect(side.x, side.bottom - h, (side.width - 8) // 2, h)
+            redo = pygame.Rect(undo.right + 8, undo.y, side.width - undo.width - 8, h)
         if facts.game_over(self.app):
             main = Button("game_over", enter, _("Game over"), lambda: self.nav.go("game_over"),
                           primary=True, font_px=22)
@@ -110,8 +145,9 @@ class StandingsView(View):
             theme.text(surface, _("Start one to keep the score here."),
                        (r.centerx, r.centery), 20, theme.TEXT_DIM, anchor="center")
             return
+        header_w = r.width - 32 if self.stacked() else r.width - SIDE_W - 40
         theme.text(surface, facts.game_line(self.app), (r.x + 16, r.y + 12), 20, theme.TEXT_DIM,
-                   max_width=r.width - SIDE_W - 40)
+                   max_width=header_w, min_size=14)
         for rect, standing in zip(self.row_rects(), self.rows, strict=False):
             self._draw_row(surface, rect, standing)
         self._draw_side(surface)
@@ -138,7 +174,8 @@ class StandingsView(View):
                                 big + 4, theme.ACCENT if leader else theme.TEXT, bold=True,
                                 anchor="midright")
         theme.text(surface, str(s.name), (x, mid), big, theme.TEXT, bold=leader,
-                   anchor="midleft", max_width=total_rect.x - x - 12)
+                   anchor="midleft", max_width=total_rect.x - x - 12,
+                   min_size=min(big, NAME_MIN_PX))
         progress = getattr(s, "progress", None)
         if progress is not None:
             bar = pygame.Rect(x, rect.bottom - 9, rect.right - 16 - x, 5)
@@ -150,11 +187,12 @@ class StandingsView(View):
                 pygame.draw.rect(surface, color, fill, border_radius=2)
 
     def _draw_side(self, surface: pygame.Surface) -> None:
-        side = self.side_rect()
-        box = pygame.Rect(side.x, side.y, side.width, side.height - 2 * 64 - 24)
+        box = self.duel_rect()
+        if box is None:
+            return
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
         theme.text(surface, _("Last duel"), (box.x + 12, box.y + 8), 18, theme.TEXT_DIM,
-                   bold=True)
+                   bold=True, max_width=box.width - 24)
         lines = facts.duel_lines(self.app.last_duel())
         if not lines:
             lines = [(_("No duel yet"), theme.TEXT_DIM)]
