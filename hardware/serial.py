@@ -18,6 +18,7 @@ import argparse
 import collections
 import logging
 import os
+import stat
 import threading
 import time
 
@@ -124,6 +125,8 @@ class SerialUnit(ShowdownUnit):
         if event.kind == P.LAUNCH_DONE:
             counted = args[0] if args[0] >= 0 else None
             return LaunchFinished(t, cards_counted=counted, jammed=bool(args[1]))
+        if event.kind == P.FAULT and args[0] == P.FAULT_STOPPED:
+            return _stopped_input(args, t)
         if event.kind == P.FAULT:
             code = args[0]
             text = _FAULT_TEXT.get(code, f"board fault {code}")
@@ -217,6 +220,27 @@ class SerialUnit(ShowdownUnit):
             self.link.close()
 
 
+def _stopped_input(args: tuple[int, ...], t: int) -> UnitInput | None:
+    """What the service hears when a stop ended a countdown or a launch on the board.
+
+    A stop the board could place was this host's own (an abort, a close): the
+    launch's end already comes as its LaunchFinished, and nothing else is news.
+    A stale one (a retry the board could not place after newer commands) may
+    have ended a countdown the duel waits on, or cut the cards short: say so,
+    and end the duel if its go will now never come.
+    """
+    ended = args[2] if len(args) > 2 else 0
+    stale = len(args) > 3 and args[3] == 1
+    if not stale:
+        log.debug("the board stopped %s on request", "the countdown" if ended & 1 else "the launch")
+        return None
+    what = " and ".join(
+        name for bit, name in ((1, "the countdown"), (2, "the launch")) if ended & bit)
+    return UnitFault(
+        t, f"a stop retried too late for the board to place ended {what or 'nothing'}; "
+        "if it repeats, check the cable", abort_duel=bool(ended & 1))
+
+
 def open_unit(args: argparse.Namespace) -> SerialUnit:
     """`uno-showdown run --device serial [--port P]`: without a port, find the Pico by USB id.
 
@@ -225,15 +249,55 @@ def open_unit(args: argparse.Namespace) -> SerialUnit:
     once that it is waiting, so a board plugged in later is found.
     """
     port = getattr(args, "port", None)
-    if port is not None and not port_exists(port):
-        raise FileNotFoundError(
-            f"there is no serial port {port}: plug the board in, or pass the port it has "
-            "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself")
+    if port is not None:
+        check_port(port)
     return SerialUnit(port)
 
 
-def port_exists(port: str) -> bool:
-    """True when `port` is a device path that exists, or a port the system lists (COM3)."""
-    if os.path.exists(port):
-        return True
-    return any(info.device == port for info in list_ports.comports())
+def check_port(port: str) -> None:
+    """Refuse a `--port` that cannot be a serial port, naming it and what to pass instead.
+
+    A path must exist and be a terminal device (a tty, a pty, a USB serial
+    adapter): a plain file, a directory or /dev/null would "open" or fail
+    quietly in the link's thread, which would then wait for a board forever.
+    A name that is no path (COM3) must be one the system lists.
+    """
+    try:
+        mode: int | None = os.stat(port).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise OSError(f"cannot look at the serial port {port} ({exc.strerror}): check the path "
+                      "and your access to it") from exc
+    if mode is None:
+        if any(info.device == port for info in list_ports.comports()):
+            return
+        raise FileNotFoundError(
+            f"there is no serial port {port}: plug the board in, or pass the port it has "
+            f"{_PORT_HINT}")
+    if stat.S_ISDIR(mode):
+        raise OSError(f"{port} is a directory, not a serial port: pass the board's port "
+                      f"{_PORT_HINT}")
+    if not stat.S_ISCHR(mode) or not _is_terminal(port):
+        raise OSError(f"{port} is not a serial port (not a terminal device): pass the board's "
+                      f"port {_PORT_HINT}")
+
+
+_PORT_HINT = "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself"
+
+
+def _is_terminal(port: str) -> bool:
+    """True when the character device at `port` is a terminal (/dev/null, say, is not).
+
+    Opened the way pyserial opens a port (no controlling tty, no waiting), and closed at once.
+    """
+    flags = os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(port, flags)
+    except OSError as exc:
+        raise OSError(f"cannot open the serial port {port} ({exc.strerror}): check your access "
+                      "to it (on Linux, membership of the dialout group)") from exc
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)

@@ -5,7 +5,9 @@ receiver drops it as corrupt, exactly as noise on a real cable would make it.
 The host sends commands back to back, so the retry of a lost one comes after
 later commands have run: a lost stop must still stop the motor, a lost launch
 must fly exactly once (or be reported), and a lost paddle event must still
-count for the player who pressed first.
+count for the player who pressed first. A lost stop whose retry comes after a
+newer launch or countdown must leave that one running, and a stop that ends a
+launch says so.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ import pytest
 from firmware_host import protocol as P
 from hardware.base import Beep, LaunchFinished, LaunchPart, UnitFault, UnitInput
 from hardware.serial import SerialUnit
-from showdown.service import CountdownStarted, GoSignalled, LaunchDone, VerdictGiven
+from showdown.duel import Outcome
+from showdown.service import CountdownStarted, GoSignalled, LaunchDone, UnitProblem, VerdictGiven
 from showdown.sides import Side
 from tests.hil.conftest import LINK_OPTIONS, Rig, Table
 
@@ -65,7 +68,45 @@ def test_a_lost_stop_followed_by_an_arrow_still_stops_the_motor_promptly(
     # at the first retry, 50 ms on; jammed, the launch would have run on for a second
     assert P.ticks_diff(stopped_at, stop_asked) < ACK_TIMEOUT_US + 150_000
     assert len(mcu.garbled) == 1 and mcu.garbled[0].find(b" ST*") > 0
-    assert unit.link.ready and unit.read_inputs(0) == []  # no fault: nothing went wrong
+    got = _inputs_until(unit, LaunchFinished)  # the launch the stop cut short is reported
+    assert got == [LaunchFinished(got[0].t_us, cards_counted=0, jammed=True)], got
+    assert unit.link.ready and unit.read_inputs(0.1) == []  # no fault: nothing went wrong
+
+
+def test_a_lost_stop_retried_after_a_newer_launch_lets_that_launch_fly_in_full(
+    rig: Rig, unit: SerialUnit
+) -> None:
+    mcu = rig.need_virtual()
+    mcu.garble(b" ST*", to_board=True)
+    unit.stop_launcher()  # lost on the line: its retry comes 50 ms on, mid-launch
+    unit.launch((LaunchPart(Side.LEFT, 4),))  # sent after the stop, so the stop is not for it
+    got = _inputs_until(unit, LaunchFinished)
+    assert [type(i) for i in got] == [LaunchFinished], got
+    done = got[0]
+    assert isinstance(done, LaunchFinished)
+    assert done.cards_counted == 4 and not done.jammed  # not cut short by the old stop
+    assert len(mcu.garbled) == 1 and mcu.launches == 1
+    assert unit.link.pending() == 0  # the stop's retry was answered
+
+
+def test_a_stop_retried_too_late_to_place_stops_the_launch_and_says_why(
+    rig: Rig, unit: SerialUnit
+) -> None:
+    mcu = rig.need_virtual()
+    mcu.jam()  # the launch would run on for over a second: the stop's retry finds it running
+    mcu.garble(b" ST*", to_board=True)
+    unit.stop_launcher()
+    unit.launch((LaunchPart(Side.LEFT, 3),))
+    for i in range(30):  # more commands before the stop's retry than the board remembers
+        unit.set_arrow(Side.LEFT if i % 2 else Side.RIGHT)
+    got = _inputs_until(unit, LaunchFinished)
+    got += unit.read_inputs(0.2)
+    faults = [i for i in got if isinstance(i, UnitFault)]
+    done = [i for i in got if isinstance(i, LaunchFinished)]
+    assert len(done) == 1 and done[0].jammed, got  # the host is not left waiting
+    assert len(faults) == 1 and "stop retried too late" in faults[0].reason, got
+    assert "the launch" in faults[0].reason and not faults[0].abort_duel
+    assert not mcu.motor_running and mcu.launches == 1
 
 
 def test_a_lost_launch_followed_by_the_launch_beep_flies_exactly_once(
@@ -105,6 +146,24 @@ def test_a_stop_after_a_lost_launch_means_it_never_flies(rig: Rig, unit: SerialU
     assert mcu.wait_until(lambda: unit.link.pending() == 0, 1)
     assert unit.read_inputs(0.2) == []  # the stop was meant: no fault
     assert mcu.launches == 0 and len(mcu.garbled) == 1
+
+
+def test_a_lost_stop_retried_after_the_next_duel_started_does_not_kill_its_countdown(
+    rig: Rig, table: Table
+) -> None:
+    mcu = rig.need_virtual()
+    table.service.load(cards=1)
+    mcu.garble(b" ST*", to_board=True)
+    table.service.abort()  # the abort's stop is lost; its retry comes 50 ms on ...
+    duel_id = _started(table, 1)  # ... into this duel's countdown (250 ms)
+    go_raw = _go_raw(table, duel_id)  # the board still shows go
+    mcu.press(P.RIGHT, P.ticks_add(go_raw, 15_000))
+    result = _verdict(table, duel_id).result
+    assert result.outcome is not Outcome.TIMEOUT and result.winner is Side.RIGHT, result
+    assert len(mcu.garbled) == 1 and mcu.garbled[0].find(b" ST*") > 0
+    assert table.wait_for(lambda e: isinstance(e, LaunchDone), 3)
+    assert not [e for e in table.events if isinstance(e, UnitProblem)]
+    table.assert_launched_at_most_once(mcu)
 
 
 def _started(table: Table, cards: int) -> int:
