@@ -331,7 +331,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     with _opened(args) as app:
         game = app.game
         assert game is not None
-        print(_("Game {id}: {edition}, {rules}; {n} rounds played.").format(
+        print(_("Game {id}: {edition}, {rules}; rounds played: {n}.").format(
             id=game.id, edition=game.edition.title, rules=_rules_line(game),
             n=len(game.rounds)))
         print()

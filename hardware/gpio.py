@@ -26,6 +26,7 @@ import logging
 import queue
 import signal
 import threading
+import warnings
 from collections.abc import Callable
 from types import FrameType
 from typing import Any
@@ -38,6 +39,7 @@ from gpiozero import (
     DigitalInputDevice,
     GPIOZeroError,
     Motor,
+    PinFactoryFallback,
     TonalBuzzer,
 )
 
@@ -141,8 +143,9 @@ class GpioUnit(ShowdownUnit):
         try:
             device = make()
         except GPIOZeroError as exc:
+            why = str(exc) or type(exc).__name__  # some gpiozero errors carry no message
             raise UsageError(
-                f"cannot open {what} on its pin ({exc}): check the pin map and that no other "
+                f"cannot open {what} on its pin ({why}): check the pin map and that no other "
                 "program uses that GPIO") from None
         self._devices.append(device)
         return device
@@ -379,7 +382,10 @@ def open_unit(args: argparse.Namespace) -> GpioUnit:
     """
     pinmap = load_pinmap(getattr(args, "pins", None))
     try:
-        Device.ensure_pin_factory()
+        with warnings.catch_warnings():
+            # gpiozero warns once per library it tries; the one line below says it all.
+            warnings.simplefilter("ignore", PinFactoryFallback)
+            Device.ensure_pin_factory()
     except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
         raise UsageError(
             f"no GPIO library could be loaded ({exc}): on a Raspberry Pi install lgpio "

@@ -193,7 +193,9 @@ def _judge_the_judges(report: SimulationReport, table: SimulatedTable, result: D
 
 def format_report(report: SimulationReport) -> str:
     """The summary table `uno-showdown simulate` prints."""
-    lines = [f"{'duels':<34}{report.duels:>10}"]
+    verdicts = sum(report.outcomes.values())
+    lines = [f"{'duels':<34}{report.duels:>10}",
+             f"{'verdicts (a rematch adds one)':<34}{verdicts:>10}"]
     for outcome in Outcome:
         count = report.outcomes.get(outcome.value, 0)
         if outcome is Outcome.ABORTED and not count:

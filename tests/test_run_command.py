@@ -37,8 +37,8 @@ def test_headless_keeps_a_duel_loaded_and_prints_each_verdict(capsys):
     assert run_headless(service, 2, None) == 0
     out = capsys.readouterr().out
     assert "press the timer button" in out
-    assert "duel 1: faster, left wins (left 200.0 ms)" in out
-    assert "duel 2: faster, left wins" in out
+    assert "duel 1: left was faster; right takes 2" in out
+    assert "duel 2: left was faster; right takes 2" in out
     assert unit.launches == [(LaunchPart(Side.RIGHT, 2),), (LaunchPart(Side.RIGHT, 2),)]
 
 
@@ -80,7 +80,8 @@ def test_headless_waits_for_the_slower_press_before_loading_the_next_duel(capsys
 
 
 def test_an_unwritable_duel_log_is_one_line(capsys, tmp_path):
-    status = main(["run", "--device", "emulator", "--duel-log", str(tmp_path)])  # a folder
+    status = main(["run", "--device", "serial", "--port", "/nonexistent", "--headless",
+                   "--duel-log", str(tmp_path)])  # a folder
     err = capsys.readouterr().err
     assert status == 2
     assert f"cannot write the duel log {tmp_path}" in err and "Traceback" not in err
@@ -99,8 +100,9 @@ def test_replay_of_a_binary_file_is_one_line(capsys, tmp_path):
 
 
 def test_run_with_a_game_that_does_not_exist_is_an_error(capsys, tmp_path):
-    status = main(["run", "--device", "emulator", "--headless", "--db", str(tmp_path / "s.db"),
-                   "--game", "999", "--duel-log", str(tmp_path / "d.jsonl")])
+    status = main(["run", "--device", "serial", "--port", "/nonexistent", "--headless",
+                   "--db", str(tmp_path / "s.db"), "--game", "999",
+                   "--duel-log", str(tmp_path / "d.jsonl")])
     assert status == 2
     assert "cannot keep score" in capsys.readouterr().err
 
@@ -113,3 +115,34 @@ def test_a_unit_refuses_more_cards_than_it_can_launch():
     service = ShowdownService(unit)
     with pytest.raises(DuelError, match="at most 3 cards"):
         service.load(Side.LEFT, Side.RIGHT, 4)
+
+
+def test_the_emulator_unit_needs_a_window(capsys):
+    assert main(["run", "--device", "emulator", "--headless"]) == 2
+    assert "the emulator unit lives in a window" in capsys.readouterr().err
+
+
+def test_headless_prints_both_reaction_times_once_the_slower_press_is_in(capsys):
+    unit = FakeUnit()
+    service = ShowdownService(unit, DuelConfig(countdown_min_us=1_000_000,
+                                               countdown_max_us=1_000_000),
+                              rng=random.Random(1))
+    service.add_listener(lambda e: service.stop() if type(e).__name__ == "ReactionsTimed"
+                         else None)
+    unit.deliver(TimerPressed(100_000))
+    unit.deliver(PaddlePressed(Side.LEFT, 1_100_000 + 200_000))
+    unit.deliver(PaddlePressed(Side.RIGHT, 1_100_000 + 300_000))
+    run_headless(service, 1, None)
+    assert "  reactions: left 200.0 ms, right 300.0 ms" in capsys.readouterr().out
+
+
+def test_a_closed_pipe_is_not_a_traceback(tmp_path):
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        # The duel log of 2,000 duels is far more than a pipe holds: `head` goes away early.
+        f"{sys.executable} -m showdown simulate --duels 2000 --log /dev/stdout | head -c 10",
+        shell=True, capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    assert "Traceback" not in proc.stderr

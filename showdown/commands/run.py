@@ -56,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--window", action="store_true",
         help="show the screen in a window instead of filling the display",
     )
-    parser.add_argument("--cards", type=int, default=1, help="cards per duel when headless")
+    parser.add_argument("--cards", type=int, default=1,
+                        help="cards per duel when headless (default 1)")
     parser.add_argument("--db", metavar="PATH", help="the companion's score database")
     parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
     parser.add_argument("--lang", help="language of the screen (en, ru, uk, hy)")
@@ -104,6 +105,10 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.cards < 1:
         raise UsageError("--cards must be at least 1")
+    windowed = not args.headless and have_display()
+    if args.device == "emulator" and not windowed:
+        raise UsageError("the emulator unit lives in a window, and there is no display here "
+                         "(or --headless was given): run it on a desktop or under xvfb-run")
     config = duel_config(args)
     with ExitStack() as stack:
         duel_log = open_duel_log(args.duel_log)
@@ -130,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
         signal.signal(signal.SIGTERM, on_signal)
         signal.signal(signal.SIGINT, on_signal)
-        if not args.headless and have_display():
+        if windowed:
             from showdown.window import NoDisplayError, run_table_window
 
             try:
@@ -153,25 +158,38 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
         return {Side.LEFT: names[0], Side.RIGHT: names[1]} if len(names) >= 2 else {}
 
     def on_event(event: ServiceEvent) -> None:
-        if isinstance(event, VerdictGiven) and not event.result.rematch:
+        if isinstance(event, VerdictGiven):
             print(_describe(event), flush=True)
             if event.result.outcome is Outcome.ABORTED:
                 service.load(Side.LEFT, Side.RIGHT, cards, players())
         elif isinstance(event, ReactionsTimed):
+            times = ", ".join(f"{s.value} {v / 1000:.1f} ms"
+                              for s, v in event.reaction_us.items() if v is not None)
+            print(f"  reactions: {times or 'nobody pressed'}", flush=True)
             service.load(Side.LEFT, Side.RIGHT, cards, players())
 
     service.add_listener(on_event)
     service.load(Side.LEFT, Side.RIGHT, cards, players())
-    print(f"{service.unit.name} unit ready: press the timer button to start a duel "
-          "(Ctrl+C to stop)", flush=True)
+    print(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
+          "timer button to start a duel (Ctrl+C to stop)", flush=True)
     service.run()
     return 0
 
 
 def _describe(event: VerdictGiven) -> str:
+    """One line a table reads at a glance: who won and why."""
     r = event.result
-    times = ", ".join(
-        f"{s.value} {v / 1000:.1f} ms" for s, v in r.reaction_us.items() if v is not None
-    )
-    who = f"{r.winner.value} wins" if r.winner else r.outcome.value
-    return f"duel {event.duel_id}: {r.outcome.value}, {who}" + (f" ({times})" if times else "")
+    name = {side: event.players.get(side, side.value) for side in Side}
+    if r.outcome is Outcome.FASTER and r.winner is not None:
+        what = f"{name[r.winner]} was faster"
+    elif r.outcome is Outcome.EARLY_PRESS and r.loser is not None:
+        what = f"{name[r.loser]} pressed early"
+    elif r.outcome is Outcome.TIE:
+        what = "a tie" + (": start it again" if r.rematch else ", cards split")
+    elif r.outcome is Outcome.TIMEOUT:
+        what = "nobody pressed in time"
+    else:
+        what = f"aborted ({r.reason})" if r.reason else "aborted"
+    cards = sum(p.cards for p in r.launch)
+    taken = ", ".join(f"{name[p.side]} takes {p.cards}" for p in r.launch)
+    return f"duel {event.duel_id}: {what}" + (f"; {taken}" if cards else "")

@@ -48,7 +48,7 @@ def test_a_round_prints_its_points_and_the_standings(capsys, db):
                          "--points", "Ann: 3", "--points", "Cid: 40")
     assert status == 0 and "Bob 43" in out
     status, out, _ = run(capsys, "game", "show", "--db", db, "--rounds")
-    assert "2 rounds played" in out and "1  Ann     Ann        75    0    0" in out
+    assert "rounds played: 2" in out and "1  Ann     Ann        75    0    0" in out
 
 
 def file_state(db: str) -> str:
