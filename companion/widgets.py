@@ -54,7 +54,15 @@ class Button:
             pygame.draw.rect(surface, self.outline, self.rect, width=2, border_radius=8)
         color = self.text_color or (theme.TEXT if self.enabled else theme.TEXT_DIM)
         inner = self.rect.width - 8
-        if self.sublabel:
+        lines = two_lines(self.label, self.font_px, inner) if not self.sublabel else None
+        if lines is not None and self.rect.height >= 2 * theme.MIN_TEXT_PX + 12:
+            size = max(theme.MIN_TEXT_PX, min(self.font_px, (self.rect.height - 12) // 2))
+            size = min(theme.fit(line, size, inner, bold=True)[1] for line in lines)
+            theme.text(surface, lines[0], (self.rect.centerx, self.rect.centery + 1), size,
+                       color, bold=True, anchor="midbottom", max_width=inner)
+            theme.text(surface, lines[1], (self.rect.centerx, self.rect.centery - 1), size,
+                       color, bold=True, anchor="midtop", max_width=inner)
+        elif self.sublabel:
             theme.text(surface, self.label, (self.rect.centerx, self.rect.centery - 2),
                        self.font_px, color, bold=True, anchor="midbottom", max_width=inner)
             theme.text(surface, self.sublabel, (self.rect.centerx, self.rect.centery + 1),
@@ -62,6 +70,17 @@ class Button:
         else:
             theme.text(surface, self.label, self.rect.center, self.font_px, color,
                        bold=True, anchor="center", max_width=inner)
+
+
+def two_lines(label: str, size: int, width: int) -> tuple[str, str] | None:
+    """`label` split at the space nearest its middle, when it would not fit on one line
+    without being cut short ("Winner collects" on a narrow button); None otherwise."""
+    words, _size = theme.fit(label, size, width, bold=True)
+    if words == label or " " not in label.strip():
+        return None
+    spaces = [i for i, ch in enumerate(label) if ch == " "]
+    cut = min(spaces, key=lambda i: abs(len(label) - 2 * i))
+    return label[:cut].strip(), label[cut + 1:].strip()
 
 
 def button_at(buttons: Sequence[Button], pos: tuple[int, int]) -> Button | None:

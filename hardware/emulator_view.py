@@ -249,8 +249,8 @@ def draw_unit(
                               rect.w * 85 // 100, PADDLE_EDGE)
         surface.blit(caption, caption.get_rect(center=face.center))
         name_rect = layout.names[side]
-        name = _fitted(text, labels.names.get(side, side.value.title()), int(name_rect.h * 0.9),
-                       WIN_GLOW if won else TEXT, name_rect.w)
+        name = name_caption(text, labels.names.get(side, side.value.title()),
+                            int(name_rect.h * 0.9), WIN_GLOW if won else TEXT, name_rect.w)
         surface.blit(name, name.get_rect(center=name_rect.center))
 
     _draw_launch(surface, layout, state, now_us)
@@ -305,6 +305,22 @@ def key_caption(text: TextCache, name: str, size: int, width: int,
     if surf.get_width() <= width:
         return surf
     return _fitted(text, KEY_ABBREVIATIONS.get(name, name), size, colour, width)
+
+
+def name_caption(text: TextCache, name: str, size: int, colour: tuple[int, int, int],
+                 width: int) -> pygame.Surface:
+    """A player's name over their paddle: smaller down to 3/4 of `size`, then cut with "…"
+    ("Alexandra Konst…"), so a long name stays readable and never runs past its paddle."""
+    floor = max(8, size * 3 // 4)
+    while size > floor and text.font(size).size(name)[0] > width:
+        size -= 1
+    font = text.font(size)
+    if font.size(name)[0] > width:
+        cut = name.rstrip()
+        while cut and font.size(cut + "…")[0] > width:
+            cut = cut[:-1].rstrip()
+        name = cut + "…" if cut else ""
+    return text.render(name, size, colour)
 
 
 def _fitted(text: TextCache, words: str, size: int, colour: tuple[int, int, int],

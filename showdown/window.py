@@ -198,6 +198,7 @@ class TableWindow:
         self._companion_pointer = False
         self._drawn: UnitState | None = None
         self._drawn_moving = False
+        self._drawn_names: dict[Side, str] = {}
         self._full_redraw = True
         self._last_frame_us: int | None = None
         self.frames = 0
@@ -482,12 +483,21 @@ class TableWindow:
 
     # -- drawing --
 
+    def _seated(self) -> dict[Side, str]:
+        """Who the chooser seats at each paddle now: the names drawn over the paddles."""
+        return {side: self.chooser.name(side) for side in Side}
+
     def _unit_changed(self, now_us: int) -> bool:
-        """The unit looks different from its last frame (or was moving in it)."""
+        """The unit looks different from its last frame (or was moving in it).
+
+        A player seated with F6/F7 (or the bar) counts: the name over the paddle
+        follows the chooser at once, not only when the duel is loaded.
+        """
         if self.unit is None:
             return False
         state = self.unit.state
-        return state is not self._drawn or self._drawn_moving or state.animating_at(now_us)
+        return (state is not self._drawn or self._drawn_moving or state.animating_at(now_us)
+                or self._seated() != self._drawn_names)
 
     def _needs_frame(self, now_us: int) -> bool:
         if self._full_redraw or self.bar.dirty or self._unit_changed(now_us):
@@ -515,8 +525,10 @@ class TableWindow:
         if state is not None and self.unit_layout is not None and (
             full or self._unit_changed(now_us)
         ):
-            labels = UnitLabels(self.labels, {s: self.chooser.name(s) for s in Side})
-            draw_unit(surface, self.unit_layout, state, now_us, labels, self._text)
+            names = self._seated()
+            draw_unit(surface, self.unit_layout, state, now_us, UnitLabels(self.labels, names),
+                      self._text)
+            self._drawn_names = names
             if self.sound is not None and self.sound.muted:
                 self._text.blit_centred(
                     surface, "sound off (F9)", max(12, self.unit_rect.h // 28), TEXT_DIM,

@@ -121,7 +121,9 @@ class ChartView(View):
             values = self.series[name]
             color = theme.player_color(i)
             pygame.draw.rect(surface, color, (x, y + 4, 18, 18), border_radius=4)
-            theme.text(surface, name, (x + 26, y), 18, theme.TEXT, max_width=110)
-            theme.text(surface, str(values[-1] if values else 0), (self.rect.right - 12, y), 18,
-                       color, bold=True, anchor="topright")
+            score = theme.text(surface, str(values[-1] if values else 0),
+                               (self.rect.right - 12, y), 18, color, bold=True,
+                               anchor="topright")
+            theme.text(surface, name, (x + 26, y), 18, theme.TEXT,
+                       max_width=min(110, score.x - 8 - (x + 26)))
             y += 30

@@ -110,7 +110,7 @@ class DuelsView(View):
         box = self.last_rect()
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
         theme.text(surface, _("Last duel"), (box.x + 14, box.y + 10), 20, theme.TEXT_DIM,
-                   bold=True)
+                   bold=True, max_width=box.width - 28)
         lines = facts.duel_lines(self.last) or [(_("No duel yet"), theme.TEXT_DIM)]
         y = box.y + 44
         for i, (line, color) in enumerate(lines):

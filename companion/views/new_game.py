@@ -23,7 +23,12 @@ from companion.widgets import Button, Keyboard, grid, row
 
 LABEL_W = 120
 LINE_H = 52
+#: Below this width the row labels go (the buttons say what they are) to leave the room
+#: to the buttons, and "Target" and "Players" are written under their numbers.
+NARROW_PX = 640
 TARGET_STEP = 50
+#: Space between the target's and the player count's boxes in a narrow panel.
+GAP_BETWEEN_BOXES = 16
 
 METHOD_LABELS = {
     Method.WINNER: N_("Winner collects"),
@@ -146,14 +151,22 @@ class NewGameView(View):
 
     # -- geometry and buttons --
 
+    def narrow(self) -> bool:
+        return self.rect.width < NARROW_PX
+
     def line(self, index: int) -> pygame.Rect:
         r = self.rect
-        return pygame.Rect(r.x + 8 + LABEL_W, r.y + 8 + index * (LINE_H + 8),
-                           r.width - 16 - LABEL_W, LINE_H)
+        label_w = 0 if self.narrow() else LABEL_W
+        return pygame.Rect(r.x + 8 + label_w, r.y + 8 + index * (LINE_H + 8),
+                           r.width - 16 - label_w, LINE_H)
 
     def number_boxes(self) -> tuple[pygame.Rect, pygame.Rect]:
         """The target's and the player count's [−] n [+] boxes, side by side on line 2."""
         line = self.line(2)
+        if self.narrow():
+            width = (line.width - GAP_BETWEEN_BOXES) // 2
+            return (pygame.Rect(line.x, line.y, width, line.height),
+                    pygame.Rect(line.right - width, line.y, width, line.height))
         width = (line.width - LABEL_W - 24) // 2
         target = pygame.Rect(line.x, line.y, width, line.height)
         count = pygame.Rect(line.right - width, line.y, width, line.height)
@@ -246,21 +259,31 @@ class NewGameView(View):
             self._draw_editor(surface)
             return
         r = self.rect
-        for i, label in enumerate((_("Edition"), _("Scoring"))):
-            theme.text(surface, label, (r.x + 12, self.line(i).centery), 18, theme.TEXT_DIM,
-                       bold=True, anchor="midleft", max_width=LABEL_W - 12)
         target_box, count_box = self.number_boxes()
-        theme.text(surface, _("Target"), (r.x + 12, target_box.centery), 18, theme.TEXT_DIM,
-                   bold=True, anchor="midleft", max_width=LABEL_W - 12)
         shown = str(self.target) if self.target is not None else _("none")
-        theme.text(surface, shown, row(target_box, 3)[1].center, 26, bold=True, anchor="center")
-        theme.text(surface, _("Players"), (count_box.x - 12, count_box.centery), 18,
-                   theme.TEXT_DIM, bold=True, anchor="midright", max_width=LABEL_W)
-        theme.text(surface, str(len(self.names)), row(count_box, 3)[1].center, 26, bold=True,
-                   anchor="center")
+        if self.narrow():
+            for label, value, box in ((_("Target"), shown, target_box),
+                                      (_("Players"), str(len(self.names)), count_box)):
+                middle = row(box, 3)[1]
+                theme.text(surface, value, (middle.centerx, middle.centery + 2), 24, bold=True,
+                           anchor="midbottom", max_width=middle.width)
+                theme.text(surface, label, (middle.centerx, middle.centery + 2), 14,
+                           theme.TEXT_DIM, anchor="midtop", max_width=middle.width + 8)
+        else:
+            for i, label in enumerate((_("Edition"), _("Scoring"))):
+                theme.text(surface, label, (r.x + 12, self.line(i).centery), 18,
+                           theme.TEXT_DIM, bold=True, anchor="midleft", max_width=LABEL_W - 12)
+            theme.text(surface, _("Target"), (r.x + 12, target_box.centery), 18,
+                       theme.TEXT_DIM, bold=True, anchor="midleft", max_width=LABEL_W - 12)
+            theme.text(surface, shown, row(target_box, 3)[1].center, 26, bold=True,
+                       anchor="center", max_width=row(target_box, 3)[1].width)
+            theme.text(surface, _("Players"), (count_box.x - 12, count_box.centery), 18,
+                       theme.TEXT_DIM, bold=True, anchor="midright", max_width=LABEL_W)
+            theme.text(surface, str(len(self.names)), row(count_box, 3)[1].center, 26,
+                       bold=True, anchor="center")
         theme.text(surface, _("Seating order, clockwise. Tap a name to change it."),
                    (r.x + 12, self.names_rect().y - 4), 16, theme.TEXT_DIM,
-                   anchor="bottomleft")
+                   anchor="bottomleft", max_width=r.width - 24)
         if self.error:
             box = pygame.Rect(r.x + 8, r.bottom - 8 - 60, r.width - 16 - 248, 60)
             pygame.draw.rect(surface, theme.DANGER, box, border_radius=8)

@@ -465,10 +465,11 @@ class RoundEntryView(View):
         if self.winner is None:
             title = (_("Who went out?") if self.editing is None else
                      _("Round {n}: who went out?").format(n=self.editing))
-            theme.text(surface, title, (r.x + 24, r.y + 16), 26, bold=True,
-                       max_width=r.width // 2 - 24)
+            drawn = theme.text(surface, title, (r.x + 24, r.y + 16), 26, bold=True,
+                               max_width=r.width // 2 - 24)
             theme.text(surface, facts.game_line(self.app), (r.right - 24, r.y + 22), 16,
-                       theme.TEXT_DIM, anchor="topright", max_width=r.width // 2)
+                       theme.TEXT_DIM, anchor="topright",
+                       max_width=min(r.width // 2, r.right - 24 - drawn.right - 16))
         else:
             self._draw_strip(surface)
 
