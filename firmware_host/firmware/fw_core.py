@@ -73,6 +73,11 @@ IDLE_WAIT_MS = 2
 # and the loop forgets older presses long before the 2^30 µs tick wrap (17.9 min)
 # could make one look new.
 PADDLE_MEMORY_US = 1_000_000
+# The debounce stamps face the same wrap: an edge 2^30 µs after the last one on its
+# input would look like its bounce and be dropped. The loop moves a stamp older than
+# this to 1 s ago; it rarely writes (an IRQ racing that write at worst lets one
+# bounce through as a second press of the same side).
+EDGE_REFRESH_US = 1 << 28
 
 K_LEFT = 0
 K_RIGHT = 1
@@ -221,7 +226,7 @@ class Firmware:
                 self._handle(frame)
         now = self.ticks()
         self._drain_edges()
-        self._forget_old_presses(now)
+        self._forget_old_edges(now)
         self._run_countdown(now)
         self._run_launcher(now)
         self._run_beep(now)
@@ -429,12 +434,19 @@ class Firmware:
             if t is not None and 0 <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US:
                 self._freeze_if_early(t)
 
-    def _forget_old_presses(self, now):
-        """Drop a remembered press once it is too old to matter, long before ticks wrap."""
+    def _forget_old_edges(self, now):
+        """Forget old presses and age old debounce stamps, long before ticks wrap."""
         for k in (K_LEFT, K_RIGHT):
             t = self.paddle_t[k]
             if t is not None and not 0 <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US:
                 self.paddle_t[k] = None
+        for k in (K_LEFT, K_RIGHT, K_BUTTON):
+            t = self._last_edge[k]
+            if P.ticks_diff(now, t) > EDGE_REFRESH_US and self._last_edge[k] == t:
+                self._last_edge[k] = P.ticks_add(now, -PADDLE_MEMORY_US)
+        t = self._cards[1]
+        if P.ticks_diff(now, t) > EDGE_REFRESH_US and self._cards[1] == t:
+            self._cards[1] = P.ticks_add(now, -PADDLE_MEMORY_US)
 
     def _run_countdown(self, now):
         if not self.cd_on or self.cd_frozen:

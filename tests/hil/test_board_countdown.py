@@ -25,7 +25,7 @@ from showdown.service import (
     VerdictGiven,
 )
 from showdown.sides import Side
-from tests.hil.conftest import Rig, Table, open_table
+from tests.hil.conftest import RawHost, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
 
@@ -142,3 +142,32 @@ def test_a_press_is_judged_against_the_go_the_board_actually_lit(
         assert verdict.result.reaction_us[Side.LEFT] == after_planned_us - 1_000
         assert (verdict.result.loser if outcome is Outcome.EARLY_PRESS
                 else verdict.result.winner) is Side.LEFT
+
+
+def test_a_press_one_tick_wrap_before_a_countdown_does_not_freeze_it(
+    still_board: Callable[..., VirtualMCU],
+) -> None:
+    """Ticks wrap every 2^30 µs (17.9 minutes): a press made that long before a duel's
+    start would look like one made just after it, and freeze the countdown for nothing."""
+    mcu = still_board()
+    fw = mcu.firmware
+    assert fw is not None
+    host = RawHost(mcu.port)
+    try:
+        assert host.hello()
+        mcu.press(P.LEFT)  # between duels
+        pressed = mcu.ticks_us()
+        assert mcu.wait_until(lambda: fw.paddle_t[0] == pressed)
+        for _ in range(8):  # one whole wrap of the board's ticks, its loop turning all along
+            mcu.advance(P.TICKS_PERIOD // 8)
+            assert mcu.wait_until(lambda: True)
+        assert mcu.advance(500) == P.ticks_add(pressed, 500)  # the press "was" 0.5 ms ago
+        start = P.ticks_add(mcu.ticks_us(), -1_000)  # the engine started 1 ms ago
+        assert host.command(1, P.COUNTDOWN, (3_000_000, start)) == (0, P.ACK, (1, P.ACK_DONE))
+        host.send(0, P.HB)
+        state = host.expect(lambda f: f[1] == P.HB)
+        assert state is not None and state[2][1] == 1  # counting down, not frozen
+        mcu.press(P.LEFT)  # a press made now, before go, still freezes it
+        assert mcu.wait_until(lambda: fw.cd_frozen)
+    finally:
+        host.close()
