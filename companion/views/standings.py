@@ -56,6 +56,8 @@ class StandingsView(View):
     def __init__(self, nav: Any) -> None:
         super().__init__(nav)
         self.rows: list[Any] = []
+        #: What the last frame showed in each row: the name as drawn, its box, the total's box.
+        self.drawn_rows: list[tuple[str, pygame.Rect, pygame.Rect]] = []
 
     def enter(self) -> None:
         self.rows = list(self.app.standings()) if self.app.game is not None else []
@@ -148,6 +150,7 @@ class StandingsView(View):
         header_w = r.width - 32 if self.stacked() else r.width - SIDE_W - 40
         theme.text(surface, facts.game_line(self.app), (r.x + 16, r.y + 12), 20, theme.TEXT_DIM,
                    max_width=header_w, min_size=14)
+        self.drawn_rows = []
         for rect, standing in zip(self.row_rects(), self.rows, strict=False):
             self._draw_row(surface, rect, standing)
         self._draw_side(surface)
@@ -173,9 +176,11 @@ class StandingsView(View):
         total_rect = theme.text(surface, facts.total_text(self.app, s), (rect.right - 16, mid),
                                 big + 4, theme.ACCENT if leader else theme.TEXT, bold=True,
                                 anchor="midright")
-        theme.text(surface, str(s.name), (x, mid), big, theme.TEXT, bold=leader,
-                   anchor="midleft", max_width=total_rect.x - x - 12,
-                   min_size=min(big, NAME_MIN_PX))
+        shown, size = theme.fit(str(s.name), big, total_rect.x - x - 12, bold=leader,
+                                min_size=min(big, NAME_MIN_PX))
+        name_rect = theme.text(surface, shown, (x, mid), size, theme.TEXT, bold=leader,
+                               anchor="midleft")
+        self.drawn_rows.append((shown, name_rect, total_rect))
         progress = getattr(s, "progress", None)
         if progress is not None:
             bar = pygame.Rect(x, rect.bottom - 9, rect.right - 16 - x, 5)

@@ -17,7 +17,7 @@ import pytest
 from hardware.emulator import EmulatorUnit
 from showdown.duel import DuelConfig
 from showdown.service import ServiceEvent, ShowdownService, VerdictGiven
-from showdown.window import TableWindow, open_display
+from showdown.window import KeyMap, TableWindow, open_display
 
 COUNTDOWN_US = 3_000_000
 
@@ -76,7 +76,7 @@ class Table:
 
 
 def make_table(config: DuelConfig | None = None, size: tuple[int, int] = (800, 480),
-               app: object | None = None) -> Table:
+               app: object | None = None, keys: KeyMap | None = None) -> Table:
     open_display(size, False, "test")
     pygame.event.clear()
     clock = ManualClock()
@@ -85,7 +85,7 @@ def make_table(config: DuelConfig | None = None, size: tuple[int, int] = (800, 4
     service = ShowdownService(unit, config)
     heard: list[ServiceEvent] = []
     service.add_listener(heard.append)
-    window = TableWindow(service, app)  # type: ignore[arg-type]
+    window = TableWindow(service, app, keys=keys)  # type: ignore[arg-type]
     table = Table(window, unit, service, clock, heard)
     table.turn()
     return table
