@@ -227,8 +227,9 @@ def draw_unit(
     (tc, tr) = layout.timer
     pygame.draw.circle(surface, TIMER_HELD if state.timer_held else TIMER, tc, tr)
     pygame.draw.circle(surface, PADDLE_EDGE, tc, tr, width=max(2, tr // 10))
-    caption = key_caption(text, labels.keys.get("timer", ""), max(10, tr * 2 // 3),
-                          timer_label_width(tr), PADDLE_EDGE)
+    size = max(10, tr * 2 // 3)
+    caption = key_caption(text, labels.keys.get("timer", ""), size, timer_label_width(tr, size),
+                          PADDLE_EDGE)
     surface.blit(caption, caption.get_rect(center=tc))
 
     for side, rect in layout.paddles.items():
@@ -292,9 +293,12 @@ KEY_ABBREVIATIONS: dict[str, str] = {
 }
 
 
-def timer_label_width(radius: int) -> int:
-    """How wide a label may be inside the round timer button of `radius` and stay on it."""
-    return radius * 3 // 2
+def timer_label_width(radius: int, size: int) -> int:
+    """How wide a label of font `size` may be inside the round timer button of `radius`:
+    the disc's chord at the text's top and bottom, inside its rim, with 2 px to spare."""
+    inner = radius - max(2, radius // 10) - 2
+    half = size // 3  # about half the height of capitals at this size
+    return int(2 * math.sqrt(max(0, inner * inner - half * half)))
 
 
 def key_caption(text: TextCache, name: str, size: int, width: int,

@@ -125,8 +125,8 @@ def test_long_key_names_fit_the_timer_button() -> None:
         text = view.TextCache()
         size = max(10, r * 2 // 3)
         assert text.render("RETURN", size, view.PADDLE_EDGE).get_width() > \
-            view.timer_label_width(r)  # the full name would not fit here
-        caption = view.key_caption(text, "RETURN", size, view.timer_label_width(r),
+            view.timer_label_width(r, size)  # the full name would not fit here
+        caption = view.key_caption(text, "RETURN", size, view.timer_label_width(r, size),
                                    view.PADDLE_EDGE)
         assert caption.get_size() == text.render("RET", size, view.PADDLE_EDGE).get_size()
         # nothing of the label is drawn outside the yellow disc: its edge stays clean
@@ -139,8 +139,9 @@ def test_long_key_names_fit_the_timer_button() -> None:
         assert outside == {view.BODY}, outside
         inside = {table.pixel((x, cy)) for x in range(cx - r // 2, cx + r // 2)}
         assert view.TIMER in inside and inside - {view.TIMER}  # the label is there
-        # a short name stays whole, at full size
-        assert view.key_caption(text, "SPACE", size, 10_000, view.PADDLE_EDGE).get_size() == \
+        # the default SPACE still fits whole, at full size, on the same button
+        width = view.timer_label_width(r, size)
+        assert view.key_caption(text, "SPACE", size, width, view.PADDLE_EDGE).get_size() == \
             text.render("SPACE", size, view.PADDLE_EDGE).get_size()
     finally:
         table.window.close()
