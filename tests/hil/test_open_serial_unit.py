@@ -1,9 +1,15 @@
-"""Opening `--device serial`: a named port must exist, auto-discovery waits and says so once."""
+"""Opening `--device serial`: a named port must exist and be a terminal; auto-discovery waits.
+
+A path that exists but is no serial port (a directory, a plain file, /dev/null)
+would open quietly or fail in the link's own thread, and `run` would print
+"ready" and wait for a board forever: it is refused at once, naming the port.
+"""
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import threading
 from pathlib import Path
 
@@ -35,6 +41,22 @@ def test_run_on_a_missing_port_stops_at_once_with_one_line(
     assert status == 2
     assert "\n" not in err and missing in err and "Traceback" not in err
     assert "cannot open the serial unit" in err
+
+
+@pytest.mark.parametrize("what", ["directory", "file", "null"])
+def test_a_named_port_that_is_no_serial_port_is_refused_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    port = {"directory": tmp_path, "file": tmp_path / "notes.txt", "null": Path(os.devnull)}[what]
+    if what == "file":
+        port.write_text("not a board\n")
+    status = main(["run", "--device", "serial", "--port", str(port), "--headless",
+                   "--db", str(tmp_path / "scores.db"), "--duel-log", str(tmp_path / "duels")])
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert status == 2 and "ready" not in captured.out
+    assert "\n" not in err and "Traceback" not in err
+    assert f"{port} is " in err and "not a serial port" in err and "--port /dev/ttyACM0" in err
 
 
 def test_a_named_port_that_exists_opens_the_board(rig: Rig) -> None:
