@@ -2,8 +2,8 @@
 
 The standard library reads `.mo` files (`gettext`) but ships no compiler, so this module
 does what CPython's Tools/i18n/msgfmt.py and pygettext.py do, for the subset we use
-(msgid/msgstr, no plurals or contexts). Run `python -m companion.msgfmt` after editing a
-`.po` file; a test checks that every committed `.mo` matches its `.po`.
+(msgid/msgstr and plural forms, no contexts). Run `python -m companion.msgfmt` after
+editing a `.po` file; a test checks that every committed `.mo` matches its `.po`.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ PACKAGE = Path(__file__).resolve().parent
 SOURCES = ("app.py", "cards.py", "commands.py", "duels.py", "editions.py", "game.py",
            "i18n.py", "scoring.py", "store.py", "transfer.py")
 MARKERS = {"_", "N_", "gettext_"}
+#: The core's catalog and the screen's.
+DOMAINS = (DOMAIN, "companion_screen")
 
 
 def extract(paths: Iterable[Path]) -> list[str]:
@@ -51,30 +53,40 @@ def write_po(entries: Mapping[str, str], header: str) -> str:
 
 
 def parse_po(text: str) -> dict[str, str]:
-    """Read msgid/msgstr pairs (the header is the entry with an empty msgid)."""
+    """Read the entries (the header is the entry with an empty msgid).
+
+    A plural entry is keyed and valued as in a `.mo` file: `msgid NUL msgid_plural`,
+    and its `msgstr[0]`, `msgstr[1]`, ... joined by NUL, which `gettext.ngettext` reads.
+    """
     catalog: dict[str, str] = {}
-    key: str | None = None
+    parts: dict[str, list[str]] = {}
     section = ""
-    parts: dict[str, list[str]] = {"msgid": [], "msgstr": []}
 
     def flush() -> None:
-        if parts["msgid"] or parts["msgstr"]:
-            catalog["".join(parts["msgid"])] = "".join(parts["msgstr"])
-        parts["msgid"], parts["msgstr"] = [], []
+        if not parts:
+            return
+        msgid = "".join(parts.get("msgid", []))
+        if "msgid_plural" in parts:
+            msgid += "\0" + "".join(parts["msgid_plural"])
+            forms = sorted((int(k[7:-1]), v) for k, v in parts.items() if k.startswith("msgstr["))
+            msgstr = "\0".join("".join(v) for _, v in forms)
+        else:
+            msgstr = "".join(parts.get("msgstr", []))
+        catalog[msgid] = msgstr
+        parts.clear()
 
     for raw in text.splitlines():
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        if line.startswith("msgid "):
-            if section == "msgstr":
+        if not line.startswith('"'):
+            keyword, _, line = line.partition(" ")
+            if keyword == "msgid" and section.startswith("msgstr"):
                 flush()
-            section, line = "msgid", line[6:]
-        elif line.startswith("msgstr "):
-            section, line = "msgstr", line[7:]
-        key = section
-        if key and line.startswith('"'):
-            parts[key].append(ast.literal_eval(line))
+            section = keyword
+            parts.setdefault(section, [])
+        if section and line.startswith('"'):
+            parts[section].append(ast.literal_eval(line))
     flush()
     return catalog
 
@@ -110,9 +122,9 @@ def po_path(lang: str, domain: str = DOMAIN) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="compile the companion's .po files to .mo")
     parser.add_argument("po", nargs="*", type=Path,
-                        help="the .po files (default: the core catalog of every language)")
+                        help="the .po files (default: both catalogs of every language)")
     args = parser.parse_args(argv)
-    paths = args.po or [po_path(lang) for lang in LANGUAGES]
+    paths = args.po or [po_path(lang, domain) for domain in DOMAINS for lang in LANGUAGES]
     for path in paths:
         path.with_suffix(".mo").write_bytes(compile_mo(parse_po(path.read_text("utf-8"))))
         print(f"compiled {path.with_suffix('.mo')}")

@@ -4,13 +4,14 @@ committed `.mo` files are exactly what their `.po` files compile to."""
 from __future__ import annotations
 
 import gettext
+import io
 import re
 import string
 
 import pytest
 
 from companion import i18n
-from companion.msgfmt import PACKAGE, SOURCES, compile_mo, extract, parse_po, po_path
+from companion.msgfmt import DOMAINS, PACKAGE, SOURCES, compile_mo, extract, parse_po, po_path
 
 STRINGS = extract([PACKAGE / name for name in SOURCES])
 
@@ -19,12 +20,20 @@ def fields(text: str) -> set[str]:
     return {f for _, f, spec, conv in string.Formatter().parse(text) if f is not None}
 
 
+@pytest.mark.parametrize("domain", DOMAINS)
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
-def test_the_committed_mo_is_the_compiled_po(lang):
-    po = po_path(lang)
+def test_the_committed_mo_is_the_compiled_po(lang, domain):
+    po = po_path(lang, domain)
     assert po.with_suffix(".mo").read_bytes() == compile_mo(parse_po(po.read_text("utf-8"))), (
         "run `python -m companion.msgfmt` after editing a .po file"
     )
+
+
+def test_plural_forms_compile_and_follow_each_language():
+    po = po_path("ru", "companion_screen")
+    catalog = gettext.GNUTranslations(io.BytesIO(compile_mo(parse_po(po.read_text("utf-8")))))
+    assert [catalog.ngettext("{n} win", "{n} wins", n) for n in (1, 3, 5, 21)] == [
+        "{n} победа", "{n} победы", "{n} побед", "{n} победа"]
 
 
 @pytest.mark.parametrize("lang", ["ru", "uk", "hy"])
