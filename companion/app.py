@@ -355,9 +355,12 @@ class CompanionApp:
 
     def on_service_event(self, event: object) -> None:
         """Pass to `ShowdownService.add_listener`: records each verdict with the current game."""
-        recorder = self._recorder
-        if recorder is not None:
-            recorder(event)
+        # Under the app's lock: the service thread records while the screen's thread may be
+        # refreshing from the file, and a refresh must not put back an older last duel.
+        with self._lock:
+            recorder = self._recorder
+            if recorder is not None:
+                recorder(event)
 
     # -- export and import --
 

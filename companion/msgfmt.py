@@ -93,7 +93,9 @@ def parse_po(text: str) -> dict[str, str]:
 
 def compile_mo(catalog: Mapping[str, str]) -> bytes:
     """The GNU `.mo` bytes for `catalog` (untranslated entries left out), as msgfmt writes them."""
-    entries = sorted((k, v) for k, v in catalog.items() if v)
+    # An untranslated plural entry is all empty forms ("\0"): left out too, as GNU msgfmt does,
+    # so gettext falls back to the English text instead of returning "".
+    entries = sorted((k, v) for k, v in catalog.items() if v.strip("\0"))
     ids = b""
     strs = b""
     offsets = []

@@ -73,7 +73,10 @@ def _group(
     for number, record in _records(lines):
         if record.kind == "config":
             assert record.config is not None
-            config = replace(base, **(record.config | overrides))
+            try:
+                config = replace(base, **(record.config | overrides))
+            except (DuelError, TypeError, ValueError) as exc:
+                raise ReplayError(f"line {number}: bad config: {exc}") from exc
             continue
         if record.kind == "verdict":
             if current is not None and record.verdict is not None:

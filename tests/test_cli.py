@@ -182,3 +182,17 @@ def test_readme_replay_examples_print_what_the_readme_says(capsys, monkeypatch, 
     status, out, _ = run_cli(capsys, *argv)
     assert status == 0
     assert [json.loads(x) for x in out.splitlines()] == [json.loads(x) for x in expected]
+
+
+def test_a_log_from_a_looser_table_replays_once_its_options_are_given(capsys, tmp_path):
+    log = tmp_path / "old.jsonl"
+    log.write_text("\n".join([
+        '{"input": "config", "tie_window_us": 60000, "settle_us": 25000.0}',
+        '{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right"}',
+        '{"t_us": 1000, "input": "start", "countdown_us": 3000000}',
+        '{"t_us": 3200000, "input": "press", "side": "left"}',
+    ]) + "\n")
+    status, _, err = run_cli(capsys, "replay", str(log))
+    assert status == 2 and "line 1: bad config: tie_window_us" in err
+    status, out, _ = run_cli(capsys, "replay", "--tie-window-us", "100", str(log))
+    assert status == 0 and json.loads(out)["winner"] == "left"

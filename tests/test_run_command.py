@@ -146,3 +146,35 @@ def test_a_closed_pipe_is_not_a_traceback(tmp_path):
         shell=True, capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )
     assert "Traceback" not in proc.stderr
+
+
+def test_headless_keeps_the_table_going_when_its_output_is_gone(monkeypatch):
+    """`run --headless | head`: once the reader leaves, duels still load and run."""
+
+    class Gone:
+        def write(self, text: str) -> int:
+            raise BrokenPipeError("the reader went away")
+
+        def flush(self) -> None:
+            raise BrokenPipeError("the reader went away")
+
+    unit = FakeUnit()
+    service = ShowdownService(unit, DuelConfig(countdown_min_us=1_000_000,
+                                               countdown_max_us=1_000_000),
+                              rng=random.Random(1))
+    timed = []
+
+    def script(event):
+        if type(event).__name__ == "ReactionsTimed":
+            timed.append(event)
+            if len(timed) == 2:
+                service.stop()
+
+    service.add_listener(script)
+    for start in (100_000, 6_000_000):
+        unit.deliver(TimerPressed(start))
+        unit.deliver(PaddlePressed(Side.LEFT, start + 1_200_000))
+        unit.deliver(PaddlePressed(Side.RIGHT, start + 1_250_000))
+    monkeypatch.setattr("sys.stdout", Gone())
+    run_headless(service, 1, None)
+    assert len(timed) == 2 and len(unit.launches) == 2

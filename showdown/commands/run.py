@@ -141,6 +141,10 @@ def run(args: argparse.Namespace) -> int:
             try:
                 return int(run_table_window(service, app, fullscreen=not args.window) or 0)
             except NoDisplayError as exc:
+                if args.device == "emulator":
+                    raise UsageError(f"the emulator unit lives in a window, and none opens "
+                                     f"here ({exc}): run it on a desktop or under xvfb-run"
+                                     ) from None
                 print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
         return run_headless(service, args.cards, app)
     raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
@@ -157,21 +161,29 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
         names = app.player_names() if app is not None else []
         return {Side.LEFT: names[0], Side.RIGHT: names[1]} if len(names) >= 2 else {}
 
+    def say(line: str) -> None:
+        """Tell whoever watches; a closed pipe or a full disk must not stop the table."""
+        try:
+            print(line, flush=True)
+        except OSError as exc:
+            log.warning("cannot print the duel: %s", exc)
+
     def on_event(event: ServiceEvent) -> None:
+        # The next duel is loaded before anything is printed, so the table never waits on it.
         if isinstance(event, VerdictGiven):
-            print(_describe(event), flush=True)
             if event.result.outcome is Outcome.ABORTED:
                 service.load(Side.LEFT, Side.RIGHT, cards, players())
+            say(_describe(event))
         elif isinstance(event, ReactionsTimed):
+            service.load(Side.LEFT, Side.RIGHT, cards, players())
             times = ", ".join(f"{s.value} {v / 1000:.1f} ms"
                               for s, v in event.reaction_us.items() if v is not None)
-            print(f"  reactions: {times or 'nobody pressed'}", flush=True)
-            service.load(Side.LEFT, Side.RIGHT, cards, players())
+            say(f"  reactions: {times or 'nobody pressed'}")
 
     service.add_listener(on_event)
     service.load(Side.LEFT, Side.RIGHT, cards, players())
-    print(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
-          "timer button to start a duel (Ctrl+C to stop)", flush=True)
+    say(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
+        "timer button to start a duel (Ctrl+C to stop)")
     service.run()
     return 0
 

@@ -29,6 +29,12 @@ def test_the_committed_mo_is_the_compiled_po(lang, domain):
     )
 
 
+def test_an_untranslated_plural_falls_back_to_english():
+    po = po_path("en", "companion_screen")
+    catalog = gettext.GNUTranslations(io.BytesIO(compile_mo(parse_po(po.read_text("utf-8")))))
+    assert [catalog.ngettext("{n} win", "{n} wins", n) for n in (1, 2)] == ["{n} win", "{n} wins"]
+
+
 def test_plural_forms_compile_and_follow_each_language():
     po = po_path("ru", "companion_screen")
     catalog = gettext.GNUTranslations(io.BytesIO(compile_mo(parse_po(po.read_text("utf-8")))))
