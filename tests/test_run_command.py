@@ -178,3 +178,18 @@ def test_headless_keeps_the_table_going_when_its_output_is_gone(monkeypatch):
     monkeypatch.setattr("sys.stdout", Gone())
     run_headless(service, 1, None)
     assert len(timed) == 2 and len(unit.launches) == 2
+
+
+def test_the_emulator_unit_is_refused_when_its_window_cannot_open(capsys, monkeypatch, tmp_path):
+    """DISPLAY is set but nothing answers: no invisible, unplayable emulator."""
+    import showdown.commands.run as run_command
+    import showdown.window as window
+
+    def no_window(*args, **kwargs):
+        raise window.NoDisplayError("SDL found no display")
+
+    monkeypatch.setattr(run_command, "have_display", lambda: True)
+    monkeypatch.setattr(window, "run_table_window", no_window)
+    status = main(["run", "--device", "emulator", "--duel-log", str(tmp_path / "d.jsonl")])
+    assert status == 2
+    assert "none opens here (SDL found no display)" in capsys.readouterr().err
