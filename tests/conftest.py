@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import pytest
 from hypothesis import settings
@@ -17,6 +18,9 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# Whatever a test opens by default (the games file, the duel log) lands in a scratch
+# folder, never in the user's own data directory.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="uno-showdown-tests-")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
