@@ -44,7 +44,7 @@ NAK = "NAK"  # command_seq reason
 PADDLE = "PD"  # side ticks
 BUTTON = "BT"  # ticks
 GO_SHOWN = "GO"  # ticks
-LAUNCH_DONE = "LD"  # cards_counted(-1 unknown) jammed(0/1) ticks
+LAUNCH_DONE = "LD"  # cards_counted(-1 unknown) cut_short(0/1) ticks why (an END_* code)
 FAULT = "FT"  # code ticks
 
 # ACK status
@@ -67,6 +67,14 @@ FAULT_EVENT_OVERFLOW = 4  # edges came faster than the board could report them
 # `ended` has the HB state bits (1 countdown, 2 motor; a launch also gets its LD) and
 # `stale` is 1 when the stop was too old for the board to place after newer commands.
 FAULT_STOPPED = 5
+
+# Why a launch ended, the LD frame's last field: the host must tell a jam (clear the
+# rollers) from a stop it asked for, or a cut-off it hears of in its own fault.
+END_FINISHED = 0  # every part ran its course
+END_JAMMED = 1  # the card sensor stopped seeing cards
+END_STOPPED = 2  # a ST ended it (the cards counted so far are all that flew)
+END_MAX_ON_TIME = 3  # the hard maximum on-time cut it (FT 2 comes too)
+END_HOST_SILENT = 4  # the host fell silent (FT 1 comes too)
 
 # sides and sounds as numbers on the wire
 LEFT = 0

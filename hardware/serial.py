@@ -123,8 +123,7 @@ class SerialUnit(ShowdownUnit):
         if event.kind == P.GO_SHOWN:
             return GoShown(t)
         if event.kind == P.LAUNCH_DONE:
-            counted = args[0] if args[0] >= 0 else None
-            return LaunchFinished(t, cards_counted=counted, jammed=bool(args[1]))
+            return _launch_finished(args, t)
         if event.kind == P.FAULT and args[0] == P.FAULT_STOPPED:
             return _stopped_input(args, t)
         if event.kind == P.FAULT:
@@ -218,6 +217,21 @@ class SerialUnit(ShowdownUnit):
             self.stop_launcher()
         finally:
             self.link.close()
+
+
+def _launch_finished(args: tuple[int, ...], t: int) -> LaunchFinished:
+    """The end of a launch as the service hears it: a stop is not a jam.
+
+    The board says why the launch ended (`LD counted short ticks why`). A stop
+    (this host's abort or close, or a stale retry, which comes as its own fault)
+    leaves the launcher fine: the cards counted so far, not jammed, so nobody is
+    told to clear rollers that hold nothing. Any other cut (the sensor saw no
+    more cards, the maximum on-time, the host silent) is reported jammed, as
+    before. A board too old to send `why` is taken at its word.
+    """
+    counted = args[0] if args[0] >= 0 else None
+    stopped = len(args) > 3 and args[3] == P.END_STOPPED
+    return LaunchFinished(t, cards_counted=counted, jammed=bool(args[1]) and not stopped)
 
 
 def _stopped_input(args: tuple[int, ...], t: int) -> UnitInput | None:

@@ -27,8 +27,9 @@ What it decides, and what it leaves to the host:
   A stop older than the window cannot be placed and stops everything (the
   safe side), saying it was stale.
 * Whatever ends a running launch or a live countdown, the board says so: a
-  launch always ends in LAUNCH_DONE (cards counted so far, jammed when cut
-  short), and a countdown stopped before go in a FAULT naming why. A host
+  launch always ends in LAUNCH_DONE (cards counted so far, whether it was cut
+  short and why: finished, jammed, stopped, maximum on-time, host silent), and
+  a countdown stopped before go in a FAULT naming why. A host
   never waits in silence for a go or a launch that will not come.
 * A launch is refused without a recent heartbeat; the motor stops when the
   host falls silent and at a hard maximum on-time.
@@ -104,6 +105,16 @@ TONES = (
     (330, 400_000),
     (150, 800_000),
 )
+
+
+def _recent(now, t):
+    """True when a press stamped `t` is remembered at `now`: within PADDLE_MEMORY_US either way.
+
+    A stamp may be a little later than a `now` read before its IRQ ran; that press is
+    new, not 17.9 minutes old. One more than PADDLE_MEMORY_US ahead cannot be new:
+    it is an old press seen across the tick wrap.
+    """
+    return -PADDLE_MEMORY_US <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US
 
 
 class Firmware:
@@ -224,8 +235,10 @@ class Firmware:
         if data:
             for frame in self._dec.feed(data):
                 self._handle(frame)
-        now = self.ticks()
+        # drain first, then read the clock: every drained stamp is then at or before
+        # `now` (an IRQ after the drain waits in the ring for the next turn)
         self._drain_edges()
+        now = self.ticks()
         self._forget_old_edges(now)
         self._run_countdown(now)
         self._run_launcher(now)
@@ -431,14 +444,14 @@ class Firmware:
         self.hw.go_led.value(0)
         now = self.ticks()
         for t in self.paddle_t:  # pressed after the start, before this command came
-            if t is not None and 0 <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US:
+            if t is not None and _recent(now, t):
                 self._freeze_if_early(t)
 
     def _forget_old_edges(self, now):
         """Forget old presses and age old debounce stamps, long before ticks wrap."""
         for k in (K_LEFT, K_RIGHT):
             t = self.paddle_t[k]
-            if t is not None and not 0 <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US:
+            if t is not None and not _recent(now, t):
                 self.paddle_t[k] = None
         for k in (K_LEFT, K_RIGHT, K_BUTTON):
             t = self._last_edge[k]
@@ -508,7 +521,7 @@ class Firmware:
             return
         if P.ticks_diff(now, self.launch_t) >= MAX_ON_US:
             self._event(P.FAULT, (P.FAULT_MAX_ON_TIME, now))
-            self._cut_launch(now)
+            self._cut_launch(now, P.END_MAX_ON_TIME)
             return
         cards = self.parts[self.part_i][1]
         elapsed = P.ticks_diff(now, self.part_t)
@@ -518,7 +531,7 @@ class Firmware:
         elif sensor and elapsed > SPINUP_US + 2 * cards * CARD_US:
             self.launch_counted += self._cards[0]
             self._motor_off()
-            self._launch_done(now, True)
+            self._launch_done(now, P.END_JAMMED)
             return
         elif sensor or elapsed < SPINUP_US + cards * CARD_US:
             return
@@ -527,19 +540,25 @@ class Firmware:
             self._start_part(now)
         else:
             self._motor_off()
-            self._launch_done(now, False)
+            self._launch_done(now, P.END_FINISHED)
 
-    def _cut_launch(self, now):
-        """Stop a running launch short and report it: the cards counted so far, jammed."""
+    def _cut_launch(self, now, why):
+        """Stop a running launch short and report it: the cards counted so far, and why."""
         self.launch_counted += self._cards[0]
         self._cards[0] = 0
         self._motor_off()
-        self._launch_done(now, True)
+        self._launch_done(now, why)
 
-    def _launch_done(self, now, jammed):
+    def _launch_done(self, now, why):
+        """Report the end of a launch: cut short or not, and why (an END_ code).
+
+        The host must not take a stop it sent for a jam: a jam wants the rollers
+        cleared, a stop wants nothing, so the report names the cause.
+        """
         counted = self.launch_counted if self.hw.card_sensor is not None else -1
         self.parts = []
-        self._event(P.LAUNCH_DONE, (counted, 1 if jammed else 0, now))
+        short = 0 if why == P.END_FINISHED else 1
+        self._event(P.LAUNCH_DONE, (counted, short, now, why))
 
     def _motor_off(self):
         self.hw.motor_a.duty_u16(0)
@@ -556,7 +575,7 @@ class Firmware:
         if self.motor_on or self.cd_on:
             self._event(P.FAULT, (P.FAULT_HOST_SILENT, now))
             if self.motor_on:
-                self._cut_launch(now)
+                self._cut_launch(now, P.END_HOST_SILENT)
             self._stop_all()
 
     def _stop(self, seq, now):
@@ -574,7 +593,7 @@ class Firmware:
         live = self.cd_on and not self.cd_frozen and display
         ended = (1 if live else 0) | (2 if motor else 0)  # the HB state bits
         if motor:
-            self._cut_launch(now)
+            self._cut_launch(now, P.END_STOPPED)
         if display:
             self.cd_on = False
             self.cd_frozen = False

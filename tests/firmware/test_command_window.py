@@ -144,7 +144,7 @@ def _check_stop(fw: RecordingFirmware, stop: int, top: int, running: dict[int, i
         assert not reports, events
     launch_done = [args for kind, args in events if kind == P.LAUNCH_DONE]
     assert len(launch_done) == (1 if ended & 2 else 0), events
-    assert all(args[1] == 1 for args in launch_done)  # cut short
+    assert all(args[1] == 1 and args[3] == P.END_STOPPED for args in launch_done)  # stopped
 
 
 def _with_newest(replies: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
@@ -226,4 +226,5 @@ def test_a_stop_too_old_to_place_stops_the_launch_and_says_it_was_stale(pty: int
     fw._handle((1, P.STOP, ()))  # older than the window: the board cannot place it
     assert not fw.motor_on
     now = fw.ticks()
-    assert fw.events == [(P.LAUNCH_DONE, (0, 1, now)), (P.FAULT, (P.FAULT_STOPPED, now, 2, 1))]
+    assert fw.events == [(P.LAUNCH_DONE, (0, 1, now, P.END_STOPPED)),
+                         (P.FAULT, (P.FAULT_STOPPED, now, 2, 1))]

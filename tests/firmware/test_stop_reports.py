@@ -2,8 +2,9 @@
 
 A host waiting for the board's go, or for the end of a launch, must never wait in
 silence: a stop, the host falling silent and the launcher's maximum on-time each
-end a launch in a LAUNCH_DONE (the cards counted so far, cut short) and a
-countdown in a fault that names why. Driven on a manual board clock.
+end a launch in a LAUNCH_DONE (the cards counted so far, cut short, and which
+of them ended it, so a stop is never taken for a jam) and a countdown in a fault
+that names why. Driven on a manual board clock.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def _run_for(fw: RecordingFirmware, us: int, *, heartbeats: bool = True) -> None
 
 
 def _launch_done(fw: RecordingFirmware) -> list[tuple[int, ...]]:
-    return [args for kind, args in fw.events if kind == P.LAUNCH_DONE]
+    """Each LAUNCH_DONE as (cards counted, cut short, why)."""
+    return [(a[0], a[1], a[3]) for kind, a in fw.events if kind == P.LAUNCH_DONE]
 
 
 def _faults(fw: RecordingFirmware) -> list[int]:
@@ -53,7 +55,7 @@ def test_a_stop_cuts_a_launch_short_and_reports_the_cards_so_far(fw: RecordingFi
     _run_for(fw, 3 * CARD_PERIOD_US + 20_000)  # the first card after two periods, then one more
     fw._handle((2, P.STOP, ()))
     assert not fw.motor_on
-    assert [d[:2] for d in _launch_done(fw)] == [(2, 1)]  # two cards out, cut short
+    assert _launch_done(fw) == [(2, 1, P.END_STOPPED)]  # two cards out, cut short by the stop
     assert _faults(fw) == [P.FAULT_STOPPED]
 
 
@@ -76,7 +78,7 @@ def test_a_silent_host_ends_the_launch_and_the_countdown_and_hears_both(
     _run_for(fw, HOST_TIMEOUT_US + 20_000, heartbeats=False)
     assert not fw.motor_on and not fw.cd_on
     assert _faults(fw) == [P.FAULT_HOST_SILENT]
-    assert [d[:2] for d in _launch_done(fw)] == [(2, 1)]
+    assert _launch_done(fw) == [(2, 1, P.END_HOST_SILENT)]
 
 
 def test_the_maximum_on_time_ends_the_launch_with_the_cards_so_far(
@@ -88,4 +90,15 @@ def test_the_maximum_on_time_ends_the_launch_with_the_cards_so_far(
     _run_for(fw, MAX_ON_US)
     assert not fw.motor_on
     assert _faults(fw) == [P.FAULT_MAX_ON_TIME]
-    assert [d[:2] for d in _launch_done(fw)] == [(2, 1)]  # the cards that did fly count
+    assert _launch_done(fw) == [(2, 1, P.END_MAX_ON_TIME)]  # the cards that did fly count
+
+
+def test_a_launch_that_runs_its_course_or_jams_says_which(fw: RecordingFirmware) -> None:
+    fw._handle((1, P.LAUNCH, (P.LEFT, 2)))
+    _run_for(fw, 4 * CARD_PERIOD_US)
+    assert not fw.motor_on and _launch_done(fw) == [(2, 0, P.END_FINISHED)]
+    fw.hw.jammed = True  # the next launch gets no card past the sensor
+    fw._handle((2, P.LAUNCH, (P.LEFT, 2)))
+    _run_for(fw, 1_000_000)
+    assert not fw.motor_on and _launch_done(fw)[1:] == [(0, 1, P.END_JAMMED)]
+    assert _faults(fw) == []  # neither is a fault; only the jam wants the rollers cleared

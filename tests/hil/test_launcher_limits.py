@@ -86,7 +86,8 @@ def test_a_launch_whose_cards_never_pass_the_sensor_stops_and_says_it_jammed(
         _heartbeat_until(host, mcu, P.ticks_add(stop, -1))
         assert mcu.wait_until(lambda: True) and mcu.motor_running  # one microsecond short
         mcu.advance(1)
-        done = (P.LAUNCH_DONE, (0, 1, stop))  # nothing counted, jammed, when
+        why = P.END_MAX_ON_TIME if stops_after_us == MAX_ON_US else P.END_JAMMED
+        done = (P.LAUNCH_DONE, (0, 1, stop, why))  # nothing counted, cut short, when, why
         if stops_after_us == MAX_ON_US:
             assert _reports_until_done(host) == [(P.FAULT, (P.FAULT_MAX_ON_TIME, stop)), done]
         else:
@@ -120,7 +121,8 @@ def test_a_timed_launch_runs_its_computed_time_but_never_past_the_maximum(
         if capped:  # the second part had begun: the right-hand side was being served
             assert mcu.hw.motor_b.duty_u16() > 0 and mcu.hw.motor_a.duty_u16() == 0
         mcu.advance(1)
-        done = (P.LAUNCH_DONE, (-1, 1 if capped else 0, stop))  # -1: not counted
+        why = P.END_MAX_ON_TIME if capped else P.END_FINISHED
+        done = (P.LAUNCH_DONE, (-1, 1 if capped else 0, stop, why))  # -1: not counted
         if capped:
             assert _reports_until_done(host) == [(P.FAULT, (P.FAULT_MAX_ON_TIME, stop)), done]
         else:
