@@ -15,11 +15,14 @@ from showdown.service import ShowdownService, VerdictGiven
 from showdown.sides import Side
 
 
-def test_headless_keeps_a_duel_loaded_and_prints_each_verdict(capsys):
+def table() -> tuple[FakeUnit, ShowdownService]:
+    """A fake unit and its service, with a countdown of exactly one second."""
     unit = FakeUnit()
-    service = ShowdownService(unit, DuelConfig(countdown_min_us=1_000_000,
-                                               countdown_max_us=1_000_000),
-                              rng=random.Random(1))
+    config = DuelConfig(countdown_min_us=1_000_000, countdown_max_us=1_000_000)
+    return unit, ShowdownService(unit, config, rng=random.Random(1))
+
+def test_headless_keeps_a_duel_loaded_and_prints_each_verdict(capsys):
+    unit, service = table()
     verdicts: list[VerdictGiven] = []
 
     def script(event):
@@ -60,10 +63,7 @@ def test_headless_waits_for_the_slower_press_before_loading_the_next_duel(capsys
     """The loser's time is kept: the next duel is loaded only once both are timed."""
     from showdown.service import ReactionsTimed
 
-    unit = FakeUnit()
-    service = ShowdownService(unit, DuelConfig(countdown_min_us=1_000_000,
-                                               countdown_max_us=1_000_000),
-                              rng=random.Random(1))
+    unit, service = table()
     timed: list[ReactionsTimed] = []
 
     def script(event):
@@ -123,10 +123,7 @@ def test_the_emulator_unit_needs_a_window(capsys):
 
 
 def test_headless_prints_both_reaction_times_once_the_slower_press_is_in(capsys):
-    unit = FakeUnit()
-    service = ShowdownService(unit, DuelConfig(countdown_min_us=1_000_000,
-                                               countdown_max_us=1_000_000),
-                              rng=random.Random(1))
+    unit, service = table()
     service.add_listener(lambda e: service.stop() if type(e).__name__ == "ReactionsTimed"
                          else None)
     unit.deliver(TimerPressed(100_000))
@@ -158,10 +155,7 @@ def test_headless_keeps_the_table_going_when_its_output_is_gone(monkeypatch):
         def flush(self) -> None:
             raise BrokenPipeError("the reader went away")
 
-    unit = FakeUnit()
-    service = ShowdownService(unit, DuelConfig(countdown_min_us=1_000_000,
-                                               countdown_max_us=1_000_000),
-                              rng=random.Random(1))
+    unit, service = table()
     timed = []
 
     def script(event):
