@@ -10,6 +10,7 @@ redraws only when the screen says it is dirty.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pygame
@@ -154,12 +155,18 @@ class CompanionScreen:
         self.current.enter()
         self._dirty = True
 
-    def undo(self) -> None:
+    def _history_step(self, step: Callable[[], bool]) -> bool | None:
+        """Run an undo or redo; None when it was refused (shown as a notice)."""
         try:
-            done = self.app.game is not None and self.app.undo()
+            return self.app.game is not None and step()
         except CompanionError as exc:  # the game changed elsewhere: it was reloaded
             self.notify(str(exc))
             self.invalidate()
+            return None
+
+    def undo(self) -> None:
+        done = self._history_step(self.app.undo)
+        if done is None:
             return
         if done:
             self.notify(_("Last round undone"))
@@ -168,11 +175,8 @@ class CompanionScreen:
             self.notify(_("Nothing to undo"))
 
     def redo(self) -> None:
-        try:
-            done = self.app.game is not None and self.app.redo()
-        except CompanionError as exc:  # the game changed elsewhere: it was reloaded
-            self.notify(str(exc))
-            self.invalidate()
+        done = self._history_step(self.app.redo)
+        if done is None:
             return
         if done:
             self.notify(_("Round restored"))
