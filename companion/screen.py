@@ -45,6 +45,13 @@ INVISIBLE_DRIVERS = ("offscreen", "dummy")
 NOTICE_MS = 3000
 #: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
 POLL_MS = 250
+#: The notice's type size, the room around its words, and how it keeps off the edges.
+NOTICE_PX = 20
+NOTICE_PAD_X, NOTICE_PAD_Y = 16, 10
+NOTICE_MARGIN = 8
+#: How finely the notice looks for a free place, and the narrowest it gets.
+NOTICE_STEP_PX = 4
+NOTICE_MIN_W = 160
 
 
 class NoDisplayError(RuntimeError):
@@ -77,6 +84,7 @@ class CompanionScreen:
         self._now_ms = 0
         self._next_poll_ms = 0
         self._signature: tuple[object, ...] = ()
+        self._notice_cache: tuple[object, tuple[pygame.Rect, str, int]] | None = None
         self._layout()
         self.current.enter()
 
@@ -221,10 +229,53 @@ class CompanionScreen:
         for button in self._tab_buttons():
             button.draw(surface, pressed=button.key == self._held_tab)
 
+    def notice_rect(self) -> pygame.Rect | None:
+        """Where the notice is drawn now (None when there is none): never over a button.
+
+        A notice comes right before the next tap ("New game started", then "Enter
+        round"), so it must not hide what the finger goes for. The first place that
+        covers no button wins, looking from the bottom of the screen (where notices are
+        expected) upwards, centred, then against the left or right edge; where no
+        place is free the box narrows (the words are cut to fit) and the search
+        starts again.
+        """
+        return self._notice_layout()[0] if self._notice else None
+
+    def _notice_layout(self) -> tuple[pygame.Rect, str, int]:
+        """The notice's box, its words as they fit, and their size (see `notice_rect`)."""
+        w, h = self.size
+        key = (self._notice, self.size, tuple(tuple(b.rect) for b in self.buttons()))
+        if self._notice_cache is not None and self._notice_cache[0] == key:
+            return self._notice_cache[1]
+        buttons = [b.rect for b in self.buttons()]
+        natural = theme.font(NOTICE_PX, True).size(self._notice)[0] + 2 * NOTICE_PAD_X
+        width = min(natural, w - 2 * NOTICE_MARGIN)
+        height = theme.font(NOTICE_PX, True).get_linesize() + 2 * NOTICE_PAD_Y
+        first: pygame.Rect | None = None
+        found: pygame.Rect | None = None
+        while found is None:
+            for y in range(h - NOTICE_MARGIN - height, NOTICE_MARGIN - 1, -NOTICE_STEP_PX):
+                for x in ((w - width) // 2, NOTICE_MARGIN, w - NOTICE_MARGIN - width):
+                    box = pygame.Rect(x, y, width, height)
+                    first = first or box
+                    if box.collidelist(buttons) < 0:
+                        found = box
+                        break
+                if found is not None:
+                    break
+            if found is None and width > NOTICE_MIN_W:
+                width = max(NOTICE_MIN_W, width * 4 // 5)
+            elif found is None:
+                found = first or pygame.Rect(0, 0, width, height)  # the screen is all buttons
+        words, size = theme.fit(self._notice, NOTICE_PX, found.width - 2 * NOTICE_PAD_X,
+                                bold=True)
+        layout = (found, words, size)
+        self._notice_cache = (key, layout)
+        return layout
+
     def _draw_notice(self, surface: pygame.Surface) -> None:
-        image = theme.font(20, True).render(self._notice, True, theme.BACKGROUND)
-        box = image.get_rect().inflate(32, 20)
-        box.midbottom = (self.size[0] // 2, self.size[1] - 72)
+        box, words, size = self._notice_layout()
+        image = theme.font(size, True).render(words, True, theme.BACKGROUND)
         pygame.draw.rect(surface, theme.ACCENT, box, border_radius=10)
         surface.blit(image, image.get_rect(center=box.center))
 

@@ -122,3 +122,21 @@ def text(
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
     return rect
+
+
+def wrap(content: str, size: int, max_width: int, *, bold: bool = False,
+         max_lines: int = 3) -> list[str]:
+    """`content` broken at spaces into lines no wider than `max_width` at `size`.
+
+    A word too long for a line stays whole (`text` cuts it when drawn); past
+    `max_lines` the last line takes the rest, and `text` ends it in "…".
+    """
+    f = font(size, bold)
+    lines: list[str] = []
+    for word in content.split():
+        full = len(lines) >= max_lines
+        if lines and (full or f.size(lines[-1] + " " + word)[0] <= max_width):
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines

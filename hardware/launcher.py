@@ -164,14 +164,26 @@ class Launcher:
     # -- the launch thread --
 
     def _begin(self, runs: tuple[Run, ...]) -> _Job:
-        """Start a job's first run; called with the lock held."""
+        """Start a job's first run; called with the lock held.
+
+        The on-time is counted from the moment the motor turns on: the clock is read and
+        the watchdog started only after the driver pins are set. Counting from before
+        (starting a timer thread can take milliseconds on a busy Pi) would cut every
+        launch short by that much and eat into the cards' time.
+        """
         job = _Job(runs)
-        job.started_us = self._now()
-        job.watchdog = threading.Timer(self.config.max_on_us / 1_000_000, self._trip, (job,))
-        job.watchdog.daemon = True
         self._job = job
-        job.watchdog.start()
-        self._drive(job, runs[0])
+        try:
+            self._drive(job, runs[0])
+            job.started_us = self._now()
+            job.watchdog = threading.Timer(self.config.max_on_us / 1_000_000, self._trip,
+                                           (job,))
+            job.watchdog.daemon = True
+            job.watchdog.start()
+        except BaseException:
+            self._motor_stop()  # no watchdog, no launch: the motor must not stay on
+            self._job = None
+            raise
         return job
 
     def _drive(self, job: _Job, run: Run) -> bool:
@@ -203,12 +215,7 @@ class Launcher:
                 if not self._pending or self._closed:
                     self._pending.clear()
                     return
-                try:
-                    job = self._begin(plan_launch(self._pending.popleft(), self.config))
-                except BaseException:
-                    self._motor_stop()
-                    self._job = None
-                    raise
+                job = self._begin(plan_launch(self._pending.popleft(), self.config))
 
     def _run_one(self, job: _Job) -> None:
         try:

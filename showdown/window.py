@@ -64,6 +64,12 @@ IDLE_WAIT_MS = 250
 COARSE_POLL_S = 0.02
 #: Posted from other threads so the loop wakes up for them.
 WAKE = pygame.event.custom_type()
+#: What the duel bar says when the timer button is pressed with no duel loaded.
+NOTHING_LOADED = "Nothing is loaded: Load (F10) loads the next duel, then {timer} starts it."
+#: ... and when F6/F7 have nobody to seat.
+NO_PLAYERS = ("No players to seat: start a game (New game, F5); "
+              "until then the paddles are Left and Right.")
+NO_SCORE_KEEPER = "No score keeper here: the paddles are Left and Right."
 
 
 def verdict_lights(result: DuelResult) -> tuple[Verdict, Side | None]:
@@ -323,6 +329,11 @@ class TableWindow:
             self._command(f"cards:{key - pygame.K_0}")
 
     def _press(self, control: Side | str, stamp_us: int) -> None:
+        if control == "timer" and not self.duel_active():
+            # The timer button starts only a loaded duel: say how to load one, rather than
+            # leave a table pressing it after a verdict and wondering why nothing happens.
+            self.chooser.status = NOTHING_LOADED.format(timer=self.labels.get("timer", "SPACE"))
+            self.bar.dirty = True
         if self.unit is None:
             if control == "timer":
                 self.service.start()
@@ -400,6 +411,8 @@ class TableWindow:
         c = self.chooser
         if command in ("left", "right") and not c.busy:
             self._refresh_names()
+            if len(c.names) < 2:  # nobody to seat: say why, instead of doing nothing
+                c.status = NO_SCORE_KEEPER if self.app is None else NO_PLAYERS
             c.next_player(Side(command))
         elif command == "cards:next" and not c.busy:
             c.next_cards()

@@ -95,7 +95,7 @@ class DuelsView(View):
         for s in self.stats:
             for i, value in enumerate(self.cells(s)):
                 texts[i].append(value)
-        needs = [max(header.size(texts[i][0])[0], *(cell.size(v)[0] for v in texts[i][1:]))
+        needs = [max([header.size(texts[i][0])[0], *(cell.size(v)[0] for v in texts[i][1:])])
                  + COLUMN_PAD for i in range(len(texts))]
         out: list[tuple[int, pygame.Rect]] = []
         x = t.x

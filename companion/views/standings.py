@@ -28,6 +28,8 @@ STACK_BELOW_PX = 640
 BUTTON_H = 64
 #: The smallest size a player's name is drawn at before it is shortened with "…".
 NAME_MIN_PX = 16
+#: The type size of the hint on the empty standings (no game yet).
+EMPTY_HINT_PX = 20
 
 
 def draw_star(surface: pygame.Surface, center: tuple[int, int], radius: int,
@@ -104,10 +106,21 @@ class StandingsView(View):
 
     # -- buttons --
 
+    def empty_layout(self) -> tuple[int, list[str], pygame.Rect]:
+        """Without a game: where the title goes, the hint's lines, and the New game button
+        under them (the hint says what to do first, so nothing may cover it)."""
+        r = self.rect
+        lines = theme.wrap(_("Start a game first: tap New game, choose the players, "
+                             "then Start game."), EMPTY_HINT_PX, r.width - 48)
+        height = 40 + len(lines) * (EMPTY_HINT_PX + 8) + 16 + BUTTON_H
+        top = r.y + max(8, (r.height - height) // 2)
+        button = pygame.Rect(0, 0, min(300, r.width - 32), BUTTON_H)
+        button.midtop = (r.centerx, top + 40 + len(lines) * (EMPTY_HINT_PX + 8) + 16)
+        return top, lines, button
+
     def buttons(self) -> list[Button]:
         if self.app.game is None:
-            box = pygame.Rect(0, 0, 300, 64)
-            box.center = (self.rect.centerx, self.rect.centery + 40)
+            box = self.empty_layout()[2]
             return [Button("new_game", box, _("New game"), lambda: self.nav.go("new_game"),
                            primary=True, font_px=24)]
         side = self.side_rect()
@@ -142,10 +155,13 @@ class StandingsView(View):
     def draw_content(self, surface: pygame.Surface) -> None:
         r = self.rect
         if self.app.game is None:
-            theme.text(surface, _("No game yet"), (r.centerx, r.centery - 40), 32,
-                       bold=True, anchor="center")
-            theme.text(surface, _("Start one to keep the score here."),
-                       (r.centerx, r.centery), 20, theme.TEXT_DIM, anchor="center")
+            top, lines, _button = self.empty_layout()
+            theme.text(surface, _("No game yet"), (r.centerx, top), 32, bold=True,
+                       anchor="midtop", max_width=r.width - 32)
+            for i, line in enumerate(lines):
+                theme.text(surface, line, (r.centerx, top + 44 + i * (EMPTY_HINT_PX + 8)),
+                           EMPTY_HINT_PX, theme.TEXT_DIM, anchor="midtop",
+                           max_width=r.width - 32)
             return
         header_w = r.width - 32 if self.stacked() else r.width - SIDE_W - 40
         theme.text(surface, facts.game_line(self.app), (r.x + 16, r.y + 12), 20, theme.TEXT_DIM,

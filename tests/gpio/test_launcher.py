@@ -177,8 +177,8 @@ def test_the_sensor_counts_the_cards_out_and_stops_early(make_unit: MakeUnit) ->
 def test_a_card_stuck_in_the_beam_is_a_jam(make_unit: MakeUnit) -> None:
     unit = make_unit(with_sensor(quick_pinmap(base_us=400_000, per_card_us=100_000,
                                               max_on_us=2_000_000), jam_us=60_000))
-    start = unit.now_us()
     unit.launch((LaunchPart(Side.RIGHT, 3),))
+    start = unit.now_us()  # the motor is on once launch() returns: the card follows it
     break_beam(unit, start + 1_000, None)  # never clears
     [finished] = [i for i in wait_for(unit, LaunchFinished) if isinstance(i, LaunchFinished)]
     assert (finished.cards_counted, finished.jammed) == (1, True)
