@@ -225,6 +225,12 @@ def _rules_line(game: Game) -> str:
     return title
 
 
+def percent_of(total: int, target: int) -> int:
+    """How far `total` is toward `target`, in whole per cent, rounded down: 199 of 200 is
+    99 %, and 100 % means the target is reached."""
+    return max(0, min(100, total * 100 // target))
+
+
 def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
     method = game.rules.method
     headers = ["#", _("team") if method is Method.TEAMS else _("player")]
@@ -247,7 +253,7 @@ def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
             if method is Method.CHAMPIONSHIP:
                 row += [s.rounds_played, "-" if s.result is None else f"{s.result:.1f}"]
             if game.rules.target is not None:
-                row += [f"{round(s.progress * 100)}%"]
+                row += [f"{percent_of(s.total, game.rules.target)}%"]
         marks = []
         if s.is_dealer:
             marks.append(_("deals"))
@@ -452,7 +458,7 @@ def cmd_points(args: argparse.Namespace) -> int:
         i18n.set_language(args.lang)
         edition = get_edition(args.edition)
         cards = parse_cards(" ".join(args.cards))
-        edition.check(cards, _("the cards"))
+        edition.check(cards)
         rules = Rules.make(Method.WINNER, None, args.option)
     except (CardError, CompanionError) as exc:
         raise UsageError(str(exc)) from None

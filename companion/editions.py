@@ -69,27 +69,39 @@ class Edition:
     def hand_value(self, cards: Iterable[Card]) -> int:
         return sum(card_value(c) for c in cards)
 
-    def check(self, cards: Iterable[Card], whose: str = "the hand") -> None:
-        """Raise CardError if a card is not in this deck or appears more often than the deck has."""
+    def check(self, cards: Iterable[Card], whose: str | None = None, *,
+              whole_round: bool = False) -> None:
+        """Raise CardError if a card is not in this deck or appears more often than it has.
+
+        `whose` is the player the cards belong to; `whole_round` says the cards are every
+        hand of a round together; with neither, they are just cards someone typed. Each
+        case has its own sentence, so none reads "the cards has".
+        """
         counted = Counter(cards)
         for card, n in counted.items():
             have = self.counts.get(card)
             if have is None:
-                raise CardError(
-                    _(
-                        "{card} is not a card of the {edition} edition: "
-                        "check {whose} or the game's edition"
-                    ).format(card=card.code, edition=self.key, whose=whose)
-                )
+                if whose is None:
+                    msg = _("{card} is not a card of the {edition} edition: "
+                            "check the cards or the edition")
+                else:
+                    msg = _("{card} is not a card of the {edition} edition: "
+                            "check {whose} or the game's edition")
+                raise CardError(msg.format(card=card.code, edition=self.key, whose=whose))
             if n > have:
-                raise CardError(
-                    _(
-                        "{whose} has {n} × {card} but the {edition} deck holds only {have}: "
-                        "check the cards"
-                    ).format(whose=whose, n=n, card=card.code, edition=self.key, have=have)
-                )
+                if whose is not None:
+                    msg = _("{whose} has {n} × {card} but the {edition} deck holds only "
+                            "{have}: check the cards")
+                elif whole_round:
+                    msg = _("the hands of this round hold {n} × {card} but the {edition} "
+                            "deck has only {have}: check the hands")
+                else:
+                    msg = _("{n} × {card} is more than the {edition} deck holds ({have}): "
+                            "check the cards")
+                raise CardError(msg.format(whose=whose, n=n, card=card.code,
+                                           edition=self.key, have=have))
 
-    def parse_hand(self, text: str, whose: str = "the hand") -> tuple[Card, ...]:
+    def parse_hand(self, text: str, whose: str | None = None) -> tuple[Card, ...]:
         """Read a hand in the card notation and check it against this deck."""
         cards = parse_cards(text)
         self.check(cards, whose)

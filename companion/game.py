@@ -318,7 +318,7 @@ class Game:
                 edition.check(cards, name)
                 everything.extend(cards)
         try:
-            edition.check(everything, _("this round"))
+            edition.check(everything, whole_round=True)
         except CardError as exc:
             raise GameError(str(exc)) from None
         ordered = {name: given[name] for name in seated}

@@ -27,6 +27,7 @@ from companion.views.new_game import NewGameView
 from companion.views.round_entry import RoundEntryView
 from companion.views.standings import StandingsView
 from companion.widgets import Button, button_at, row
+from showdown.native_stderr import native_stderr_silenced
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
@@ -336,8 +337,10 @@ def game_is_over(app: CompanionApp) -> bool:
 def run_companion(app: CompanionApp, *, fullscreen: bool = False,
                   size: tuple[int, int] = (800, 480)) -> int:
     """Open a window (or the whole display) and run the screen until it is closed; exit status."""
+    pygame.display.set_caption(_("UNO Showdown companion"))  # before the window appears
     try:
-        pygame.display.init()
+        with native_stderr_silenced():  # libwayland's complaint when SDL finds no display
+            pygame.display.init()
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         driver = pygame.display.get_driver()
         if driver in INVISIBLE_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
@@ -348,7 +351,6 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
         raise NoDisplayError(str(exc)) from exc
     pygame.font.init()
     try:
-        pygame.display.set_caption(_("UNO Showdown companion"))
         screen = CompanionScreen(app, window.get_size())
         clock = pygame.time.Clock()
         running = True

@@ -46,6 +46,7 @@ from hardware.emulator_sound import ToneBank
 from hardware.emulator_view import TEXT_DIM, TextCache, UnitLabels, UnitLayout, draw_unit
 from showdown.duel import DuelResult, Outcome, Phase
 from showdown.duel_bar import DuelBar, DuelChooser
+from showdown.native_stderr import native_stderr_silenced
 from showdown.service import (
     CountdownStarted,
     DuelLoaded,
@@ -145,8 +146,10 @@ class KeyMap:
 
 def open_display(size: tuple[int, int], fullscreen: bool, caption: str) -> pygame.Surface:
     """Open the window (or the whole screen); NoDisplayError when there is nowhere to show it."""
+    pygame.display.set_caption(caption)  # before the window exists: it never shows untitled
     try:
-        pygame.display.init()
+        with native_stderr_silenced():  # libwayland's complaint when SDL finds no display
+            pygame.display.init()
         driver = pygame.display.get_driver()
         if driver in ("offscreen", "dummy") and os.environ.get("SDL_VIDEODRIVER") != driver:
             # SDL fell back to drawing nowhere: a window nobody can see is no window.
@@ -157,7 +160,6 @@ def open_display(size: tuple[int, int], fullscreen: bool, caption: str) -> pygam
         pygame.display.quit()
         raise NoDisplayError(str(exc)) from exc
     pygame.font.init()
-    pygame.display.set_caption(caption)
     pygame.key.set_repeat()  # a held paddle is one press, not a stream of them
     return surface
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 import pytest
@@ -38,3 +39,43 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="run the GPIO tests on the Pi's real pins instead of gpiozero's MockFactory",
     )
+
+
+def hil_port_problem(port: str) -> str | None:
+    """Why the board at `port` cannot be tested, in words a person can act on; None if it can.
+
+    Checked once before any test runs, so a missing board is one line, not an error in
+    every hardware-in-the-loop test.
+    """
+    import serial
+
+    try:
+        mode = os.stat(port).st_mode
+    except FileNotFoundError:
+        return ("there is no such port: plug the board in (`ls /dev/ttyACM*` lists the ports), "
+                "or leave --hil-port out to test against the virtual board")
+    except OSError as exc:
+        return f"cannot look at it ({exc.strerror}): check the path"
+    if not stat.S_ISCHR(mode):
+        return "is not a serial port: give the board's device, e.g. /dev/ttyACM0"
+    try:
+        serial.Serial(port, 115_200, timeout=0, exclusive=True).close()
+    except serial.SerialException as exc:
+        cause = exc.__cause__ or exc.__context__ or exc
+        errno = getattr(cause, "errno", None) or getattr(exc, "errno", None)
+        if errno == 13:
+            return ("permission denied: add yourself to the dialout group "
+                    "(sudo usermod -aG dialout $USER) and log in again")
+        if errno == 25 or "ioctl" in str(exc):
+            return "is not a serial port: give the board's device, e.g. /dev/ttyACM0"
+        if errno in (11, 16) or "lock" in str(exc).lower():
+            return "is in use by another program: stop uno-showdown (or mpremote) first"
+        return f"cannot be opened ({exc}): check the cable and the port"
+    return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    port = config.getoption("--hil-port")
+    problem = hil_port_problem(port) if port else None
+    if problem is not None:
+        raise pytest.UsageError(f"--hil-port {port}: {problem}")

@@ -125,3 +125,30 @@ def test_output_follows_lang(capsys, db):
     assert status == 0 and out.splitlines()[0] == "Раунд 1 сохранён."
     status, _, err = run(capsys, "game", "show", "--db", db, "--lang", "xx")
     assert status == 2 and "en, ru, uk, hy" in err
+
+
+def test_too_many_copies_read_as_a_sentence_wherever_they_are(capsys, db):
+    status, _, err = run(capsys, "points", "--edition", "classic", "r0", "r0")
+    assert status == 2
+    assert err == ("uno-showdown points: 2 × r0 is more than the classic deck holds (1): "
+                   "check the cards\n")
+    new_game(capsys, db)
+    status, _, err = run(capsys, "game", "round", "--db", db, "--winner", "Ann",
+                         "--hand", "Bob: r0", "--hand", "Cid: r0")
+    assert status == 2 and "the hands of this round hold 2 × r0 but the showdown deck has " \
+        "only 1: check the hands" in err
+    status, _, err = run(capsys, "game", "round", "--db", db, "--winner", "Ann",
+                         "--hand", "Bob: r1 r1 r1", "--hand", "Cid: r0")
+    assert status == 2 and "Bob has 3 × r1 but the showdown deck holds only 2" in err
+
+
+def test_to_target_is_rounded_down_so_100_means_reached(capsys, db):
+    new_game(capsys, db, "--target", "200")
+    run(capsys, "game", "round", "--db", db, "--winner", "Ann", "--points", "Bob: 199",
+        "--points", "Cid: 0")
+    status, out, _ = run(capsys, "game", "show", "--db", db)
+    assert status == 0 and "1  Ann        199        99%" in out
+    run(capsys, "game", "round", "--db", db, "--winner", "Ann", "--points", "Bob: 1",
+        "--points", "Cid: 0")
+    status, out, _ = run(capsys, "game", "show", "--db", db)
+    assert "1  Ann        200       100%  WINNER" in out

@@ -40,8 +40,10 @@ def test_the_window_runs_until_closed(tmp_path: Path) -> None:
     app.new_game("classic", "winner", ["Ann", "Bob"])
     pygame.display.init()
     posted = threading.Event()
+    titles: list[str] = []
 
     def close_soon() -> None:  # the loop sleeps in event.wait: a QUIT must wake it
+        titles.append(pygame.display.get_caption()[0])
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         posted.set()
 
@@ -53,3 +55,4 @@ def test_the_window_runs_until_closed(tmp_path: Path) -> None:
         timer.cancel()
         app.close()
     assert posted.is_set()
+    assert titles == ["UNO Showdown companion"]  # the window has a title
