@@ -224,6 +224,21 @@ class CompanionApp:
             self.game = self.store.load_game(game_id)
             self._attach()
 
+    def follow_newest_game(self) -> bool:
+        """Switch to the newest game in the file when it is newer than the current one.
+
+        A service that runs for days (the headless table) hears of a game started from a
+        terminal this way; True when it switched.
+        """
+        with self._lock:
+            newest = self.store.latest_game_id()
+            current = self.game.id if self.game is not None else None
+            if newest is None or (current is not None and newest <= current):
+                return False
+            self.game = self.store.load_game(newest)
+            self._attach()
+            return True
+
     def games(self) -> list[GameInfo]:
         return self.store.list_games()
 

@@ -13,45 +13,30 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion import i18n
-from companion.app import CompanionApp
-from companion.cards import CardError, parse_cards
-from companion.editions import EDITIONS, get_edition
+from companion.command_options import common_options, help_language
+from companion.editions import EDITIONS
 from companion.errors import CompanionError
-from companion.game import Game, Standing
 from companion.i18n import _
-from companion.scoring import METHOD_TITLES, MODIFIERS, Method, Rules, hand_value
-from companion.store import Store
-from showdown.cli import UsageError
+from companion.scoring import METHOD_TITLES, MODIFIERS, Method
+from showdown.cli import UsageError, summary
 
-
-def _lang_from_argv(argv: Sequence[str]) -> str | None:
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
-    return None
+if TYPE_CHECKING:  # the games file's code is imported when a `game` command runs
+    from companion.app import CompanionApp
+    from companion.game import Game, Standing
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `game` (new, round, edit, show, list, undo, redo, rename, join, export, import)."""
-    try:  # help text in the table's language
-        i18n.set_language(_lang_from_argv(sys.argv[1:]))
-    except CompanionError:
-        i18n.set_language(None)
-
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH",
-                        help=_("the games file (default: in your user data directory)"))
-    common.add_argument("--lang", metavar="LANG",
-                        help=_("language of the output: en, ru, uk or hy (default: the system's)"))
+    help_language()
+    common = common_options()
     with_game = argparse.ArgumentParser(add_help=False, parents=[common])
     with_game.add_argument("--game", type=int, metavar="ID",
                            help=_("the game (default: the most recent one)"))
 
-    game = sub.add_parser("game", help=_("keep the table's score: games, rounds, standings"))
+    game = sub.add_parser("game", help=summary("game"))
     games = game.add_subparsers(dest="game_command", metavar="ACTION")
     games.required = True
 
@@ -110,14 +95,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("file", help=_("a JSON or CSV file written by `game export`"))
     p.set_defaults(func=cmd_import)
 
-    p = sub.add_parser("points", parents=[common], help=_("add up the value of cards"))
-    p.add_argument("--edition", required=True,
-                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
-    p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule: {choices}").format(choices=", ".join(MODIFIERS)))
-    p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
-    p.set_defaults(func=cmd_points)
-
 
 def _round_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--winner", action="append", required=True, metavar="NAME",
@@ -132,6 +109,9 @@ def _round_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
+    from companion.app import CompanionApp
+    from companion.store import Store
+
     try:
         i18n.set_language(args.lang)
         if not need_game:  # no game is read: do not load one
@@ -451,16 +431,3 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(_("Imported as game {id} with {n} rounds.").format(
             id=game_id, n=len(app.game.rounds)), file=sys.stderr)
         return 0
-
-
-def cmd_points(args: argparse.Namespace) -> int:
-    try:
-        i18n.set_language(args.lang)
-        edition = get_edition(args.edition)
-        cards = parse_cards(" ".join(args.cards))
-        edition.check(cards)
-        rules = Rules.make(Method.WINNER, None, args.option)
-    except (CardError, CompanionError) as exc:
-        raise UsageError(str(exc)) from None
-    print(hand_value(cards, rules))
-    return 0

@@ -105,8 +105,8 @@ class DuelRecorder:
         names: Mapping[object, str] = event.players
         challenger = names.get(event.challenger)
         opponent = names.get(event.opponent)
-        if not challenger or not opponent:
-            log.warning("duel %d has no player names; not recorded with the game", event.duel_id)
+        if not challenger or not opponent:  # a duel of the seats: nobody is credited
+            log.info("duel %d named no players: not recorded with the game", event.duel_id)
             return
         try:
             duel_id = self.store.add_duel(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from showdown.cli import UsageError
+from showdown.cli import UsageError, summary
 
 SIZE_HELP = "window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)"
 
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `companion` to `uno-showdown`."""
     parser = sub.add_parser(
         "companion",
-        help="the score keeper's touch screen (standings, rounds, history, chart, duels)",
+        help=summary("companion"),
         description="Run the companion screen: standings, entering rounds by tapping cards, "
         "undo, history, a score chart, game over, new games and the showdown duels. "
         "Made for an 800x480 touch display; works with a mouse and keyboard too.",

@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 from firmware_host import protocol as P
+from showdown.cli import summary
 
 HELP = """\
 type a command and Enter:  l / r  press the left / right paddle,  b  the timer button,
@@ -18,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add this package's subcommands to `uno-showdown`."""
     p = sub.add_parser(
         "virtual-mcu",
-        help="run the microcontroller firmware on a pseudo-terminal, for `run --device serial`",
+        help=summary("virtual-mcu"),
         description="Start a virtual Showdown Unit board: the real firmware under CPython with "
         "simulated pins, serving a serial port. Point `uno-showdown run --device serial --port` "
         "(or a serial terminal) at the port it prints.",

@@ -6,7 +6,7 @@ import argparse
 import sys
 import threading
 
-from showdown.cli import UsageError
+from showdown.cli import UsageError, summary
 
 #: Units that have a self-test, and the module that opens them.
 SELFTEST_DEVICES = ("gpio",)
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add this package's subcommands to `uno-showdown`."""
     parser = sub.add_parser(
         "selftest",
-        help="light, sound and spin each output of a unit and echo its inputs",
+        help=summary("selftest"),
         description="Check a unit's wiring: each light, the countdown and the buzzer in turn, "
         "the launcher one card's time each way, then every paddle, button and sensor "
         "press is printed as it happens.",

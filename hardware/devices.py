@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+from typing import TYPE_CHECKING
 
-from hardware.base import ShowdownUnit
+if TYPE_CHECKING:
+    from hardware.base import ShowdownUnit
 
 DEVICES: dict[str, str] = {
     "emulator": "hardware.emulator",

@@ -1,9 +1,13 @@
 """The `uno-showdown` command: one entry point, a subcommand per job.
 
-Each part of the project registers its own subcommands from a module listed
-in `COMMAND_MODULES`, so the parts stay independent: a module defines
-`register(subparsers)` and sets `func` on each parser it adds; `func(args)`
-returns the exit status.
+Each part of the project defines its own subcommands in a module listed in `COMMANDS`,
+so the parts stay independent: the module's `register(subparsers)` adds its parsers and
+sets `func` on each; `func(args)` returns the exit status.
+
+Start-up is kept short (a Pi pays for every import): only the module of the
+subcommand being run is imported, and those modules import their working code inside
+the functions that run, so defining the arguments stays cheap. `uno-showdown --help`
+imports none of them: it lists the one-line summaries below.
 """
 
 from __future__ import annotations
@@ -14,38 +18,84 @@ import os
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = (
-    "showdown.commands.simulate",
-    "showdown.commands.replay",
-    "showdown.commands.run",
-    "showdown.commands.emulator",
-    "hardware.commands",
-    "firmware_host.commands",
-    "companion.commands",
-    "companion.screen_command",
-)
+#: Every subcommand: the module that defines and runs it, and its line in `--help`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "emulator": ("showdown.commands.emulator",
+                 "play on the desktop: an emulated Showdown Unit beside the score keeper"),
+    "run": ("showdown.commands.run",
+            "run the table on a Showdown Unit (GPIO, microcontroller, emulator)"),
+    "duel": ("showdown.commands.duel",
+             "tell the headless table who duels next (uno-showdown duel ANN BOB --cards 2)"),
+    "game": ("companion.commands", "keep the table's score: games, rounds, standings"),
+    "points": ("companion.points_command", "add up the value of cards"),
+    "companion": ("companion.screen_command",
+                  "the score keeper's touch screen (standings, rounds, history, chart, duels)"),
+    "simulate": ("showdown.commands.simulate",
+                 "run duels between simulated players on the fake unit and print a summary"),
+    "replay": ("showdown.commands.replay", "print the verdict of a duel log (JSON lines)"),
+    "selftest": ("hardware.commands",
+                 "light, sound and spin each output of a unit and echo its inputs"),
+    "virtual-mcu": ("firmware_host.commands",
+                    "run the microcontroller firmware on a pseudo-terminal, for "
+                    "`run --device serial`"),
+}
 
 
 class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def summary(command: str) -> str:
+    """The one-line help of `command`, as `uno-showdown --help` lists it."""
+    return COMMANDS[command][1]
+
+
+def version() -> str:
+    """This installation's version (one place: `showdown.__version__`, which the package
+    metadata is built from)."""
+    from showdown import __version__
+
+    return __version__
+
+
+class _Version(argparse.Action):
+    """`--version`: print the version and exit, before any subcommand is looked at."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {version()}")
+        parser.exit()
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for `argv`: the chosen subcommand in full, the others as summaries."""
+    args = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
         prog="uno-showdown",
         description="A Showdown Unit for UNO Showdown: fair duels, the table's scores, "
         "on a Raspberry Pi, a microcontroller or the desktop emulator.",
     )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
+    chosen = args[0] if args and args[0] in COMMANDS else None
+    for name, (module, line) in COMMANDS.items():
+        if name in sub.choices:
+            continue  # its module registered it together with the chosen one
+        if name == chosen or (chosen is not None and module == COMMANDS[chosen][0]):
+            importlib.import_module(module).register(sub)
+        else:
+            sub.add_parser(name, help=line, add_help=False)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on every command
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         status = args.func(args)

@@ -15,6 +15,7 @@ import pygame
 
 from hardware.emulator_view import TextCache
 from showdown.duel import Outcome
+from showdown.pairing import SEATS, Pairing, keep_seated, seat_next
 from showdown.service import (
     CountdownStarted,
     DuelLoaded,
@@ -43,11 +44,13 @@ def _cards(n: int) -> str:
 
 @dataclass
 class DuelChooser:
-    """Which players sit at which paddle and how many cards are loaded next."""
+    """Which players sit at which paddle and how many cards are loaded next.
+
+    The seating rules are `showdown.pairing`'s, shared with the headless `duel` command.
+    """
 
     names: list[str] = field(default_factory=list)
-    left: int = 0
-    right: int = 1
+    pairing: Pairing = SEATS
     cards: int = 1
     status: str = "Pick the players and the cards, then load the duel (F10)."
     busy: bool = False  # a duel is loaded or running: the bar offers abort, not load
@@ -55,46 +58,20 @@ class DuelChooser:
     def set_names(self, names: Sequence[str]) -> None:
         """New player list (a game was opened or changed): whoever is still playing keeps
         their paddle, an empty paddle gets the first player not seated."""
-        keep = (self.name(Side.LEFT), self.name(Side.RIGHT))
         self.names = list(names)
-        if len(self.names) < 2:
-            self.left, self.right = 0, 1
-            return
-        seats = [self.names.index(n) if n in self.names else None for n in keep]
-        for i, seat in enumerate(seats):
-            if seat is None:
-                seats[i] = next(j for j in range(len(self.names)) if j not in seats)
-        self.left, self.right = seats[0], seats[1]  # type: ignore[assignment]
+        self.pairing = keep_seated(self.names, self.pairing)
 
     def name(self, side: Side) -> str:
         """The player at `side`, or "Left"/"Right" when there is no game."""
-        index = self.left if side is Side.LEFT else self.right
-        if len(self.names) >= 2 and index < len(self.names):
-            return self.names[index]
-        return side.value.title()
+        return self.pairing.name(side)
 
     def players(self) -> dict[Side, str]:
         """What `service.load(players=...)` gets: empty without a game's players."""
-        if len(self.names) < 2:
-            return {}
-        return {Side.LEFT: self.name(Side.LEFT), Side.RIGHT: self.name(Side.RIGHT)}
+        return self.pairing.players()
 
     def next_player(self, side: Side) -> None:
         """Seat the next player at `side`, skipping whoever sits at the other paddle."""
-        if len(self.names) < 2:
-            return
-        if len(self.names) == 2:  # two players: the only change is to swap paddles
-            self.left, self.right = self.right, self.left
-            return
-        mine = self.left if side is Side.LEFT else self.right
-        other = self.right if side is Side.LEFT else self.left
-        mine = (mine + 1) % len(self.names)
-        if mine == other:
-            mine = (mine + 1) % len(self.names)
-        if side is Side.LEFT:
-            self.left = mine
-        else:
-            self.right = mine
+        self.pairing = seat_next(self.names, self.pairing, side)
 
     def set_cards(self, cards: int) -> None:
         self.cards = min(MAX_CARDS, max(1, cards))

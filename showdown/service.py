@@ -154,6 +154,7 @@ class _LoadCmd:
     opponent: Side
     cards: int
     players: Mapping[Side, str]
+    replace_started: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,8 +227,16 @@ class ShowdownService:
         opponent: Side | None = None,
         cards: int = 1,
         players: Mapping[Side, str] | None = None,
+        *,
+        replace_started: bool = True,
     ) -> None:
-        """Load cards for a new duel (replacing one that has not started)."""
+        """Load cards for a new duel (replacing one that has not started).
+
+        By default a duel under way is aborted for the new one. With
+        `replace_started=False` the load is dropped instead when the loop takes it
+        while a duel is counting down, being judged or timing the slower press: telling
+        the table who duels next must never cut the running duel short.
+        """
         challenger = Side(challenger)
         opponent = challenger.other if opponent is None else Side(opponent)
         Load(challenger, opponent, cards)  # validate now, in the caller's thread
@@ -235,7 +244,8 @@ class ShowdownService:
         if most is not None and cards > most:
             raise DuelError(f"the {self.unit.name} unit launches at most {most} cards at once, "
                             f"not {cards}")
-        self._send(_LoadCmd(challenger, opponent, cards, MappingProxyType(dict(players or {}))))
+        self._send(_LoadCmd(challenger, opponent, cards, MappingProxyType(dict(players or {})),
+                            replace_started))
 
     def start(self, countdown_us: int | None = None) -> None:
         """Press the timer button from software."""
@@ -319,11 +329,16 @@ class ShowdownService:
                 return
             now = self.unit.now_us()
             if isinstance(cmd, _LoadCmd):
-                self._new_duel(cmd, now)
+                if cmd.replace_started or not self._under_way():
+                    self._new_duel(cmd, now)
             elif isinstance(cmd, _StartCmd):
                 self._start(now, cmd.countdown_us)
             elif isinstance(cmd, _AbortCmd):
                 self._abort(now, cmd.reason)
+
+    def _under_way(self) -> bool:
+        """A duel has started and is not finished: counting, judging or timing presses."""
+        return self.phase is Phase.RUNNING or self._timing_pending
 
     def _report_reactions(self) -> None:
         assert self.duel is not None

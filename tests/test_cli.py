@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from showdown.cli import COMMAND_MODULES, build_parser, main
+from showdown.cli import COMMANDS, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,15 +27,60 @@ def run_cli(capsys, *argv: str, stdin: str | None = None, monkeypatch=None):
 
 
 def test_every_subcommand_has_help(capsys):
-    parser = build_parser()
+    parser = build_parser([])
     sub = next(a for a in parser._actions if a.dest == "command")
     assert {"simulate", "replay", "run"} <= set(sub.choices)
     for name in sub.choices:
         with pytest.raises(SystemExit) as exc:
             main([name, "--help"])
         assert exc.value.code == 0
-        assert "usage: uno-showdown" in capsys.readouterr().out
-    assert len(COMMAND_MODULES) >= 4
+        assert f"usage: uno-showdown {name}" in capsys.readouterr().out
+    assert set(sub.choices) == set(COMMANDS)
+
+
+def test_each_module_registers_the_commands_listed_for_it() -> None:
+    for name, (module, _summary) in COMMANDS.items():
+        import argparse
+        import importlib
+
+        sub = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(module).register(sub)
+        assert name in sub.choices, (name, module)
+
+
+def imported_by(*argv: str) -> set[str]:
+    """The modules a fresh interpreter has imported after running `uno-showdown ARGV`."""
+    code = ("import sys\nfrom showdown.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    return set(done.stderr.split())
+
+
+HEAVY = {"sqlite3", "pygame", "gpiozero", "serial", "companion.app", "companion.store",
+         "companion.game", "showdown.service", "showdown.duel", "hardware.base"}
+
+
+def test_help_and_points_import_no_subcommands_code() -> None:
+    """Starting fast on a Pi: only the chosen command's module, and only what it needs."""
+    listed = imported_by("--help")
+    assert not {module for module, _ in COMMANDS.values()} & listed
+    assert not HEAVY & listed
+    points = imported_by("points", "--edition", "classic", "r5")
+    assert "companion.points_command" in points and not HEAVY & points
+    assert "companion.commands" not in points
+    duel_help = imported_by("duel", "--help")
+    assert not HEAVY & duel_help
+
+
+def test_version_is_the_packages(capsys) -> None:
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert capsys.readouterr().out == f"uno-showdown {version('uno-showdown')}\n"
 
 
 def test_replay_reads_stdin_and_prints_one_json_object(capsys, monkeypatch):

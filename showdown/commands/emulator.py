@@ -13,7 +13,7 @@ import os
 import sqlite3
 from typing import Any
 
-from showdown.cli import UsageError
+from showdown.cli import UsageError, summary
 from showdown.commands.options import (
     add_duel_options,
     default_duel_log,
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add `emulator` to `uno-showdown`."""
     parser = sub.add_parser(
         "emulator",
-        help="play on the desktop: an emulated Showdown Unit beside the score keeper",
+        help=summary("emulator"),
         description="Open one window with an emulated Showdown Unit and the companion screen. "
         "Paddles and timer button: keys (default A, L, SPACE), mouse or touch. "
         "F6/F7 change the players, F8 or 1-3 the cards, F10 loads the duel, Esc aborts it, "

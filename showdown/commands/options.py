@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 from dataclasses import fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from showdown.cli import UsageError
 from showdown.duel import DuelConfig, DuelError, TiePolicy
-from showdown.duel_log import DuelLog
+
+if TYPE_CHECKING:
+    from showdown.duel_log import DuelLog
 
 _DEFAULTS = DuelConfig()
 
@@ -59,6 +62,8 @@ def fit_to_unit(config: DuelConfig, args: argparse.Namespace, unit: object) -> D
 
 def open_duel_log(path: str | Path | None, option: str = "--duel-log") -> DuelLog:
     """The duel log at `path` (default: the user's), or a one-line error saying why not."""
+    from showdown.duel_log import DuelLog
+
     target = Path(path) if path else default_duel_log()
     try:
         return DuelLog(target)

@@ -6,9 +6,8 @@ import argparse
 import json
 import sys
 
-from showdown.cli import UsageError
+from showdown.cli import UsageError, summary
 from showdown.commands.options import add_duel_options, duel_overrides
-from showdown.replay import ReplayError, replay
 
 EXAMPLE = """\
 input: JSON lines in arrival order, e.g.
@@ -24,7 +23,7 @@ output: one JSON object per verdict, e.g.
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "replay",
-        help="print the verdict of a duel log (JSON lines)",
+        help=summary("replay"),
         description="Read a duel log (JSON lines, in arrival order) and print each verdict it "
         "leads to as one JSON object per line. Logs written by the service also carry arrival "
         "times and the verdict given at the table; --check compares against it.",
@@ -41,6 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    from showdown.replay import ReplayError, replay
+
     try:
         if args.file == "-":
             verdicts = replay(sys.stdin, **duel_overrides(args))  # type: ignore[arg-type]

@@ -1,9 +1,10 @@
 """`uno-showdown run`: the table service on a real (or emulated) Showdown Unit.
 
 With a display it shows the table window (the companion screen and a duel
-bar); without one, or with `--headless`, it runs the unit alone: each duel is
-loaded with `--cards` cards, the timer button starts it, and verdicts go to
-the duel log and, when a game is open, to the companion's store.
+bar); without one, or with `--headless`, it runs the unit alone
+(`showdown.headless`): a duel is always loaded, the timer button starts it,
+`uno-showdown duel ANN BOB` says who plays the next one, and verdicts go to the
+duel log and, for named players, to the companion's store.
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import os
 import signal
 import sys
 from contextlib import ExitStack
+from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hardware.devices import DEVICES, open_unit
-from showdown.cli import UsageError
+from hardware.devices import DEVICES
+from showdown.cli import UsageError, summary
 from showdown.commands.options import (
     add_duel_options,
     default_duel_log,
@@ -26,9 +28,9 @@ from showdown.commands.options import (
     fit_to_unit,
     open_duel_log,
 )
-from showdown.duel import Outcome
-from showdown.service import ReactionsTimed, ServiceEvent, ShowdownService, VerdictGiven
-from showdown.sides import Side
+
+if TYPE_CHECKING:
+    from showdown.service import ShowdownService
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +38,7 @@ log = logging.getLogger(__name__)
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "run",
-        help="run the table on a Showdown Unit (GPIO, microcontroller, emulator)",
+        help=summary("run"),
         description="Run the showdown service on a unit. With a display: the companion screen "
         "and a duel bar; without one (or --headless): the unit alone, each duel loaded "
         "with --cards cards and started by the unit's timer button.",
@@ -64,6 +66,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument(
         "--duel-log", metavar="FILE",
         help=f"where every duel is appended for replay (default {default_duel_log()})",
+    )
+    parser.add_argument(
+        "--socket", metavar="PATH",
+        help="headless: where `uno-showdown duel` reaches this service (default: "
+        "/run/uno-showdown/duel.sock under systemd, else in your runtime folder)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
     add_duel_options(parser)
@@ -99,6 +106,9 @@ def _open_companion(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from hardware.devices import open_unit
+    from showdown.service import ShowdownService
+
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -146,20 +156,23 @@ def run(args: argparse.Namespace) -> int:
                                      f"here ({exc}): run it on a desktop or under xvfb-run"
                                      ) from None
                 print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
-        return run_headless(service, args.cards, app)
+        return run_headless(service, args.cards, app, listen=True,
+                            socket_path=Path(args.socket) if args.socket else None,
+                            follow_games=args.game is None)
     raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
 
 
-def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
+def run_headless(service: ShowdownService, cards: int, app: Any, *, listen: bool = False,
+                 socket_path: Path | None = None, follow_games: bool = True) -> int:
     """The unit on its own: keep a duel loaded; the timer button does the rest.
 
-    The next duel is loaded once the last one is timed in full (`ReactionsTimed`), so
-    the slower player's time is kept too; after an abort, at once.
+    With `listen`, `uno-showdown duel` can say who plays the next duel, over the duel
+    socket at `socket_path` (default: see `showdown.duel_socket`). The next duel is
+    loaded once the last one is timed in full (`ReactionsTimed`), so the slower player's
+    time is kept too; after an abort, at once.
     """
-
-    def players() -> dict[Side, str]:
-        names = app.player_names() if app is not None else []
-        return {Side.LEFT: names[0], Side.RIGHT: names[1]} if len(names) >= 2 else {}
+    from showdown.duel_socket import SocketError, open_server
+    from showdown.headless import HeadlessTable
 
     def say(line: str) -> None:
         """Tell whoever watches; a closed pipe or a full disk must not stop the table."""
@@ -168,40 +181,21 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
         except OSError as exc:
             log.warning("cannot print the duel: %s", exc)
 
-    def on_event(event: ServiceEvent) -> None:
-        # The next duel is loaded before anything is printed, so the table never waits on it.
-        if isinstance(event, VerdictGiven):
-            if event.result.outcome is Outcome.ABORTED:
-                service.load(Side.LEFT, Side.RIGHT, cards, players())
-            say(_describe(event))
-        elif isinstance(event, ReactionsTimed):
-            service.load(Side.LEFT, Side.RIGHT, cards, players())
-            times = ", ".join(f"{s.value} {v / 1000:.1f} ms"
-                              for s, v in event.reaction_us.items() if v is not None)
-            say(f"  reactions: {times or 'nobody pressed'}")
-
-    service.add_listener(on_event)
-    service.load(Side.LEFT, Side.RIGHT, cards, players())
-    say(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
-        "timer button to start a duel (Ctrl+C to stop)")
-    service.run()
+    table = HeadlessTable(service, cards, app, follow_games=follow_games, say=say)
+    server = None
+    if listen:
+        try:
+            server = open_server(socket_path, table.request)
+        except SocketError as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        table.start()
+        door = (f"; `uno-showdown duel ANN BOB` names the players (socket {server.path})"
+                if server is not None else "")
+        say(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
+            f"timer button to start a duel{door} (Ctrl+C to stop)")
+        service.run()
+    finally:
+        if server is not None:
+            server.close()
     return 0
-
-
-def _describe(event: VerdictGiven) -> str:
-    """One line a table reads at a glance: who won and why."""
-    r = event.result
-    name = {side: event.players.get(side, side.value) for side in Side}
-    if r.outcome is Outcome.FASTER and r.winner is not None:
-        what = f"{name[r.winner]} was faster"
-    elif r.outcome is Outcome.EARLY_PRESS and r.loser is not None:
-        what = f"{name[r.loser]} pressed early"
-    elif r.outcome is Outcome.TIE:
-        what = "a tie" + (": start it again" if r.rematch else ", cards split")
-    elif r.outcome is Outcome.TIMEOUT:
-        what = "nobody pressed in time"
-    else:
-        what = f"aborted ({r.reason})" if r.reason else "aborted"
-    cards = sum(p.cards for p in r.launch)
-    taken = ", ".join(f"{name[p.side]} takes {p.cards}" for p in r.launch)
-    return f"duel {event.duel_id}: {what}" + (f"; {taken}" if cards else "")

@@ -5,10 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from showdown.cli import UsageError
+from showdown.cli import UsageError, summary
 from showdown.commands.options import add_duel_options, duel_config, open_duel_log
-from showdown.sides import Side
-from showdown.simulate import PlayerModel, format_report, simulate
 
 
 def number(text: str) -> float:
@@ -22,7 +20,7 @@ def number(text: str) -> float:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "simulate",
-        help="run duels between simulated players on the fake unit and print a summary",
+        help=summary("simulate"),
         description="Run duels through the real service and engine on an in-memory unit, with "
         "simulated players (human-like reaction times, some early presses, some who never "
         "press) and random delivery delays, then print a summary table.",
@@ -51,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    from showdown.sides import Side
+    from showdown.simulate import PlayerModel, format_report, simulate
+
     if args.duels < 1:
         raise UsageError("--duels must be at least 1")
     if args.cards < 1:

@@ -1,0 +1,93 @@
+"""How long `uno-showdown` takes to start, as whole processes, beside `python -c pass`.
+
+A Pi pays for every module the command line imports before it does anything, so the
+command imports only the subcommand being run (see `showdown/cli.py`). This program
+starts each command line as a fresh process, several times, in turns (baseline,
+command, baseline, ...) so a machine whose speed drifts treats them alike, and prints
+min / median / max wall time in milliseconds with the median's ratio to the baseline's
+median measured in the same run. The goal is under 2x `python -c pass` for `--help`
+and `points`.
+
+Run: python benchmarks/cli_startup.py [--runs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def command_line() -> list[str]:
+    """The installed console script beside this interpreter, else `python -m showdown`."""
+    script = Path(sys.executable).parent / "uno-showdown"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("uno-showdown")
+    return [found] if found else [sys.executable, "-m", "showdown"]
+
+
+def cases(scratch: Path) -> list[tuple[str, list[str]]]:
+    cli = command_line()
+    db = str(scratch / "games.db")
+    return [
+        ("python -c pass", [sys.executable, "-c", "pass"]),
+        ("uno-showdown --help", [*cli, "--help"]),
+        ("uno-showdown --version", [*cli, "--version"]),
+        ("uno-showdown points", [*cli, "points", "--edition", "showdown", "r5", "gskip"]),
+        ("uno-showdown game show", [*cli, "game", "show", "--db", db]),
+        ("uno-showdown duel --help", [*cli, "duel", "--help"]),
+        ("uno-showdown run --help", [*cli, "run", "--help"]),
+    ]
+
+
+def time_once(argv: list[str], env: dict[str, str]) -> float:
+    """Milliseconds from starting `argv` until it has exited."""
+    start = time.perf_counter_ns()
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
+                          cwd=ROOT, check=False)
+    elapsed = (time.perf_counter_ns() - start) / 1e6
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}): "
+                         f"{done.stderr.decode(errors='replace').strip()}")
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="runs of each (default 15)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        scratch = Path(tmp)
+        env = dict(os.environ, XDG_DATA_HOME=str(scratch), LANG="C.UTF-8")
+        db = str(scratch / "games.db")
+        subprocess.run([*command_line(), "game", "new", "--db", db, "--edition", "showdown",
+                        "--method", "winner", "--players", "Ann,Bob,Cid"], env=env, check=True,
+                       capture_output=True)
+        runs = cases(scratch)
+        times: dict[str, list[float]] = {name: [] for name, _argv in runs}
+        for _name, argv in runs:  # one warm-up each: the disk cache, the .pyc files
+            time_once(argv, env)
+        for _ in range(args.runs):
+            for name, argv in runs:
+                times[name].append(time_once(argv, env))
+    base = statistics.median(times["python -c pass"])
+    print(f"whole processes, {args.runs} runs each, in turns; ms")
+    print(f"{'command':<26} {'min':>7} {'median':>7} {'max':>7} {'x pass':>7}")
+    for name, samples in times.items():
+        median = statistics.median(samples)
+        print(f"{name:<26} {min(samples):7.1f} {median:7.1f} {max(samples):7.1f} "
+              f"{median / base:7.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

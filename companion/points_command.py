@@ -1,0 +1,45 @@
+"""`uno-showdown points`: add up the value of cards, as the rules count them.
+
+Kept apart from the `game` commands so adding up a hand loads only the card model, not
+the games file's code: it is the command a table types most often.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from companion import i18n
+from companion.command_options import common_options, help_language
+from companion.editions import EDITIONS, get_edition
+from companion.errors import CompanionError
+from companion.i18n import _
+from companion.scoring import MODIFIERS, Method
+from showdown.cli import UsageError, summary
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `points` to `uno-showdown`."""
+    help_language()
+    p = sub.add_parser("points", parents=[common_options()], help=summary("points"))
+    p.add_argument("--edition", required=True,
+                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
+    p.add_argument("--option", action="append", default=[], metavar="OPTION",
+                   help=_("a house rule: {choices}").format(choices=", ".join(MODIFIERS)))
+    p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
+    p.set_defaults(func=cmd_points)
+
+
+def cmd_points(args: argparse.Namespace) -> int:
+    from companion.cards import CardError, parse_cards
+    from companion.scoring import Rules, hand_value
+
+    try:
+        i18n.set_language(args.lang)
+        edition = get_edition(args.edition)
+        cards = parse_cards(" ".join(args.cards))
+        edition.check(cards)
+        rules = Rules.make(Method.WINNER, None, args.option)
+    except (CardError, CompanionError) as exc:
+        raise UsageError(str(exc)) from None
+    print(hand_value(cards, rules))
+    return 0

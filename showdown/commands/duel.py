@@ -1,0 +1,74 @@
+"""`uno-showdown duel`: tell a running headless table who plays the next duel.
+
+`uno-showdown duel ANN BOB --cards 2` seats Ann at the left paddle and Bob at the
+right one for the next duel, with two cards; the verdict is credited to them. With
+`--seats` the next duel is for the paddles only, credited to nobody (what the table
+does when nobody says). With no names and no options it prints what comes next. It
+talks to the service over its local socket (`showdown.duel_socket`); the names are
+checked there, against the game the service keeps score of.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from showdown.cli import UsageError, summary
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add `duel` to `uno-showdown`."""
+    parser = sub.add_parser(
+        "duel",
+        help=summary("duel"),
+        description="Tell the table running headless (`uno-showdown run --headless`, or the "
+        "systemd service) who plays the next duel: the first name at the left paddle, the "
+        "second at the right. The choice holds for that one duel; afterwards duels are for "
+        "the seats (left and right) and credited to nobody, until players are named again. "
+        "Without names or options: show what comes next.",
+    )
+    parser.add_argument("players", nargs="*", metavar="NAME",
+                        help="two players of the current game: left paddle, then right")
+    parser.add_argument("--cards", type=int, metavar="N",
+                        help="cards to load for the next duel (default: the service's --cards)")
+    parser.add_argument("--seats", action="store_true",
+                        help="name nobody: the next duel is for the paddles, credited to nobody")
+    parser.add_argument("--socket", metavar="PATH",
+                        help="the service's socket (default: the systemd service's, else your "
+                        "own service's)")
+    parser.set_defaults(func=run)
+
+
+def request_for(args: argparse.Namespace) -> dict[str, Any]:
+    """The request the options ask for; a usage error for a combination that means nothing."""
+    if len(args.players) not in (0, 2):
+        raise UsageError("name two players, the left paddle's first (uno-showdown duel ANN "
+                         "BOB), or nobody")
+    if args.players and args.seats:
+        raise UsageError("--seats means nobody is named: give names or --seats, not both")
+    if args.cards is not None and args.cards < 1:
+        raise UsageError("--cards must be at least 1")
+    if not args.players and not args.seats and args.cards is None:
+        return {"status": {}}
+    body: dict[str, Any] = {"players": list(args.players)}
+    if args.seats:
+        body["seats"] = True
+    if args.cards is not None:
+        body["cards"] = args.cards
+    return {"duel": body}
+
+
+def run(args: argparse.Namespace) -> int:
+    from showdown.duel_socket import SocketError, ask, find_socket
+
+    request = request_for(args)
+    try:
+        path = Path(args.socket) if args.socket else find_socket()
+        reply = ask(path, request)
+    except SocketError as exc:
+        raise UsageError(str(exc)) from None
+    if "error" in reply:
+        raise UsageError(str(reply["error"]))
+    print(reply.get("ok", ""))
+    return 0

@@ -1,0 +1,277 @@
+"""A local door into a running headless service: who duels next, over a Unix socket.
+
+`uno-showdown run --headless` listens on a Unix socket; `uno-showdown duel ANN BOB` on the
+same machine connects and says who sits at which paddle. No network port is opened. The
+socket is a file with mode 0660 in a folder only its owner and group may enter, so only
+the service's own user and the members of its group (the login user joins it, see the
+Raspberry Pi guide) can open it; a systemd service gets the folder from
+`RuntimeDirectory=` (/run/uno-showdown).
+
+The exchange is one JSON object each way, one line each: the request
+(`{"duel": {"players": ["Ann", "Bob"], "cards": 2}}`, or `{"status": {}}`) and the
+reply (`{"ok": "what happens now"}` or `{"error": "what to change"}`). The service
+answers from the listener's own thread; nothing here touches the service's loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import socket
+import stat
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SOCKET_NAME = "duel.sock"
+#: The folder systemd makes for the service (`RuntimeDirectory=uno-showdown`).
+SYSTEM_DIR = Path("/run/uno-showdown")
+#: Only the owner and the group may use the socket, or enter a folder made for it.
+SOCKET_MODE = 0o660
+FOLDER_MODE = 0o750
+#: The most a request may be, and how long either side waits for the other.
+MAX_LINE = 4096
+TIMEOUT_S = 5.0
+
+Handler = Callable[[dict[str, Any]], dict[str, str]]
+
+
+class SocketError(Exception):
+    """The socket cannot be served or reached; the message says why, in one sentence."""
+
+
+def _user_dirs() -> list[Path]:
+    """Per-user places for the socket: the session's runtime folder, else one in /tmp."""
+    out = []
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime:
+        out.append(Path(runtime) / "uno-showdown")
+    elif Path(f"/run/user/{os.getuid()}").is_dir():
+        out.append(Path(f"/run/user/{os.getuid()}") / "uno-showdown")
+    out.append(Path("/tmp") / f"uno-showdown-{os.getuid()}")
+    return out
+
+
+def service_socket_path() -> Path:
+    """Where a service listens unless told otherwise: systemd's runtime folder for it,
+    else the user's runtime folder, else a private folder in /tmp."""
+    runtime = os.environ.get("RUNTIME_DIRECTORY")  # set by systemd's RuntimeDirectory=
+    if runtime:
+        return Path(runtime.split(":")[0]) / SOCKET_NAME
+    return _user_dirs()[0] / SOCKET_NAME
+
+
+def client_socket_paths() -> list[Path]:
+    """Where `uno-showdown duel` looks, in order: the system service's, then the user's."""
+    out = [SYSTEM_DIR / SOCKET_NAME]
+    runtime = os.environ.get("RUNTIME_DIRECTORY")
+    if runtime:
+        out.insert(0, Path(runtime.split(":")[0]) / SOCKET_NAME)
+    out += [d / SOCKET_NAME for d in _user_dirs()]
+    return list(dict.fromkeys(out))
+
+
+def find_socket() -> Path:
+    """The first socket a service listens on; SocketError naming where it looked."""
+    candidates = client_socket_paths()
+    for path in candidates:
+        with contextlib.suppress(OSError):
+            if stat.S_ISSOCK(path.stat().st_mode):
+                return path
+    raise SocketError(
+        "no headless service is running here (nothing listens at "
+        f"{' or '.join(str(p) for p in candidates)}): start one with "
+        "`uno-showdown run --headless` (or the systemd service), or give its --socket"
+    )
+
+
+def _private_folder(folder: Path) -> None:
+    """Make `folder` for the socket, or check that an existing one is safe to use."""
+    if folder.is_symlink():
+        raise SocketError(f"{folder} is a symbolic link: remove it, or give another --socket")
+    try:
+        folder.mkdir(mode=FOLDER_MODE, parents=False, exist_ok=True)
+        info = folder.stat()
+    except FileNotFoundError:
+        raise SocketError(f"the folder {folder.parent} does not exist: create it, or give "
+                          "another --socket") from None
+    except OSError as exc:
+        raise SocketError(f"cannot make the folder {folder} for the socket "
+                          f"({exc.strerror}): give another --socket") from None
+    if info.st_uid != os.getuid():
+        raise SocketError(f"{folder} belongs to another user: give another --socket")
+    if info.st_mode & 0o007:
+        os.chmod(folder, info.st_mode & ~0o007 & 0o7777)  # nobody else may even look inside
+
+
+def _answering(path: Path) -> bool:
+    """Whether something listens at `path` now (a second service, not a stale file)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
+class DuelSocketServer:
+    """Listens at `path` and answers each request with `handler` on its own thread.
+
+    The socket is made under a private name, given its mode, then moved into place, so
+    it is never reachable with looser permissions; a stale socket of a service that
+    died is replaced, a live one is refused.
+    """
+
+    def __init__(self, path: Path, handler: Handler) -> None:
+        self.path = Path(path)
+        self.handler = handler
+        self._sock: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._closed = threading.Event()
+
+    def start(self) -> DuelSocketServer:
+        if not self.path.parent.is_dir():
+            raise SocketError(f"the folder {self.path.parent} does not exist: create it, or "
+                              "give another --socket")
+        if self.path.exists() or self.path.is_symlink():
+            if not stat.S_ISSOCK(self.path.lstat().st_mode):
+                raise SocketError(f"{self.path} exists and is not a socket: remove it, or "
+                                  "give another --socket")
+            if _answering(self.path):
+                raise SocketError(f"another service already listens at {self.path}: stop it "
+                                  "first, or give this one another --socket")
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            with contextlib.suppress(FileNotFoundError):
+                temporary.unlink()
+            sock.bind(str(temporary))
+            os.chmod(temporary, SOCKET_MODE)
+            os.replace(temporary, self.path)
+            sock.listen(8)
+        except OSError as exc:
+            sock.close()
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise SocketError(f"cannot listen at {self.path} ({exc.strerror}): give another "
+                              "--socket") from None
+        sock.settimeout(0.5)  # so close() is noticed promptly
+        self._sock = sock
+        self._thread = threading.Thread(target=self._serve, name="duel-socket", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+        if self._sock is not None:
+            self._sock.close()
+            with contextlib.suppress(OSError):
+                if stat.S_ISSOCK(self.path.lstat().st_mode):
+                    self.path.unlink()
+
+    def __enter__(self) -> DuelSocketServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _serve(self) -> None:
+        assert self._sock is not None
+        while not self._closed.is_set():
+            try:
+                conn, _addr = self._sock.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                if self._closed.is_set():
+                    return
+                log.exception("the duel socket stopped accepting")
+                return
+            with conn:
+                self._answer(conn)
+
+    def _answer(self, conn: socket.socket) -> None:
+        conn.settimeout(TIMEOUT_S)
+        try:
+            request = json.loads(_read_line(conn))
+            if not isinstance(request, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as exc:
+            reply: dict[str, str] = {"error": f"the request was not understood ({exc})"}
+        else:
+            try:
+                reply = self.handler(request)
+            except Exception as exc:  # one bad request must not end the listener
+                log.exception("the duel request %r failed", request)
+                reply = {"error": f"the service could not do it: {exc}"}
+        with contextlib.suppress(OSError):
+            conn.sendall(json.dumps(reply).encode() + b"\n")
+
+
+def _read_line(conn: socket.socket) -> str:
+    data = b""
+    while b"\n" not in data:
+        chunk = conn.recv(1024)
+        if not chunk:
+            break
+        data += chunk
+        if len(data) > MAX_LINE:
+            raise ValueError("the request is too long")
+    return data.split(b"\n", 1)[0].decode("utf-8")
+
+
+def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> dict[str, str]:
+    """Send one request to the service at `path` and return its reply."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(timeout_s)
+        try:
+            conn.connect(str(path))
+        except PermissionError:
+            raise SocketError(
+                f"you may not talk to the service at {path}: join its group "
+                "(sudo usermod -aG showdown $USER) and log in again"
+            ) from None
+        except (ConnectionRefusedError, FileNotFoundError):
+            raise SocketError(f"no service answers at {path} (it has stopped): start it "
+                              "again, e.g. `sudo systemctl start uno-showdown`") from None
+        except OSError as exc:
+            raise SocketError(f"cannot reach the service at {path}: {exc.strerror}") from None
+        try:
+            conn.sendall(json.dumps(request).encode() + b"\n")
+            line = _read_line(conn)
+        except (OSError, ValueError) as exc:
+            raise SocketError(f"the service at {path} did not answer ({exc})") from None
+    try:
+        reply = json.loads(line)
+    except ValueError:
+        raise SocketError(f"the service at {path} gave an answer that is not JSON") from None
+    if not isinstance(reply, dict):
+        raise SocketError(f"the service at {path} gave an answer that is not a JSON object")
+    return reply
+
+
+def open_server(path: Path | None, handler: Handler) -> DuelSocketServer:
+    """Listen at `path`, or where a service listens by default (making its private folder
+    when systemd has not made one); SocketError says why not."""
+    if path is None:
+        path = service_socket_path()
+        if not os.environ.get("RUNTIME_DIRECTORY"):
+            _private_folder(path.parent)
+    return DuelSocketServer(path, handler).start()
+
+
+@contextlib.contextmanager
+def serving(path: Path | None, handler: Handler) -> Iterator[DuelSocketServer]:
+    server = open_server(path, handler)
+    try:
+        yield server
+    finally:
+        server.close()

@@ -1,0 +1,208 @@
+"""The table without a screen: a duel always loaded, and who plays it told from a terminal.
+
+`HeadlessTable` is what `uno-showdown run --headless` (and the systemd service) runs. It
+keeps a duel loaded on the service, so the unit's timer button can start one at any time,
+and prints each verdict. Who sits at the paddles comes from `uno-showdown duel ANN BOB`
+through the duel socket (`showdown.duel_socket`), checked against the current game by
+`showdown.pairing`; the newest game in the file is picked up when the command comes, so
+a game started from a terminal while the service runs is the one credited.
+
+With nobody named the duel is for the seats: the verdict says "left" and "right", goes to
+the duel log, and is credited to no player. A pairing (and its card count) holds for the
+next duel only, however long it waits: once that duel has a verdict (a tie's rematch and
+an aborted duel do not count), the seats and the default card count come back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from showdown.duel import DuelError, Load, Outcome, Phase
+from showdown.pairing import SEATS, Pairing, PairingError, choose
+from showdown.service import (
+    DuelLoaded,
+    ReactionsTimed,
+    ServiceEvent,
+    ShowdownService,
+    VerdictGiven,
+)
+from showdown.sides import Side
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class NextDuel:
+    """Who plays the next duel, and with how many cards."""
+
+    pairing: Pairing
+    cards: int
+
+    def describe(self) -> str:
+        return f"{self.pairing.describe()}, {_cards(self.cards)}"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+class HeadlessTable:
+    """Keeps a duel loaded on `service` and answers the duel socket's requests.
+
+    `app` is the companion (or None when the table keeps no score); `follow_games` makes
+    the newest game in its file the current one whenever players are named (off when
+    `run --game` chose one); `say` prints a line for whoever watches.
+    """
+
+    def __init__(self, service: ShowdownService, cards: int, app: Any | None, *,
+                 follow_games: bool = True, say: Callable[[str], None] = print) -> None:
+        self.service = service
+        self.default_cards = cards
+        self.app = app
+        self.follow_games = follow_games
+        self.say = say
+        self._lock = threading.Lock()
+        self._next = NextDuel(SEATS, cards)
+        self._generation = 0  # one more for every change asked for
+        self._loaded_generation: int | None = None  # the change the loaded duel carries
+
+    @property
+    def next_duel(self) -> NextDuel:
+        with self._lock:
+            return self._next
+
+    def start(self) -> None:
+        """Listen to the service and load the first duel."""
+        self.service.add_listener(self.on_event)
+        self._load()
+
+    def _load(self, *, replace_started: bool = True) -> None:
+        nxt = self.next_duel
+        self.service.load(Side.LEFT, Side.RIGHT, nxt.cards, nxt.pairing.players(),
+                          replace_started=replace_started)
+
+    # -- the service's side --
+
+    def on_event(self, event: ServiceEvent) -> None:
+        """The next duel is loaded before anything is printed, so the table never waits."""
+        if isinstance(event, DuelLoaded):
+            with self._lock:
+                carried = (dict(event.players), event.cards) == (self._next.pairing.players(),
+                                                                 self._next.cards)
+                self._loaded_generation = self._generation if carried else None
+        elif isinstance(event, VerdictGiven):
+            result = event.result
+            if result.outcome is Outcome.ABORTED:
+                self._load()  # the duel was not played: the same players play it again
+            elif not result.rematch:
+                with self._lock:
+                    if self._loaded_generation == self._generation:
+                        self._next = NextDuel(SEATS, self.default_cards)  # it was played
+            self.say(describe_verdict(event))
+        elif isinstance(event, ReactionsTimed):
+            self._load()
+            times = ", ".join(f"{event.players.get(side, side.value)} {us / 1000:.1f} ms"
+                              for side, us in event.reaction_us.items() if us is not None)
+            self.say(f"  reactions: {times or 'nobody pressed'}")
+
+    # -- the duel socket's side --
+
+    def request(self, request: dict[str, Any]) -> dict[str, str]:
+        """Answer one request from `uno-showdown duel` (see `showdown.duel_socket`)."""
+        try:
+            if "status" in request:
+                return {"ok": self.status()}
+            body = request.get("duel")
+            if not isinstance(body, dict):
+                return {"error": "the request names no duel: use `uno-showdown duel`"}
+            return {"ok": self._change(body)}
+        except (PairingError, DuelError, ValueError) as exc:
+            return {"error": str(exc)}
+
+    def status(self) -> str:
+        under_way = " (after the duel under way)" if self._under_way() else ""
+        return f"next duel{under_way}: {self.next_duel.describe()}; {self._game_line()}"
+
+    def _change(self, body: dict[str, Any]) -> str:
+        players = body.get("players") or []
+        cards = body.get("cards")
+        if (not isinstance(players, list) or len(players) not in (0, 2)
+                or not all(isinstance(p, str) for p in players)):
+            raise ValueError("name two players (the left paddle's first), or nobody")
+        if cards is not None and (not isinstance(cards, int) or isinstance(cards, bool)):
+            raise ValueError("the number of cards must be a whole number")
+        current = self.next_duel
+        if players:
+            pairing = self._pair(players[0], players[1])
+        elif body.get("seats"):
+            pairing = SEATS
+        else:
+            pairing = current.pairing
+        if cards is None:
+            cards = current.cards if not players and not body.get("seats") else \
+                self.default_cards
+        self._check_cards(cards)
+        with self._lock:
+            self._generation += 1
+            self._next = NextDuel(pairing, cards)
+        under_way = self._under_way()
+        self._load(replace_started=False)  # never cuts a started duel short
+        when = ("after the duel under way" if under_way
+                else "press the timer button to start it")
+        return f"next duel: {self._next.describe()}: {when}"
+
+    def _pair(self, left: str, right: str) -> Pairing:
+        app = self.app
+        if app is None:
+            raise PairingError("this table keeps no score (its games file could not be "
+                               "opened), so it cannot name players: name nobody to duel for "
+                               "the seats")
+        if self.follow_games and app.follow_newest_game():
+            log.info("following the newest game, %s", app.game.id)
+        app.refresh()  # players renamed or added from a terminal since
+        return choose(app.player_names(), left, right)
+
+    def _check_cards(self, cards: int) -> None:
+        Load(Side.LEFT, Side.RIGHT, cards)  # one rule for what a duel may load
+        most = self.service.unit.max_cards
+        if most is not None and cards > most:
+            raise DuelError(f"the {self.service.unit.name} unit launches at most {most} cards "
+                            "at once: name fewer")
+
+    def _under_way(self) -> bool:
+        return self.service.phase in (Phase.RUNNING, Phase.DONE)
+
+    def _game_line(self) -> str:
+        app = self.app
+        game = app.game if app is not None else None
+        if app is None:
+            return "no score is kept (the games file could not be opened)"
+        if self.follow_games:
+            app.follow_newest_game()
+        game = app.game
+        if game is None:
+            return "no game yet: start one with `uno-showdown game new` to name players"
+        return f"game {game.id}: {', '.join(app.player_names())}"
+
+
+def describe_verdict(event: VerdictGiven) -> str:
+    """One line a table reads at a glance: who won and why, named or by seat."""
+    r = event.result
+    name = {side: event.players.get(side, side.value) for side in Side}
+    if r.outcome is Outcome.FASTER and r.winner is not None:
+        what = f"{name[r.winner]} was faster"
+    elif r.outcome is Outcome.EARLY_PRESS and r.loser is not None:
+        what = f"{name[r.loser]} pressed early"
+    elif r.outcome is Outcome.TIE:
+        what = "a tie" + (": start it again" if r.rematch else ", cards split")
+    elif r.outcome is Outcome.TIMEOUT:
+        what = "nobody pressed in time"
+    else:
+        what = f"aborted ({r.reason})" if r.reason else "aborted"
+    cards = sum(p.cards for p in r.launch)
+    taken = ", ".join(f"{name[p.side]} takes {p.cards}" for p in r.launch)
+    return f"duel {event.duel_id}: {what}" + (f"; {taken}" if cards else "")

@@ -1,0 +1,330 @@
+"""Headless duels are credited only to the players the table named with `uno-showdown duel`.
+
+The headless table (`showdown.headless`) is driven turn by turn on a fake unit's virtual
+clock, so every duel is reproducible; then the whole path is run for real: the service on
+its own thread, its Unix socket, and the `duel` command in the same process.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.app import CompanionApp
+from hardware.base import PaddlePressed, TimerPressed, UnitInput
+from hardware.fake import FakeUnit
+from showdown import duel_socket
+from showdown.cli import main
+from showdown.commands.run import run_headless
+from showdown.duel import DuelConfig, Outcome, Phase
+from showdown.headless import HeadlessTable
+from showdown.service import ReactionsTimed, ServiceEvent, ShowdownService, VerdictGiven
+from showdown.sides import Side
+
+COUNTDOWN_US = 1_000_000
+
+
+class Table:
+    """A headless table on a fake unit, with a game of Ann, Bob and Cid in its games file."""
+
+    def __init__(self, tmp_path: Path, *, game: bool = True, cards: int = 1) -> None:
+        self.unit = FakeUnit()
+        self.unit.max_cards = 3
+        config = DuelConfig(countdown_min_us=COUNTDOWN_US, countdown_max_us=COUNTDOWN_US)
+        self.service = ShowdownService(self.unit, config)
+        self.db = tmp_path / "games.db"
+        self.app = CompanionApp.open(self.db, lang="en")
+        if game:
+            self.app.new_game("showdown", "winner", ["Ann", "Bob", "Cid"])
+        self.service.add_listener(self.app.on_service_event)
+        self.heard: list[ServiceEvent] = []
+        self.service.add_listener(self.heard.append)
+        self.said: list[str] = []
+        self.headless = HeadlessTable(self.service, cards, self.app, say=self.said.append)
+        self.headless.start()
+        self.service.step(0)
+
+    def ask(self, **duel: object) -> dict[str, str]:
+        reply = self.headless.request({"duel": duel})
+        self.service.step(0)
+        return reply
+
+    def play(self, faster: Side = Side.LEFT) -> VerdictGiven:
+        """Start the loaded duel with the timer button; `faster` presses first after go."""
+        start = self.unit.now_us() + 1_000
+        go = start + COUNTDOWN_US
+        self.unit.deliver(TimerPressed(start))
+        self.unit.deliver(PaddlePressed(faster, go + 200_000))
+        self.unit.deliver(PaddlePressed(faster.other, go + 260_000))
+        return self.until_timed()
+
+    def until_timed(self) -> VerdictGiven:
+        count = sum(isinstance(e, ReactionsTimed) for e in self.heard)
+        for _ in range(10_000):
+            self.service.step(0.05)
+            if sum(isinstance(e, ReactionsTimed) for e in self.heard) > count:
+                break
+        self.service.step(0)  # the next duel, loaded at ReactionsTimed
+        return [e for e in self.heard if isinstance(e, VerdictGiven)][-1]
+
+    def close(self) -> None:
+        self.service.close()
+        self.app.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    t = Table(tmp_path)
+    yield t
+    t.close()
+
+
+def test_nobody_named_the_duel_is_for_the_seats_and_nobody_is_credited(table: Table) -> None:
+    verdict = table.play(Side.RIGHT)
+    assert verdict.players == {} and verdict.result.winner is Side.RIGHT
+    assert table.app.duels() == []  # Ann and Bob, the first two players, get nothing
+    assert "duel 1: right was faster; left takes 1" in table.said
+
+
+def test_named_players_are_credited_for_the_next_duel_only(table: Table) -> None:
+    reply = table.ask(players=["ann", "CID"], cards=2)
+    assert reply == {"ok": "next duel: Ann (left paddle) and Cid (right paddle), 2 cards: "
+                           "press the timer button to start it"}
+    verdict = table.play(Side.RIGHT)
+    assert dict(verdict.players) == {Side.LEFT: "Ann", Side.RIGHT: "Cid"}
+    [row] = table.app.duels()
+    assert (row.challenger, row.opponent, row.winner, row.loser, row.cards) == (
+        "Ann", "Cid", "Cid", "Ann", 2)
+    assert row.reaction_us == {"Cid": 200_000, "Ann": 260_000}
+    assert "duel 2: Cid was faster; Ann takes 2" in table.said
+    # the pairing was used up: the next duel is the seats' again, with the default cards
+    assert table.headless.status().startswith(
+        "next duel: the seats (left and right paddle, nobody credited), 1 card; "
+        "game 1: Ann, Bob, Cid")
+    table.play()
+    assert len(table.app.duels()) == 1
+
+
+def test_naming_players_during_a_duel_waits_for_the_next_one(table: Table) -> None:
+    table.unit.deliver(TimerPressed(table.unit.now_us() + 1_000))
+    table.service.step(0.01)
+    assert table.service.phase is Phase.RUNNING
+    reply = table.ask(players=["Bob", "Ann"])
+    assert reply["ok"].endswith("after the duel under way")
+    assert table.service.phase is Phase.RUNNING  # the running duel was not cut short
+    go = [c.at_us for c in table.unit.calls if c.name == "show_go"]
+    table.unit.deliver(PaddlePressed(Side.LEFT, table.unit.now_us() + COUNTDOWN_US))
+    table.unit.deliver(PaddlePressed(Side.RIGHT, table.unit.now_us() + COUNTDOWN_US + 50_000))
+    first = table.until_timed()
+    assert first.result.outcome is Outcome.FASTER and first.players == {}
+    assert go == []  # (no go had shown when the players were named)
+    second = table.play()
+    assert dict(second.players) == {Side.LEFT: "Bob", Side.RIGHT: "Ann"}
+    assert [(d.winner, d.loser) for d in table.app.duels()] == [("Bob", "Ann")]
+
+
+def test_an_aborted_duel_is_played_again_by_the_same_players(table: Table) -> None:
+    table.ask(players=["Ann", "Bob"])
+    table.service.abort("the board was unplugged")
+    table.service.step(0)
+    table.service.step(0)
+    assert table.headless.next_duel.pairing.named
+    verdict = table.play()
+    assert dict(verdict.players) == {Side.LEFT: "Ann", Side.RIGHT: "Bob"}
+
+
+def test_cards_alone_keep_the_players_and_seats_forget_them(table: Table) -> None:
+    table.ask(players=["Ann", "Bob"])
+    assert table.ask(cards=3)["ok"].startswith(
+        "next duel: Ann (left paddle) and Bob (right paddle), 3 cards")
+    assert table.ask(seats=True)["ok"].startswith("next duel: the seats")
+    assert table.headless.next_duel.cards == 1
+
+
+@pytest.mark.parametrize(("duel", "error"), [
+    ({"players": ["Ann", "Zed"]}, "there is no player 'Zed' in the game: the players are "
+                                  "Ann, Bob, Cid"),
+    ({"players": ["Bob", "bob"]}, "Bob cannot duel Bob: name two different players"),
+    ({"players": ["Ann"]}, "name two players (the left paddle's first), or nobody"),
+    ({"players": ["Ann", "Bob"], "cards": 4}, "the fake unit launches at most 3 cards at "
+                                              "once: name fewer"),
+    ({"cards": 0}, "a duel needs at least one card, not 0"),
+])
+def test_what_cannot_be_a_duel_is_one_sentence_and_changes_nothing(
+        table: Table, duel: dict[str, object], error: str) -> None:
+    before = table.headless.next_duel
+    reply = table.ask(**duel)
+    assert set(reply) == {"error"} and error in reply["error"]
+    assert table.headless.next_duel == before
+
+
+def test_without_a_game_only_the_seats_can_duel(tmp_path: Path) -> None:
+    table = Table(tmp_path, game=False)
+    try:
+        reply = table.ask(players=["Ann", "Bob"])
+        assert reply == {"error": "there is no game to name players from: start one with "
+                                  "`uno-showdown game new`, or name nobody to duel for the "
+                                  "seats"}
+        assert "no game yet" in table.headless.status()
+    finally:
+        table.close()
+
+
+def test_a_game_started_while_the_service_runs_is_picked_up(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    table = Table(tmp_path, game=False)
+    try:
+        # from a terminal, on the same games file
+        assert main(["game", "new", "--db", str(table.db), "--edition", "classic", "--method",
+                     "winner", "--players", "Dee,Eve"]) == 0
+        capsys.readouterr()
+        assert table.ask(players=["Eve", "Dee"])["ok"].startswith("next duel: Eve (left")
+        table.play(Side.LEFT)
+        assert main(["game", "show", "--db", str(table.db)]) == 0
+        assert table.app.game is not None and table.app.game.names == ["Dee", "Eve"]
+        [row] = table.app.duels()
+        assert (row.winner, row.loser) == ("Eve", "Dee")
+    finally:
+        table.close()
+
+
+# -- the whole path: a service on its thread, its socket, the command ----------------------
+
+
+class PacedUnit(FakeUnit):
+    """A fake unit whose idle reads take real time, so a service thread does not spin."""
+
+    def read_inputs(self, timeout_s: float) -> list[UnitInput]:
+        if not self._queue:
+            self._wake.wait(min(timeout_s, 0.05))
+        return super().read_inputs(timeout_s)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Path, CompanionApp, FakeUnit]]:
+    unit = PacedUnit()
+    service = ShowdownService(unit, DuelConfig())
+    app = CompanionApp.open(tmp_path / "games.db", lang="en")
+    app.new_game("showdown", "winner", ["Ann", "Bob", "Cid"])
+    service.add_listener(app.on_service_event)
+    path = tmp_path / "duel.sock"
+    worker = threading.Thread(target=run_headless, args=(service, 1, app),
+                              kwargs={"listen": True, "socket_path": path}, daemon=True)
+    worker.start()
+    try:
+        for _ in range(200):
+            if path.exists():
+                break
+            threading.Event().wait(0.01)
+        yield path, app, unit
+    finally:
+        service.stop()
+        worker.join(timeout=5)
+        service.close()
+        app.close()
+    assert not path.exists()  # the socket goes with the service
+
+
+def test_the_duel_command_talks_to_the_running_service(served: tuple[Path, CompanionApp,
+                                                                       FakeUnit],
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    path, _app, _unit = served
+    assert main(["duel", "Ann", "Bob", "--cards", "2", "--socket", str(path)]) == 0
+    assert capsys.readouterr().out == ("next duel: Ann (left paddle) and Bob (right paddle), "
+                                       "2 cards: press the timer button to start it\n")
+    assert main(["duel", "--socket", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(
+        "next duel: Ann (left paddle) and Bob (right paddle), 2 cards; game 1: Ann, Bob, Cid")
+    assert main(["duel", "Ann", "Zed", "--socket", str(path)]) == 2
+    assert capsys.readouterr().err == ("uno-showdown duel: there is no player 'Zed' in the "
+                                       "game: the players are Ann, Bob, Cid\n")
+
+
+def test_the_socket_opens_only_to_the_services_user_and_group(
+        served: tuple[Path, CompanionApp, FakeUnit]) -> None:
+    path, _app, _unit = served
+    info = path.stat()
+    assert stat.S_ISSOCK(info.st_mode)
+    assert stat.S_IMODE(info.st_mode) == 0o660  # nobody else may connect
+    assert (info.st_uid, info.st_gid) == (os.geteuid(), os.getegid())
+
+
+def test_another_user_cannot_connect_a_member_of_the_group_can() -> None:
+    if os.geteuid() != 0:
+        pytest.skip("trying the socket as another user needs root (CI runs as root)")
+    # a folder everyone may enter, so only the socket's own mode decides
+    folder = Path(tempfile.mkdtemp(prefix="uno-showdown-socket-test-", dir="/tmp"))
+    folder.chmod(0o755)
+    server = duel_socket.DuelSocketServer(folder / "duel.sock", lambda r: {"ok": "hello"})
+    server.start()
+    connect = ("import socket, sys\ns = socket.socket(socket.AF_UNIX)\n"
+               "try:\n    s.connect(sys.argv[1])\nexcept PermissionError:\n    print('refused')\n"
+               "else:\n    print('connected')\n")
+
+    def try_as(group: int) -> str:
+        """Connect as user nobody in `group`, with an interpreter that user may run."""
+        for python in ("/usr/bin/python3", sys.executable):
+            try:
+                done = subprocess.run([python, "-c", connect, str(server.path)], user=65534,
+                                      group=group, extra_groups=[], capture_output=True,
+                                      text=True, timeout=30)
+            except PermissionError:
+                continue
+            if done.returncode == 0:
+                return done.stdout.strip()
+        pytest.skip("no Python here that user nobody may run, to try the socket as them")
+
+    try:
+        assert try_as(65534) == "refused"  # neither the service's user nor in its group
+        assert try_as(os.getegid()) == "connected"  # in the service's group
+    finally:
+        server.close()
+        folder.rmdir()
+
+
+def test_a_second_service_on_the_same_socket_is_refused(
+        served: tuple[Path, CompanionApp, FakeUnit]) -> None:
+    path, _app, _unit = served
+    with pytest.raises(duel_socket.SocketError, match="another service already listens"):
+        duel_socket.DuelSocketServer(path, lambda request: {"ok": ""}).start()
+
+
+def test_no_service_running_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(duel_socket, "SYSTEM_DIR", tmp_path / "system")
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "runtime"))
+    monkeypatch.delenv("RUNTIME_DIRECTORY", raising=False)
+    assert main(["duel", "Ann", "Bob"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(
+        "uno-showdown duel: no headless service is running here (nothing listens at "
+        f"{tmp_path / 'system' / 'duel.sock'} or {tmp_path / 'runtime' / 'uno-showdown'}")
+    stale = tmp_path / "stale.sock"
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as dead:
+        dead.bind(str(stale))  # a socket file whose service has gone
+    assert main(["duel", "--socket", str(stale)]) == 2
+    assert "no service answers at" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "error"), [
+    (["Ann"], "name two players, the left paddle's first"),
+    (["Ann", "Bob", "Cid"], "name two players, the left paddle's first"),
+    (["Ann", "Bob", "--seats"], "give names or --seats, not both"),
+    (["--cards", "0"], "--cards must be at least 1"),
+])
+def test_the_command_refuses_what_means_nothing_before_asking(
+        argv: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["duel", *argv, "--socket", "/nonexistent/duel.sock"]) == 2
+    assert error in capsys.readouterr().err
