@@ -106,6 +106,8 @@ class CompanionApp:
         self._seen_version: int | None = None  # the file's data_version last looked at
         self._last_duel: DuelRow | None = None
         self._recorder: DuelRecorder | None = None
+        #: Switch to a newer game when one appears in the file (see `refresh`).
+        self.follows_newest_game = False
         self._attach()
 
     @classmethod
@@ -175,15 +177,17 @@ class CompanionApp:
     def refresh(self) -> bool:
         """Catch up with what another program (the CLI, `run` recording duels, a second
         screen) wrote to the file since; True if anything changed. Costs one small query
-        while nothing changes: the screen calls it a few times a second."""
+        while nothing changes: the screen calls it a few times a second. With
+        `follows_newest_game`, a game started elsewhere becomes the current one."""
         with self._lock:
             version = self.store.data_version()
             if version == self._seen_version:
                 return False
             self._seen_version = version
+            switched = self.follows_newest_game and self.follow_newest_game()
             game = self.game
             if game is None or game.id is None:
-                return False
+                return switched
             changed = self.store.game_revision(game.id) != game.revision
             if changed:
                 self._reload()
@@ -192,7 +196,7 @@ class CompanionApp:
             if last != self._last_duel:
                 self._last_duel = last
                 changed = True
-            return changed
+            return changed or switched
 
     def reload(self) -> None:
         """Read the current game from the file again (to show what others have changed)."""

@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         app = CompanionApp.open(args.db, args.game, args.lang)
     except (CompanionError, LanguageError) as exc:
         raise UsageError(str(exc)) from None
+    app.follows_newest_game = args.game is None  # a game started elsewhere shows up here
     try:
         return run_companion(app, fullscreen=args.fullscreen, size=size)
     except NoDisplayError:

@@ -301,7 +301,7 @@ class SoftwareStampNoticeFilter(logging.Filter):
     """Drops the service's start-up warning that the emulator stamps presses in software.
 
     On a real unit that warning points at a wiring or driver problem; for the
-    emulator it is how it works (see the emulator section of the README), so
+    emulator it is how it works (see docs/emulator.md), so
     printing it at every start would only teach people to ignore warnings.
     Other units still warn.
     """

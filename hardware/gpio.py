@@ -389,7 +389,7 @@ def open_unit(args: argparse.Namespace) -> GpioUnit:
     except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
         raise UsageError(
             f"no GPIO library could be loaded ({exc}): on a Raspberry Pi install lgpio "
-            "(see the Raspberry Pi section of the README)") from None
+            "(see docs/raspberry-pi.md)") from None
     unit = GpioUnit(pinmap, Device.pin_factory)
     if threading.current_thread() is threading.main_thread():
         unit.guard_process()

@@ -79,10 +79,17 @@ def client_socket_paths() -> list[Path]:
 def find_socket() -> Path:
     """The first socket a service listens on; SocketError naming where it looked."""
     candidates = client_socket_paths()
+    refused: Path | None = None
     for path in candidates:
-        with contextlib.suppress(OSError):
+        try:
             if stat.S_ISSOCK(path.stat().st_mode):
                 return path
+        except PermissionError:  # the service's folder admits its group only
+            refused = refused or path
+        except OSError:
+            continue
+    if refused is not None:
+        raise SocketError(_not_allowed(refused))
     raise SocketError(
         "no headless service is running here (nothing listens at "
         f"{' or '.join(str(p) for p in candidates)}): start one with "
@@ -228,6 +235,11 @@ def _read_line(conn: socket.socket) -> str:
     return data.split(b"\n", 1)[0].decode("utf-8")
 
 
+def _not_allowed(path: Path) -> str:
+    return (f"you may not talk to the service at {path}: join its group "
+            "(sudo usermod -aG showdown $USER) and log in again")
+
+
 def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> dict[str, str]:
     """Send one request to the service at `path` and return its reply."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
@@ -235,10 +247,7 @@ def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> di
         try:
             conn.connect(str(path))
         except PermissionError:
-            raise SocketError(
-                f"you may not talk to the service at {path}: join its group "
-                "(sudo usermod -aG showdown $USER) and log in again"
-            ) from None
+            raise SocketError(_not_allowed(path)) from None
         except (ConnectionRefusedError, FileNotFoundError):
             raise SocketError(f"no service answers at {path} (it has stopped): start it "
                               "again, e.g. `sudo systemctl start uno-showdown`") from None

@@ -1,4 +1,4 @@
-"""The CLI as a newcomer meets it: help, replay, simulate, and the README's examples."""
+"""The CLI as a newcomer meets it: help, replay, simulate, and the guide's examples."""
 
 from __future__ import annotations
 
@@ -201,9 +201,9 @@ def test_same_seed_same_summary(capsys):
     assert first == second
 
 
-def readme_replay_examples() -> list[tuple[str, list[str]]]:
-    """Each `$ uno-showdown replay ...` in the README with the lines printed under it."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def guide_replay_examples() -> list[tuple[str, list[str]]]:
+    """Each `$ uno-showdown replay ...` in docs/command-line.md with the lines under it."""
+    text = (ROOT / "docs" / "command-line.md").read_text(encoding="utf-8")
     examples = []
     for block in re.findall(r"```console\n(.*?)```", text, re.S):
         lines = block.splitlines()
@@ -218,12 +218,12 @@ def readme_replay_examples() -> list[tuple[str, list[str]]]:
     return examples
 
 
-def test_readme_has_replay_examples():
-    assert len(readme_replay_examples()) >= 3
+def test_the_guide_has_replay_examples():
+    assert len(guide_replay_examples()) >= 3
 
 
-@pytest.mark.parametrize(("command", "expected"), readme_replay_examples())
-def test_readme_replay_examples_print_what_the_readme_says(capsys, monkeypatch, command, expected):
+@pytest.mark.parametrize(("command", "expected"), guide_replay_examples())
+def test_the_guides_replay_examples_print_what_it_says(capsys, monkeypatch, command, expected):
     monkeypatch.chdir(ROOT)
     argv = shlex.split(command)[1:]
     status, out, _ = run_cli(capsys, *argv)

@@ -328,3 +328,19 @@ def test_the_command_refuses_what_means_nothing_before_asking(
         argv: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["duel", *argv, "--socket", "/nonexistent/duel.sock"]) == 2
     assert error in capsys.readouterr().err
+
+
+def test_a_user_outside_the_group_is_told_to_join_it(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    class ClosedFolder(type(Path())):  # type: ignore[misc]
+        """/run/uno-showdown/duel.sock as seen from outside the group: its folder is closed."""
+
+        def stat(self, *args: object, **kwargs: object) -> os.stat_result:
+            raise PermissionError(13, "Permission denied", str(self))
+
+    closed = ClosedFolder("/run/uno-showdown/duel.sock")
+    monkeypatch.setattr(duel_socket, "client_socket_paths", lambda: [closed])
+    assert main(["duel", "Ann", "Bob"]) == 2
+    assert capsys.readouterr().err == (
+        "uno-showdown duel: you may not talk to the service at /run/uno-showdown/duel.sock: "
+        "join its group (sudo usermod -aG showdown $USER) and log in again\n")

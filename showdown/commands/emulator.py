@@ -76,9 +76,11 @@ def _open_companion(args: argparse.Namespace) -> Any:
         log.warning("the companion package is missing: the emulator runs without scores")
         return None
     try:
-        return CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
+        app = CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
     except (OSError, ValueError, LookupError, sqlite3.Error) as exc:
         raise UsageError(f"cannot open the score keeper: {exc}") from exc
+    app.follows_newest_game = args.game is None  # a game started elsewhere shows up here
+    return app
 
 
 def run(args: argparse.Namespace) -> int:

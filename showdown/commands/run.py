@@ -97,7 +97,9 @@ def _open_companion(args: argparse.Namespace) -> Any:
     try:
         from companion.app import CompanionApp
 
-        return CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
+        app = CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
+        app.follows_newest_game = args.game is None  # a game started elsewhere is picked up
+        return app
     except Exception as exc:
         if explicit:
             raise UsageError(f"cannot keep score: {exc}") from None

@@ -1,7 +1,7 @@
-"""The README's score-keeping walkthrough, run command by command on a fresh file.
+"""The score-keeping walkthrough of docs/scoring.md, run command by command on a fresh file.
 
-Each `$ uno-showdown ...` line in the "Keeping score" section is run in order and
-must print what the README shows under it (a `...` line stands for the rest, and
+Each `$ uno-showdown ...` line in its "Keeping score from a terminal" section is run in
+order and must print what the page shows under it (a `...` line stands for the rest, and
 dates are whatever today is).
 """
 
@@ -14,13 +14,14 @@ from pathlib import Path
 
 from showdown.cli import main
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
+SECTION = "## Keeping score from a terminal"
 DATE = re.compile(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d(:\d\d\+00:00)?")
 
 
 def session() -> list[tuple[str, list[str]]]:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("## Keeping score", 1)[1].split("\n## ", 1)[0]
+    text = GUIDE.read_text(encoding="utf-8")
+    section = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
     steps: list[tuple[str, list[str]]] = []
     for block in re.findall(r"```\n(.*?)```", section, re.S):
         current: list[str] | None = None  # a block without a `$` line is not a session
@@ -42,7 +43,7 @@ def matches(expected: list[str], actual: list[str]) -> bool:
 
 
 def hand_edited(db: Path, capsys) -> None:
-    """What the README's `edited.json` stands for: an export whose first round was
+    """What the guide's `edited.json` stands for: an export whose first round was
     changed by hand to a winner who is not at the table."""
     main(["game", "export", "--db", str(db)])
     game = json.loads(capsys.readouterr().out)
@@ -50,7 +51,7 @@ def hand_edited(db: Path, capsys) -> None:
     Path("edited.json").write_text(json.dumps(game))
 
 
-def test_the_walkthrough_prints_what_the_readme_says(tmp_path, capsys, monkeypatch):
+def test_the_walkthrough_prints_what_the_guide_says(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("LANGUAGE", "en")
     monkeypatch.chdir(tmp_path)
     db = tmp_path / "games.db"
@@ -65,5 +66,5 @@ def test_the_walkthrough_prints_what_the_readme_says(tmp_path, capsys, monkeypat
         main(argv)
         out, err = capsys.readouterr()
         actual = (out + err).splitlines()
-        assert matches(expected, actual), f"{command}\n--- README\n" + "\n".join(expected) + \
+        assert matches(expected, actual), f"{command}\n--- guide\n" + "\n".join(expected) + \
             "\n--- printed\n" + "\n".join(actual)

@@ -1,4 +1,4 @@
-"""The emulator at 800x480, as the README suggests: the companion panel beside the unit is
+"""The emulator at 800x480 (`--size 800x480`): the companion panel beside the unit is
 440 px wide, and everything in it must still read; key labels fit their buttons; the names
 over the paddles follow the duel bar's chooser."""
 
