@@ -65,12 +65,12 @@ IDLE_WAIT_MS = 250
 COARSE_POLL_S = 0.02
 #: Posted from other threads so the loop wakes up for them.
 WAKE = pygame.event.custom_type()
-#: What the duel bar says when the timer button is pressed with no duel loaded.
-NOTHING_LOADED = "Nothing is loaded: Load (F10) loads the next duel, then {timer} starts it."
+#: What the duel bar says when the timer button is pressed with no duel loaded (short
+#: enough for the bar of an 800x480 window).
+NOTHING_LOADED = "Nothing loaded: press Load (F10) first."
 #: ... and when F6/F7 have nobody to seat.
-NO_PLAYERS = ("No players to seat: start a game (New game, F5); "
-              "until then the paddles are Left and Right.")
-NO_SCORE_KEEPER = "No score keeper here: the paddles are Left and Right."
+NO_PLAYERS = "Start a game (F5) to seat its players."
+NO_SCORE_KEEPER = "No score keeper: the paddles stay Left and Right."
 
 
 def verdict_lights(result: DuelResult) -> tuple[Verdict, Side | None]:
@@ -334,7 +334,7 @@ class TableWindow:
         if control == "timer" and not self.duel_active():
             # The timer button starts only a loaded duel: say how to load one, rather than
             # leave a table pressing it after a verdict and wondering why nothing happens.
-            self.chooser.status = NOTHING_LOADED.format(timer=self.labels.get("timer", "SPACE"))
+            self.chooser.status = NOTHING_LOADED
             self.bar.dirty = True
         if self.unit is None:
             if control == "timer":

@@ -81,8 +81,9 @@ class ChartView(View):
     def draw_content(self, surface: pygame.Surface) -> None:
         top = heading(surface, _("Score over rounds"), self.rect)
         if not self.series or not any(self.series.values()):
-            theme.text(surface, _("No rounds yet"), (self.rect.centerx, top + 120), 24,
-                       theme.TEXT_DIM, anchor="center")
+            empty = _("No game yet") if self.app.game is None else _("No rounds yet")
+            theme.text(surface, empty, (self.rect.centerx, top + 120), 24, theme.TEXT_DIM,
+                       anchor="center")
             return
         area = self.plot_rect()
         target = facts.target(self.app)

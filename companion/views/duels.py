@@ -128,8 +128,9 @@ class DuelsView(View):
         for i, cell in columns:
             self._draw_cell(surface, labels[i], i, cell, HEADER_PX, theme.TEXT_DIM, True)
         if not self.stats:
-            theme.text(surface, _("No players yet"), (t.centerx, t.y + 3 * ROW_H), 20,
-                       theme.TEXT_DIM, anchor="center")
+            empty = _("No game yet") if self.app.game is None else _("No players yet")
+            theme.text(surface, empty, (t.centerx, t.y + 3 * ROW_H), 20, theme.TEXT_DIM,
+                       anchor="center")
             return
         fastest = self.stats[0].best_ms
         for n, s in enumerate(self.stats):

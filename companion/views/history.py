@@ -133,7 +133,8 @@ class HistoryView(View):
     def draw_content(self, surface: pygame.Surface) -> None:
         heading(surface, _("History"), self.rect)
         if not self.rounds:
-            theme.text(surface, _("No rounds yet"), (self.rect.centerx, self.rect.centery), 24,
+            empty = _("No game yet") if self.app.game is None else _("No rounds yet")
+            theme.text(surface, empty, (self.rect.centerx, self.rect.centery), 24,
                        theme.TEXT_DIM, anchor="center")
             return
         theme.text(surface, _("tap a round to correct it"),

@@ -99,7 +99,8 @@ def play_an_evening(table: Table, where: str) -> list[str]:
     step("players chosen")
     table.key(pygame.K_SPACE)
     step("timer pressed with nothing loaded")
-    assert "Nothing is loaded" in table.window.chooser.status
+    assert "Nothing loaded" in table.window.chooser.status
+    assert status_fits(table.window)
     table.key(pygame.K_2)
     table.key(pygame.K_F10)
     step("loaded")
@@ -113,7 +114,7 @@ def play_an_evening(table: Table, where: str) -> list[str]:
     step("cards landed", 3_000_000)
     table.key(pygame.K_SPACE)
     step("timer pressed after the verdict")
-    assert "Nothing is loaded" in table.window.chooser.status
+    assert "Nothing loaded" in table.window.chooser.status and status_fits(table.window)
     table.key(pygame.K_F10)
     table.key(pygame.K_SPACE)
     table.run_for(500_000, step_us=50_000)
@@ -155,13 +156,20 @@ def test_the_emulator_draws_every_state_of_a_duel(tmp_path: Path, state: str) ->
     assert found == []
 
 
+def status_fits(window: TableWindow) -> bool:
+    """The bar's status line is drawn whole, not cut short with "…"."""
+    bar = window.bar_rect
+    size = max(12, bar.h // 4)
+    return window.bar._text.font(size).size(window.chooser.status)[0] <= bar.w - 12
+
+
 def test_f6_without_players_says_why_nothing_changes(tmp_path: Path) -> None:
-    for app, expected in ((None, "No score keeper"), (empty_file(tmp_path), "start a game")):
-        table = make_table(app=app)
+    for app, expected in ((None, "No score keeper"), (empty_file(tmp_path), "Start a game")):
+        table = make_table(app=app)  # 800x480: the narrowest bar
         try:
             table.key(pygame.K_F6)
             table.turn()
-            assert expected in table.window.chooser.status
+            assert expected in table.window.chooser.status and status_fits(table.window)
         finally:
             table.window.close()
             pygame.display.quit()
@@ -185,7 +193,7 @@ def test_the_window_for_a_real_unit_draws(tmp_path: Path, state: str) -> None:
                 window.handle(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0,
                                                  unicode=" "), window.clock_us())
                 window.render(window.clock_us() + 20_000)
-                assert "Nothing is loaded" in window.chooser.status
+                assert "Nothing loaded" in window.chooser.status
                 found += problems(window, f"{state} / {size} / timer with nothing loaded")
             finally:
                 window.close()
