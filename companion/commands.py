@@ -26,6 +26,7 @@ from companion.scoring import (
     METHODS,
     OPTIONS,
     Entry,
+    Option,
     ScoringMethod,
     card_total,
     parse_option,
@@ -74,7 +75,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--target", type=int, help=_("points that end the game (default per method)"))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
                    help=_("a house rule, as often as needed: {choices}").format(
-                       choices="; ".join(f"{o.key} ({_(o.title)})" for o in OPTIONS.values())))
+                       choices="; ".join(_option_help(o) for o in OPTIONS.values())))
     p.set_defaults(func=cmd_new)
 
     p = games.add_parser("round", parents=[with_game], help=_("record a round"))
@@ -126,6 +127,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=_("a house rule: {choices}").format(choices=", ".join(OPTIONS)))
     p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
     p.set_defaults(func=cmd_points)
+
+
+def _option_help(option: Option) -> str:
+    """An option, what it does, and the methods that take it (when not all do)."""
+    takers = [m.key for m in METHODS.values() if option.key in m.options]
+    if len(takers) == len(METHODS):
+        return f"{option.key} ({_(option.title)})"
+    return _("{key} ({title}; methods {methods})").format(
+        key=option.key, title=_(option.title), methods=", ".join(takers))
 
 
 def _round_arguments(p: argparse.ArgumentParser) -> None:
@@ -362,7 +372,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             print()
             names = [e.name for e in game.entrants]
             rows = [
-                [h.number, h.dealer, h.winner, *(h.cells[n] for n in names)]
+                [h.number, h.dealer,
+                 h.winner if h.out_on is None else _("{name} on {card}").format(
+                     name=h.winner, card=h.out_on),
+                 *(h.cells[n] for n in names)]
                 for h in game.history()
             ]
             print(_table(["#", _("dealer"), _("went out"), *names], rows,

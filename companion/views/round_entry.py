@@ -472,7 +472,7 @@ class RoundEntryView(View):
             label, note = _("other card"), _("went out on · O")
         else:
             label = card_label(card)
-            note = _("−{points} · O").format(points=H2O_DEDUCTIONS[card])
+            note = _("{points} off · O").format(points=H2O_DEDUCTIONS[card])
         return Button("out_on", cell, label, self.cycle_out_on, sublabel=note,
                       selected=card is not None, font_px=17,
                       fill=None if card is None else theme.CARD_COLORS["wild"])
