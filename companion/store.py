@@ -398,11 +398,11 @@ class Store:
             players.append(Player(name, joined, team))
             names[pid] = name
         rounds: dict[int, _StoredRound] = {}
-        for rid, number, winner_id, undone, played_at, out_on in self.conn.execute(
+        for rid, number, winner_id, was_undone, played_at, out_on in self.conn.execute(
             "SELECT id, number, winner_id, undone, played_at, out_on FROM rounds "
             "WHERE game_id = ? ORDER BY number", (game_id,),
         ):
-            rounds[rid] = _StoredRound(number, names[winner_id], played_at, bool(undone),
+            rounds[rid] = _StoredRound(number, names[winner_id], played_at, bool(was_undone),
                                        parse_card(out_on) if out_on is not None else None)
         seat_of = {p.name: i for i, p in enumerate(players)}
         for rid, pid, cards, counted in self.conn.execute(

@@ -61,7 +61,7 @@ __all__ = [
 
 def get_method(key: str) -> ScoringMethod:
     """The method stored under `key` (or typed as one of its names)."""
-    return METHODS.get(key) or parse_method(key)
+    return parse_method(key)
 
 
 def entrant_of(entrants: Sequence[Entrant], player: str) -> Entrant:

@@ -162,6 +162,9 @@ class ScoringMethod:
     players_step: ClassVar[int] = 1
     #: Whether a game deals again after every round (seven-round UNO plays one deal on).
     deals_every_round: ClassVar[bool] = True
+    #: The deck this method is made for (UNO Teams): choosing that deck on the screen
+    #: chooses the method too.
+    edition: ClassVar[str | None] = None
 
     def __repr__(self) -> str:
         return f"<scoring method {self.key}>"

@@ -4,7 +4,7 @@ who went out scores 0; whoever reaches the target (200) loses, everyone else win
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from companion.i18n import N_
 from companion.scoring.base import Entrant, RoundInput, RoundScore, ScoringMethod, Verdict
@@ -15,12 +15,12 @@ if TYPE_CHECKING:
 
 class OwnHand(ScoringMethod):
     key = "own"
-    aliases = ("own hand", "loser200", "loser")
+    aliases: ClassVar[tuple[str, ...]] = ("own hand", "loser200", "loser")
     title = N_("own hand, loser at the target")
     label = N_("Own hand")
     default_target = 200
     lower_is_better = True
-    options = ("lone_zero_50", "h2o")
+    options: ClassVar[tuple[str, ...]] = ("lone_zero_50", "h2o")
 
     def score(self, entrants: Sequence[Entrant], entry: RoundInput) -> RoundScore:
         points = {e.name: sum(entry.hand_values.get(p, 0) for p in e.members)

@@ -9,7 +9,7 @@ from companion.i18n import _
 from companion.scoring.base import RulesError as RulesError
 from companion.scoring.base import ScoringMethod
 from companion.scoring.options import OPTIONS
-from companion.scoring.registry import METHODS
+from companion.scoring import registry
 
 #: The highest target a game takes; more would be a typing slip, and must fit the games file.
 MAX_TARGET = 1_000_000
@@ -22,12 +22,12 @@ def _squash(name: str) -> str:
 def parse_method(name: str) -> ScoringMethod:
     """The method a person typed: its key or an alias, any case, spaces and dashes ignored."""
     key = _squash(name)
-    for method in METHODS.values():
+    for method in registry.METHODS.values():
         if key in (_squash(method.key), *(_squash(a) for a in method.aliases)):
             return method
     raise RulesError(
         _("unknown scoring method {name!r}: choose one of {choices}").format(
-            name=name, choices=", ".join(METHODS))
+            name=name, choices=", ".join(registry.METHODS))
     )
 
 

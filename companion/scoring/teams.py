@@ -18,6 +18,7 @@ class Teams(WinnerCollects):
     label = N_("Teams")
     min_players = 4
     players_step = 2
+    edition = "teams"
 
     def seat(self, names: Sequence[str], check_name: Callable[[str], str]) -> list[
             tuple[str, int | None]]:

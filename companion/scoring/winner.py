@@ -4,6 +4,7 @@ every other hand; first to the target (500) wins."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 from companion.i18n import N_
 from companion.scoring.base import Entrant, RoundInput, RoundScore, ScoringMethod
@@ -11,7 +12,7 @@ from companion.scoring.base import Entrant, RoundInput, RoundScore, ScoringMetho
 
 class WinnerCollects(ScoringMethod):
     key = "winner"
-    aliases = ("winner collects", "collect")
+    aliases: ClassVar[tuple[str, ...]] = ("winner collects", "collect")
     title = N_("winner collects")
     label = N_("Winner collects")
     default_target = 500

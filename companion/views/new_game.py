@@ -15,6 +15,7 @@ fixes its own target (seven-round UNO: 7 hands) shows it without − and +.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -48,7 +49,7 @@ class NewGameView(View):
     def __init__(self, nav: Any) -> None:
         super().__init__(nav)
         self.edition = "showdown"
-        self.method: ScoringMethod = METHODS["winner"]
+        self.method: ScoringMethod = next(iter(METHODS.values()))  # the first offered
         self.target: int | None = self.method.default_target
         #: The house rules chosen, by key (only ones the method takes).
         self.options: set[str] = set()
@@ -85,9 +86,11 @@ class NewGameView(View):
     # -- changes --
 
     def set_edition(self, key: str) -> None:
+        """Choose the deck; a method made for it (UNO Teams) comes with it."""
         self.edition = key
-        if key == "teams" and "teams" in METHODS:
-            self.set_method(METHODS["teams"])
+        made_for = [m for m in METHODS.values() if m.edition == key]
+        if made_for:
+            self.set_method(made_for[0])
         self.options = {o for o in self.options if self._deck_fits(o)}
 
     def _deck_fits(self, option: str) -> bool:
@@ -227,7 +230,7 @@ class NewGameView(View):
                           self.open_methods, sublabel=core_(self.method.title), font_px=19))
         for key, cell in zip(self.method.options, toggles, strict=True):
             out.append(Button(f"option:{key}", cell, core_(OPTIONS[key].label),
-                              lambda k=key: self.toggle_option(k),
+                              partial(self.toggle_option, key),
                               selected=key in self.options, font_px=16))
         target_box, count_box = self.number_boxes()
         if self.target is not None and self.method.takes_target:
@@ -273,7 +276,7 @@ class NewGameView(View):
         return grid(area, len(METHODS), 1, height, 6)
 
     def _method_buttons(self) -> list[Button]:
-        out = [Button(f"method:{m.key}", cell, core_(m.label), lambda m=m: self.set_method(m),
+        out = [Button(f"method:{m.key}", cell, core_(m.label), partial(self.set_method, m),
                       sublabel=core_(m.title), selected=m is self.method, font_px=19)
                for m, cell in zip(METHODS.values(), self.method_rects(), strict=True)]
         cancel = pygame.Rect(self.rect.right - 8 - 120, self.rect.y + 8, 120, 56)

@@ -36,6 +36,7 @@ the winner went out on (H2O); Tab/arrows move between players; Enter confirms; E
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pygame
@@ -387,7 +388,7 @@ class RoundEntryView(View):
             note = key
             if name in standing:  # seven-round UNO: where they are in the deal schedule
                 note = facts.total_text(self.app, standing[name]) + (f" · {key}" if key else "")
-            out.append(Button(f"winner:{name}", cell, name, lambda n=name: self.choose_winner(n),
+            out.append(Button(f"winner:{name}", cell, name, partial(self.choose_winner, name),
                               font_px=24, sublabel=note, selected=only_winner
                               and name == self.winner))
         cells = row(self.bar_rect(), 4)
@@ -408,7 +409,7 @@ class RoundEntryView(View):
                         else _("place {n}").format(n=place))
             else:
                 note = str(i + 1) if i < 9 else ""
-            out.append(Button(f"place:{name}", cell, name, lambda n=name: self.place(n),
+            out.append(Button(f"place:{name}", cell, name, partial(self.place, name),
                               font_px=24, sublabel=note, selected=name in self.order))
         cells = row(self.bar_rect(), 4)
         out += [
