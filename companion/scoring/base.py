@@ -146,6 +146,8 @@ class ScoringMethod:
     title: ClassVar[str]
     #: A button's worth of words (the screen's new-game view; core catalog).
     label: ClassVar[str]
+    #: One line telling a table that does not know the method how it plays (the screen).
+    summary: ClassVar[str]
     #: The target a new game gets; None: the method keeps no target.
     default_target: ClassVar[int | None] = None
     #: The target is part of the method (seven-round UNO: 7 hands) and cannot be changed.

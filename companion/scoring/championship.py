@@ -25,6 +25,7 @@ class Championship(OwnHand):
     aliases = ("champ",)
     title = N_("championship: points per round, lower is better")
     label = N_("Championship")
+    summary = N_("as own hand, 2 to 7 players; points per round, lower is better")
     default_target = 500
     max_players = 7  # seed 000: at most 7 players at a table
 

@@ -25,6 +25,7 @@ class ToTheLast(WinsAndLosses):
     aliases = ("to the last", "last player", "play to the last player")
     title = N_("to the last player: first out wins, last loses")
     label = N_("To the last")
+    summary = N_("play goes on after the first is out: first out wins, the last player loses")
     entry = Entry.ORDER
     options = ()
 

@@ -54,6 +54,7 @@ class Lazy(WinsAndLosses):
     key = "lazy"
     title = N_("lazy: winner and loser per round, no totals")
     label = N_("Lazy")
+    summary = N_("no totals: each round the one who went out wins, the most left in hand loses")
 
     def score(self, entrants: Sequence[Entrant], entry: RoundInput) -> RoundScore:
         """A win for the winner; the loss for the most points in hand, the first such

@@ -18,6 +18,7 @@ class OwnHand(ScoringMethod):
     aliases: ClassVar[tuple[str, ...]] = ("own hand", "loser200", "loser")
     title = N_("own hand, loser at the target")
     label = N_("Own hand")
+    summary = N_("each player is charged their own hand; whoever reaches the target loses")
     default_target = 200
     lower_is_better = True
     options: ClassVar[tuple[str, ...]] = ("lone_zero_50", "h2o")

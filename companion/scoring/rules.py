@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from companion.i18n import _
-from companion.scoring.base import RulesError as RulesError
-from companion.scoring.base import ScoringMethod
-from companion.scoring.options import OPTIONS
 from companion.scoring import registry
+from companion.scoring.base import RulesError, ScoringMethod
+from companion.scoring.options import OPTIONS
+
+__all__ = ["MAX_TARGET", "Rules", "RulesError", "parse_method", "parse_option"]
 
 #: The highest target a game takes; more would be a typing slip, and must fit the games file.
 MAX_TARGET = 1_000_000

@@ -42,6 +42,9 @@ class SevenRounds(ScoringMethod):
     aliases = ("seven rounds", "7 rounds", "seven-round", "7")
     title = N_("seven-round UNO: hands of 7, 6, … 1 cards, first to empty all seven wins")
     label = N_("Seven rounds")
+    summary = N_(
+        "whoever empties their hand draws one card fewer (7, 6, … 1); first to empty all seven wins"
+    )
     default_target = len(SCHEDULE)
     fixed_target = True
     entry = Entry.WINNER

@@ -16,6 +16,9 @@ class Teams(WinnerCollects):
     aliases = ("team",)
     title = N_("teams: the team that went out collects")
     label = N_("Teams")
+    summary = N_(
+        "partners sit opposite; the team out first collects every card left with the others"
+    )
     min_players = 4
     players_step = 2
     edition = "teams"

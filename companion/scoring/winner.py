@@ -15,6 +15,7 @@ class WinnerCollects(ScoringMethod):
     aliases: ClassVar[tuple[str, ...]] = ("winner collects", "collect")
     title = N_("winner collects")
     label = N_("Winner collects")
+    summary = N_("the one who went out scores every other hand; first to the target wins")
     default_target = 500
 
     def score(self, entrants: Sequence[Entrant], entry: RoundInput) -> RoundScore:

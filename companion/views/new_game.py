@@ -227,7 +227,7 @@ class NewGameView(View):
                               font_px=18))
         method_cell, toggles = self.scoring_cells()
         out.append(Button("method", method_cell, core_(self.method.label) + " ▾",
-                          self.open_methods, sublabel=core_(self.method.title), font_px=19))
+                          self.open_methods, sublabel=core_(self.method.summary), font_px=19))
         for key, cell in zip(self.method.options, toggles, strict=True):
             out.append(Button(f"option:{key}", cell, core_(OPTIONS[key].label),
                               partial(self.toggle_option, key),
@@ -277,7 +277,7 @@ class NewGameView(View):
 
     def _method_buttons(self) -> list[Button]:
         out = [Button(f"method:{m.key}", cell, core_(m.label), partial(self.set_method, m),
-                      sublabel=core_(m.title), selected=m is self.method, font_px=19)
+                      sublabel=core_(m.summary), selected=m is self.method, font_px=19)
                for m, cell in zip(METHODS.values(), self.method_rects(), strict=True)]
         cancel = pygame.Rect(self.rect.right - 8 - 120, self.rect.y + 8, 120, 56)
         out.append(Button("methods:cancel", cancel, _("Cancel"), self.close_methods,

@@ -97,6 +97,7 @@ class Doubles(WinnerCollects):
     aliases = ()
     title = N_("winner collects")
     label = N_("Winner collects")
+    summary = N_("the one who went out scores every other hand; first to the target wins")
     default_target = 1000
 
     def score(self, entrants: Sequence[Entrant], entry: RoundInput) -> RoundScore:
