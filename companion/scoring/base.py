@@ -246,6 +246,10 @@ class ScoringMethod:
         """A standing's score as the method counts it, in a few characters."""
         return str(standing.total)
 
+    def total_note(self, standing: StandingFacts) -> str:
+        """A few words beside the total where the method has more to say ("" for none)."""
+        return ""
+
     def columns(self) -> tuple[Column, ...]:
         """The columns of the CLI's standings table between the name and the target."""
         return (_points_column(),)

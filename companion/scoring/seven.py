@@ -57,12 +57,16 @@ class SevenRounds(ScoringMethod):
         return RoundScore(points, None, {})
 
     def total_text(self, standing: StandingFacts) -> str:
-        """Hands emptied of seven, and how many cards the hand in play was dealt."""
+        """Hands emptied of seven."""
+        return f"{standing.total}/{len(SCHEDULE)}"
+
+    def total_note(self, standing: StandingFacts) -> str:
+        """How many cards the hand in play was dealt: where the player is in the schedule."""
         cards = next_hand(standing.total)
         if cards is None:
-            return f"{standing.total}/{len(SCHEDULE)}"
-        return ngettext("{n}/{all}, hand of {cards} card", "{n}/{all}, hand of {cards} cards",
-                        cards).format(n=standing.total, all=len(SCHEDULE), cards=cards)
+            return ""
+        return ngettext("hand of {cards} card", "hand of {cards} cards", cards).format(
+            cards=cards)
 
     def columns(self) -> tuple[Column, ...]:
         return (Column(N_("hands out"), lambda s: f"{s.total}/{len(SCHEDULE)}"),

@@ -76,6 +76,12 @@ def total_text(app: CompanionApp, standing: Any) -> str:
     return m.total_text(standing) if m is not None else str(standing.total)
 
 
+def total_note(app: CompanionApp, standing: Any) -> str:
+    """What the method says beside a total (seven-round UNO: the hand in play), or ""."""
+    m = method(app)
+    return m.total_note(standing) if m is not None else ""
+
+
 def player_order(app: CompanionApp) -> list[str]:
     """The names the score columns are kept under (teams under the teams method), seated order."""
     game = app.game

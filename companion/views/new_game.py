@@ -27,7 +27,7 @@ from companion.i18n import _ as core_
 from companion.scoring import METHODS, OPTIONS, ScoringMethod
 from companion.views.base import View
 from companion.views.i18n import _
-from companion.widgets import Button, Keyboard, grid, row
+from companion.widgets import Button, Keyboard, grid, row, two_lines
 
 LABEL_W = 120
 LINE_H = 52
@@ -41,6 +41,25 @@ GAP_BETWEEN_BOXES = 16
 OPTION_W = 150
 #: The height of a method's line in the list of methods.
 CHOICE_H = 52
+#: A method's name on its button, and the size of the line or two saying how it plays.
+METHOD_PX = 17
+SUMMARY_PX = 12
+
+
+def draw_method(surface: pygame.Surface, box: pygame.Rect, method: ScoringMethod,
+                chosen: bool = False) -> None:
+    """A method's name on its button and, below it, how it plays (over two lines if need be)."""
+    summary = core_(method.summary)
+    width = box.width - 16
+    lines = two_lines(summary, SUMMARY_PX, width) or (summary,)
+    top = box.y + max(2, (box.height - METHOD_PX - 15 * len(lines) - 4) // 2)
+    name = core_(method.label) + (" ▾" if chosen else "")
+    drawn = theme.text(surface, name, (box.centerx, top), METHOD_PX, bold=True,
+                       anchor="midtop", max_width=width)
+    y = drawn.bottom
+    for line in lines:
+        y = theme.text(surface, line, (box.centerx, y), SUMMARY_PX, theme.TEXT_DIM,
+                       anchor="midtop", max_width=width).bottom - 2
 
 
 class NewGameView(View):
@@ -57,6 +76,8 @@ class NewGameView(View):
         self.editing: int | None = None
         #: The list of methods is open.
         self.choosing = False
+        #: The view is on screen (between `enter` and `leave`).
+        self.shown = False
         self.draft = ""
         self.error = ""
         self.keyboard = Keyboard(self._type, self._backspace, self._finish_edit, _("Done"))
@@ -66,9 +87,14 @@ class NewGameView(View):
         return self.editing is not None or self.choosing
 
     def enter(self) -> None:
-        """Offer the current game's table again (a rematch), or four fresh players."""
-        if self.editing is not None or self.choosing:
+        """Offer the current game's table again (a rematch), or four fresh players.
+
+        Only on arriving: while the view is shown, a change elsewhere (a duel recorded, a
+        round from the command line) leaves what the table has chosen so far as it is.
+        """
+        if self.editing is not None or self.choosing or self.shown:
             return
+        self.shown = True
         game = self.app.game
         self.error = ""
         if game is not None:
@@ -78,6 +104,9 @@ class NewGameView(View):
             self.names = [p.name for p in game.players]
         elif not self.names:
             self.names = [self.default_name(i) for i in range(4)]
+
+    def leave(self) -> None:
+        self.shown = False
 
     @staticmethod
     def default_name(index: int) -> str:
@@ -205,6 +234,12 @@ class NewGameView(View):
         top = self.line(3).y + 24
         return pygame.Rect(self.rect.x + 8, top, self.rect.width - 16, 2 * LINE_H + 8)
 
+    def _edition_label(self, key: str) -> str:
+        """The deck's name; in a narrow panel without the "UNO" every deck's name shares."""
+        title = EDITIONS[key].title
+        short = title.removeprefix("UNO ").strip()
+        return short if self.narrow() and short else title
+
     def scoring_cells(self) -> tuple[pygame.Rect, list[pygame.Rect]]:
         """The method's button and, right of it, one toggle per option the method takes."""
         line = self.line(1)
@@ -221,13 +256,14 @@ class NewGameView(View):
         if self.choosing:
             return self._method_buttons()
         out: list[Button] = []
-        for key, cell in zip(EDITIONS, row(self.line(0), len(EDITIONS)), strict=True):
-            out.append(Button(f"edition:{key}", cell, EDITIONS[key].title,
+        gap = 3 if self.narrow() else theme.GAP_PX  # five decks in a narrow panel: every pixel
+        for key, cell in zip(EDITIONS, row(self.line(0), len(EDITIONS), gap), strict=True):
+            out.append(Button(f"edition:{key}", cell, self._edition_label(key),
                               lambda k=key: self.set_edition(k), selected=key == self.edition,
                               font_px=18))
         method_cell, toggles = self.scoring_cells()
-        out.append(Button("method", method_cell, core_(self.method.label) + " ▾",
-                          self.open_methods, sublabel=core_(self.method.summary), font_px=19))
+        # its words (the name, and how it plays in a line or two) are drawn by `draw`
+        out.append(Button("method", method_cell, "", self.open_methods))
         for key, cell in zip(self.method.options, toggles, strict=True):
             out.append(Button(f"option:{key}", cell, core_(OPTIONS[key].label),
                               partial(self.toggle_option, key),
@@ -276,8 +312,9 @@ class NewGameView(View):
         return grid(area, len(METHODS), 1, height, 6)
 
     def _method_buttons(self) -> list[Button]:
-        out = [Button(f"method:{m.key}", cell, core_(m.label), partial(self.set_method, m),
-                      sublabel=core_(m.summary), selected=m is self.method, font_px=19)
+        # each method's words are drawn by `draw`, like the scoring button's
+        out = [Button(f"method:{m.key}", cell, "", partial(self.set_method, m),
+                      selected=m is self.method)
                for m, cell in zip(METHODS.values(), self.method_rects(), strict=True)]
         cancel = pygame.Rect(self.rect.right - 8 - 120, self.rect.y + 8, 120, 56)
         out.append(Button("methods:cancel", cancel, _("Cancel"), self.close_methods,
@@ -367,6 +404,16 @@ class NewGameView(View):
             pygame.draw.rect(surface, theme.DANGER, box, border_radius=8)
             theme.text(surface, self.error, box.center, 16, anchor="center",
                        max_width=box.width - 16)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.editing is not None:
+            return
+        if self.choosing:
+            for method, box in zip(METHODS.values(), self.method_rects(), strict=True):
+                draw_method(surface, box, method)
+        else:
+            draw_method(surface, self.scoring_cells()[0], self.method, chosen=True)
 
     def _draw_editor(self, surface: pygame.Surface) -> None:
         r = self.rect

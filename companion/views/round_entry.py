@@ -387,7 +387,9 @@ class RoundEntryView(View):
             key = str(i + 1) if i < 9 else ""
             note = key
             if name in standing:  # seven-round UNO: where they are in the deal schedule
-                note = facts.total_text(self.app, standing[name]) + (f" · {key}" if key else "")
+                line = standing[name]
+                note = " · ".join(t for t in (facts.total_text(self.app, line),
+                                              facts.total_note(self.app, line), key) if t)
             out.append(Button(f"winner:{name}", cell, name, partial(self.choose_winner, name),
                               font_px=24, sublabel=note, selected=only_winner
                               and name == self.winner))

@@ -165,14 +165,18 @@ def test_each_player_works_down_from_7_cards_to_1_on_their_own():
     assert SCHEDULE == (7, 6, 5, 4, 3, 2, 1)
     game = seven_game()
     assert game.rules.target == 7
-    held = {s.name: game.rules.method.total_text(s) for s in game.standings()}
-    assert held == dict.fromkeys(["Ann", "Bob", "Cid"], "0/7, hand of 7 cards")
+    method = game.rules.method
+
+    def shown(game: Game) -> dict[str, str]:
+        return {s.name: f"{method.total_text(s)} {method.total_note(s)}"
+                for s in game.standings()}
+
+    assert shown(game) == dict.fromkeys(["Ann", "Bob", "Cid"], "0/7 hand of 7 cards")
     game = game.add_round("Ann")  # Ann got rid of her first 7 cards: she takes 6
     game = game.add_round("Bob")
     game = game.add_round("Ann")  # then 5
-    text = {s.name: game.rules.method.total_text(s) for s in game.standings()}
-    assert text == {"Ann": "2/7, hand of 5 cards", "Bob": "1/7, hand of 6 cards",
-                    "Cid": "0/7, hand of 7 cards"}
+    assert shown(game) == {"Ann": "2/7 hand of 5 cards", "Bob": "1/7 hand of 6 cards",
+                           "Cid": "0/7 hand of 7 cards"}
     line = game.rules.method.round_line(game, 2)
     assert line == "Ann emptied hand 2, draws 5 cards and plays on."
 

@@ -28,10 +28,10 @@ def test_the_list_of_methods_says_how_each_scores(driver: Driver) -> None:
     driver.tap("tab:new_game")
     driver.tap("method")
     assert driver.view.choosing and driver.view.full_screen
-    chooser = {b.key: b.sublabel for b in driver.screen.buttons() if b.key.startswith("method:")}
-    assert list(chooser) == [f"method:{key}" for key in METHODS]
-    assert chooser["method:last"] == ("play goes on after the first is out: first out wins, "
-                                      "the last player loses")
+    chooser = [b.key for b in driver.screen.buttons() if b.key.startswith("method:")]
+    assert chooser == [f"method:{key}" for key in METHODS]
+    assert METHODS["last"].summary == ("play goes on after the first is out: first out wins, "
+                                       "the last player loses")
     driver.key(pygame.K_ESCAPE)  # leaves the method as it was
     assert not driver.view.choosing and driver.view.method.key == "winner"
     new_game(driver, "seven")
@@ -80,6 +80,18 @@ def test_h2o_brings_its_deck_and_the_card_gone_out_on_takes_points_off(driver: D
     driver.tap("tab:history")
     driver.frame()
     assert driver.view.rounds[0].out_on == "wild+2"
+
+
+def test_what_is_chosen_stays_when_the_game_changes_elsewhere(driver: Driver) -> None:
+    new_game(driver, "own")
+    driver.tap("option:lone_zero_50")
+    driver.app.record_round("Ann", hands={"Bob": ["r1"], "Cid": ["r2"]})  # e.g. the CLI
+    driver.now_ms += 1000
+    driver.frame()
+    assert driver.view.method.key == "own" and driver.view.options == {"lone_zero_50"}
+    driver.tap("tab:standings")
+    driver.tap("tab:new_game")  # arriving again offers the game being played
+    assert driver.view.method.key == "winner" and driver.view.options == set()
 
 
 def test_a_deck_without_the_h2o_cards_drops_the_option(driver: Driver) -> None:
@@ -142,9 +154,9 @@ def test_seven_rounds_shows_each_players_next_hand(app: CompanionApp) -> None:
     driver = Driver(app)
     driver.tap("enter_round")
     notes = {b.key: b.sublabel for b in driver.screen.buttons() if b.key.startswith("winner:")}
-    assert notes == {"winner:Ann": "0/7, hand of 7 cards · 1",
-                     "winner:Bob": "1/7, hand of 6 cards · 2",
-                     "winner:Cid": "0/7, hand of 7 cards · 3"}
+    assert notes == {"winner:Ann": "0/7 · hand of 7 cards · 1",
+                     "winner:Bob": "1/7 · hand of 6 cards · 2",
+                     "winner:Cid": "0/7 · hand of 7 cards · 3"}
     assert not driver.enabled("confirm")
     driver.tap("winner:Bob")
     assert driver.view.name == "round_entry" and driver.view.winner == "Bob"
