@@ -111,8 +111,10 @@ class Player:
 class Standing:
     """One line of the standings, in rank order.
 
-    `name` is a player, or a team ("Ann & Cid") under the teams method. `total` is points
-    (wins under the lazy method); `result` is the championship's points ÷ rounds played.
+    `name` is a player, or a team ("Ann & Cid") under the teams method. `total` is what the
+    method's rounds added up to (points; wins where it keeps no totals; hands emptied under
+    seven-round UNO); `result` is a result beside it where the method keeps one (the
+    championship's points ÷ rounds played), else None. The method says how they read.
     `progress` runs 0..1 toward the target (0 without one). `status` is "winner", "loser"
     or "" once the game is over.
     """
