@@ -13,7 +13,7 @@ from companion.command_options import common_options, help_language
 from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
 from companion.i18n import _
-from companion.scoring import MODIFIERS, Method
+from companion.scoring import OPTIONS
 from showdown.cli import UsageError, summary
 
 
@@ -24,22 +24,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule: {choices}").format(choices=", ".join(MODIFIERS)))
+                   help=_("a house rule: {choices}").format(choices=", ".join(OPTIONS)))
     p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
     p.set_defaults(func=cmd_points)
 
 
 def cmd_points(args: argparse.Namespace) -> int:
     from companion.cards import CardError, parse_cards
-    from companion.scoring import Rules, hand_value
+    from companion.scoring import card_total, parse_option
 
     try:
         i18n.set_language(args.lang)
         edition = get_edition(args.edition)
         cards = parse_cards(" ".join(args.cards))
         edition.check(cards)
-        rules = Rules.make(Method.WINNER, None, args.option)
+        options = {parse_option(o) for o in args.option}
     except (CardError, CompanionError) as exc:
         raise UsageError(str(exc)) from None
-    print(hand_value(cards, rules))
+    print(card_total(cards, options))
     return 0

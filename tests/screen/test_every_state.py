@@ -227,46 +227,44 @@ PAGES = (
 
 
 @contextmanager
-def recorded_text() -> Iterator[list[tuple[str, pygame.Rect, bool]]]:
-    """Every line `theme.text` draws: its words, where, and whether a view drew it itself
-    (rather than as a button's label)."""
+def recorded_text(view: object) -> Iterator[list[tuple[str, pygame.Rect, bool]]]:
+    """Every line `theme.text` draws: its words, where, and whether the view drew it as its
+    own content (`draw_content`, under the buttons) rather than as a button's label or on
+    top of a button."""
     drawn: list[tuple[str, pygame.Rect, bool]] = []
     original = theme.text
-    inside_button = [0]
-    original_button_draw = __import__("companion.widgets", fromlist=["Button"]).Button.draw
+    in_content = [False]
+    original_content = view.draw_content  # type: ignore[attr-defined]
 
     def text(surface: pygame.Surface, content: str, *args: object, **kwargs: object
              ) -> pygame.Rect:
         rect = original(surface, content, *args, **kwargs)  # type: ignore[arg-type]
         visible = rect.clip(surface.get_clip())  # a scrolled list clips its rows
         if content.strip() and visible.width and visible.height:
-            drawn.append((content, visible.move(surface.get_abs_offset()),
-                          inside_button[0] == 0))
+            drawn.append((content, visible.move(surface.get_abs_offset()), in_content[0]))
         return rect
 
-    def button_draw(self: object, *args: object, **kwargs: object) -> None:
-        inside_button[0] += 1
+    def draw_content(surface: pygame.Surface) -> None:
+        in_content[0] = True
         try:
-            original_button_draw(self, *args, **kwargs)  # type: ignore[arg-type]
+            original_content(surface)
         finally:
-            inside_button[0] -= 1
-
-    from companion import widgets
+            in_content[0] = False
 
     theme.text = text  # type: ignore[assignment]
-    widgets.Button.draw = button_draw  # type: ignore[method-assign]
+    view.draw_content = draw_content  # type: ignore[attr-defined]
     try:
         yield drawn
     finally:
         theme.text = original  # type: ignore[assignment]
-        widgets.Button.draw = original_button_draw  # type: ignore[method-assign]
+        del view.draw_content  # type: ignore[attr-defined]
 
 
 def problems_with(screen: CompanionScreen, surface: pygame.Surface, where: str) -> list[str]:
     """Draw the screen and say what looks broken (an empty list when nothing does)."""
     bounds = surface.get_rect()
     found: list[str] = []
-    with recorded_text() as drawn:
+    with recorded_text(screen.current) as drawn:
         try:
             screen.draw(surface)
         except Exception as exc:  # the point is to report it
