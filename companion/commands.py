@@ -251,7 +251,8 @@ def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
     method = game.rules.method
     teams = any(len(e.members) > 1 for e in game.entrants)
     columns = method.columns()
-    to_target = game.rules.target is not None and method.takes_target
+    target = game.rules.target if method.takes_target else None
+    to_target = target is not None
     headers = ["#", _("team") if teams else _("player"), *(_(c.header) for c in columns)]
     if to_target:
         headers += [_("to target")]
@@ -259,8 +260,8 @@ def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
     rows = []
     for s in standings:
         row: list[object] = [s.rank, s.name, *(c.cell(s) for c in columns)]
-        if to_target:
-            row += [f"{percent_of(s.total, game.rules.target)}%"]
+        if target is not None:
+            row += [f"{percent_of(s.total, target)}%"]
         marks = []
         if s.is_dealer:
             marks.append(_("deals"))
