@@ -142,18 +142,18 @@ class HeadlessTable:
             pairing = SEATS
         else:
             pairing = current.pairing
-        if cards is None:
-            cards = current.cards if not players and not body.get("seats") else \
-                self.default_cards
+        if cards is None:  # a change of players starts from the default cards
+            cards = self.default_cards if players or body.get("seats") else current.cards
         self._check_cards(cards)
+        chosen = NextDuel(pairing, cards)
         with self._lock:
             self._generation += 1
-            self._next = NextDuel(pairing, cards)
+            self._next = chosen
         under_way = self._under_way()
         self._load(replace_started=False)  # never cuts a started duel short
         when = ("after the duel under way" if under_way
                 else "press the timer button to start it")
-        return f"next duel: {self._next.describe()}: {when}"
+        return f"next duel: {chosen.describe()}: {when}"
 
     def _pair(self, left: str, right: str) -> Pairing:
         app = self.app
@@ -178,7 +178,6 @@ class HeadlessTable:
 
     def _game_line(self) -> str:
         app = self.app
-        game = app.game if app is not None else None
         if app is None:
             return "no score is kept (the games file could not be opened)"
         if self.follow_games:
