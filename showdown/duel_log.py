@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -192,11 +193,14 @@ class DuelLog:
             assert stream is not None
             self._stream = stream
             self._owned = False
+        # Only a file on a disk can be synced: a log sent to a pipe or a terminal
+        # (`--log /dev/stdout | head`) has nothing to keep through a power cut.
+        self._syncable = self._owned and stat.S_ISREG(os.fstat(self._stream.fileno()).st_mode)
 
     def write(self, line: dict[str, Any], *, sync: bool = False) -> None:
         self._stream.write(json.dumps(line, separators=(", ", ": ")) + "\n")
         self._stream.flush()
-        if sync and self._owned:
+        if sync and self._syncable:
             os.fsync(self._stream.fileno())
 
     def input(self, event: DuelInput, arrived_us: int | None, duel: int) -> None:

@@ -210,7 +210,8 @@ class PacedUnit(FakeUnit):
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[tuple[Path, CompanionApp, FakeUnit]]:
+def served(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+           ) -> Iterator[tuple[Path, CompanionApp, FakeUnit]]:
     unit = PacedUnit()
     service = ShowdownService(unit, DuelConfig())
     app = CompanionApp.open(tmp_path / "games.db", lang="en")
@@ -221,10 +222,13 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, CompanionApp, FakeUnit]]:
                               kwargs={"listen": True, "socket_path": path}, daemon=True)
     worker.start()
     try:
-        for _ in range(200):
-            if path.exists():
+        said = ""
+        for _ in range(500):  # the service greets once it listens and has loaded a duel
+            said += capsys.readouterr().out
+            if "running the fake unit" in said:
                 break
             threading.Event().wait(0.01)
+        assert path.exists() and "running the fake unit" in said
         yield path, app, unit
     finally:
         service.stop()

@@ -187,3 +187,26 @@ def test_the_emulator_unit_is_refused_when_its_window_cannot_open(capsys, monkey
     status = main(["run", "--device", "emulator", "--duel-log", str(tmp_path / "d.jsonl")])
     assert status == 2
     assert "none opens here (SDL found no display)" in capsys.readouterr().err
+
+
+def test_a_duel_log_on_a_pipe_is_written_without_a_sync(tmp_path):
+    """`--log /dev/stdout | head`: a pipe cannot be fsynced, and need not be."""
+    import os
+
+    from showdown.duel import DuelResult, Outcome
+    from showdown.duel_log import DuelLog
+
+    read, write = os.pipe()
+    try:
+        log = DuelLog(f"/proc/self/fd/{write}")
+        result = DuelResult(Outcome.TIMEOUT, None, None, None, (), {Side.LEFT: None,
+                                                                   Side.RIGHT: None})
+        log.verdict(result, 1)  # fsync here would fail with EINVAL
+        log.close()
+        assert b'"input": "verdict"' in os.read(read, 4096)
+    finally:
+        os.close(read)
+        os.close(write)
+    on_disk = DuelLog(tmp_path / "duels.jsonl")  # a real file is still synced
+    assert on_disk._syncable
+    on_disk.close()
