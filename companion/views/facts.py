@@ -35,6 +35,16 @@ def game_over(app: CompanionApp) -> bool:
     return app.game is not None and app.game.verdict.over
 
 
+def may_record(app: CompanionApp) -> bool:
+    """False while the game's time box takes no round (not started yet, or the table is done)."""
+    boxed = app.time_box()
+    if boxed is None:
+        return True
+    from companion.timebox import Phase
+
+    return boxed.box.phase(app.clock()) not in (Phase.WAITING, Phase.DONE)
+
+
 def game_line(app: CompanionApp) -> str:
     """One line under the tabs: edition, method, target and the round about to be played."""
     game = app.game

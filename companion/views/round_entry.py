@@ -256,11 +256,12 @@ class RoundEntryView(View):
             return
         hands, points = self.entered()
         editing, winner = self.editing, self.winner
+        summary = None
         try:
             if editing is not None:
                 self.app.edit_round(editing, winner, hands=hands, points=points)
             else:
-                self.app.record_round(winner, hands=hands, points=points)
+                summary = self.app.record_round(winner, hands=hands, points=points)
         except CompanionError as exc:  # GameError and CardError: the message says what to fix
             self.error = str(exc)
             return
@@ -271,6 +272,13 @@ class RoundEntryView(View):
             self.nav.go("history")
             return
         number = len(game.rounds) + 1
+        if summary is not None and summary.continued_in is not None:
+            # the game ended inside the table's time box: the table plays on in a new game
+            self.nav.notify(_("Game over: {names} won. A new game starts, {dealer} deals").format(
+                names=", ".join(summary.winners), dealer=self.app.game.dealer
+                if self.app.game is not None else ""))
+            self.nav.go("standings")
+            return
         self.nav.notify(_("Round {n} saved: {name} went out").format(n=number, name=winner))
         self.nav.go("game_over" if facts.game_over(self.app) else "standings")
 
