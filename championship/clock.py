@@ -107,9 +107,7 @@ def replay(events: Iterable[ClockEvent], plan: Sequence[StagePlan]) -> dict[str,
         if e.kind is Kind.START:
             if c is None and e.stage in durations:
                 clocks[e.stage] = StageClock(e.stage, durations[e.stage], e.at_us)
-        elif c is None or c.ended_at_us is not None:
-            continue
-        elif c.time_up(e.at_us):  # the minutes had run: nothing more changes this stage
+        elif c is None or c.ended_at_us is not None or c.time_up(e.at_us):
             continue
         elif e.kind is Kind.PAUSE and c.paused_at_us is None:
             clocks[e.stage] = _with(c, paused_at_us=e.at_us)

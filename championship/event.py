@@ -446,14 +446,14 @@ class Championship:
                                           table.players)
                     boxes[(flight.number, table.number)] = box_id
                     seated.append(Seated(stage, table.number, game_id, table.players))
-            for (flight, table), box_id in boxes.items():  # the same table's next flight
-                following = boxes.get((flight + 1, table))
+            for (flight_no, table_no), box_id in boxes.items():  # the table's next flight
+                following = boxes.get((flight_no + 1, table_no))
                 if following is not None:
                     boxed = self.store.load_time_box(conn, box_id)
                     self.store.save_time_box(conn, _next(boxed.box, following))
             # The draw it replaces goes last, so its game ids are never given out again.
-            for table in data_before.tables:
-                self.store.remove_time_box(conn, table.box_id)
+            for old in data_before.tables:
+                self.store.remove_time_box(conn, old.box_id)
             return draw, seated
 
     def _label(self, data: EventData, stage: str, table: int, flights: int) -> str:

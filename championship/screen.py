@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import TypeVar
 
 import pygame
@@ -180,7 +181,7 @@ class DirectorScreen:
     def _tab_buttons(self) -> list[Button]:
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
         return [
-            Button(f"tab:{name}", cell, _(label), lambda n=name: self.go(n),
+            Button(f"tab:{name}", cell, _(label), partial(self.go, name),
                    selected=self.current.name == name, font_px=18)
             for (name, label, _key), cell in zip(TABS, row(bar, len(TABS), 4), strict=True)
         ]
@@ -214,7 +215,9 @@ class DirectorScreen:
 
     def _tab_pointer(self, event: pygame.event.Event) -> bool:
         pos = getattr(event, "pos", None)
-        in_bar = pos is not None and pos[1] < theme.TAB_BAR_PX
+        if pos is None:
+            return False
+        in_bar = pos[1] < theme.TAB_BAR_PX
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and in_bar:
             hit = button_at(self._tab_buttons(), pos)
             self._held_tab = hit.key if hit else None
@@ -263,7 +266,7 @@ def run_director(champ: Championship, *, fullscreen: bool = False,
                 if event.type == pygame.QUIT:
                     running = False
                 elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
-                    window = pygame.display.get_surface()
+                    window = pygame.display.get_surface() or window
                     screen.resize(window.get_size())
                 elif (event.type == pygame.KEYDOWN and event.key == pygame.K_q
                       and event.mod & pygame.KMOD_CTRL):

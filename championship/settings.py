@@ -175,7 +175,9 @@ def make(**values: Any) -> Settings:
     except CompanionError:
         raise EventError(_("unknown edition {name!r}: choose one of {choices}").format(
             name=merged["edition"], choices=", ".join(EDITIONS))) from None
-    finalists = _whole("--finalists", merged["finalists"], 2, MAX_TABLE_SIZE)
+    # the seed's 7, or a whole table when tables are smaller (unless given)
+    wanted = merged["finalists"] if "finalists" in values else min(7, out.table_size)
+    finalists = _whole("--finalists", wanted, 2, MAX_TABLE_SIZE)
     if finalists > out.table_size:
         raise EventError(
             _("the final is played at one table, so --finalists ({n}) cannot be more than "

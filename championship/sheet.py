@@ -53,8 +53,8 @@ tr.out td { color: #888; }
 .flight { font-weight: bold; margin: 3mm 0 1.5mm; }
 .rules { color: #444; font-size: 9pt; }
 .rules p { margin: .8mm 0; }
-footer { margin-top: 8mm; color: #888; font-size: 8pt; text-align: right; }
 @media screen { body { padding: 10mm; } }
+@media print { body { padding: 0; } }
 """
 
 
@@ -99,6 +99,13 @@ def _award_text(line: Line | None) -> str:
         result=decimal_text(line.result), points=line.points, games=line.games)
 
 
+def _seat(snap: Snapshot, number: int) -> str:
+    player = snap.data.player(number)
+    name = f"{escape(snap.name_of(number))} <small>#{number}</small>"
+    return f"<li><s>{name}</s></li>" if player is not None and player.withdrawn else (
+        f"<li>{name}</li>")
+
+
 def results_sheet(snap: Snapshot) -> str:
     """The whole results sheet for the event as it stands."""
     a = snap.awards
@@ -134,8 +141,7 @@ def results_sheet(snap: Snapshot) -> str:
                          f'{escape(_("{minutes} min").format(minutes=plan.duration_us // 60_000_000))}'  # noqa: E501
                          "</div><div class=\"seating\">")
             for t in tables:
-                seats = "".join(
-                    f"<li>{escape(snap.name_of(n))} <small>#{n}</small></li>" for n in t.seats)
+                seats = "".join(_seat(snap, n) for n in t.seats)
                 parts.append(f'<div class="table"><h3>{escape(_("Table {n}").format(n=t.table))}'
                              f"</h3><ol>{seats}</ol></div>")
             parts.append("</div>")
@@ -144,7 +150,6 @@ def results_sheet(snap: Snapshot) -> str:
     if snap.event.seed is not None:
         parts.append(f"<p>{escape(_('Seat draw seed: {seed}').format(seed=snap.event.seed))}</p>")
     parts.append("</div>")
-    parts.append("<footer>uno-showdown</footer>")
     body = "\n".join(parts)
     return (f'<!DOCTYPE html>\n<html lang="{current_language()}">\n<head>\n<meta charset="utf-8">\n'
             f"<title>{escape(snap.event.name)} — {escape(_('Results'))}</title>\n"

@@ -8,6 +8,7 @@ it has no deal in progress after all. Calling time asks for a second tap.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -142,7 +143,7 @@ class ClockView(DirectorView):
                 if t.phase is Phase.LAST_DEAL:
                     done = pygame.Rect(chip.right - 84, chip.y + 6, 78, chip.height - 12)
                     out.append(Button(f"done:{t.table}", done, _("Done"),
-                                      lambda n=t.table: self.table_done(n), font_px=16))
+                                      partial(self.table_done, t.table), font_px=16))
         return out
 
     # -- drawing --

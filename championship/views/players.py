@@ -7,6 +7,7 @@ name opens the companion's on-screen keyboard. Registration closes when qualifyi
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -131,7 +132,7 @@ class PlayersView(DirectorView):
                 continue
             label = f"{p.number}  {p.name}"
             out.append(Button(f"player:{p.number}", cell, label,
-                              lambda n=p.number: self.tap_player(n), font_px=18,
+                              partial(self.tap_player, p.number), font_px=18,
                               selected=self.selected == p.number,
                               text_color=theme.TEXT_DIM if p.withdrawn else None,
                               sublabel=_("withdrew") if p.withdrawn else ""))

@@ -148,12 +148,13 @@ def test_awards_from_the_final_and_the_luckiest_from_qualifying() -> None:
 
 def test_settings_refuse_what_makes_no_sense_in_one_sentence() -> None:
     assert make(tables=3).table_size == 7 and make(tables=3).time_up is TimeUp.FINISH
+    assert make(tables=3, table_size=5).finalists == 5  # a whole table when tables are small
     assert make(tables=3, seating="Spread").seating is Seating.SPREAD
     assert parse_tie_break("games, points") == (TieKey.GAMES, TieKey.POINTS, TieKey.LOT)
     for bad, words in [({"tables": 0}, "--tables must be a whole number from 1 to 100"),
                        ({"tables": 3, "table_size": 8}, "--table-size"),
                        ({"tables": 3, "finalists": 9}, "--finalists must be"),
-                       ({"tables": 3, "table_size": 5}, "cannot be more than --table-size"),
+                       ({"tables": 3, "table_size": 5, "finalists": 7}, "cannot be more than --table-size"),
                        ({"tables": 3, "time_up": "later"}, "--time-up must be finish"),
                        ({"tables": 3, "tie_break": "luck"}, "unknown tie-break 'luck'"),
                        ({"tables": 3, "tie_break": "lot,lot"}, "given twice"),

@@ -21,6 +21,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -302,7 +303,7 @@ def test_a_whole_championship_on_a_simulated_clock(db: str, clock: SimClock,
     html = db + ".html"
     status, _out, err = run(capsys, "event", "results", "--db", db, "--html", html)
     assert status == 0 and "Results sheet written" in err
-    sheet = open(html, encoding="utf-8").read()
+    sheet = Path(html).read_text(encoding="utf-8")
     for p in results["places"]:
         assert p["name"] in sheet
     assert "Provisional" not in sheet

@@ -117,7 +117,7 @@ def test_a_table_records_until_its_time_is_up_then_one_deal_then_nothing(
 
 def test_a_game_that_reaches_the_target_goes_on_in_a_new_one(
         boxed: tuple[CompanionApp, int], clock: Clock) -> None:
-    app, box_id = boxed
+    app, _box_id = boxed
     first = app.game
     assert first is not None and first.id is not None
     summary = app.record_round("Bob", points={"Ann": 120, "Cid": 30})
@@ -232,7 +232,7 @@ def test_the_screen_shows_the_box_and_follows_the_table(
     change_box(app, box_id, lambda b: b.finished())
     screen.update(2000)
     screen.draw(surface)
-    label, status, phase = screen.banner() or ("", "", None)
+    _label, status, phase = screen.banner() or ("", "", None)
     assert phase is Phase.DONE and status == "Time is up · table done"
     enter = next(b for b in screen.buttons() if b.key == "enter_round")
     assert not enter.enabled
