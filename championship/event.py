@@ -22,6 +22,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 
 from championship.clock import (
@@ -669,8 +670,7 @@ def _started(data: EventData) -> set[str]:
 
 
 def _number_of(name: str, data: EventData) -> int | None:
-    key = name.casefold()
-    return next((p.number for p in data.players if p.name.casefold() == key), None)
+    return data.number_of(name)
 
 
 def _numbers(game: Game, data: EventData) -> list[int]:
@@ -693,13 +693,44 @@ def game_deals(game: Game, data: EventData, stage: str) -> Iterable[Deal]:
         yield Deal(f"{game.id}:{row.number}", game.revision, stage, points)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Reading:
-    """The stored event, its tables' boxes and every game they played, read at one moment."""
+    """The stored event, its tables' boxes and every game they played, read at one moment.
+
+    What does not depend on the time (the deals, the standings) is worked out once per
+    reading, so a screen can build a snapshot every second for its clock cheaply.
+    """
 
     data: EventData
     boxes: dict[int, BoxedGame]
     games: dict[int, Game]
+
+    @cached_property
+    def table_deals(self) -> dict[int, tuple[Deal, ...]]:
+        """Each table's deals (by its box), across the games it played."""
+        out = {}
+        for t in self.data.tables:
+            stage = FINAL_STAGE if t.stage == FINAL else QUALIFYING
+            out[t.box_id] = tuple(d for gid in self.boxes[t.box_id].game_ids
+                                  for d in game_deals(self.games[gid], self.data, stage))
+        return out
+
+    @cached_property
+    def deals(self) -> tuple[Deal, ...]:
+        return tuple(d for deals in self.table_deals.values() for d in deals)
+
+    @cached_property
+    def lines(self) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
+        """The qualifying standings, and the final's."""
+        data = self.data
+        tie_break = data.event.settings.tie_break
+        entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]
+        qualifying = standings(entrants, self.deals, QUALIFYING, tie_break)
+        final_table = next((t for t in data.tables if t.stage == FINAL), None)
+        seated = set(final_table.seats) if final_table is not None else set()
+        in_final = [e for e in entrants if e.number in seated]
+        final = standings(in_final, self.deals, FINAL_STAGE, tie_break) if in_final else []
+        return tuple(qualifying), tuple(final)
 
 
 def build_snapshot(reading: Reading, now: int) -> Snapshot:
@@ -711,29 +742,17 @@ def build_snapshot(reading: Reading, now: int) -> Snapshot:
     view = clock_view(data.clock, plan, now) if plan else ClockView(
         None, Status.NOT_STARTED, None, None, None, None)
     tables: list[TableStatus] = []
-    deals: list[Deal] = []
     for t in data.tables:
         boxed = boxes[t.box_id]
-        stage = FINAL_STAGE if t.stage == FINAL else QUALIFYING
-        count = 0
-        for gid in boxed.game_ids:
-            game_rows = list(game_deals(games[gid], data, stage))
-            count += len(game_rows)
-            deals += game_rows
         current = games.get(boxed.current_game_id)
         players = tuple(_numbers(current, data)) if current is not None else ()
         tables.append(TableStatus(t.stage, t.table, boxed.box, boxed.box.phase(now),
                                   boxed.current_game_id, boxed.game_ids, t.seats, players,
-                                  count, boxed.box.left(now)))
-    entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]
-    qualifying = standings(entrants, deals, QUALIFYING, settings.tie_break)
-    final_table = next((t for t in data.tables if t.stage == FINAL), None)
-    seated = set(final_table.seats) if final_table is not None else set()
-    in_final = [e for e in entrants if e.number in seated]
-    final = standings(in_final, deals, FINAL_STAGE, settings.tie_break) if in_final else []
+                                  len(reading.table_deals[t.box_id]), boxed.box.left(now)))
+    qualifying, final = reading.lines
     final_over = any(t.stage == FINAL and t.done for t in tables)
-    return Snapshot(data, now, flights, plan, view, tuple(tables), tuple(deals),
-                    tuple(qualifying), tuple(final), awards(qualifying, final, final_over))
+    return Snapshot(data, now, flights, plan, view, tuple(tables), reading.deals,
+                    qualifying, final, awards(qualifying, final, final_over))
 
 
 __all__ = ["Championship", "CompanionError", "EventError", "Reading", "Seated", "Snapshot",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from championship.clock import ClockEvent, Kind
 from championship.errors import EventError
@@ -114,9 +114,19 @@ class EventData:
     players: tuple[PlayerRow, ...]
     tables: tuple[TableRow, ...]
     clock: tuple[ClockEvent, ...]
+    _by_number: dict[int, PlayerRow] = field(init=False, repr=False, compare=False)
+    _by_name: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_number", {p.number: p for p in self.players})
+        object.__setattr__(self, "_by_name", {p.name.casefold(): p.number for p in self.players})
 
     def player(self, number: int) -> PlayerRow | None:
-        return next((p for p in self.players if p.number == number), None)
+        return self._by_number.get(number)
+
+    def number_of(self, name: str) -> int | None:
+        """The number of the player registered under `name` (names are unique, any case)."""
+        return self._by_name.get(name.casefold())
 
     def tables_of(self, stage: str) -> tuple[TableRow, ...]:
         return tuple(t for t in self.tables if t.stage == stage)

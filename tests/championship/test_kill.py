@@ -29,7 +29,7 @@ from championship.settings import make
 from companion.store import Store
 from companion.timebox import State
 
-DEALS = 200
+DEALS = 150
 REPO = Path(__file__).resolve().parents[2]
 TABLES = (("Ann", "Bob", "Cid"), ("Dan", "Eve", "Fay"))
 
