@@ -337,6 +337,8 @@ class Championship:
         remaining = [n for n in table.players if n != number]
         if len(remaining) >= 2:
             self._play_on(table, remaining, data, now)
+            if table.box.state is State.WAITING:
+                return [_("{title} will play without them.").format(title=title)]
             return [_("{title} plays on without them.").format(title=title)]
         if table.box.state is State.WAITING and not data.clock:
             self.events.set_stale(conn, data.event.id, STALE_WITHDRAWN)

@@ -91,7 +91,7 @@ def draw_lines(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[Line]
         if title == "#":
             anchor = "center"
         theme.text(surface, title, (x, header.centery), 15, theme.TEXT_DIM, bold=True,
-                   anchor=anchor, max_width=70 if side >= 0 else None)
+                   anchor=anchor, max_width=96 if side >= 0 else None)
     body = pygame.Rect(rect.x, rect.y + line_h + 4, rect.width, rect.height - line_h - 4)
     clip = surface.get_clip()
     surface.set_clip(body)
@@ -102,7 +102,7 @@ def draw_lines(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[Line]
             if cut_label:
                 theme.text(surface, cut_label, (body.right - 8, y + 4), 13, theme.ACCENT,
                            bold=True, anchor="topright")
-            y += 18
+            y += 22
         finalist = cut is not None and ln.rank is not None and ln.rank <= cut
         row = pygame.Rect(body.x, y, body.width, line_h - 4)
         if body.colliderect(row):

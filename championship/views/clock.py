@@ -212,8 +212,13 @@ class ClockView(DirectorView):
             if t.phase is Phase.LAST_DEAL:
                 pygame.draw.rect(surface, theme.DANGER, chip, width=2, border_radius=8)
             room = chip.width - (100 if t.phase is Phase.LAST_DEAL else 20)
-            theme.text(surface, _("Table {n}").format(n=t.table), (chip.x + 10, chip.y + 6), 18,
-                       bold=True, max_width=room)
+            title = theme.text(surface, _("Table {n}").format(n=t.table),
+                               (chip.x + 10, chip.y + 6), 18, bold=True, max_width=room)
+            seated = ngettext("{n} player", "{n} players", len(t.players)).format(
+                n=len(t.players))
+            theme.text(surface, f"{seated} · " + _("game {id}").format(id=t.game_id),
+                       (title.right + 12, title.centery), 14, theme.TEXT_DIM,
+                       anchor="midleft", max_width=max(0, chip.x + room - title.right - 12))
             deals = ngettext("{n} deal", "{n} deals", t.deals).format(n=t.deals)
             color = theme.GOOD if t.phase is Phase.DONE else theme.TEXT_DIM
             theme.text(surface, f"{phase_text(t.phase)} · {deals}",

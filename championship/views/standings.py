@@ -51,7 +51,7 @@ class StandingsView(DirectorView):
         theme.text(surface, head, (r.x + 16, r.y + 20), 18, theme.TEXT_DIM, anchor="midleft",
                    max_width=r.width - 32)
         area = self.table_rect()
-        label = _("the final's cut: {n}").format(n=snap.settings.finalists)
+        label = _("↑ {n} play the final").format(n=snap.settings.finalists)
         height = draw_lines(surface, area, snap.qualifying, snap.settings.finalists,
                             self.scroll.offset, cut_label=label)
         self.scroll.set_extent(height, area.height - LINE_H - 4)

@@ -49,7 +49,7 @@ def test_after_the_draw_their_table_plays_on_without_them(db: str, clock: SimClo
     big = next(s for s in seated if len(s.players) == 3)
     leaver = big.players[1]
     notes = champ.withdraw(leaver)
-    assert notes[1] == f"Qualifying, Table {big.table} plays on without them."
+    assert notes[1] == f"Qualifying, Table {big.table} will play without them."
     now = current_players(champ, big.stage, big.table)
     assert leaver not in now and len(now) == 2
     assert champ.snapshot().event.stale is None
