@@ -6,8 +6,9 @@ championship method, recorded with `uno-showdown game round` or the table's scre
 drives each table's recording through the companion's time boxes; the companion never
 imports anything from here.
 
-Pure cores, no I/O and no clock: `draw`, `clock`, `standings`, `results`. Edges: `store`
-(the tables in the games file), `event` (the organiser's operations, one transaction each),
-`commands` (`uno-showdown event ...`), `sheet` (the printable results), `screen` (the
-director's screen).
+Pure cores, no I/O and no clock: `settings`, `draw`, `clock`, `standings`, `results`; and
+`snapshot`, the event at one moment built from what was read. Edges: `store` (the tables in
+the games file), `event` (the organiser's operations, one transaction each), `commands`
+(`uno-showdown event ...`), `text` (how results read), `sheet` (the printable results),
+`screen` and `views/` (the director's screen).
 """

@@ -26,7 +26,8 @@ from companion.errors import CompanionError
 from showdown.cli import UsageError
 
 if TYPE_CHECKING:
-    from championship.event import Championship, Seated, Snapshot
+    from championship.event import Championship, Seated
+    from championship.snapshot import Snapshot
     from championship.standings import Line
 
 

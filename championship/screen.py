@@ -19,8 +19,9 @@ from typing import TypeVar
 
 import pygame
 
-from championship.event import Championship, Reading, Snapshot, build_snapshot
+from championship.event import Championship
 from championship.i18n import N_, _
+from championship.snapshot import Reading, Snapshot, build_snapshot
 from championship.views.base import DirectorView
 from championship.views.clock import ClockView
 from championship.views.final import FinalView

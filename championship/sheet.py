@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from championship.event import Snapshot
 from championship.i18n import _
+from championship.snapshot import Snapshot
 from championship.standings import Line
 from championship.text import decimal_text, settings_lines
 from companion.i18n import current_language

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import pygame
 
-from championship.event import Championship, Snapshot
+from championship.event import Championship
 from championship.i18n import _
+from championship.snapshot import Snapshot
 from championship.standings import Line
 from championship.text import decimal_text
 from companion import theme

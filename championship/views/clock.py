@@ -14,8 +14,8 @@ from typing import Any
 import pygame
 
 from championship.clock import FINAL, Status
-from championship.event import Snapshot, TableStatus
 from championship.i18n import _, ngettext
+from championship.snapshot import Snapshot, TableStatus
 from championship.views.base import DirectorView
 from companion import theme
 from companion.timebox import Phase, clock_text
