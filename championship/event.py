@@ -528,8 +528,8 @@ class Championship:
         chosen = [n for n in finalists(snap.qualifying, len(snap.qualifying))
                   if n not in withdrawn][:settings.finalists]
         if len(chosen) < 2:
-            raise EventError(_("the final needs 2 players with a qualifying result, and {n} "
-                               "has one").format(n=len(chosen)))
+            raise EventError(_("the final needs at least 2 players who played in qualifying, "
+                               "and there are {n}").format(n=len(chosen)))
         existing = snap.stage_tables(FINAL)
         if existing:
             table = existing[0]

@@ -303,6 +303,10 @@ class CompanionApp:
         """
         rules = Rules.make(method, target, options)
         game = Game.new(edition, rules, players, created_at=_iso(self.clock()))
+        if self._boxed is not None:  # a table in a time box plays the box's games
+            self._reload_box()
+            if self._boxed is not None:
+                self._boxed.box.check_new_game(self.clock())
         with self._lock:
             game_id = self.store.create_game(game)
             self.game = self.store.load_game(game_id)

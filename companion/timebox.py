@@ -139,6 +139,13 @@ class TimeBox:
                 _("{label}: the players at this table were seated by the organiser; ask "
                   "them to change the seating").format(label=self.label))
 
+    def check_new_game(self, now_us: int) -> None:
+        """May the table leave for a game of its own? Not before the box is done."""
+        if self.phase(now_us) is not Phase.DONE:
+            raise TimeBoxError(
+                _("{label}: this table plays the organiser's games until its time is up; a "
+                  "new game starts by itself when one ends").format(label=self.label))
+
     def moved_on(self, game_id: int) -> TimeBoxError:
         """The table has moved on to another game: a change to an older one is refused."""
         return TimeBoxError(_("{label} now plays game {new}: record its rounds there").format(

@@ -55,6 +55,13 @@ def make_state(db: str, clock: SimClock, state: str) -> None:
     champ.start()
     if state == "running":
         return
+    if state == "no_deals":  # qualifying over without a single deal
+        for _flight in range(2):
+            champ.end()
+            champ.done(1)
+            if _flight == 0:
+                champ.start()
+        return
     if state == "paused":
         champ.pause()
         return
@@ -112,6 +119,7 @@ REFUSALS: list[tuple[str, list[str], str]] = [
     ("registered", ["done", "--table", "1"], "no stage has started yet"),
     ("stale", ["start"], "players were registered after the draw: draw the seats again"),
     ("drawn", ["resume"], "no stage has started yet"),
+    ("drawn", ["end"], "no stage has started yet"),
     ("drawn", ["final"], "Flight 1 has not been played yet"),
     ("running", ["register", "Zed"], "qualifying has started, so registration is closed"),
     ("running", ["draw"], "qualifying has started, so the seats cannot be drawn again"),
@@ -124,6 +132,8 @@ REFUSALS: list[tuple[str, list[str], str]] = [
     ("time_up", ["start"], "Flight 1 is not over: Table 1 may still record the deal"),
     ("time_up", ["end"], "the time of Flight 1 is already up"),
     ("time_up", ["pause"], "the time of Flight 1 is already up"),
+    ("time_up", ["final"], "Flight 1 is not over: Table 1 may still record the deal"),
+    ("no_deals", ["final"], "the final needs at least 2 players who played in qualifying"),
     ("qualified", ["start"], "seat the finalists first: `uno-showdown event final`"),
     ("over", ["start"], "the championship is over"),
     ("over", ["withdraw", "1"], "the championship is over, so nobody can withdraw"),
@@ -160,6 +170,27 @@ def test_a_bad_db_or_language_is_one_line(tmp_path: Path,
                          "unknown language 'fr'")]:
         status, out, err = run(capsys, "event", "show", *argv)
         assert (status, out, err.count("\n")) == (2, "", 1) and words in err, err
+
+
+def test_an_event_takes_a_bounded_number_of_players(db: str, clock: SimClock,
+                                                     capsys: pytest.CaptureFixture[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import championship.event
+
+    make_state(db, clock, "registered")
+    monkeypatch.setattr(championship.event, "MAX_PLAYERS", 10)
+    before = file_state(db)
+    status, _out, err = run(capsys, "event", "register", "--db", db, "Jon", "Kim")
+    assert status == 2 and "an event takes at most 10 players" in err
+    assert file_state(db) == before
+
+
+@pytest.mark.parametrize("size", ["big", "100x100"])
+def test_a_bad_screen_size_is_one_line(size: str, db: str, clock: SimClock,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    make_state(db, clock, "new")
+    status, _out, err = run(capsys, "event", "screen", "--db", db, "--size", size)
+    assert status == 2 and err.count("\n") == 1 and "WIDTHxHEIGHT" in err
 
 
 def test_writing_the_sheet_where_it_cannot_be_written(db: str, clock: SimClock,

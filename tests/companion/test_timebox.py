@@ -139,12 +139,20 @@ def test_a_game_that_reaches_the_target_goes_on_in_a_new_one(
     assert app.game.id == game.id
 
 
-def test_the_seats_of_a_box_are_fixed(boxed: tuple[CompanionApp, int]) -> None:
+def test_the_seats_of_a_box_are_fixed(boxed: tuple[CompanionApp, int], clock: Clock) -> None:
     app, _box = boxed
     with pytest.raises(CompanionError, match="seated by the organiser"):
         app.add_player("Dan")
     with pytest.raises(CompanionError, match="seated by the organiser"):
         app.rename_player("Ann", "Anna")
+    with pytest.raises(CompanionError, match="plays the organiser's games until its time"):
+        app.new_game("classic", "winner", ["Ann", "Bob"])
+    clock.now_us += 31 * M  # time is up; the deal in progress not entered: still the box's
+    with pytest.raises(CompanionError, match="plays the organiser's games"):
+        app.new_game("classic", "winner", ["Ann", "Bob"])
+    app.record_round("Ann", points={"Bob": 1, "Cid": 2})
+    app.new_game("classic", "winner", ["Ann", "Bob"])  # done: the table is free again
+    assert app.time_box() is None
 
 
 def file_state(db: Path) -> str:
