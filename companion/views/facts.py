@@ -14,6 +14,7 @@ from companion import theme
 from companion.cards import Card, parse_card
 from companion.i18n import _ as core_
 from companion.scoring import OPTIONS, ScoringMethod
+from companion.timebox import Phase
 from companion.views.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -60,8 +61,6 @@ def may_record(app: CompanionApp) -> bool:
     boxed = app.time_box()
     if boxed is None:
         return True
-    from companion.timebox import Phase
-
     return boxed.box.phase(app.clock()) not in (Phase.WAITING, Phase.DONE)
 
 

@@ -275,3 +275,23 @@ def test_settings_change_until_the_start_and_a_changed_draw_must_be_redone(
     snap = Championship.open(db, clock=clock).snapshot()
     assert all(t.done for t in snap.tables)  # --time-up stop: no deal after the time
     assert snap.clock.break_left_us == 10 * MINUTE_US
+
+
+def test_the_championship_keeps_its_own_schema_version(db: str, clock: SimClock,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    make_state(db, clock, "empty")
+    conn = sqlite3.connect(db)
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    companion_version = conn.execute("PRAGMA user_version").fetchone()[0]
+    conn.close()
+    assert not any(t.startswith("championship") for t in tables)  # nothing until an event
+    make_state(db, clock, "new")
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT value FROM championship_meta WHERE key = 'schema_version'"
+                        ).fetchone() == ("1",)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == companion_version
+    conn.execute("UPDATE championship_meta SET value = '99'")
+    conn.commit()
+    conn.close()
+    status, _out, err = run(capsys, "event", "show", "--db", db)
+    assert status == 2 and "written by a newer uno-showdown (schema 99)" in err
