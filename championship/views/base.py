@@ -54,6 +54,11 @@ class DirectorView(View):
     def refresh(self) -> None:
         """The snapshot was built again (a second passed, or the file changed)."""
 
+    def no_event(self, surface: pygame.Surface) -> None:
+        self.empty(surface, _("No event yet"),
+                   _("Create it on the Players tab (F1), or: uno-showdown event new NAME "
+                     "--tables N"))
+
     def empty(self, surface: pygame.Surface, title: str, hint: str) -> None:
         r = self.rect
         theme.text(surface, title, (r.centerx, r.centery - 30), 28, bold=True, anchor="center",

@@ -120,6 +120,8 @@ class ClockView(DirectorView):
 
     def buttons(self) -> list[Button]:
         snap = self.snap
+        if snap is None:
+            return []
         side = self.side_rect()
         key, label, enabled = self.next_action()
         action = self.seat_final if key == "seat_final" else self.start
@@ -152,8 +154,7 @@ class ClockView(DirectorView):
         r = self.rect
         snap = self.snap
         if snap is None:
-            self.empty(surface, _("No event yet"),
-                       _("Create one: uno-showdown event new NAME --tables N"))
+            self.no_event(surface)
             return
         left = pygame.Rect(r.x + 16, r.y + 8, self.side_rect().x - r.x - 32, 190)
         view = snap.clock

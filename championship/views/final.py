@@ -63,6 +63,8 @@ class FinalView(DirectorView):
 
     def buttons(self) -> list[Button]:
         snap = self.snap
+        if snap is None:
+            return []
         aw = self.awards_rect()
         out = [Button("sheet", pygame.Rect(aw.x, aw.bottom - 52, aw.width, 52),
                       _("Save results sheet"), self.save_sheet, enabled=snap is not None,
@@ -79,8 +81,7 @@ class FinalView(DirectorView):
         r = self.rect
         snap = self.snap
         if snap is None:
-            self.empty(surface, _("No event yet"),
-                       _("Create one: uno-showdown event new NAME --tables N"))
+            self.no_event(surface)
             return
         box = self.final_rect()
         if snap.final_seated:

@@ -3,6 +3,10 @@ withdraw them (a second tap confirms, so a stray finger withdraws nobody).
 
 With a real keyboard, typing goes straight into the name and Enter registers. Tapping the
 name opens the companion's on-screen keyboard. Registration closes when qualifying starts.
+
+Without an event yet, the same field names a new one and a stepper sets the bar's tables,
+so a championship can be run from the screens alone (every other setting keeps the seed's
+default; `uno-showdown event set` changes them).
 """
 
 from __future__ import annotations
@@ -15,11 +19,24 @@ import pygame
 from championship.i18n import _
 from championship.views.base import DirectorView
 from companion import theme
-from companion.widgets import Button, Keyboard, Scroller, grid
+from companion.widgets import Button, Keyboard, Scroller, grid, row
 
 FIELD_H = 56
 CELL_H = 46
 MAX_NAME = 40
+MAX_EVENT_NAME = 80
+
+
+def wrap(text: str, size: int, width: int) -> list[str]:
+    """`text` in lines that fit `width` at `size` pixels, broken between words."""
+    font = theme.font(size)
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.size(f"{lines[-1]} {word}")[0] <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines
 
 
 class PlayersView(DirectorView):
@@ -31,6 +48,7 @@ class PlayersView(DirectorView):
         self.typing = False  # the on-screen keyboard is open
         self.selected: int | None = None
         self.confirming = False
+        self.tables = 3  # for a new event
         self.scroll = Scroller()
         self.keyboard = Keyboard(self._type, self._backspace, self._close_keyboard, _("Done"))
 
@@ -39,12 +57,38 @@ class PlayersView(DirectorView):
         return self.typing
 
     def open(self) -> bool:
+        """Does the name field take typing: registration is open, or there is no event yet."""
         snap = self.snap
-        return snap is not None and not snap.data.clock
+        return snap is None or not snap.data.clock
+
+    # -- a new event --
+
+    def create(self) -> None:
+        from championship.settings import make
+
+        name = " ".join(self.draft.split())
+        if not name:
+            self.director.notify(_("Type the event's name first"))
+            return
+        tables = self.tables
+        made = self.director.act(lambda: self.director.champ.new_event(name, make(tables=tables)))
+        if made is not None:
+            self.draft = ""
+            self.director.notify(_("{name} is created: register the players").format(name=name))
+
+    def step_tables(self, step: int) -> None:
+        self.tables = max(1, min(100, self.tables + step))
+
+    def stepper_rect(self) -> pygame.Rect:
+        r = self.rect
+        return pygame.Rect(r.x + 8, r.y + 8 + FIELD_H + 56, 300, FIELD_H)
 
     # -- actions --
 
     def register(self) -> None:
+        if self.snap is None:
+            self.create()
+            return
         name = " ".join(self.draft.split())
         if not name:
             self.director.notify(_("Type the player's name first"))
@@ -76,7 +120,7 @@ class PlayersView(DirectorView):
             self.director.notify(" ".join(notes))
 
     def _type(self, text: str) -> None:
-        if len(self.draft) < MAX_NAME:
+        if len(self.draft) < (MAX_EVENT_NAME if self.snap is None else MAX_NAME):
             self.draft += text
 
     def _backspace(self) -> None:
@@ -117,11 +161,18 @@ class PlayersView(DirectorView):
         is_open = self.open()
         out.append(Button("name", field, "", self._open_keyboard, enabled=is_open,
                           fill=theme.PANEL_HI))
+        if snap is None:  # no event yet: name one and give the bar's tables
+            out.append(Button("create", pygame.Rect(field.right + 8, field.y, 192, FIELD_H),
+                              _("Create event"), self.create, primary=True, sublabel="Enter"))
+            cells = row(self.stepper_rect(), 3)
+            out.append(Button("tables:-", cells[0], "−", lambda: self.step_tables(-1),
+                              font_px=28, enabled=self.tables > 1))
+            out.append(Button("tables:+", cells[2], "+", lambda: self.step_tables(1),
+                              font_px=28, enabled=self.tables < 100))
+            return out
         out.append(Button("register", pygame.Rect(field.right + 8, field.y, 192, FIELD_H),
                           _("Register"), self.register, primary=True, enabled=is_open,
                           sublabel="Enter"))
-        if snap is None:
-            return out
         area = self.grid_rect()
         players = snap.data.players
         cells = grid(area, len(players), self.columns(), CELL_H, 6)
@@ -189,8 +240,22 @@ class PlayersView(DirectorView):
             self._draw_field(surface, field)
             return
         if snap is None:
-            self.empty(surface, _("No event yet"),
-                       _("Create one: uno-showdown event new NAME --tables N"))
+            theme.text(surface, _("No event yet: name it and give the bar's tables"),
+                       (r.x + 16, r.y + 8 + FIELD_H + 24), 18, theme.TEXT_DIM,
+                       anchor="midleft", max_width=r.width - 32)
+            stepper = self.stepper_rect()
+            middle = row(stepper, 3)[1]
+            theme.text(surface, str(self.tables), (middle.centerx, middle.centery + 2), 26,
+                       bold=True, anchor="midbottom")
+            theme.text(surface, _("tables"), (middle.centerx, middle.centery + 2), 14,
+                       theme.TEXT_DIM, anchor="midtop")
+            y = stepper.bottom + 24
+            for line in wrap(_("At most 7 players a table, an hour of qualifying (two flights "
+                               "of 45 minutes if the bar cannot seat everyone), a final of the "
+                               "best 7: the regulation's defaults."), 17, r.width - 32):
+                theme.text(surface, line, (r.x + 16, y), 17, theme.TEXT_DIM,
+                           max_width=r.width - 32)
+                y += 24
             return
         players = snap.data.players
         withdrawn = sum(1 for p in players if p.withdrawn)
@@ -205,7 +270,7 @@ class PlayersView(DirectorView):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        if not self.typing and self.snap is not None:
+        if not self.typing:
             self._draw_field(surface, self.field_rect())
 
     def _draw_field(self, surface: pygame.Surface, field: pygame.Rect) -> None:
@@ -218,7 +283,11 @@ class PlayersView(DirectorView):
             pygame.draw.line(surface, theme.ACCENT, (t.right + 3, field.y + 12),
                              (t.right + 3, field.bottom - 12), 2)
         else:
-            hint = (_("New player's name (type, or tap for a keyboard)") if self.open()
-                    else _("Registration is closed: qualifying has started"))
+            if self.snap is None:
+                hint = _("The event's name (type, or tap for a keyboard)")
+            elif self.open():
+                hint = _("New player's name (type, or tap for a keyboard)")
+            else:
+                hint = _("Registration is closed: qualifying has started")
             theme.text(surface, hint, (field.x + 14, field.centery), 18, theme.TEXT_DIM,
                        anchor="midleft", max_width=field.width - 28)

@@ -44,6 +44,8 @@ class SeatingView(DirectorView):
     def buttons(self) -> list[Button]:
         r = self.rect
         snap = self.snap
+        if snap is None:
+            return []
         label = _("Draw again") if snap is not None and snap.flights else _("Draw seats")
         return [Button("draw", pygame.Rect(r.right - 8 - 220, r.y + 8, 220, 48), label,
                        self.draw_seats, primary=True, enabled=self.can_draw())]
@@ -62,8 +64,7 @@ class SeatingView(DirectorView):
         r = self.rect
         snap = self.snap
         if snap is None:
-            self.empty(surface, _("No event yet"),
-                       _("Create one: uno-showdown event new NAME --tables N"))
+            self.no_event(surface)
             return
         if not snap.flights:
             theme.text(surface, _("The seats are not drawn yet"), (r.x + 16, r.y + 32), 22,

@@ -42,8 +42,7 @@ class StandingsView(DirectorView):
         r = self.rect
         snap = self.snap
         if snap is None:
-            self.empty(surface, _("No event yet"),
-                       _("Create one: uno-showdown event new NAME --tables N"))
+            self.no_event(surface)
             return
         deals = sum(1 for d in snap.deals if d.stage == "qualifying")
         head = _("Qualifying · {n} deals · result = points ÷ games, lower is better").format(

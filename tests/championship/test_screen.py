@@ -195,3 +195,27 @@ def test_without_a_display_it_says_how_to_run_it(monkeypatch: pytest.MonkeyPatch
     assert main(["event", "screen", "--db", db]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no display" in err[0] and "xvfb-run" in err[0]
+
+
+def test_a_championship_can_start_from_the_screen_alone(db: str, clock: SimClock) -> None:
+    make_state(db, clock, "empty")
+    with Championship.open(db, clock=clock) as champ:
+        d = Driver(champ)
+        assert d.screen.current.name == "players"
+        assert [b.key for b in d.screen.buttons() if not b.key.startswith("tab:")] == [
+            "name", "create", "tables:-", "tables:+"]
+        d.tap("create")
+        assert d.notice == "Type the event's name first" and champ.event_id is None
+        d.type_text("Bar Cup")
+        d.tap("tables:+")
+        d.tap("create")
+        assert d.notice == "Bar Cup is created: register the players"
+        snap = champ.snapshot()
+        assert snap.event.name == "Bar Cup" and snap.settings.tables == 4
+        for name in ("Ann", "Bob"):
+            d.type_text(name)
+            d.key(pygame.K_RETURN)
+        assert [p.name for p in champ.snapshot().data.players] == ["Ann", "Bob"]
+        for tab in ("seating", "clock", "final"):
+            d.screen.go(tab)
+            d.frame()
