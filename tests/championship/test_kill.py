@@ -5,7 +5,7 @@ round`, as a table would, while the organiser pauses and resumes the clock with 
 event pause|resume`. Games go to 60 points here, so tables keep reaching the target and
 playing on in a new game: the round that ends a game and the game the table goes on in are
 one transaction, like a clock event and every table's time box. The writer is killed with
-SIGKILL a dozen times, each time after a random number of deals and at a random moment of
+SIGKILL eight times, each time after a random number of deals and at a random moment of
 the next one (however fast the machine), and started again from what the file holds. After
 every kill the file must hold every deal the writer reported, each exactly as entered; every
 game that ended inside its box must have its next game; and the boxes must agree with the
@@ -32,8 +32,8 @@ from championship.settings import make
 from companion.store import Store
 from companion.timebox import State
 
-DEALS = 150
-KILLS = 12
+DEALS = 120
+KILLS = 8
 REPO = Path(__file__).resolve().parents[2]
 TABLES = (("Ann", "Bob", "Cid"), ("Dan", "Eve", "Fay"))
 
