@@ -87,24 +87,27 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     except CompanionError:
         i18n.set_language(None)
 
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH",
-                        help=_("the games file the tables record into (default: in your user "
-                               "data directory)"))
+    base = argparse.ArgumentParser(add_help=False)
+    base.add_argument("--db", metavar="PATH",
+                      help=_("the games file the tables record into (default: in your user "
+                             "data directory)"))
+    base.add_argument("--lang", metavar="LANG",
+                      help=_("language of the output: en, ru, uk or hy (default: the "
+                             "system's)"))
+    common = argparse.ArgumentParser(add_help=False, parents=[base])
     common.add_argument("--event", type=int, metavar="ID",
                         help=_("the event (default: the most recent one)"))
-    common.add_argument("--lang", metavar="LANG",
-                        help=_("language of the output: en, ru, uk or hy (default: the "
-                               "system's)"))
     with_json = argparse.ArgumentParser(add_help=False, parents=[common])
     with_json.add_argument("--json", action="store_true", help=_("print JSON"))
 
-    event = sub.add_parser("event", help=_("run a championship: registration, draw, clock, "
-                                           "standings, final, awards"))
+    summary = _("run a championship: registration, draw, clock, standings, final, awards")
+    event = sub.add_parser("event", help=summary, description=summary + ". " + _(
+        "The tables record their deals with `uno-showdown game round` or the companion's "
+        "screen; docs/championship.md walks through a whole championship."))
     actions = event.add_subparsers(dest="event_command", metavar="ACTION")
     actions.required = True
 
-    p = actions.add_parser("new", parents=[common], help=_("create an event; prints its id"))
+    p = actions.add_parser("new", parents=[base], help=_("create an event; prints its id"))
     p.add_argument("name", help=_("the event's name"))
     p.add_argument("--tables", type=int, required=True, metavar="N",
                    help=_("the bar's tables for the championship"))
@@ -117,7 +120,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     _settings_options(p, defaults=False)
     p.set_defaults(func=cmd_set)
 
-    p = actions.add_parser("list", parents=[common], help=_("list the events"))
+    p = actions.add_parser("list", parents=[base], help=_("list the events"))
     p.set_defaults(func=cmd_list)
 
     p = actions.add_parser("show", parents=[with_json],
@@ -184,7 +187,7 @@ def _opened(args: argparse.Namespace) -> Iterator[Championship]:
     from championship.event import Championship
 
     try:
-        champ = Championship.open(args.db, args.event, lang=args.lang)
+        champ = Championship.open(args.db, getattr(args, "event", None), lang=args.lang)
     except CompanionError as exc:
         raise UsageError(str(exc)) from None
     try:
