@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("showdown.commands.replay", "print the verdict of a duel log (JSON lines)"),
     "selftest": ("hardware.commands",
                  "light, sound and spin each output of a unit and echo its inputs"),
+    "event": ("championship.commands",
+              "run a championship: registration, draw, clock, standings, final, awards"),
     "virtual-mcu": ("firmware_host.commands",
                     "run the microcontroller firmware on a pseudo-terminal, for "
                     "`run --device serial`"),

@@ -14,8 +14,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-GUIDES = ["emulator", "scoring", "companion-screen", "raspberry-pi", "pico", "fairness",
-          "command-line", "development"]
+GUIDES = ["emulator", "scoring", "companion-screen", "raspberry-pi", "pico", "championship",
+          "fairness", "command-line", "development"]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
 
