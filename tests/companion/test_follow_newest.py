@@ -27,3 +27,40 @@ def test_a_following_app_switches_to_a_newer_game(tmp_path: Path) -> None:
     finally:
         for app in (screen, pinned, terminal):
             app.close()
+
+
+def test_a_championship_game_is_neither_followed_into_nor_out_of(tmp_path: Path) -> None:
+    """In a championship's file the newest game may be another table's: a table there
+    moves on with its time box, never to the file's newest game."""
+    from companion.game import Game
+    from companion.scoring import Rules
+    from companion.store import Store
+    from companion.timebox import TimeBox
+
+    db = tmp_path / "cup.db"
+    store = Store(db)
+
+    def boxed_game(label: str, names: list[str]) -> int:
+        game = Game.new("classic", Rules.make("championship", 100), names)
+        with store.transaction() as conn:
+            game_id = store.insert_game(conn, game)
+            box_id = store.create_time_box(conn, TimeBox(label))
+            store.put_game_in_box(conn, box_id, game_id)
+        return game_id
+
+    home = CompanionApp.open(db, lang="en")
+    home.follows_newest_game = True
+    own = home.new_game("classic", "winner", ["Gus", "Hal"])  # a game of its own, no clock
+    table_1 = boxed_game("Cup · Table 1", ["Ann", "Bob", "Cid"])  # newer, in a time box
+    at_table_1 = CompanionApp.open(db, table_1, lang="en")
+    at_table_1.follows_newest_game = True
+    try:
+        home.refresh()
+        assert home.game is not None and home.game.id == own  # not into a table's game
+        boxed_game("Cup · Table 2", ["Dan", "Eve", "Fay"])  # another table's, newer still
+        at_table_1.refresh()
+        assert at_table_1.game is not None and at_table_1.game.id == table_1
+    finally:
+        home.close()
+        at_table_1.close()
+        store.close()
