@@ -27,6 +27,7 @@ Return types are small frozen dataclasses:
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -53,6 +54,9 @@ __all__ = [
     "RoundSummary",
     "Standing",
 ]
+
+
+log = logging.getLogger(__name__)
 
 
 def _now() -> str:
@@ -104,8 +108,15 @@ class CompanionApp:
         self.game = game
         self._lock = threading.RLock()
         self._seen_version: int | None = None  # the file's data_version last looked at
+        # The current game's duels as last read, by id; `_duels_seen` is the game's
+        # duel-write counter they are up to date with, so a refresh reads only changes.
+        self._duel_rows: dict[int, DuelRow] = {}
+        self._duels_seen = 0
+        self._duel_list: list[DuelRow] | None = None
+        self._duel_stats: dict[str, ReactionStats] | None = None
         self._last_duel: DuelRow | None = None
-        self._recorder: DuelRecorder | None = None
+        self._recorder = DuelRecorder(store.path, self._current_game,
+                                      on_recorded=self._duel_recorded)
         self._attach()
 
     @classmethod
@@ -128,8 +139,29 @@ class CompanionApp:
             raise
         return cls(store, game)
 
-    def close(self) -> None:
-        self.store.close()
+    def close(self, flush_timeout_s: float = 3.0) -> None:
+        """Record what is still pending (waiting at most `flush_timeout_s`), then close.
+
+        Duels that could still not be written are named in one logged line; the duel log
+        holds them, and `uno-showdown game duels --recover-from LOG` takes them back.
+        """
+        try:
+            left = self._recorder.close(flush_timeout_s)
+            if left:
+                log.warning(
+                    "%d duel(s) not recorded in %s (the file could not be written): %s; take "
+                    "them back with `uno-showdown game duels --recover-from` and the duel log",
+                    len(left), self.store.path, ", ".join(left))
+        finally:
+            self.store.close()
+
+    def flush_duels(self, timeout_s: float = 5.0) -> bool:
+        """Wait until every verdict heard so far is in the games file (False on timeout)."""
+        return self._recorder.flush(timeout_s)
+
+    def pending_duels(self) -> list[str]:
+        """The duels heard but not yet in the games file, described for a person."""
+        return self._recorder.pending()
 
     def __enter__(self) -> CompanionApp:
         return self
@@ -137,22 +169,49 @@ class CompanionApp:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _attach(self) -> None:
+    def _current_game(self) -> tuple[int, int] | None:
+        """The game a verdict heard now belongs to, and its rounds so far (the recorder's)."""
         game = self.game
+        return None if game is None or game.id is None else (game.id, len(game.rounds))
+
+    def _attach(self) -> None:
+        """Read the current game's duels afresh (a game opened, switched, or renamed in)."""
+        game = self.game
+        self._duel_rows = {}
+        self._duels_seen = 0
+        self._changed_duels()
         if game is None or game.id is None:
-            self._recorder = None
-            self._last_duel = None
             return
-        self._recorder = DuelRecorder(
-            self.store, game.id,
-            after_round=lambda: len(self.game.rounds) if self.game else 0,
-            on_recorded=self._duel_recorded,
-        )
-        duels = self.store.duels(game.id)
-        self._last_duel = duels[-1] if duels else None
+        self._take_duels(self.store.duels(game.id))
+
+    def _changed_duels(self) -> None:
+        self._duel_list = None
+        self._duel_stats = None
+        self._last_duel = self._duel_rows[max(self._duel_rows)] if self._duel_rows else None
+
+    def _take_duels(self, rows: Iterable[DuelRow]) -> bool:
+        """Merge duel rows read from the file; True if any was new or newer."""
+        taken = False
+        for row in rows:
+            known = self._duel_rows.get(row.id)
+            if known is None or row.changed > known.changed:
+                self._duel_rows[row.id] = row
+                taken = True
+            self._duels_seen = max(self._duels_seen, row.changed)
+        if taken:
+            self._changed_duels()
+        return taken
 
     def _duel_recorded(self, row: DuelRow) -> None:
-        self._last_duel = row
+        """The recorder stored a duel (its thread): show it, if it is of the current game."""
+        with self._lock:
+            game = self.game
+            if game is None or game.id is None or row.game_id != game.id:
+                return
+            known = self._duel_rows.get(row.id)
+            if known is None or row.changed > known.changed:
+                self._duel_rows[row.id] = row
+                self._changed_duels()
 
     def _save(self, write: Callable[[], None]) -> None:
         """Run a store write; if the game changed elsewhere, reload it before passing that on."""
@@ -186,12 +245,15 @@ class CompanionApp:
                 return False
             changed = self.store.game_revision(game.id) != game.revision
             if changed:
+                names = self.game.names if self.game is not None else []
                 self._reload()
-            duels = self.store.duels(game.id)
-            last = duels[-1] if duels else None
-            if last != self._last_duel:
-                self._last_duel = last
-                changed = True
+                if self.game is not None and self.game.names != names:
+                    self._attach()  # a rename elsewhere: the duels name the players anew
+                    return True
+            if self.game is not None and self.game.id is not None:
+                # Only the duels written since the last look: O(new), not O(stored).
+                changed = self._take_duels(
+                    self.store.duel_changes(self.game.id, self._duels_seen)) or changed
             return changed
 
     def reload(self) -> None:
@@ -319,6 +381,7 @@ class CompanionApp:
             updated = game.rename(old, new)
             self._save(lambda: self.store.rename_player(updated, was, updated.player(new).name))
             self.game = updated
+            self._attach()  # the duels name the players anew
 
     def add_player(self, name: str, seat: int | None = None) -> None:
         """A late joiner, who plays from the next round on."""
@@ -340,27 +403,32 @@ class CompanionApp:
         return self.game.series() if self.game is not None else {}
 
     def duels(self) -> list[DuelRow]:
-        game = self.game
-        return self.store.duels(game.id) if game is not None and game.id is not None else []
+        """The current game's duels, oldest first (as last read: see `refresh`)."""
+        with self._lock:
+            if self._duel_list is None:
+                self._duel_list = [self._duel_rows[k] for k in sorted(self._duel_rows)]
+            return list(self._duel_list)
 
     def duel_stats(self) -> dict[str, ReactionStats]:
         """Best and median reaction (ms) per player of the current game."""
-        game = self.game
-        if game is None:
-            return {}
-        return reaction_stats(self.duels(), game.names)
+        with self._lock:
+            game = self.game
+            if game is None:
+                return {}
+            if self._duel_stats is None:
+                self._duel_stats = reaction_stats(self.duels(), game.names)
+            return dict(self._duel_stats)
 
     def last_duel(self) -> DuelRow | None:
         return self._last_duel
 
     def on_service_event(self, event: object) -> None:
-        """Pass to `ShowdownService.add_listener`: records each verdict with the current game."""
-        # Under the app's lock: the service thread records while the screen's thread may be
-        # refreshing from the file, and a refresh must not put back an older last duel.
-        with self._lock:
-            recorder = self._recorder
-            if recorder is not None:
-                recorder(event)
+        """Pass to `ShowdownService.add_listener`: records each verdict with the current game.
+
+        Returns at once: the recorder writes on a thread and connection of its own, so a
+        games file locked by another program holds up neither the caller nor the screen.
+        """
+        self._recorder(event)
 
     # -- export and import --
 

@@ -23,7 +23,7 @@ from companion.game import Game, Standing
 from companion.i18n import _
 from companion.scoring import METHOD_TITLES, MODIFIERS, Method, Rules, hand_value
 from companion.store import Store
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 
 def _lang_from_argv(argv: Sequence[str]) -> str | None:
@@ -141,10 +141,10 @@ def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
                                     unfinished_only=False)
         if need_game and app.game is None:
             app.close()
-            raise UsageError(_("there is no game yet: start one with `uno-showdown game new`"))
+            raise ConfigError(_("there is no game yet: start one with `uno-showdown game new`"))
         return app
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
 
 
 @contextmanager
@@ -155,7 +155,7 @@ def _opened(args: argparse.Namespace, need_game: bool = True) -> Iterator[Compan
     try:
         yield app
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     finally:
         app.close()
 
@@ -164,7 +164,7 @@ def _split(entry: str, what: str) -> tuple[str, str]:
     name, sep, rest = entry.partition(":")
     if not sep or not name.strip():
         example = '"Bob: r5 gskip"' if what == "hand" else '"Bob: 25"'
-        raise UsageError(
+        raise ConfigError(
             _("cannot read {entry!r}: write a name, a colon and the {what}, e.g. {example}").format(
                 entry=entry, what=_("cards") if what == "hand" else _("points"), example=example
             )
@@ -174,7 +174,7 @@ def _split(entry: str, what: str) -> tuple[str, str]:
 
 def _round_input(args: argparse.Namespace) -> tuple[str, dict[str, str], dict[str, int]]:
     if len(args.winner) > 1:
-        raise UsageError(
+        raise ConfigError(
             _("two winners given ({names}): only one player goes out in a round, "
               "so give --winner once").format(names=", ".join(args.winner))
         )
@@ -182,7 +182,7 @@ def _round_input(args: argparse.Namespace) -> tuple[str, dict[str, str], dict[st
     for entry in args.hand:
         name, cards = _split(entry, "hand")
         if name.casefold() in (n.casefold() for n in hands):
-            raise UsageError(
+            raise ConfigError(
                 _("{name}'s hand is given twice: give each player's hand once").format(name=name)
             )
         hands[name] = cards
@@ -192,7 +192,7 @@ def _round_input(args: argparse.Namespace) -> tuple[str, dict[str, str], dict[st
         try:
             points[name] = int(value)
         except ValueError:
-            raise UsageError(
+            raise ConfigError(
                 _("{value!r} is not a number of points: write e.g. \"{name}: 25\"").format(
                     value=value, name=name
                 )
@@ -382,7 +382,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
         assert app.game is not None
         n = len(app.game.rounds)
         if not app.undo():
-            raise UsageError(_("there is no round to undo"))
+            raise ConfigError(_("there is no round to undo"))
         print(_("Round {n} taken back; `game redo` puts it back.").format(n=n))
         _print_standings(app)
         return 0
@@ -391,7 +391,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
 def cmd_redo(args: argparse.Namespace) -> int:
     with _opened(args) as app:
         if not app.redo():
-            raise UsageError(_("there is no undone round to redo"))
+            raise ConfigError(_("there is no undone round to redo"))
         assert app.game is not None
         print(_("Round {n} put back.").format(n=len(app.game.rounds)))
         _print_standings(app)
@@ -421,7 +421,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             try:
                 Path(args.output).write_text(text, encoding="utf-8")
             except OSError as exc:
-                raise UsageError(_("cannot write {path}: {reason}").format(
+                raise ConfigError(_("cannot write {path}: {reason}").format(
                     path=args.output, reason=exc.strerror)) from None
             print(_("Game {id} written to {path}.").format(id=app.game.id if app.game else "",
                                                           path=args.output), file=sys.stderr)
@@ -435,7 +435,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-        raise UsageError(_("cannot read {path}: {reason}").format(
+        raise ConfigError(_("cannot read {path}: {reason}").format(
             path=args.file, reason=reason)) from None
     with _opened(args, need_game=False) as app:
         fmt = "csv" if args.file.lower().endswith(".csv") else None
@@ -455,6 +455,6 @@ def cmd_points(args: argparse.Namespace) -> int:
         edition.check(cards, _("the cards"))
         rules = Rules.make(Method.WINNER, None, args.option)
     except (CardError, CompanionError) as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     print(hand_value(cards, rules))
     return 0

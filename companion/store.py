@@ -51,6 +51,11 @@ class GameChangedError(StoreError):
     """The game in the file moved on since this copy was loaded (another screen or the CLI)."""
 
 
+class StoreBusyError(StoreError):
+    """The file cannot be written just now (locked by another program, disk full, I/O):
+    the same change may well succeed later, unlike a change the data refuses."""
+
+
 def default_db_path() -> Path:
     """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown)."""
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
@@ -115,8 +120,20 @@ _V3 = """
 ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 """
 
+# `changed` numbers each game's duel writes, so a screen reads only what is new since it
+# last looked; `log_key` names the duel in the duel log (its number there and the instant
+# of its verdict), so taking duels back from the log never records one twice.
+_V4 = """
+ALTER TABLE duels ADD COLUMN contested INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE duels ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE duels ADD COLUMN log_key TEXT;
+UPDATE duels SET changed = id;
+CREATE INDEX duels_by_change ON duels (game_id, changed);
+CREATE UNIQUE INDEX duels_by_log_key ON duels (game_id, log_key) WHERE log_key IS NOT NULL;
+"""
+
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -149,6 +166,13 @@ class DuelRow:
     loser: str | None
     reaction_us: Mapping[str, int | None]
     recorded_at: str
+    #: A press reached the table after the verdict with a stamp that would have changed it.
+    contested: bool = False
+    #: Where the duel is in the duel log ("<duel number>@<verdict instant>"), if known.
+    log_key: str | None = None
+    #: The game's duel-write counter when this row was last written (see `duel_changes`).
+    changed: int = 0
+    game_id: int | None = None
 
 
 def _locked(method: F) -> F:
@@ -165,14 +189,17 @@ def _locked(method: F) -> F:
 class Store:
     """One SQLite file holding many games; use from one thread at a time."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, busy_timeout_s: float = 10.0) -> None:
+        """`busy_timeout_s`: how long a write waits for another program's lock on the file
+        before it gives up with `StoreBusyError`."""
         self.path = Path(path) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
         self.lock = threading.RLock()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(
-                self.path, isolation_level=None, timeout=10.0, check_same_thread=False
+                self.path, isolation_level=None, timeout=busy_timeout_s,
+                check_same_thread=False
             )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(
@@ -235,7 +262,8 @@ class Store:
                 self.conn.execute("ROLLBACK")
 
     def _cannot_save(self, exc: BaseException) -> StoreError:
-        return StoreError(
+        kind = StoreBusyError if isinstance(exc, sqlite3.OperationalError) else StoreError
+        return kind(
             _("cannot save to {path}: {reason}; nothing was changed, so try again").format(
                 path=self.path, reason=exc
             )
@@ -301,7 +329,8 @@ class Store:
                 self._insert_duel(
                     conn, game_id, d.after_round, d.challenger, d.opponent, d.cards, d.outcome,
                     d.winner, d.loser, d.reaction_us.get(d.challenger),
-                    d.reaction_us.get(d.opponent), d.recorded_at,
+                    d.reaction_us.get(d.opponent), d.recorded_at, contested=d.contested,
+                    log_key=d.log_key,
                 )
         return game_id
 
@@ -523,21 +552,39 @@ class Store:
 
     # -- duels --
 
+    _DUEL_COLUMNS = (
+        "id, after_round, challenger_id, opponent_id, cards, outcome, winner_id, loser_id, "
+        "challenger_reaction_us, opponent_reaction_us, recorded_at, contested, log_key, changed"
+    )
+
     def add_duel(
         self, game_id: int, after_round: int, challenger: str, opponent: str, cards: int,
         outcome: str, winner: str | None, loser: str | None,
         challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
+        *, contested: bool = False, log_key: str | None = None,
     ) -> int:
+        """Store a duel; returns its id. O(1) in the duels already stored.
+
+        With a `log_key` already stored for this game, nothing is written and the stored
+        duel's id is returned: recording the same duel twice is harmless.
+        """
         with self.transaction() as conn:
+            if log_key is not None:
+                row = conn.execute("SELECT id FROM duels WHERE game_id = ? AND log_key = ?",
+                                   (game_id, log_key)).fetchone()
+                if row is not None:
+                    return int(row[0])
             return self._insert_duel(
                 conn, game_id, after_round, challenger, opponent, cards, outcome, winner, loser,
                 challenger_reaction_us, opponent_reaction_us, recorded_at,
+                contested=contested, log_key=log_key,
             )
 
     def _insert_duel(
         self, conn: sqlite3.Connection, game_id: int, after_round: int, challenger: str,
         opponent: str, cards: int, outcome: str, winner: str | None, loser: str | None,
         challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
+        *, contested: bool = False, log_key: str | None = None,
     ) -> int:
         ids = {k.casefold(): v for k, v in self._player_ids(conn, game_id).items()}
         missing = [n for n in (challenger, opponent) if n.casefold() not in ids]
@@ -552,26 +599,47 @@ class Store:
         cur = conn.execute(
             "INSERT INTO duels (game_id, after_round, challenger_id, opponent_id, cards, "
             "outcome, winner_id, loser_id, challenger_reaction_us, opponent_reaction_us, "
-            "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "recorded_at, contested, log_key, changed) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, after_round, ids[challenger], ids[opponent], cards, outcome,
              ids.get(winner), ids.get(loser), challenger_reaction_us,
-             opponent_reaction_us, recorded_at),
+             opponent_reaction_us, recorded_at, int(contested), log_key,
+             self._next_change(conn, game_id)),
         )
         return int(cur.lastrowid or 0)
+
+    @staticmethod
+    def _next_change(conn: sqlite3.Connection, game_id: int) -> int:
+        """The next number of the game's duel-write counter (one index look-up)."""
+        row = conn.execute("SELECT MAX(changed) FROM duels WHERE game_id = ?",
+                           (game_id,)).fetchone()
+        return int(row[0] or 0) + 1
 
     def set_duel_reactions(
         self, duel_id: int, challenger_us: int | None, opponent_us: int | None
     ) -> None:
         """Complete a duel's reaction times (known only once the slower press is in)."""
         with self.transaction() as conn:
+            self._touch_duel(conn, duel_id)
             conn.execute(
                 "UPDATE duels SET challenger_reaction_us = COALESCE(?, challenger_reaction_us), "
                 "opponent_reaction_us = COALESCE(?, opponent_reaction_us) WHERE id = ?",
                 (challenger_us, opponent_us, duel_id),
             )
 
-    @_locked
-    def duels(self, game_id: int) -> list[DuelRow]:
+    def set_duel_contested(self, duel_id: int) -> None:
+        """Mark a duel contested: a late press would have changed its verdict."""
+        with self.transaction() as conn:
+            self._touch_duel(conn, duel_id)
+            conn.execute("UPDATE duels SET contested = 1 WHERE id = ?", (duel_id,))
+
+    def _touch_duel(self, conn: sqlite3.Connection, duel_id: int) -> None:
+        row = conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()
+        if row is not None:
+            conn.execute("UPDATE duels SET changed = ? WHERE id = ?",
+                         (self._next_change(conn, int(row[0])), duel_id))
+
+    def _duel_rows(self, where: str, params: tuple[object, ...], game_id: int) -> list[DuelRow]:
         names = {
             pid: name for pid, name in self.conn.execute(
                 "SELECT id, name FROM players WHERE game_id = ?", (game_id,)
@@ -579,14 +647,32 @@ class Store:
         }
         out = []
         for row in self.conn.execute(
-            "SELECT id, after_round, challenger_id, opponent_id, cards, outcome, winner_id, "
-            "loser_id, challenger_reaction_us, opponent_reaction_us, recorded_at FROM duels "
-            "WHERE game_id = ? ORDER BY id", (game_id,),
+            f"SELECT {self._DUEL_COLUMNS} FROM duels WHERE {where} ORDER BY id", params,
         ):
-            did, after, ch, op, cards, outcome, win, lose, ch_us, op_us, at = row
+            did, after, ch, op, cards, outcome, win, lose, ch_us, op_us, at, cont, key, chg = row
             out.append(DuelRow(
                 did, after, names[ch], names[op], cards, outcome, names.get(win),
                 names.get(lose), MappingProxyType({names[ch]: ch_us, names[op]: op_us}), at,
+                bool(cont), key, chg, game_id,
             ))
         return out
 
+    @_locked
+    def duels(self, game_id: int) -> list[DuelRow]:
+        """Every duel of the game, oldest first."""
+        return self._duel_rows("game_id = ?", (game_id,), game_id)
+
+    @_locked
+    def duel_changes(self, game_id: int, since: int) -> list[DuelRow]:
+        """The game's duels written after change number `since` (see `DuelRow.changed`):
+        a screen that keeps the duels it has seen reads only these."""
+        return self._duel_rows("game_id = ? AND changed > ?", (game_id, since), game_id)
+
+    @_locked
+    def duel(self, duel_id: int) -> DuelRow | None:
+        """One stored duel by id (None if there is none)."""
+        row = self.conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()
+        if row is None:
+            return None
+        rows = self._duel_rows("id = ?", (duel_id,), int(row[0]))
+        return rows[0] if rows else None

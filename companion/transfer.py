@@ -25,7 +25,7 @@ from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, Hand, Player, Rou
 from companion.i18n import _
 from companion.scoring import MAX_TARGET, Method, Rules
 from companion.store import DuelRow
-from showdown.duel import Outcome
+from showdown.events import Outcome
 
 FORMAT_NAME = "uno-showdown-game"
 FORMAT_VERSION = 1

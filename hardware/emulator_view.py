@@ -13,9 +13,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from hardware.base import LaunchPart
 from hardware.emulator import Display, UnitState, Verdict
-from showdown.sides import Side
+from showdown.events import LaunchPart, Side
 
 LIGHTS = 5
 

@@ -14,21 +14,18 @@ Why it looks like this:
   stamped inputs on a `queue.Queue`, and `read_inputs` blocks on it, so the
   service thread is the only one that touches the duel.
 * The launcher (`hardware.launcher`) stops by itself after its hard maximum
-  on-time; the unit also stops it on close, on SIGTERM/SIGINT once
-  `guard_process()` is installed, and at interpreter exit.
+  on-time, and the unit stops it on `close()`. The unit installs no signal
+  handler: the command that runs the table owns SIGTERM, SIGINT and SIGHUP
+  (`hardware.stop_signals`) and stops the motor first.
 """
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import logging
 import queue
-import signal
-import threading
 import warnings
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
 from gpiozero import (
@@ -43,21 +40,21 @@ from gpiozero import (
     TonalBuzzer,
 )
 
-from hardware.base import (
-    Beep,
-    LaunchPart,
-    PaddlePressed,
-    ShowdownUnit,
-    TimerPressed,
-    UnitInput,
-)
+from hardware.base import ShowdownUnit
 from hardware.gpio_clock import TickClock, factory_clock
 from hardware.gpio_display import CountdownDisplay
 from hardware.gpio_sound import Beeper
 from hardware.launcher import Launcher
 from hardware.pinmap import BuzzerKind, InputPin, PinMap, load_pinmap
-from showdown.cli import UsageError
-from showdown.sides import Side
+from showdown.events import (
+    Beep,
+    ConfigError,
+    LaunchPart,
+    PaddlePressed,
+    Side,
+    TimerPressed,
+    UnitInput,
+)
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +129,6 @@ class GpioUnit(ShowdownUnit):
         self._last_timer_us: int | None = None
         self._frozen = False
         self._closed = False
-        self._previous_handlers: dict[int, Any] = {}
         try:
             self._open_devices(pinmap, factory)
         except BaseException:
@@ -144,7 +140,7 @@ class GpioUnit(ShowdownUnit):
             device = make()
         except GPIOZeroError as exc:
             why = str(exc) or type(exc).__name__  # some gpiozero errors carry no message
-            raise UsageError(
+            raise ConfigError(
                 f"cannot open {what} on its pin ({why}): check the pin map and that no other "
                 "program uses that GPIO") from None
         self._devices.append(device)
@@ -311,38 +307,6 @@ class GpioUnit(ShowdownUnit):
     def stop_launcher(self) -> None:
         self.launcher.stop()
 
-    # -- process safety --
-
-    def guard_process(self) -> None:
-        """Stop the motor on SIGTERM/SIGINT and at exit. Call from the main thread.
-
-        SIGINT keeps its usual KeyboardInterrupt; SIGTERM becomes SystemExit(143)
-        so the service's `finally` blocks run instead of the process vanishing
-        with a driver pin left high.
-        """
-        atexit.register(self.stop_launcher)
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            self._previous_handlers[signum] = signal.signal(signum, self._on_signal)
-
-    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        self.stop_launcher()
-        previous = self._previous_handlers.get(signum)
-        if callable(previous):
-            previous(signum, frame)
-        elif signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        else:
-            raise SystemExit(128 + signum)
-
-    def _unguard_process(self) -> None:
-        atexit.unregister(self.stop_launcher)
-        if threading.current_thread() is not threading.main_thread():
-            return
-        for signum, previous in self._previous_handlers.items():
-            if signal.getsignal(signum) == self._on_signal:
-                signal.signal(signum, previous)
-        self._previous_handlers.clear()
-
     def close(self) -> None:
         if self._closed:
             self.launcher.stop()
@@ -354,7 +318,6 @@ class GpioUnit(ShowdownUnit):
             if self.beeper is not None:
                 self.beeper.close()
             self._close_devices()
-            self._unguard_process()
 
     def _close_devices(self) -> None:
         launcher = getattr(self, "launcher", None)
@@ -377,8 +340,7 @@ class GpioUnit(ShowdownUnit):
 def open_unit(args: argparse.Namespace) -> GpioUnit:
     """`--device gpio`: the unit on this Pi's header, pins from `--pins` (or the default map).
 
-    Works headless: nothing here needs a display. Installs the SIGTERM/SIGINT
-    guard when called from the main thread.
+    Works headless: nothing here needs a display.
     """
     pinmap = load_pinmap(getattr(args, "pins", None))
     try:
@@ -387,10 +349,7 @@ def open_unit(args: argparse.Namespace) -> GpioUnit:
             warnings.simplefilter("ignore", PinFactoryFallback)
             Device.ensure_pin_factory()
     except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
-        raise UsageError(
+        raise ConfigError(
             f"no GPIO library could be loaded ({exc}): on a Raspberry Pi install lgpio "
             "(see the Raspberry Pi section of the README)") from None
-    unit = GpioUnit(pinmap, Device.pin_factory)
-    if threading.current_thread() is threading.main_thread():
-        unit.guard_process()
-    return unit
+    return GpioUnit(pinmap, Device.pin_factory)

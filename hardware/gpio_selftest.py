@@ -11,11 +11,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from hardware.base import Beep, LaunchFinished, LaunchPart, PaddlePressed, TimerPressed, UnitFault
 from hardware.gpio import GpioUnit
 from hardware.gpio_sound import TUNES
 from hardware.pinmap import CountdownKind
-from showdown.sides import Side
+from showdown.events import (
+    Beep,
+    LaunchFinished,
+    LaunchPart,
+    PaddlePressed,
+    Side,
+    TimerPressed,
+    UnitFault,
+)
 
 Pause = Callable[[float], None]
 

@@ -35,18 +35,18 @@ from firmware_host.link import (
     VersionMismatch,
     nak_text,
 )
-from hardware.base import (
+from hardware.base import ShowdownUnit
+from showdown.events import (
     Beep,
     GoShown,
     LaunchFinished,
     LaunchPart,
     PaddlePressed,
-    ShowdownUnit,
+    Side,
     TimerPressed,
     UnitFault,
     UnitInput,
 )
-from showdown.sides import Side
 
 log = logging.getLogger(__name__)
 

@@ -14,18 +14,18 @@ from dataclasses import dataclass, field
 import pygame
 
 from hardware.emulator_view import TextCache
-from showdown.duel import Outcome
-from showdown.service import (
+from showdown.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
-    GoSignalled,
-    LaunchDone,
+    GoShown,
+    LaunchFinished,
+    Outcome,
     ServiceEvent,
-    UnitProblem,
+    Side,
+    UnitFault,
     VerdictGiven,
 )
-from showdown.sides import Side
 
 MAX_CARDS = 3
 
@@ -116,16 +116,16 @@ class DuelChooser:
                            f"loaded: press {keys.get('timer', 'the timer')} to start")
         elif isinstance(event, CountdownStarted):
             self.status = "Hands on the paddles..."
-        elif isinstance(event, GoSignalled):
+        elif isinstance(event, GoShown):
             self.status = "GO!"
         elif isinstance(event, EarlyPressSeen):
             self.status = f"{who(event.side)} pressed too early!"
         elif isinstance(event, VerdictGiven):
             self.busy = event.result.rematch
             self.status = verdict_text(event, who)
-        elif isinstance(event, UnitProblem):
+        elif isinstance(event, UnitFault):
             self.status = f"Unit problem: {event.reason}"
-        elif isinstance(event, LaunchDone) and event.jammed:
+        elif isinstance(event, LaunchFinished) and event.jammed:
             self.status = "The launcher jammed: clear it before the next duel."
         return (self.status, self.busy) != before
 

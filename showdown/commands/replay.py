@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from showdown.cli import UsageError
 from showdown.commands.options import add_duel_options, duel_overrides
+from showdown.events import ConfigError
 from showdown.replay import ReplayError, replay
 
 EXAMPLE = """\
@@ -48,16 +48,16 @@ def run(args: argparse.Namespace) -> int:
             with open(args.file, encoding="utf-8") as stream:
                 verdicts = replay(stream, **duel_overrides(args))  # type: ignore[arg-type]
     except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from exc
+        raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from exc
     except UnicodeDecodeError:
-        raise UsageError(f"{args.file} is not a duel log: it is not UTF-8 text") from None
+        raise ConfigError(f"{args.file} is not a duel log: it is not UTF-8 text") from None
     except ReplayError as exc:
-        raise UsageError(str(exc)) from exc
+        raise ConfigError(str(exc)) from exc
     if not verdicts:
-        raise UsageError("no duel in the input reached a verdict (is there a load and a start?)")
+        raise ConfigError("no duel in the input reached a verdict (is there a load and a start?)")
     status = 0
     for verdict in verdicts:
-        print(json.dumps(verdict.result.to_json()))
+        print(json.dumps(verdict.to_json()))
         if args.check and verdict.matches is False:
             print(
                 f"replay: the duel loaded at line {verdict.line} was recorded as "

@@ -7,8 +7,7 @@ import pytest
 
 from hardware import emulator_view as view
 from hardware.emulator import Verdict
-from showdown.duel import Outcome
-from showdown.sides import Side
+from showdown.events import Outcome, Side
 from tests.emulator.conftest import Table
 from tests.emulator.test_duels import arrow_colour, centroid, light_colours, load_and_start
 

@@ -8,9 +8,7 @@ import pygame
 
 from companion.app import CompanionApp
 from companion.views.facts import duel_lines
-from showdown.duel import DuelResult, Outcome
-from showdown.service import VerdictGiven
-from showdown.sides import Side
+from showdown.events import DuelResult, Outcome, Side, VerdictGiven
 
 from .conftest import Driver
 
@@ -96,6 +94,7 @@ def test_a_duel_from_the_unit_appears_with_best_and_median_reactions(driver: Dri
     driver.app.on_service_event(verdict(Side.LEFT, {Side.LEFT: 180_000, Side.RIGHT: 240_000}))
     driver.app.on_service_event(verdict(Side.RIGHT, {Side.LEFT: 300_000, Side.RIGHT: 210_000}))
     driver.app.on_service_event(verdict(Side.LEFT, {Side.LEFT: 200_000, Side.RIGHT: 260_000}))
+    assert driver.app.flush_duels(5.0)  # written by the recorder's own thread
     driver.now_ms += 1000
     driver.screen.update(driver.now_ms)
     assert driver.screen.dirty  # the screen noticed on its own
