@@ -41,6 +41,7 @@ from companion.editions import Edition
 from companion.errors import CompanionError
 from companion.game import Game, GameError, Hand, HistoryRow, Standing
 from companion.i18n import _, set_language
+from companion.recover import LogReading
 from companion.scoring import Rules
 from companion.store import DuelRow, GameChangedError, GameInfo, Store
 
@@ -61,6 +62,16 @@ log = logging.getLogger(__name__)
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """What taking duels back from the duel log did."""
+
+    taken: int  # duels stored now
+    already: int  # duels the game had already
+    other_players: tuple[str, ...]  # where the log has duels of players not in the game
+    without_players: int  # verdicts whose players the log does not name (older logs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,10 +159,12 @@ class CompanionApp:
         try:
             left = self._recorder.close(flush_timeout_s)
             if left:
+                named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5
+                                               else "")
                 log.warning(
                     "%d duel(s) not recorded in %s (the file could not be written): %s; take "
                     "them back with `uno-showdown game duels --recover-from` and the duel log",
-                    len(left), self.store.path, ", ".join(left))
+                    len(left), self.store.path, named)
         finally:
             self.store.close()
 
@@ -429,6 +442,40 @@ class CompanionApp:
         games file locked by another program holds up neither the caller nor the screen.
         """
         self._recorder(event)
+
+    # -- the duel log --
+
+    def recover_duels(self, reading: LogReading) -> Recovery:
+        """Store the duels of a duel log that the current game lacks; idempotent.
+
+        A duel is the game's when both its players are: others are left out (and
+        counted). Each is stored after the rounds played so far, as of its verdict's
+        wall-clock time; one already stored (by its name in the log) is not stored again.
+        """
+        with self._lock:
+            game = self._require()
+            assert game.id is not None
+            taken = already = 0
+            others: list[str] = []
+            for d in reading.duels:
+                try:
+                    names = {side: game.player(name).name for side, name in d.players.items()}
+                except GameError:
+                    others.append(_("line {n}").format(n=d.line))
+                    continue
+                if self.store.duel_with_key(game.id, d.log_key) is not None:
+                    already += 1
+                    continue
+                self.store.add_duel(
+                    game.id, len(game.rounds), names[d.challenger], names[d.opponent], d.cards,
+                    d.outcome.value, names.get(d.winner) if d.winner else None,
+                    names.get(d.loser) if d.loser else None,
+                    d.reaction_us.get(d.challenger), d.reaction_us.get(d.opponent),
+                    d.at or _now(), contested=d.contested, log_key=d.log_key,
+                )
+                taken += 1
+            self._take_duels(self.store.duel_changes(game.id, self._duels_seen))
+            return Recovery(taken, already, tuple(others), reading.without_players)
 
     # -- export and import --
 

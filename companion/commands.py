@@ -20,7 +20,8 @@ from companion.cards import CardError, parse_cards
 from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
 from companion.game import Game, Standing
-from companion.i18n import _
+from companion.i18n import N_, _
+from companion.recover import iter_lines, read_log
 from companion.scoring import METHOD_TITLES, MODIFIERS, Method, Rules, hand_value
 from companion.store import Store
 from showdown.events import ConfigError
@@ -80,6 +81,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = games.add_parser("show", parents=[with_game], help=_("print the standings"))
     p.add_argument("--rounds", action="store_true", help=_("also print every round"))
     p.set_defaults(func=cmd_show)
+
+    p = games.add_parser(
+        "duels", parents=[with_game],
+        help=_("list the game's showdown duels, or take missing ones back from the duel log"))
+    p.add_argument("--recover-from", metavar="LOG",
+                   help=_("the duel log (duels.jsonl): store the duels of this game's players "
+                          "that the games file lacks; running it again stores nothing twice"))
+    p.set_defaults(func=cmd_duels)
 
     p = games.add_parser("list", parents=[common], help=_("list the games kept"))
     p.set_defaults(func=cmd_list)
@@ -358,6 +367,57 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(_table([_("player"), _("duels"), _("won"), _("best ms"), _("median ms")],
                          rows, right={1, 2, 3, 4}))
         return 0
+
+
+def cmd_duels(args: argparse.Namespace) -> int:
+    if args.recover_from:
+        try:
+            reading = read_log(iter_lines(args.recover_from))
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else _("it is not UTF-8 text")
+            raise ConfigError(_("cannot read {path}: {reason}").format(
+                path=args.recover_from, reason=reason)) from None
+    with _opened(args) as app:
+        if args.recover_from:
+            done = app.recover_duels(reading)
+            assert app.game is not None
+            print(_("Game {id}: {taken} duel(s) taken back from {path}; {already} were "
+                    "recorded already.").format(id=app.game.id, taken=done.taken,
+                                                path=args.recover_from, already=done.already))
+            if done.other_players:
+                print(_("{n} duel(s) of players not in this game were left out ({where}): "
+                        "give their game with --game.").format(
+                            n=len(done.other_players), where=", ".join(done.other_players)),
+                      file=sys.stderr)
+            if done.without_players:
+                print(_("{n} duel(s) in the log do not name their players (an older log) "
+                        "and cannot be taken back.").format(n=done.without_players),
+                      file=sys.stderr)
+            return 0
+        duels = app.duels()
+        if not duels:
+            print(_("No showdown duels in this game yet."))
+            return 0
+        rows = []
+        for d in duels:
+            times = ", ".join(f"{n} {'-' if v is None else round(v / 1000)}"
+                              for n, v in d.reaction_us.items())
+            rows.append([d.id, d.after_round, f"{d.challenger} - {d.opponent}",
+                         _(_OUTCOMES[d.outcome]) if d.outcome in _OUTCOMES else d.outcome,
+                         d.winner or "-", times,
+                         _("contested") if d.contested else ""])
+        print(_table(["#", _("after round"), _("players"), _("outcome"), _("winner"),
+                      _("reaction ms"), ""], rows, right={0, 1}))
+        return 0
+
+
+#: How `game duels` names each outcome.
+_OUTCOMES = {
+    "faster": N_("faster"),
+    "early_press": N_("pressed early"),
+    "tie": N_("tie"),
+    "timeout": N_("nobody pressed"),
+}
 
 
 def cmd_list(args: argparse.Namespace) -> int:

@@ -85,7 +85,7 @@ def log_key(duel_id: int, decided_at_us: int | None) -> str | None:
 
 
 #: How long a failed write waits before the next try: doubling from the first to the last.
-RETRY_FIRST_S, RETRY_MAX_S = 0.5, 5.0
+RETRY_FIRST_S, RETRY_MAX_S = 0.5, 2.0
 #: How long the recorder's own connection waits for another program's lock per try.
 BUSY_TIMEOUT_S = 1.0
 #: How many recorded duels the recorder remembers, for their late reaction times.
@@ -243,8 +243,10 @@ class DuelRecorder:
                 pause = RETRY_FIRST_S
             except StoreBusyError as exc:
                 self.failures += 1
-                log.warning("cannot record duels just now (%s); trying again in %.1f s",
-                            exc, pause)
+                # Once is news; the tries that follow only while it lasts.
+                log.log(logging.WARNING if pause == RETRY_FIRST_S else logging.INFO,
+                        "cannot record duels just now (%s); trying again in %.1f s",
+                        exc, pause)
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()

@@ -669,6 +669,13 @@ class Store:
         return self._duel_rows("game_id = ? AND changed > ?", (game_id, since), game_id)
 
     @_locked
+    def duel_with_key(self, game_id: int, log_key: str) -> int | None:
+        """The id of the game's duel taken from the duel log as `log_key`, if stored."""
+        row = self.conn.execute("SELECT id FROM duels WHERE game_id = ? AND log_key = ?",
+                                (game_id, log_key)).fetchone()
+        return None if row is None else int(row[0])
+
+    @_locked
     def duel(self, duel_id: int) -> DuelRow | None:
         """One stored duel by id (None if there is none)."""
         row = self.conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()

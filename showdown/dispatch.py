@@ -208,5 +208,19 @@ def _describe_pending(entry: _CallbackListener) -> str:
     verdicts = sorted({e.duel_id for e in waiting if isinstance(e, VerdictGiven)})
     what = f"{len(waiting)} event(s) waiting"
     if verdicts:
-        what += " with the verdict of duel(s) " + ", ".join(map(str, verdicts))
+        what += " with the verdicts of duels " + number_ranges(verdicts)
     return f"{_name(entry.listener)} ({what}, one still in hand)"
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """`[1, 2, 3, 5, 7, 8]` -> `"1-3, 5, 7-8"`: many duels named in a short line."""
+    parts: list[str] = []
+    start = prev = None
+    for n in [*sorted(numbers), None]:
+        if start is not None and (n is None or n != prev + 1):
+            parts.append(str(start) if start == prev else f"{start}-{prev}")
+            start = None
+        if n is not None and start is None:
+            start = n
+        prev = n
+    return ", ".join(parts)

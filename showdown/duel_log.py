@@ -12,8 +12,12 @@ every setting the engine used, `await_go_report` included (whether the verdict w
 for the unit's own report of go); "go" itself is an input line (`"input": "go"`, the
 instant the unit showed it). After each verdict it writes a `verdict` line whose
 `t_us` is the instant the engine committed to it, which replay commits at too and
-checks against. A press that arrived after the verdict with a stamp that would have
-changed it gets a `contested` line:
+checks against (with `at`, the wall-clock time), and once the slower press is in, a
+`reactions` line with both players' times. The load line names the players
+(`"players": {"left": "Ann", "right": "Bob"}`) when the table knew them: with those lines
+`uno-showdown game duels --recover-from` takes back a duel the games file missed. A press
+that arrived after the verdict with a stamp that would have changed it gets a
+`contested` line:
 
     {"input": "contested", "duel": 7, "side": "left", "t_us": 3149000,
      "arrived_us": 3190000, "given": "faster", "would_be": "faster", "would_win": "left"}
@@ -24,7 +28,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -51,7 +57,7 @@ class LogError(ValueError):
 class LogRecord:
     """One decoded line: an input (or a config or a recorded verdict) and when it arrived."""
 
-    kind: str  # "input", "config", "verdict" or "contested"
+    kind: str  # "input", "config", "verdict", "reactions" or "contested"
     event: DuelInput | None = None
     arrived_us: int | None = None
     config: dict[str, Any] | None = None
@@ -63,10 +69,15 @@ class LogRecord:
     decided_at_us: int | None = None
     #: contested: the line as written.
     contest: dict[str, Any] | None = None
+    #: load: who sat at each side, when the table knew (side -> name).
+    players: dict[Side, str] | None = None
+    #: verdict: the wall-clock time it was given (ISO 8601), when the log says.
+    at: str | None = None
 
 
 def encode_input(
-    event: DuelInput, arrived_us: int | None = None, duel: int | None = None
+    event: DuelInput, arrived_us: int | None = None, duel: int | None = None,
+    players: Mapping[Side, str] | None = None,
 ) -> dict[str, Any]:
     line: dict[str, Any] = {"t_us": event.t_us}
     if isinstance(event, Load):
@@ -76,6 +87,8 @@ def encode_input(
             "opponent": event.opponent.value,
             "cards": event.cards,
         }
+        if players:  # who sat where: what taking the duel back into a game needs
+            line["players"] = {side.value: name for side, name in players.items()}
     elif isinstance(event, Start):
         line["input"] = "start"
         if event.countdown_us is not None:
@@ -109,12 +122,16 @@ def encode_config(
     return line
 
 
-def encode_verdict(result: DuelResult, duel: int | None = None) -> dict[str, Any]:
+def encode_verdict(
+    result: DuelResult, duel: int | None = None, at: str | None = None
+) -> dict[str, Any]:
     line: dict[str, Any] = {"input": "verdict"}
     if duel is not None:
         line["duel"] = duel
     if result.decided_at_us is not None:
         line["t_us"] = result.decided_at_us
+    if at is not None:
+        line["at"] = at  # wall-clock time, for the record of when it was played
     line["result"] = result.to_json()
     return line
 
@@ -187,10 +204,14 @@ def decode_line(text: str) -> LogRecord | None:
         result = obj.get("result")
         if not isinstance(result, dict):
             raise LogError('a "verdict" line needs a "result" object')
+        at = obj.get("at")
         return LogRecord("verdict", verdict=result, duel=duel,
-                         decided_at_us=_int(obj, "t_us", required=False))
+                         decided_at_us=_int(obj, "t_us", required=False),
+                         at=at if isinstance(at, str) else None)
     if kind == "contested":
         return LogRecord("contested", contest=obj, duel=duel)
+    if kind == "reactions":
+        return LogRecord("reactions", duel=duel)
     t_us = _int(obj, "t_us")
     assert t_us is not None
     arrived = _int(obj, "arrived_us", required=False)
@@ -212,11 +233,33 @@ def decode_line(text: str) -> LogRecord | None:
         else:
             raise LogError(
                 f'unknown "input" {kind!r}: expected load, start, press, go, abort, config, '
-                "verdict or contested"
+                "verdict, reactions or contested"
             )
     except DuelError as exc:
         raise LogError(str(exc)) from exc
-    return LogRecord("input", event=event, arrived_us=arrived, duel=duel)
+    return LogRecord("input", event=event, arrived_us=arrived, duel=duel,
+                     players=_players(obj) if kind == "load" else None)
+
+
+def _players(obj: dict[str, Any]) -> dict[Side, str] | None:
+    """A load line's `players` (side -> name), or None when it has none or they are unclear."""
+    given = obj.get("players")
+    if not isinstance(given, dict):
+        return None
+    out: dict[Side, str] = {}
+    for key, name in given.items():
+        try:
+            side = Side.parse(str(key))
+        except ValueError:
+            return None
+        if not isinstance(name, str) or not name.strip():
+            return None
+        out[side] = name
+    return out
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class DuelLog:
@@ -225,9 +268,12 @@ class DuelLog:
     Each verdict line is fsynced: a duel someone may dispute survives a power cut.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, stream: IO[str] | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None, stream: IO[str] | None = None,
+                 *, wall_clock: Callable[[], str] | None = None):
+        """`wall_clock`: the date and time written on each verdict line (default: now, UTC)."""
         if (path is None) == (stream is None):
             raise ValueError("give a path or a stream")
+        self.wall_clock = wall_clock or _utc_now
         self.path = Path(path) if path is not None else None
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -247,14 +293,20 @@ class DuelLog:
         if sync and self._syncable:
             os.fsync(self._stream.fileno())
 
-    def input(self, event: DuelInput, arrived_us: int | None, duel: int) -> None:
-        self.write(encode_input(event, arrived_us, duel))
+    def input(self, event: DuelInput, arrived_us: int | None, duel: int,
+              players: Mapping[Side, str] | None = None) -> None:
+        self.write(encode_input(event, arrived_us, duel, players))
 
     def config(self, config: DuelConfig, duel: int, *, await_go_report: bool = False) -> None:
         self.write(encode_config(config, duel, await_go_report=await_go_report))
 
     def verdict(self, result: DuelResult, duel: int) -> None:
-        self.write(encode_verdict(result, duel), sync=True)
+        self.write(encode_verdict(result, duel, self.wall_clock()), sync=True)
+
+    def reactions(self, reaction_us: Mapping[Side, int | None], duel: int) -> None:
+        """Both players' times, once the slower press is in (after the verdict line)."""
+        self.write({"input": "reactions", "duel": duel,
+                    "reaction_us": {s.value: reaction_us.get(s) for s in Side}})
 
     def contested(self, contest: Contest, arrived_us: int, duel: int) -> None:
         self.write(encode_contest(contest, arrived_us, duel), sync=True)

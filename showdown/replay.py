@@ -141,6 +141,8 @@ def _group(
                 current.recorded.append(record.verdict)
                 current.steps.append(_Decided(record.decided_at_us))
             continue
+        if record.kind == "reactions":
+            continue  # the replay times the players itself
         if record.kind == "contested":
             if current is not None and current.contested is None:
                 current.contested = record.contest

@@ -290,7 +290,10 @@ class ShowdownService:
     def _report_reactions(self) -> None:
         assert self.duel is not None
         self._timing_pending = False
-        self._emit(ReactionsTimed(self.duel_id, self.duel.reaction_us(), self._players))
+        reaction_us = self.duel.reaction_us()
+        if self._log is not None:
+            self._log.reactions(reaction_us, self.duel_id)
+        self._emit(ReactionsTimed(self.duel_id, reaction_us, self._players))
 
     def _new_duel(self, cmd: _LoadCmd, now: int) -> None:
         if self.phase.running:
@@ -304,7 +307,10 @@ class ShowdownService:
         self.unit.set_arrow(None)
         if self._log is not None:
             self._log.config(self.config, self.duel_id, await_go_report=await_go)
-        self._feed(Load(cmd.challenger, cmd.opponent, cmd.cards, now), now)
+        load = Load(cmd.challenger, cmd.opponent, cmd.cards, now)
+        if self._log is not None:
+            self._log.input(load, now, self.duel_id, cmd.players)
+        self._perform(self.duel.handle(load), now)
         self._emit(DuelLoaded(self.duel_id, cmd.challenger, cmd.opponent, cmd.cards, cmd.players))
 
     def _start(self, t_us: int, countdown_us: int | None) -> None:
