@@ -121,7 +121,7 @@ class CompanionApp:
         self._seen_version: int | None = None  # the file's data_version last looked at
         # The current game's duels as last read, by id; `_duels_seen` is the game's
         # duel-write counter they are up to date with, so a refresh reads only changes.
-        self._duel_rows: dict[int, DuelRow] = {}
+        self._duel_rows: dict[int, DuelRow] | None = None  # None: not read yet
         self._duels_seen = 0
         self._duel_list: list[DuelRow] | None = None
         self._duel_stats: dict[str, ReactionStats] | None = None
@@ -133,18 +133,20 @@ class CompanionApp:
     @classmethod
     def open(
         cls, db_path: str | Path | None = None, game_id: int | None = None,
-        lang: str | None = None, *, unfinished_only: bool = True,
+        lang: str | None = None, *, unfinished_only: bool = True, lazy: bool = False,
     ) -> CompanionApp:
         """Open the store (default place when None) and the game, or the latest unfinished one.
 
-        With `unfinished_only=False` the latest game is opened even if it is over.
+        With `unfinished_only=False` the latest game is opened even if it is over. With
+        `lazy`, the rounds played are read only if asked for (a command that adds one round
+        to a long game need not read them all; see `Store.load_game`).
         """
         set_language(lang)
         store = Store(db_path)
         try:
             if game_id is None:
                 game_id = store.latest_game_id(unfinished_only=unfinished_only)
-            game = store.load_game(game_id) if game_id is not None else None
+            game = store.load_game(game_id, lazy=lazy) if game_id is not None else None
         except BaseException:
             store.close()
             raise
@@ -188,31 +190,42 @@ class CompanionApp:
         return None if game is None or game.id is None else (game.id, len(game.rounds))
 
     def _attach(self) -> None:
-        """Read the current game's duels afresh (a game opened, switched, or renamed in)."""
-        game = self.game
-        self._duel_rows = {}
+        """Forget the duels read so far (a game opened, switched, or renamed in): they are
+        read afresh when next asked for."""
+        self._duel_rows = None
         self._duels_seen = 0
-        self._changed_duels()
-        if game is None or game.id is None:
-            return
-        self._take_duels(self.store.duels(game.id))
-
-    def _changed_duels(self) -> None:
+        self._last_duel = None
         self._duel_list = None
         self._duel_stats = None
-        self._last_duel = self._duel_rows[max(self._duel_rows)] if self._duel_rows else None
+
+    def _known_duels(self) -> dict[int, DuelRow]:
+        """The current game's duels as last read, reading them all the first time."""
+        if self._duel_rows is None:
+            self._duel_rows = {}
+            game = self.game
+            if game is not None and game.id is not None:
+                self._take_duels(self.store.duels(game.id))
+        return self._duel_rows
+
+    def _changed_duels(self, newest: DuelRow) -> None:
+        """Forget what was derived from the duels; `newest` is a row just taken (O(1))."""
+        self._duel_list = None
+        self._duel_stats = None
+        if self._last_duel is None or newest.id >= self._last_duel.id:
+            self._last_duel = newest
 
     def _take_duels(self, rows: Iterable[DuelRow]) -> bool:
         """Merge duel rows read from the file; True if any was new or newer."""
         taken = False
+        if self._duel_rows is None:
+            self._duel_rows = {}
         for row in rows:
             known = self._duel_rows.get(row.id)
             if known is None or row.changed > known.changed:
                 self._duel_rows[row.id] = row
+                self._changed_duels(row)
                 taken = True
             self._duels_seen = max(self._duels_seen, row.changed)
-        if taken:
-            self._changed_duels()
         return taken
 
     def _duel_recorded(self, row: DuelRow) -> None:
@@ -221,10 +234,12 @@ class CompanionApp:
             game = self.game
             if game is None or game.id is None or row.game_id != game.id:
                 return
+            if self._duel_rows is None:
+                return  # not read yet: it will be, with this one
             known = self._duel_rows.get(row.id)
             if known is None or row.changed > known.changed:
                 self._duel_rows[row.id] = row
-                self._changed_duels()
+                self._changed_duels(row)
 
     def _save(self, write: Callable[[], None]) -> None:
         """Run a store write; if the game changed elsewhere, reload it before passing that on."""
@@ -264,6 +279,7 @@ class CompanionApp:
                     self._attach()  # a rename elsewhere: the duels name the players anew
                     return True
             if self.game is not None and self.game.id is not None:
+                self._known_duels()
                 # Only the duels written since the last look: O(new), not O(stored).
                 changed = self._take_duels(
                     self.store.duel_changes(self.game.id, self._duels_seen)) or changed
@@ -334,7 +350,8 @@ class CompanionApp:
         if not game.rounds:
             raise GameError(_("no round has been played yet"))
         i = (number or len(game.rounds)) - 1
-        rnd, score = game.rounds[i], game.scores[i]
+        last = game.tally.last_score if i == len(game.rounds) - 1 else None
+        rnd, score = game.rounds[i], last if last is not None else game.scores[i]
         verdict = game.verdict
         return RoundSummary(
             number=i + 1,
@@ -419,7 +436,8 @@ class CompanionApp:
         """The current game's duels, oldest first (as last read: see `refresh`)."""
         with self._lock:
             if self._duel_list is None:
-                self._duel_list = [self._duel_rows[k] for k in sorted(self._duel_rows)]
+                rows = self._known_duels()
+                self._duel_list = [rows[k] for k in sorted(rows)]
             return list(self._duel_list)
 
     def duel_stats(self) -> dict[str, ReactionStats]:
@@ -433,7 +451,9 @@ class CompanionApp:
             return dict(self._duel_stats)
 
     def last_duel(self) -> DuelRow | None:
-        return self._last_duel
+        with self._lock:
+            self._known_duels()
+            return self._last_duel
 
     def on_service_event(self, event: object) -> None:
         """Pass to `ShowdownService.add_listener`: records each verdict with the current game.
@@ -455,6 +475,7 @@ class CompanionApp:
         with self._lock:
             game = self._require()
             assert game.id is not None
+            self._known_duels()
             taken = already = 0
             others: list[str] = []
             for d in reading.duels:

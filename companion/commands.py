@@ -140,14 +140,15 @@ def _round_arguments(p: argparse.ArgumentParser) -> None:
 # --- helpers -----------------------------------------------------------------
 
 
-def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
+def _open(args: argparse.Namespace, need_game: bool = True, lazy: bool = False
+          ) -> CompanionApp:
     try:
         i18n.set_language(args.lang)
         if not need_game:  # no game is read: do not load one
             app = CompanionApp(Store(args.db), None)
         else:
             app = CompanionApp.open(args.db, getattr(args, "game", None), lang=args.lang,
-                                    unfinished_only=False)
+                                    unfinished_only=False, lazy=lazy)
         if need_game and app.game is None:
             app.close()
             raise ConfigError(_("there is no game yet: start one with `uno-showdown game new`"))
@@ -157,10 +158,12 @@ def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
 
 
 @contextmanager
-def _opened(args: argparse.Namespace, need_game: bool = True) -> Iterator[CompanionApp]:
+def _opened(args: argparse.Namespace, need_game: bool = True, lazy: bool = False
+            ) -> Iterator[CompanionApp]:
     """The app for one command: a companion error becomes a one-line usage error, and the
-    store is closed whatever happens."""
-    app = _open(args, need_game)
+    store is closed whatever happens. `lazy`: the game's past rounds are read only if the
+    command looks at them."""
+    app = _open(args, need_game, lazy)
     try:
         yield app
     except CompanionError as exc:
@@ -309,7 +312,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_round(args: argparse.Namespace) -> int:
     winner, hands, points = _round_input(args)
-    with _opened(args) as app:
+    with _opened(args, lazy=True) as app:  # one more round: the history stays in the file
         summary = app.record_round(winner, _parse_hands(hands), points)
         game = app.game
         assert game is not None

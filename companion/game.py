@@ -16,10 +16,11 @@ Play starts left of the dealer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any, overload
 
 from companion.cards import Card, CardError, format_cards
 from companion.editions import Edition, get_edition
@@ -124,6 +125,122 @@ class HistoryRow:
     played_at: str
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the standings, the dealer and the game's end need of the rounds played.
+
+    Carried from round to round (O(entrants) per round, whatever the game's length), and
+    kept by the store beside the game, so a game can be opened and a round added without
+    reading every round ever played. Always the same as a count over the rounds.
+    """
+
+    rounds: int
+    totals: Mapping[str, int]
+    wins: Mapping[str, int]
+    losses: Mapping[str, int]
+    dealer: str  # who deals the next round
+    last_winner: str | None = None
+    last_score: RoundScore | None = None
+
+    def after(self, entrant_of_winner: str, score: RoundScore, loser_entrant: str | None,
+              winner: str, dealer: str) -> Tally:
+        """The tally with one more round: its winner's entrant, its score, the next dealer."""
+        totals = dict(self.totals)
+        for name, pts in score.points.items():
+            totals[name] = totals.get(name, 0) + pts
+        wins = dict(self.wins)
+        wins[entrant_of_winner] = wins.get(entrant_of_winner, 0) + 1
+        losses = dict(self.losses)
+        if loser_entrant is not None:
+            losses[loser_entrant] = losses.get(loser_entrant, 0) + 1
+        return Tally(self.rounds + 1, MappingProxyType(totals), MappingProxyType(wins),
+                     MappingProxyType(losses), dealer, winner, score)
+
+    def to_json(self) -> dict[str, object]:
+        score = self.last_score
+        return {
+            "rounds": self.rounds, "totals": dict(self.totals), "wins": dict(self.wins),
+            "losses": dict(self.losses), "dealer": self.dealer, "last_winner": self.last_winner,
+            "last_score": None if score is None else {
+                "points": dict(score.points), "loser": score.loser,
+                "hand_values": dict(score.hand_values)},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        score = data.get("last_score")
+        return cls(
+            int(data["rounds"]), MappingProxyType(dict(data["totals"])),
+            MappingProxyType(dict(data["wins"])), MappingProxyType(dict(data["losses"])),
+            str(data["dealer"]), data.get("last_winner"),
+            None if score is None else RoundScore(
+                MappingProxyType(dict(score["points"])), score.get("loser"),
+                MappingProxyType(dict(score.get("hand_values") or {}))),
+        )
+
+
+class LazyRounds(Sequence[Round]):
+    """A game's rounds read from the file only when someone looks before the newest ones.
+
+    `count` rounds are in the file (read by `load` on first need); `tail` holds rounds
+    added since, in memory. Its length and its newest rounds cost nothing, so a round can
+    be added to a long game without reading the game's history.
+    """
+
+    def __init__(self, count: int, load: Callable[[], Sequence[Round]],
+                 tail: tuple[Round, ...] = (), cache: list[tuple[Round, ...]] | None = None):
+        self._count = count
+        self._load = load
+        self._tail = tail
+        self._cache = cache if cache is not None else []  # shared with what it grows into
+
+    def _stored(self) -> tuple[Round, ...]:
+        if not self._cache:
+            rounds = tuple(self._load())
+            if len(rounds) != self._count:
+                raise GameError(_("the game changed in the file while it was read: "
+                                  "try again"))
+            self._cache.append(rounds)
+        return self._cache[0]
+
+    def __len__(self) -> int:
+        return self._count + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> Round: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Round, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Round | tuple[Round, ...]:
+        if isinstance(index, int):
+            size = len(self)
+            i = index + size if index < 0 else index
+            if not 0 <= i < size:
+                raise IndexError(index)
+            if i >= self._count:
+                return self._tail[i - self._count]
+        return (self._stored() + self._tail)[index]
+
+    def __iter__(self) -> Iterator[Round]:
+        return iter(self._stored() + self._tail)
+
+    def appended(self, rnd: Round) -> LazyRounds:
+        """These rounds and one more (still without reading the file)."""
+        return LazyRounds(self._count, self._load, (*self._tail, rnd), self._cache)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyRounds | tuple):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LazyRounds({len(self)} rounds, {len(self._tail)} in memory)"
+
+
 def check_name(name: str) -> str:
     clean = " ".join(name.split())
     if not clean:
@@ -135,6 +252,13 @@ def check_name(name: str) -> str:
             )
         )
     return clean
+
+
+def _appended(rounds: Sequence[Round], rnd: Round) -> Sequence[Round]:
+    """`rounds` and one more, without reading rounds that are still in the file."""
+    if isinstance(rounds, LazyRounds):
+        return rounds.appended(rnd)
+    return (*rounds, rnd)
 
 
 def seat_players(method: Method, names: Sequence[str]) -> tuple[Player, ...]:
@@ -184,7 +308,8 @@ class Game:
     edition_key: str
     rules: Rules
     players: tuple[Player, ...]
-    rounds: tuple[Round, ...] = ()
+    #: The rounds played: a tuple, or `LazyRounds` when opened from the file for one change.
+    rounds: Sequence[Round] = ()
     undone: tuple[Round, ...] = ()  # the redo stack: the most recently undone round last
     id: int | None = None
     created_at: str = ""
@@ -344,9 +469,20 @@ class Game:
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
         rnd = self.make_round(len(self.rounds), winner, hands, played_at)
-        new = replace(self, rounds=(*self.rounds, rnd), undone=(), revision=self.revision + 1)
-        if "scores" in self.__dict__:  # carry the derived scores over: O(1) per round
-            new.__dict__["scores"] = (*self.scores, new._score(len(self.rounds)))
+        index = len(self.rounds)
+        new = replace(self, rounds=_appended(self.rounds, rnd), undone=(),
+                      revision=self.revision + 1)
+        # Carry what is derived over: O(entrants) per round, not O(rounds).
+        score = new._score(index)
+        if "scores" in self.__dict__:
+            new.__dict__["scores"] = (*self.scores, score)
+        if "dealers" in self.__dict__:
+            new.__dict__["dealers"] = (*self.dealers, new._dealer_after(index, self.dealer,
+                                                                        score))
+        new.__dict__["tally"] = self.tally.after(
+            self.entrant_of(rnd.winner).name, score,
+            self.entrant_of(score.loser).name if score.loser is not None else None,
+            rnd.winner, new._dealer_after(index, self.dealer, score))
         return new
 
     def edit_round(
@@ -439,18 +575,36 @@ class Game:
     @cached_property
     def dealers(self) -> tuple[str, ...]:
         """The dealer of every round played, and of the next round (one more than rounds)."""
-        first = self.seated_in(0)[0] if self.players else ""
-        dealers = [first]
-        for i, rnd in enumerate(self.rounds):
-            method = self.rules.method
-            if method is Method.CHAMPIONSHIP:
-                nxt = rnd.winner
-            elif method is Method.LAZY and self.scores[i].loser is not None:
-                nxt = self.scores[i].loser or ""
-            else:
-                nxt = self._left_of(dealers[-1], i + 1)
-            dealers.append(nxt)
+        dealers = [self._first_dealer()]
+        for i in range(len(self.rounds)):
+            dealers.append(self._dealer_after(i, dealers[-1], self.scores[i]))
         return tuple(dealers)
+
+    def _first_dealer(self) -> str:
+        return self.seated_in(0)[0] if self.players else ""
+
+    def _dealer_after(self, i: int, dealer: str, score: RoundScore) -> str:
+        """Who deals after round `i` (0-based), which `dealer` dealt and `score` scored."""
+        rnd = self.rounds[i]
+        method = self.rules.method
+        if method is Method.CHAMPIONSHIP:
+            return rnd.winner
+        if method is Method.LAZY and score.loser is not None:
+            return score.loser or ""
+        return self._left_of(dealer, i + 1)
+
+    @cached_property
+    def tally(self) -> Tally:
+        """The running sums of all rounds (see `Tally`); carried over by `add_round`."""
+        zero = {e.name: 0 for e in self.entrants}
+        tally = Tally(0, MappingProxyType(zero), MappingProxyType(zero),
+                      MappingProxyType(zero), self._first_dealer())
+        for i, (rnd, score) in enumerate(zip(self.rounds, self.scores, strict=True)):
+            tally = tally.after(
+                self.entrant_of(rnd.winner).name, score,
+                self.entrant_of(score.loser).name if score.loser is not None else None,
+                rnd.winner, self._dealer_after(i, tally.dealer, score))
+        return tally
 
     def _left_of(self, name: str, index: int) -> str:
         seated = self.seated_in(index)
@@ -465,22 +619,18 @@ class Game:
     @property
     def dealer(self) -> str:
         """Who deals the next round."""
-        return self.dealers[-1]
+        return self.tally.dealer
 
     @property
     def starter(self) -> str:
         """Who plays first in the next round."""
-        if self.rules.method is Method.LAZY and self.rounds:
-            return self.rounds[-1].winner
+        if self.rules.method is Method.LAZY and self.tally.last_winner is not None:
+            return self.tally.last_winner
         return self._left_of(self.dealer, len(self.rounds))
 
     @cached_property
     def totals(self) -> dict[str, int]:
-        totals = {e.name: 0 for e in self.entrants}
-        for score in self.scores:
-            for name, pts in score.points.items():
-                totals[name] += pts
-        return totals
+        return {e.name: self.tally.totals.get(e.name, 0) for e in self.entrants}
 
     @cached_property
     def rounds_played(self) -> dict[str, int]:
@@ -512,12 +662,8 @@ class Game:
 
     def standings(self) -> list[Standing]:
         totals, played = self.totals, self.rounds_played
-        wins = {e.name: 0 for e in self.entrants}
-        losses = {e.name: 0 for e in self.entrants}
-        for rnd, score in zip(self.rounds, self.scores, strict=True):
-            wins[self.entrant_of(rnd.winner).name] += 1
-            if score.loser is not None:
-                losses[self.entrant_of(score.loser).name] += 1
+        wins = {e.name: self.tally.wins.get(e.name, 0) for e in self.entrants}
+        losses = {e.name: self.tally.losses.get(e.name, 0) for e in self.entrants}
         method = self.rules.method
 
         def key(e: Entrant) -> tuple[float, ...]:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -34,7 +35,7 @@ import platformdirs
 
 from companion.cards import format_cards, parse_cards
 from companion.errors import CompanionError
-from companion.game import Game, Hand, Player, Round
+from companion.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.i18n import _
 from companion.scoring import Rules
 
@@ -122,7 +123,9 @@ ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 
 # `changed` numbers each game's duel writes, so a screen reads only what is new since it
 # last looked; `log_key` names the duel in the duel log (its number there and the instant
-# of its verdict), so taking duels back from the log never records one twice.
+# of its verdict), so taking duels back from the log never records one twice. `tallies`
+# keeps each game's running sums (`companion.game.Tally`) for the revision they are of:
+# derived, and trusted only at that revision, so a round is added without reading them all.
 _V4 = """
 ALTER TABLE duels ADD COLUMN contested INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE duels ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
@@ -130,6 +133,12 @@ ALTER TABLE duels ADD COLUMN log_key TEXT;
 UPDATE duels SET changed = id;
 CREATE INDEX duels_by_change ON duels (game_id, changed);
 CREATE UNIQUE INDEX duels_by_log_key ON duels (game_id, log_key) WHERE log_key IS NOT NULL;
+CREATE INDEX rounds_undone ON rounds (game_id, number) WHERE undone = 1;
+CREATE TABLE tallies (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    revision INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
 """
 
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
@@ -332,6 +341,7 @@ class Store:
                     d.reaction_us.get(d.opponent), d.recorded_at, contested=d.contested,
                     log_key=d.log_key,
                 )
+            self._save_tally(conn, game, game_id)
         return game_id
 
     @_locked
@@ -354,7 +364,7 @@ class Store:
         """The most recently created game (with `unfinished_only`, the latest not yet over)."""
         rows = self.conn.execute("SELECT id FROM games ORDER BY id DESC").fetchall()
         for (game_id,) in rows:
-            if not unfinished_only or not self.load_game(game_id).verdict.over:
+            if not unfinished_only or not self.load_game(game_id, lazy=True).verdict.over:
                 return int(game_id)
         return None
 
@@ -377,7 +387,14 @@ class Store:
         return out
 
     @_locked
-    def load_game(self, game_id: int) -> Game:
+    def load_game(self, game_id: int, *, lazy: bool = False) -> Game:
+        """The game as the file holds it.
+
+        With `lazy`, the rounds already played are read only if something looks at them:
+        the game comes with its tally (standings, dealer, whether it is over), so a round
+        can be added to a long game at the cost of a short one. A file whose tally is
+        missing or older than the game (written by an older uno-showdown) is read whole.
+        """
         row = None
         if isinstance(game_id, int) and -_MAX_ROW_ID <= game_id <= _MAX_ROW_ID:
             row = self.conn.execute(
@@ -400,29 +417,81 @@ class Store:
         ):
             players.append(Player(name, joined, team))
             names[pid] = name
-        rounds: dict[int, tuple[int, str, str, dict[str, Hand]]] = {}
-        for rid, number, winner_id, undone, played_at in self.conn.execute(
-            "SELECT id, number, winner_id, undone, played_at FROM rounds WHERE game_id = ? "
-            "ORDER BY number", (game_id,),
-        ):
-            rounds[rid] = (number, names[winner_id], played_at, {}, undone)  # type: ignore[assignment]
         seat_of = {p.name: i for i, p in enumerate(players)}
+        undone = self._read_rounds(game_id, names, seat_of, undone=True)
+        tally = self._tally(game_id, revision) if lazy else None
+        rounds: Sequence[Round]
+        if tally is not None and self._live_rounds_are(game_id, tally.rounds):
+            count = tally.rounds
+
+            def read_played() -> list[Round]:
+                with self.lock:
+                    return self._read_rounds(game_id, names, seat_of, undone=False)
+
+            rounds = LazyRounds(count, read_played)
+        else:
+            rounds = tuple(self._read_rounds(game_id, names, seat_of, undone=False))
+            tally = None
+        game = Game(
+            edition, rules, tuple(players), rounds, tuple(reversed(undone)),
+            id=game_id, created_at=created, revision=revision,
+        )
+        if tally is not None:
+            game.__dict__["tally"] = tally
+        return game
+
+    def _read_rounds(self, game_id: int, names: Mapping[int, str], seat_of: Mapping[str, int],
+                     *, undone: bool) -> list[Round]:
+        """The game's rounds in play (or its undone ones), oldest first."""
+        rounds: dict[int, tuple[int, str, str, dict[str, Hand]]] = {}
+        which = "undone = 1" if undone else "undone = 0"  # literal: the undone rounds' index
+        for rid, number, winner_id, played_at in self.conn.execute(
+            "SELECT id, number, winner_id, played_at FROM rounds WHERE game_id = ? "
+            f"AND {which} ORDER BY number", (game_id,),
+        ):
+            rounds[rid] = (number, names[winner_id], played_at, {})
         for rid, pid, cards, counted in self.conn.execute(
             "SELECT h.round_id, h.player_id, h.cards, h.counted FROM hands h "
-            "JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ?", (game_id,),
+            f"JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ? AND r.{which}",
+            (game_id,),
         ):
             hand = Hand(cards=parse_cards(cards)) if cards is not None else Hand(counted=counted)
             rounds[rid][3][names[pid]] = hand
-        done: list[Round] = []
-        undone: list[Round] = []
-        for entry in sorted(rounds.values(), key=lambda e: e[0]):
-            number, winner, played_at, hands, was_undone = entry  # type: ignore[misc]
+        out: list[Round] = []
+        for _number, winner, played_at, hands in sorted(rounds.values(), key=lambda e: e[0]):
             ordered = dict(sorted(hands.items(), key=lambda kv: seat_of[kv[0]]))
-            rnd = Round(winner, MappingProxyType(ordered), played_at)
-            (undone if was_undone else done).append(rnd)
-        return Game(
-            edition, rules, tuple(players), tuple(done), tuple(reversed(undone)),
-            id=game_id, created_at=created, revision=revision,
+            out.append(Round(winner, MappingProxyType(ordered), played_at))
+        return out
+
+    def _tally(self, game_id: int, revision: int) -> Tally | None:
+        """The game's stored tally, if it is of this revision (else it cannot be trusted)."""
+        row = self.conn.execute("SELECT revision, state FROM tallies WHERE game_id = ?",
+                                (game_id,)).fetchone()
+        if row is None or row[0] != revision:
+            return None
+        try:
+            return Tally.from_json(json.loads(row[1]))
+        except (ValueError, KeyError, TypeError):
+            return None  # unreadable: the rounds are read instead
+
+    def _live_rounds_are(self, game_id: int, count: int) -> bool:
+        """Rounds 1..count are in play and count + 1 is not (two index look-ups)."""
+        live = dict(self.conn.execute(
+            "SELECT number, undone FROM rounds WHERE game_id = ? AND number IN (?, ?)",
+            (game_id, count, count + 1),
+        ).fetchall())
+        return live.get(count + 1) != 0 and (count == 0 or live.get(count) == 0)
+
+    def _save_tally(self, conn: sqlite3.Connection, game: Game,
+                    game_id: int | None = None) -> None:
+        """Keep the game's tally beside it, for the revision the change moves it to."""
+        game_id = game.id if game_id is None else game_id
+        assert game_id is not None
+        conn.execute(
+            "INSERT INTO tallies (game_id, revision, state) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET revision = excluded.revision, "
+            "state = excluded.state",
+            (game_id, game.revision, json.dumps(game.tally.to_json())),
         )
 
     def delete_game(self, game_id: int) -> None:
@@ -497,6 +566,7 @@ class Store:
                          (game.id, number))
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
+            self._save_tally(conn, game)  # carried over by the model: O(1)
 
     def set_round_count(self, game: Game, was: int) -> None:
         """Persist an undo or a redo: rounds up to `len(game.rounds)` are live, the rest undone.
@@ -510,6 +580,7 @@ class Store:
                 "UPDATE rounds SET undone = (number > ?) WHERE game_id = ?",
                 (len(game.rounds), game.id),
             )
+            self._save_tally(conn, game)
 
     def replace_round(self, game: Game, number: int) -> None:
         """Persist an edit of round `number` (1-based)."""
@@ -522,6 +593,7 @@ class Store:
             )
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number, rnd,
                                undone=False)
+            self._save_tally(conn, game)
 
     def rename_player(self, game: Game, old: str, new: str) -> None:
         """Persist a rename (`game` is the renamed game, `old` the name in the file)."""
@@ -531,6 +603,7 @@ class Store:
             conn.execute(
                 "UPDATE players SET name = ? WHERE game_id = ? AND name = ?", (new, game.id, old)
             )
+            self._save_tally(conn, game)
 
     def save_players(self, game: Game) -> None:
         """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""
@@ -549,6 +622,7 @@ class Store:
                         "VALUES (?, ?, ?, ?, ?)",
                         (game.id, p.name, seat, p.joined_round, p.team),
                     )
+            self._save_tally(conn, game)
 
     # -- duels --
 
