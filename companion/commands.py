@@ -361,14 +361,17 @@ def cmd_show(args: argparse.Namespace) -> int:
         if stats:
             print()
             print(_("Showdown duels:"))
+            contested = any(s.contested for s in stats)
             rows = [
                 [s.name, s.duels, s.wins,
                  "-" if s.best_ms is None else f"{s.best_ms:.0f}",
-                 "-" if s.median_ms is None else f"{s.median_ms:.0f}"]
+                 "-" if s.median_ms is None else f"{s.median_ms:.0f}",
+                 *([s.contested] if contested else [])]
                 for s in sorted(stats, key=lambda s: (s.best_ms is None, s.best_ms or 0))
             ]
-            print(_table([_("player"), _("duels"), _("won"), _("best ms"), _("median ms")],
-                         rows, right={1, 2, 3, 4}))
+            headers = [_("player"), _("duels"), _("won"), _("best ms"), _("median ms")]
+            print(_table([*headers, *([_("contested")] if contested else [])], rows,
+                         right={1, 2, 3, 4, 5}))
         return 0
 
 

@@ -24,6 +24,7 @@ from showdown.events import (
     ServiceEvent,
     Side,
     UnitFault,
+    VerdictContested,
     VerdictGiven,
 )
 
@@ -123,6 +124,8 @@ class DuelChooser:
         elif isinstance(event, VerdictGiven):
             self.busy = event.result.rematch
             self.status = verdict_text(event, who)
+        elif isinstance(event, VerdictContested):
+            self.status = contest_text(event, who)
         elif isinstance(event, UnitFault):
             self.status = f"Unit problem: {event.reason}"
         elif isinstance(event, LaunchFinished) and event.jammed:
@@ -146,6 +149,19 @@ def verdict_text(event: VerdictGiven, name: Callable[[Side], str]) -> str:
     if r.outcome is Outcome.TIMEOUT:
         return "Nobody pressed in time: no winner."
     return f"Duel cancelled ({r.reason or 'aborted'})."
+
+
+def contest_text(event: VerdictContested, name: Callable[[Side], str]) -> str:
+    """A verdict a late press would have changed: never silent (see docs/fairness.md)."""
+    late_ms = (event.arrived_us - event.t_us) / 1000
+    if event.would_be is Outcome.TIE:
+        would = "a tie"
+    elif event.would_win is not None:
+        would = f"a win for {name(event.would_win)}"
+    else:
+        would = event.would_be.value.replace("_", " ")
+    return (f"CONTESTED: {name(event.side)}'s press arrived {late_ms:.0f} ms after it was "
+            f"made, too late for the verdict; in time it would have been {would}.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from showdown.events import (
     Side,
     TimerPressed,
     UnitFault,
+    VerdictContested,
     VerdictGiven,
 )
 from showdown.replay import replay
@@ -272,3 +273,58 @@ def test_the_duel_log_replays_to_the_same_verdicts():
     assert [v.result.outcome for v in verdicts] == [e.result.outcome for e in t.verdicts()]
     timed = [dict(e.reaction_us) for e in t.of(ReactionsTimed)]
     assert [v.result.reaction_us for v in verdicts] == timed
+
+
+def test_a_press_too_late_to_count_that_would_have_won_contests_the_verdict():
+    """Never silent: the verdict stands, and the log, the listeners and replay all say so."""
+    t = Table(DuelConfig(settle_us=5_000))
+    t.service.load(L, R, 1, players={L: "Ann", R: "Bob"})
+    t.service.start(1_000_000)
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
+    t.unit.deliver(PaddlePressed(L, go + 200_000), arrive_us=go + 200_100)
+    # Right pressed first, but its edge took 40 ms to arrive: more than the settle time.
+    t.unit.deliver(PaddlePressed(R, go + 195_000), arrive_us=go + 235_000)
+    t.run_until(lambda: t.of(VerdictContested))
+    (verdict,) = t.verdicts()
+    assert verdict.result.winner is L and t.unit.launches == [(LaunchPart(R, 1),)]
+    (contest,) = t.of(VerdictContested)
+    assert (contest.duel_id, contest.side, contest.t_us, contest.arrived_us) == (
+        1, R, go + 195_000, go + 235_000)
+    assert (contest.given, contest.would_be, contest.would_win) == (
+        Outcome.FASTER, Outcome.FASTER, R)
+    assert contest.players == {L: "Ann", R: "Bob"}
+    lines = [json.loads(line) for line in t.log.getvalue().splitlines()]
+    (logged,) = [line for line in lines if line["input"] == "contested"]
+    assert logged["side"] == "right" and logged["would_win"] == "right"
+    (replayed,) = replay(t.log.getvalue().splitlines())
+    assert replayed.matches is True and replayed.contest is not None
+    assert replayed.to_json()["contested"]["would_win"] == "right"
+
+
+def test_a_slower_press_after_the_verdict_contests_nothing():
+    t = Table()
+    t.service.load(L, R, 1)
+    t.service.start(1_000_000)
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
+    t.unit.deliver(PaddlePressed(L, go + 200_000))
+    t.unit.deliver(PaddlePressed(R, go + 400_000))  # after the verdict, and slower
+    t.run_until(lambda: t.of(ReactionsTimed))
+    assert not t.of(VerdictContested)
+    assert '"contested"' not in t.log.getvalue()
+
+
+def test_a_log_marked_contested_that_replay_finds_clean_fails_the_check():
+    t = Table()
+    t.service.load(L, R, 1)
+    t.service.start(1_000_000)
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
+    t.unit.deliver(PaddlePressed(L, go + 200_000))
+    t.run_until(lambda: t.of(ReactionsTimed))
+    doctored = [*t.log.getvalue().splitlines(),
+                '{"input": "contested", "duel": 1, "side": "right", "t_us": 5, '
+                '"arrived_us": 6, "given": "faster", "would_be": "faster", "would_win": "right"}']
+    (replayed,) = replay(doctored)
+    assert replayed.matches is False

@@ -100,3 +100,31 @@ def test_an_early_press_is_recorded_but_not_counted_as_a_reaction(tmp_path):
     assert row.outcome == "early_press" and row.loser == "Ann" and row.winner == "Bob"
     assert app.duel_stats()["Ann"].best_ms is None
     app.close()
+
+
+def test_a_contested_duel_is_stored_so_and_counted_in_the_stats(tmp_path):
+    from showdown.events import VerdictContested
+
+    app = CompanionApp.open(tmp_path / "games.db", lang="en")
+    app.new_game("classic", "winner", ["Ann", "Bob"])
+    unit = FakeUnit()
+    service = ShowdownService(unit, DuelConfig(settle_us=5_000), rng=random.Random(2),
+                              listeners=(app.on_service_event,))
+    heard = Heard(service)
+    service.load(L, R, 1, players={L: "Ann", R: "Bob"})
+    service.start(1_000_000)
+    while not any(isinstance(e, GoShown) for e in heard):
+        heard.step()
+    go = next(e.t_us for e in heard if isinstance(e, GoShown))
+    unit.deliver(PaddlePressed(L, go + 200_000))
+    unit.deliver(PaddlePressed(R, go + 190_000), arrive_us=go + 260_000)  # 70 ms in transit
+    while not any(isinstance(e, VerdictContested) for e in heard):
+        heard.step()
+    assert not service.flush_listeners(5.0) and app.flush_duels(5.0)
+    (row,) = app.duels()
+    assert row.winner == "Ann" and row.contested  # the verdict stands, marked
+    stats = app.duel_stats()
+    assert stats["Ann"].contested == 1 and stats["Bob"].contested == 1
+    app.close()
+    with CompanionApp.open(tmp_path / "games.db") as reopened:
+        assert reopened.duels()[0].contested
