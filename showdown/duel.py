@@ -388,17 +388,20 @@ class Duel:
         return actions
 
     def advance(self, now_us: int) -> list[Action]:
+        """Tell the engine the time: go when it is due (alone: the caller feeds the unit's
+        stamp of it before the next call), else the verdict once it is safe."""
         if not self.phase.running:
             return []
         assert self.go_at_us is not None and self.start_us is not None
-        actions: list[Action] = []
         if self.phase is Phase.COUNTING and now_us >= self.go_at_us:
+            # Nothing is judged in this call: presses are judged against the go the players
+            # saw, and the unit says when that was (`GoShown`) only once it has shown it.
             self.phase = Phase.GO
-            actions.append(ShowGo(self.go_at_us))
+            return [ShowGo(self.go_at_us)]
         verdict = self._judge()
         if now_us >= verdict.commit_at_us:
-            actions.extend(self._commit(verdict, now_us))
-        return actions
+            return self._commit(verdict, now_us)
+        return []
 
     @property
     def next_deadline_us(self) -> int | None:

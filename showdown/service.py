@@ -261,7 +261,12 @@ class ShowdownService:
         if duel is None:
             return
         now = self.unit.now_us()
-        self._perform(duel.advance(now))
+        actions = duel.advance(now)
+        self._perform(actions)
+        if any(isinstance(a, ShowGo) for a in actions):
+            # Go is on, and the engine knows when it was shown: judge against that go.
+            now = self.unit.now_us()
+            self._perform(duel.advance(now))
         if self._timing_pending and duel.reactions_complete(now):
             self._report_reactions()
         if duel.counting and duel.go_at_us is not None and duel.countdown_us is not None:
