@@ -36,7 +36,7 @@ def _lang_from_argv(argv: Sequence[str]) -> str | None:
     return None
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `game` (new, round, edit, show, list, undo, redo, rename, join, export, import)."""
     try:  # help text in the table's language
         i18n.set_language(_lang_from_argv(sys.argv[1:]))

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.store import DuelRow, Store, StoreBusyError, StoreError
-from showdown.events import Outcome, ReactionsTimed, VerdictContested, VerdictGiven
+from showdown.events import Outcome, ReactionsTimed, Side, VerdictContested, VerdictGiven
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class PendingDuel:
     after_round: int
     challenger: str
     opponent: str
-    sides: tuple[object, object]  # the challenger's and the opponent's side
+    sides: tuple[Side, Side]  # the challenger's and the opponent's side
     cards: int
     outcome: str
     winner: str | None
@@ -155,7 +155,7 @@ class DuelRecorder:
         #: Updates for duels already stored: (stored id, reactions or None, contested).
         self._updates: deque[tuple[int, tuple[int | None, int | None] | None, bool]] = deque()
         #: service duel id -> (stored duel id, challenger side, opponent side), newest last.
-        self._stored: OrderedDict[int, tuple[int, object, object]] = OrderedDict()
+        self._stored: OrderedDict[int, tuple[int, Side, Side]] = OrderedDict()
         self._busy = False
         self._closing = False
         self._thread: threading.Thread | None = None
@@ -176,7 +176,7 @@ class DuelRecorder:
         result = event.result
         if result.outcome is Outcome.ABORTED:
             return  # nobody played it
-        names: Mapping[object, str] = event.players
+        names: Mapping[Side, str] = event.players
         challenger = names.get(event.challenger)
         opponent = names.get(event.opponent)
         game = self.current_game()
@@ -199,7 +199,7 @@ class DuelRecorder:
             self._start()
             self._cond.notify_all()
 
-    def _update(self, service_duel_id: int, *, reactions: Mapping[object, int | None] | None
+    def _update(self, service_duel_id: int, *, reactions: Mapping[Side, int | None] | None
                 = None, contested: bool = False) -> None:
         with self._cond:
             key = self._pending_of.get(service_duel_id)

@@ -128,7 +128,7 @@ def _verdict(reading: LogReading, loaded: _Loaded, duel: int, number: int,
     if not isinstance(result, dict) or t_us is None:
         return  # a log older than verdict instants: its duels have no name to keep
     try:
-        outcome = Outcome(result.get("outcome"))
+        outcome = Outcome(str(result.get("outcome")))
     except ValueError:
         return
     if outcome is Outcome.ABORTED:
@@ -136,7 +136,8 @@ def _verdict(reading: LogReading, loaded: _Loaded, duel: int, number: int,
     if loaded.players is None or not {loaded.challenger, loaded.opponent} <= set(loaded.players):
         reading.without_players += 1
         return
-    times = result.get("reaction_us") if isinstance(result.get("reaction_us"), dict) else {}
+    given = result.get("reaction_us")
+    times: dict[str, Any] = given if isinstance(given, dict) else {}
     at = obj.get("at")
     logged = LoggedDuel(
         f"{duel}@{t_us}", number, dict(loaded.players), loaded.challenger, loaded.opponent,

@@ -30,7 +30,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return size
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `companion` to `uno-showdown`."""
     parser = sub.add_parser(
         "companion",

@@ -323,13 +323,13 @@ class Store:
                  ",".join(game.rules.modifiers), game.created_at, game.revision),
             )
             game_id = int(cur.lastrowid or 0)
-            ids = {}
+            ids: dict[str, int] = {}
             for seat, p in enumerate(game.players):
-                ids[p.name] = conn.execute(
+                ids[p.name] = int(conn.execute(
                     "INSERT INTO players (game_id, name, seat, joined_round, team) "
                     "VALUES (?, ?, ?, ?, ?)",
                     (game_id, p.name, seat, p.joined_round, p.team),
-                ).lastrowid
+                ).lastrowid or 0)
             for number, rnd in enumerate(game.rounds, 1):
                 self._insert_round(conn, game_id, ids, number, rnd, undone=False)
             for offset, rnd in enumerate(reversed(game.undone), 1):

@@ -12,7 +12,7 @@ from showdown.events import ConfigError
 SELFTEST_DEVICES = ("gpio",)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add this package's subcommands to `uno-showdown`."""
     parser = sub.add_parser(
         "selftest",

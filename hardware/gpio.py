@@ -160,11 +160,11 @@ class GpioUnit(ShowdownUnit):
         self.timer_button = stamped("the timer button", pinmap.timer_button, self._timer_edge)
         self.go_light = self._open("the go light", lambda: LED(pinmap.go_light,
                                                                 pin_factory=factory))
-        self.arrows = {
-            side: self._open(f"the {side} arrow",
-                             lambda side=side: PWMLED(pinmap.arrow(side), pin_factory=factory))
-            for side in Side
-        }
+        def arrow(side: Side) -> Any:
+            return self._open(f"the {side} arrow",
+                              lambda: PWMLED(pinmap.arrow(side), pin_factory=factory))
+
+        self.arrows = {side: arrow(side) for side in Side}
         self.countdown: CountdownDisplay | None = None
         if pinmap.countdown is not None:
             spec = pinmap.countdown

@@ -24,7 +24,7 @@ from showdown.events import (
     UnitFault,
 )
 
-Pause = Callable[[float], None]
+Pause = Callable[[float], object]  # e.g. `threading.Event().wait`: wait, maybe cut short
 
 
 def run_selftest(unit: GpioUnit, out: TextIO, pause: Pause, *, echo_s: float = 30.0,

@@ -214,13 +214,10 @@ def _describe_pending(entry: _CallbackListener) -> str:
 
 def number_ranges(numbers: list[int]) -> str:
     """`[1, 2, 3, 5, 7, 8]` -> `"1-3, 5, 7-8"`: many duels named in a short line."""
-    parts: list[str] = []
-    start = prev = None
-    for n in [*sorted(numbers), None]:
-        if start is not None and (n is None or n != prev + 1):
-            parts.append(str(start) if start == prev else f"{start}-{prev}")
-            start = None
-        if n is not None and start is None:
-            start = n
-        prev = n
-    return ", ".join(parts)
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)

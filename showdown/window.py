@@ -188,7 +188,7 @@ class TableWindow:
         # runs on its own thread, a listener (on a dispatcher thread) wakes this loop.
         self._events = service.subscribe("table window")
         self._main = threading.get_ident()
-        self._windowed_size = pygame.display.get_surface().get_size()
+        self._windowed_size = display_surface().get_size()
         self.companion: Any = None
         if app is not None:
             factory = companion_factory or _companion_screen
@@ -204,7 +204,7 @@ class TableWindow:
         self._full_redraw = True
         self._last_frame_us: int | None = None
         self.frames = 0
-        self.layout(pygame.display.get_surface().get_size())
+        self.layout(display_surface().get_size())
         if not self.inline:
             service.add_listener(self._on_service_event)
         if self.unit is not None:
@@ -252,10 +252,10 @@ class TableWindow:
         if self.fullscreen:
             pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
         else:
-            self._windowed_size = pygame.display.get_surface().get_size()
+            self._windowed_size = display_surface().get_size()
             pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         self.fullscreen = not self.fullscreen
-        self.layout(pygame.display.get_surface().get_size())
+        self.layout(display_surface().get_size())
 
     # -- input --
 
@@ -288,7 +288,7 @@ class TableWindow:
         elif kind in (pygame.FINGERDOWN, pygame.FINGERUP):
             self._finger(event, stamp_us)
         elif kind in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self.layout(pygame.display.get_surface().get_size())
+            self.layout(display_surface().get_size())
         elif kind in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED):
             self._full_redraw = True
 
@@ -376,7 +376,7 @@ class TableWindow:
     def _finger(self, event: pygame.event.Event, stamp_us: int) -> None:
         if self.unit_layout is None:
             return
-        w, h = pygame.display.get_surface().get_size()
+        w, h = display_surface().get_size()
         pos = (int(event.x * w), int(event.y * h))
         key = ("finger", event.touch_id, event.finger_id)
         if event.type == pygame.FINGERDOWN:
@@ -518,7 +518,7 @@ class TableWindow:
         if (not urgent and self._last_frame_us is not None
                 and now_us - self._last_frame_us < FRAME_US):
             return False
-        surface = pygame.display.get_surface()
+        surface = display_surface()
         full = self._full_redraw
         dirty: list[pygame.Rect] = []
         if state is not None and self.unit_layout is not None and (
@@ -609,6 +609,14 @@ def _companion_screen(app: Any, size: tuple[int, int]) -> Any:
     from companion.screen import CompanionScreen
 
     return CompanionScreen(app, size)
+
+
+def display_surface() -> pygame.Surface:
+    """The window's surface; the window is open for as long as the table runs."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        raise NoDisplayError("the window was closed")
+    return surface
 
 
 def request_quit() -> None:

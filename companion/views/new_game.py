@@ -8,6 +8,7 @@ typing works the same (Enter to keep the name, Esc to leave it).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -182,11 +183,11 @@ class NewGameView(View):
         out: list[Button] = []
         for key, cell in zip(EDITIONS, row(self.line(0), len(EDITIONS)), strict=True):
             out.append(Button(f"edition:{key}", cell, EDITIONS[key].title,
-                              lambda k=key: self.set_edition(k), selected=key == self.edition,
+                              partial(self.set_edition, key), selected=key == self.edition,
                               font_px=18))
         for method, cell in zip(Method, row(self.line(1), len(Method)), strict=True):
             out.append(Button(f"method:{method.value}", cell, _(METHOD_LABELS[method]),
-                              lambda m=method: self.set_method(m),
+                              partial(self.set_method, method),
                               selected=method is self.method, font_px=17))
         target_box, count_box = self.number_boxes()
         if self.target is not None:
@@ -201,7 +202,7 @@ class NewGameView(View):
         area = self.names_rect()
         for i, (name, cell) in enumerate(zip(self.names, grid(area, len(self.names), 5, LINE_H),
                                              strict=True)):
-            out.append(Button(f"name:{i}", cell, name, lambda i=i: self.start_edit(i),
+            out.append(Button(f"name:{i}", cell, name, partial(self.start_edit, i),
                               font_px=18, sublabel=self._seat_note(i)))
         bottom = pygame.Rect(self.rect.right - 8 - 240, self.rect.bottom - 8 - 60, 240, 60)
         out.append(Button("start", bottom, _("Start game"), self.start, primary=True,
@@ -222,7 +223,7 @@ class NewGameView(View):
         if names:
             for name, cell in zip(names, row(picks, 6), strict=False):
                 out.append(Button(f"pick:{name}", cell, name,
-                                  lambda n=name: self._finish_edit(n), font_px=18))
+                                  partial(self._finish_edit, name), font_px=18))
         cancel = pygame.Rect(r.right - 8 - 120, r.y + 8, 120, 56)
         out.append(Button("edit:cancel", cancel, _("Cancel"), self._cancel_edit, sublabel="Esc"))
         keys = pygame.Rect(r.x + 8, r.y + 128, r.width - 16, r.height - 136)

@@ -41,7 +41,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `emulator` to `uno-showdown`."""
     parser = sub.add_parser(
         "emulator",

@@ -21,7 +21,7 @@ output: one JSON object per verdict, e.g.
 """
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "replay",
         help="print the verdict of a duel log (JSON lines)",

@@ -39,7 +39,7 @@ from showdown.service import ShowdownService
 log = logging.getLogger(__name__)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "run",
         help="run the table on a Showdown Unit (GPIO, microcontroller, emulator)",

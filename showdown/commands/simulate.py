@@ -18,7 +18,7 @@ def number(text: str) -> float:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "simulate",
         help="run duels between simulated players on the fake unit and print a summary",
