@@ -154,14 +154,13 @@ def verdict_text(event: VerdictGiven, name: Callable[[Side], str]) -> str:
 def contest_text(event: VerdictContested, name: Callable[[Side], str]) -> str:
     """A verdict a late press would have changed: never silent (see docs/fairness.md)."""
     late_ms = (event.arrived_us - event.t_us) / 1000
-    if event.would_be is Outcome.TIE:
-        would = "a tie"
-    elif event.would_win is not None:
-        would = f"a win for {name(event.would_win)}"
+    if event.would_win is not None:
+        would = f"{name(event.would_win)} would have won"
+    elif event.would_be is Outcome.TIE:
+        would = "it would have been a tie"
     else:
-        would = event.would_be.value.replace("_", " ")
-    return (f"CONTESTED: {name(event.side)}'s press arrived {late_ms:.0f} ms after it was "
-            f"made, too late for the verdict; in time it would have been {would}.")
+        would = "nobody would have won"
+    return f"CONTESTED! {name(event.side)}'s press came {late_ms:.0f} ms late: {would}."
 
 
 @dataclass(frozen=True, slots=True)

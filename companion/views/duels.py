@@ -28,8 +28,8 @@ HEADER_PX, CELL_PX = 16, 18
 #: Room around a column's text, and the least the player column may shrink to.
 COLUMN_PAD = 14
 PLAYER_MIN_W = 90
-#: Which columns go first when the table is too narrow: Contested, Duels, Won, Median.
-DROP_ORDER = (5, 1, 2, 4)
+#: Which columns go first when the table is too narrow: Duels, Won, Median, Contested.
+DROP_ORDER = (1, 2, 4, 5)
 
 
 def fit_columns(width: int, needs: Sequence[int], first_min: int,

@@ -114,5 +114,6 @@ def duel_lines(duel: Any) -> list[tuple[str, theme.Color]]:
         lines.append((f"{name}: {shown}", theme.TEXT))
     if getattr(duel, "contested", False):
         # A press came too late to count and would have changed the verdict: say so.
-        lines.append((_("Contested: a press came too late"), theme.DANGER))
+        lines.append((_("Contested"), theme.DANGER))
+        lines.append((_("a press came too late"), theme.DANGER))
     return lines

@@ -18,6 +18,8 @@ input: JSON lines in arrival order, e.g.
 output: one JSON object per verdict, e.g.
   {"outcome": "faster", "winner": "right", "loser": "left", "arrow": null,
    "launch": {"side": "left", "cards": 2}, "reaction_us": {"left": null, "right": 149000}}
+a verdict that a press arriving too late would have changed also carries
+  "contested": {"side": "left", "t_us": 3148000, "would_be": "faster", "would_win": "left"}
 """
 
 
@@ -34,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("file", nargs="?", default="-", help="the log; - or nothing for stdin")
     parser.add_argument(
         "--check", action="store_true",
-        help="exit 1 if a verdict differs from the one recorded in the log",
+        help="exit 1 if a verdict (or whether it is contested) differs from the log's",
     )
     add_duel_options(parser)
     parser.set_defaults(func=run)
@@ -59,10 +61,18 @@ def run(args: argparse.Namespace) -> int:
     for verdict in verdicts:
         print(json.dumps(verdict.to_json()))
         if args.check and verdict.matches is False:
-            print(
-                f"replay: the duel loaded at line {verdict.line} was recorded as "
-                f"{json.dumps(verdict.recorded)}",
-                file=sys.stderr,
-            )
+            if verdict.recorded_contested is not None and (
+                    verdict.recorded_contested != (verdict.contest is not None)):
+                marked = "contested" if verdict.recorded_contested else "not contested"
+                found = "finds" if verdict.contest is not None else "finds no"
+                print(f"replay: the duel loaded at line {verdict.line} is marked {marked} in "
+                      f"the log, but the replay {found} late press that would have changed it",
+                      file=sys.stderr)
+            else:
+                print(
+                    f"replay: the duel loaded at line {verdict.line} was recorded as "
+                    f"{json.dumps(verdict.recorded)}",
+                    file=sys.stderr,
+                )
             status = 1
     return status

@@ -183,10 +183,12 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
         if isinstance(event, VerdictGiven):
             say(_describe(event))
         elif isinstance(event, VerdictContested):
-            say(f"  contested: a {event.side.value} press stamped "
-                f"{(event.arrived_us - event.t_us) / 1000:.1f} ms before it arrived would have "
-                f"made it {event.would_be.value}"
-                + (f" for {event.would_win.value}" if event.would_win else ""))
+            who = {side: event.players.get(side, side.value) for side in Side}
+            late = (event.arrived_us - event.t_us) / 1000
+            would = (f"{who[event.would_win]} would have won" if event.would_win is not None
+                     else "it would have been a tie" if event.would_be is Outcome.TIE
+                     else "nobody would have won")
+            say(f"  CONTESTED! {who[event.side]}'s press came {late:.0f} ms late: {would}")
         elif isinstance(event, ReactionsTimed):
             times = ", ".join(f"{s.value} {v / 1000:.1f} ms"
                               for s, v in event.reaction_us.items() if v is not None)

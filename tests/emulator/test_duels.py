@@ -7,7 +7,7 @@ import pygame
 from hardware import emulator_view as view
 from hardware.emulator import Display
 from showdown.duel import DuelConfig
-from showdown.events import GoShown, LaunchFinished, Outcome, Side, TiePolicy
+from showdown.events import GoShown, LaunchFinished, Outcome, Side, TiePolicy, VerdictContested
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
 
 
@@ -198,3 +198,23 @@ def test_a_held_key_shows_the_paddle_pressed(table: Table) -> None:
     table.post(pygame.KEYUP, key=pygame.K_l, mod=0, unicode="", scancode=0)
     table.turn(20_000)
     assert table.pixel(probe) == view.PADDLE
+
+
+def test_a_press_delivered_after_the_verdict_that_would_have_won_shows_contested(
+        table: Table) -> None:
+    """The duel bar says so at once; the verdict on the unit stands."""
+    go_at = load_and_start(table)
+    table.run_for(go_at - table.clock.now + 200_000)
+    table.key(pygame.K_a)  # left, 200 ms after go
+    table.turn()
+    table.run_for(100_000)
+    (verdict,) = table.verdicts()
+    assert verdict.result.winner is Side.LEFT
+    # Right's edge, made 150 ms after go, reaches the unit only now (a driver stalled).
+    table.unit.press_paddle(Side.RIGHT, go_at + 150_000)
+    table.turn()
+    (contest,) = [e for e in table.heard if isinstance(e, VerdictContested)]
+    assert contest.side is Side.RIGHT and contest.would_win is Side.RIGHT
+    assert table.window.chooser.status.startswith("CONTESTED! Right's press came ")
+    assert table.window.chooser.status.endswith(" ms late: Right would have won.")
+    assert table.verdicts() == [verdict]  # the verdict stands

@@ -166,5 +166,4 @@ def test_the_duel_bar_says_a_verdict_is_contested() -> None:
     event = VerdictContested(3, Side.RIGHT, 1_000_000, 1_042_000, Outcome.FASTER,
                              Outcome.FASTER, Side.RIGHT, {Side.LEFT: "Ann", Side.RIGHT: "Bob"})
     assert chooser.hear(event, {})
-    assert chooser.status == ("CONTESTED: Bob's press arrived 42 ms after it was made, too "
-                              "late for the verdict; in time it would have been a win for Bob.")
+    assert chooser.status == "CONTESTED! Bob's press came 42 ms late: Bob would have won."

@@ -123,4 +123,4 @@ def test_a_contested_duel_says_so_on_the_duels_view(driver: Driver) -> None:
     assert driver.view.labels()[-1] == "Contested"
     assert {s.name: s.contested for s in driver.view.stats} == {"Ann": 1, "Bob": 1, "Cid": 0}
     lines = [text for text, _color in duel_lines(driver.view.last)]
-    assert lines[-1] == "Contested: a press came too late"
+    assert lines[-2:] == ["Contested", "a press came too late"]
