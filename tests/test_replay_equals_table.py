@@ -170,3 +170,25 @@ def test_the_case_the_issue_names_a_late_go_report_is_judged_alike() -> None:
     assert verdict.result.outcome.value == "early_press" and verdict.result.loser is Side.LEFT
     (again,) = replay(lines)
     assert again.matches is True and again.result.loser is Side.LEFT
+
+
+OLD_LOG = """\
+{"input": "config", "countdown_min_us": 3000000, "countdown_max_us": 6000000, "tie_window_us": 100, "tie_policy": "rematch", "response_timeout_us": 3000000, "settle_us": 5000, "duel": 1}
+{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right", "cards": 1, "arrived_us": 0, "duel": 1}
+{"t_us": 1000, "input": "start", "countdown_us": 3000000, "arrived_us": 1000, "duel": 1}
+{"t_us": 3001000, "input": "go", "arrived_us": 3001000, "duel": 1}
+{"t_us": 3201000, "input": "press", "side": "right", "arrived_us": 3201000, "duel": 1}
+{"t_us": 3200000, "input": "press", "side": "left", "arrived_us": 3206100, "duel": 1}
+{"input": "verdict", "duel": 1, "result": {"outcome": "faster", "winner": "left", "loser": "right", "arrow": null, "launch": {"side": "right", "cards": 1}, "reaction_us": {"left": 199000, "right": null}}}
+"""  # noqa: E501
+
+
+def test_a_log_from_before_the_verdict_instants_still_replays() -> None:
+    """No go-report mode, no verdict instant: inputs count when they arrived by the
+    engine's own deadline (the left press arrived exactly at it, 3,206,100 us)."""
+    (verdict,) = replay(OLD_LOG.splitlines())
+    assert verdict.matches is True and verdict.result.winner is Side.LEFT
+    assert verdict.recorded_contested is None  # such a log says nothing of contests
+    late = OLD_LOG.replace('"arrived_us": 3206100', '"arrived_us": 3206101')
+    (verdict,) = replay(late.splitlines())
+    assert verdict.result.winner is Side.RIGHT and verdict.matches is False
