@@ -26,14 +26,14 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 import platformdirs
 
-from companion.cards import format_cards, parse_cards
+from companion.cards import Card, format_cards, parse_card, parse_cards
 from companion.errors import CompanionError
 from companion.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.i18n import _
@@ -121,12 +121,25 @@ _V3 = """
 ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 """
 
+# What the scoring variants record (seed 001): the card a round's winner went out on (H2O),
+# and each player's place in a round's finishing order (playing to the last player).
+_V4 = """
+ALTER TABLE rounds ADD COLUMN out_on TEXT;
+CREATE TABLE places (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    place INTEGER NOT NULL,
+    PRIMARY KEY (round_id, player_id),
+    UNIQUE (round_id, place)
+);
+"""
+
 # `changed` numbers each game's duel writes, so a screen reads only what is new since it
 # last looked; `log_key` names the duel in the duel log (its number there and the instant
 # of its verdict), so taking duels back from the log never records one twice. `tallies`
 # keeps each game's running sums (`companion.game.Tally`) for the revision they are of:
 # derived, and trusted only at that revision, so a round is added without reading them all.
-_V4 = """
+_V5 = """
 ALTER TABLE duels ADD COLUMN contested INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE duels ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE duels ADD COLUMN log_key TEXT;
@@ -142,10 +155,23 @@ CREATE TABLE tallies (
 """
 
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(slots=True)
+class _StoredRound:
+    """A round as read back, before it becomes the model's `Round`."""
+
+    number: int
+    winner: str
+    played_at: str
+    undone: bool
+    out_on: Card | None
+    hands: dict[str, Hand] = field(default_factory=dict)
+    places: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +345,7 @@ class Store:
             cur = conn.execute(
                 "INSERT INTO games (edition, method, target, modifiers, created_at, revision) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game.edition_key, game.rules.method.value, game.rules.target,
+                (game.edition_key, game.rules.method.key, game.rules.target,
                  ",".join(game.rules.modifiers), game.created_at, game.revision),
             )
             game_id = int(cur.lastrowid or 0)
@@ -425,10 +451,13 @@ class Store:
             count = tally.rounds
 
             def read_played() -> list[Round]:
+                """The rounds that were in the file when the game was opened."""
                 with self.lock:
-                    return self._read_rounds(game_id, names, seat_of, undone=False)
+                    return self._read_rounds(game_id, names, seat_of, undone=False, upto=count)
 
-            rounds = LazyRounds(count, read_played)
+            last = self._read_rounds(game_id, names, seat_of, undone=False, upto=count,
+                                     since=count)
+            rounds = LazyRounds(count, read_played, last=last[-1] if last else None)
         else:
             rounds = tuple(self._read_rounds(game_id, names, seat_of, undone=False))
             tally = None
@@ -441,26 +470,39 @@ class Store:
         return game
 
     def _read_rounds(self, game_id: int, names: Mapping[int, str], seat_of: Mapping[str, int],
-                     *, undone: bool) -> list[Round]:
-        """The game's rounds in play (or its undone ones), oldest first."""
-        rounds: dict[int, tuple[int, str, str, dict[str, Hand]]] = {}
+                     *, undone: bool, upto: int | None = None, since: int = 1
+                     ) -> list[Round]:
+        """The game's rounds in play (or its undone ones), oldest first: numbers `since` to
+        `upto` (all by default)."""
+        rounds: dict[int, _StoredRound] = {}
         which = "undone = 1" if undone else "undone = 0"  # literal: the undone rounds' index
-        for rid, number, winner_id, played_at in self.conn.execute(
-            "SELECT id, number, winner_id, played_at FROM rounds WHERE game_id = ? "
+        if upto is not None:
+            which += f" AND number BETWEEN {int(since)} AND {int(upto)}"
+        for rid, number, winner_id, played_at, out_on in self.conn.execute(
+            "SELECT id, number, winner_id, played_at, out_on FROM rounds WHERE game_id = ? "
             f"AND {which} ORDER BY number", (game_id,),
         ):
-            rounds[rid] = (number, names[winner_id], played_at, {})
+            rounds[rid] = _StoredRound(number, names[winner_id], played_at, undone,
+                                       parse_card(out_on) if out_on is not None else None)
         for rid, pid, cards, counted in self.conn.execute(
             "SELECT h.round_id, h.player_id, h.cards, h.counted FROM hands h "
             f"JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ? AND r.{which}",
             (game_id,),
         ):
             hand = Hand(cards=parse_cards(cards)) if cards is not None else Hand(counted=counted)
-            rounds[rid][3][names[pid]] = hand
+            rounds[rid].hands[names[pid]] = hand
+        for rid, pid, place in self.conn.execute(
+            "SELECT p.round_id, p.player_id, p.place FROM places p "
+            f"JOIN rounds r ON r.id = p.round_id WHERE r.game_id = ? AND r.{which}",
+            (game_id,),
+        ):
+            rounds[rid].places[place] = names[pid]
         out: list[Round] = []
-        for _number, winner, played_at, hands in sorted(rounds.values(), key=lambda e: e[0]):
-            ordered = dict(sorted(hands.items(), key=lambda kv: seat_of[kv[0]]))
-            out.append(Round(winner, MappingProxyType(ordered), played_at))
+        for entry in sorted(rounds.values(), key=lambda e: e.number):
+            ordered = dict(sorted(entry.hands.items(), key=lambda kv: seat_of[kv[0]]))
+            out.append(Round(entry.winner, MappingProxyType(ordered), entry.played_at,
+                             tuple(entry.places[k] for k in sorted(entry.places)),
+                             entry.out_on))
         return out
 
     def _tally(self, game_id: int, revision: int) -> Tally | None:
@@ -513,10 +555,15 @@ class Store:
         rnd: Round, *, undone: bool,
     ) -> None:
         rid = conn.execute(
-            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (game_id, number, ids[rnd.winner], int(undone), rnd.played_at),
+            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at, out_on) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, number, ids[rnd.winner], int(undone), rnd.played_at,
+             rnd.out_on.code if rnd.out_on is not None else None),
         ).lastrowid
+        conn.executemany(
+            "INSERT INTO places (round_id, player_id, place) VALUES (?, ?, ?)",
+            [(rid, ids[name], place) for place, name in enumerate(rnd.order, 1)],
+        )
         conn.executemany(
             "INSERT INTO hands (round_id, player_id, cards, counted) VALUES (?, ?, ?, ?)",
             [

@@ -14,11 +14,9 @@ from hypothesis import strategies as st
 
 from companion.app import CompanionApp
 from companion.game import Game, Hand, LazyRounds
-from companion.scoring import MAX_TARGET, Method, Rules
+from companion.scoring import MAX_TARGET, METHODS, Entry, Rules
 from companion.store import Store
 from showdown.cli import main
-
-METHODS = [Method.WINNER, Method.OWN, Method.CHAMPIONSHIP, Method.LAZY, Method.TEAMS]
 
 
 def what_it_says(game: Game) -> tuple[object, ...]:
@@ -33,15 +31,24 @@ def fresh(game: Game) -> Game:
 
 @st.composite
 def games(draw: st.DrawFn) -> Game:
-    method = draw(st.sampled_from(METHODS))
-    players = ["Ann", "Bob", "Cid", "Dan"] if method is Method.TEAMS else ["Ann", "Bob", "Cid"]
-    target = None if method is Method.LAZY else MAX_TARGET
-    game = Game.new("classic", Rules.make(method, target), players)
+    """A game of any method, played a few rounds in (until it is over, if it ends)."""
+    method = METHODS[draw(st.sampled_from(sorted(METHODS)))]
+    players = ["Ann", "Bob", "Cid", "Dan"]
+    target = MAX_TARGET if method.takes_target else None
+    game = Game.new("classic", Rules.make(method.key, target), players)
     for _ in range(draw(st.integers(0, 25))):
+        if game.verdict.over:
+            break
         winner = draw(st.sampled_from(players))
-        side = game.entrant_of(winner).members
-        points = {p: (0 if p in side else draw(st.integers(1, 60))) for p in players}
-        game = game.add_round(winner, {p: Hand(counted=v) for p, v in points.items()})
+        if method.entry is Entry.ORDER:
+            rest = draw(st.permutations([p for p in players if p != winner]))
+            game = game.add_round(winner, order=(winner, *rest))
+        elif method.entry is Entry.WINNER:
+            game = game.add_round(winner)
+        else:
+            side = game.entrant_of(winner).members
+            points = {p: (0 if p in side else draw(st.integers(1, 60))) for p in players}
+            game = game.add_round(winner, {p: Hand(counted=v) for p, v in points.items()})
     return game
 
 
