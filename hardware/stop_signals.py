@@ -7,10 +7,13 @@ handler; they offer `close()` (and `stop_launcher()`), which the command's own c
 calls on the way out.
 
 Each handler runs the actions, then chains to the handler that was there before when that
-was a Python function (a test harness, an embedding program). The operating system's
-default action is not chained: it would end the process before the launcher, the games
-file and the duel log are closed. SIGHUP (a closed terminal, `systemctl reload`) stops the
-motor and the table like SIGTERM does.
+was a Python function (a test harness, an embedding program). The actions run on a thread
+of their own, which the handler waits for (briefly): a signal can arrive while the main
+thread is inside a lock the actions need (a `threading.Event`'s, as the loop waits on one),
+and a handler that took that lock on the main thread itself would wait forever. The
+operating system's default action is not chained: it would end the process before the
+launcher, the games file and the duel log are closed. SIGHUP (a closed terminal,
+`systemctl reload`) stops the motor and the table like SIGTERM does.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 
 log = logging.getLogger(__name__)
+
+#: How long a handler waits for its actions before it goes on (chains, or ends the block).
+ACTIONS_WAIT_S = 0.5
 
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
     s for s in (getattr(signal, n, None) for n in ("SIGTERM", "SIGINT", "SIGHUP")) if s is not None
@@ -58,13 +64,19 @@ def owned_stop_signals(
         return
     previous = {s: signal.getsignal(s) for s in STOP_SIGNALS}
 
-    def handler(signum: int, frame: FrameType | None) -> None:
-        request.signal = signal.Signals(signum)
+    def run_actions(received: signal.Signals) -> None:
         for action in actions:
             try:
                 action()
             except Exception:  # the next action (the service's stop) must still run
-                log.exception("stopping on %s", request.signal.name)
+                log.exception("stopping on %s", received.name)
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        request.signal = signal.Signals(signum)
+        worker = threading.Thread(target=run_actions, args=(request.signal,),
+                                  name=f"stop on {request.signal.name}", daemon=True)
+        worker.start()
+        worker.join(ACTIONS_WAIT_S)  # the motor first, unless the main thread holds its lock
         before = previous.get(request.signal)
         if callable(before) and before is not signal.default_int_handler:
             before(signum, frame)

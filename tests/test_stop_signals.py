@@ -82,3 +82,20 @@ def test_run_stops_the_motor_and_the_table_on_sighup(monkeypatch, tmp_path) -> N
     names = unit.names()
     assert "stop_launcher" in names and unit.closed
     assert handlers() == before
+
+
+def test_a_signal_while_the_main_thread_holds_what_the_actions_need_does_not_hang() -> None:
+    """The loop is often inside a lock (an Event's, waiting for input) when a signal comes;
+    the actions take that lock too. Run on the main thread, they would wait for ever."""
+    lock = threading.Lock()
+    stopped = threading.Event()
+
+    def stop_the_motor() -> None:
+        with lock:
+            stopped.set()
+
+    with owned_stop_signals(stop_the_motor), lock:
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10_000):  # the handler runs in here, with the lock held
+            pass
+    assert stopped.wait(5.0)
