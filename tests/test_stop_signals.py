@@ -60,27 +60,33 @@ def test_a_failing_action_does_not_keep_the_next_from_running() -> None:
     assert done == ["table"]
 
 
+class HungUpUnit(FakeUnit):
+    """A unit whose terminal closes while the table runs: SIGHUP from inside the loop."""
+
+    def read_inputs(self, timeout_s: float) -> list:
+        if not self.calls or self.calls[-1].name != "hung up":
+            self._record("hung up")
+            os.kill(os.getpid(), signal.SIGHUP)
+        return super().read_inputs(timeout_s)
+
+
 def test_run_stops_the_motor_and_the_table_on_sighup(monkeypatch, tmp_path) -> None:
     """`uno-showdown run --headless`, told SIGHUP: the launcher stops, run returns 0."""
     import showdown.commands.run as run_command
 
-    unit = FakeUnit()
+    unit = HungUpUnit()
 
-    def fake_unit(name: str, args: argparse.Namespace) -> FakeUnit:
+    def hung_up_unit(name: str, args: argparse.Namespace) -> FakeUnit:
         return unit
 
-    monkeypatch.setattr(run_command, "open_unit", fake_unit)
+    monkeypatch.setattr(run_command, "open_unit", hung_up_unit)
     before = handlers()
-    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGHUP))
-    timer.start()
-    try:
-        status = main(["run", "--device", "gpio", "--headless", "--duel-log",
-                       str(tmp_path / "duels.jsonl"), "--db", str(tmp_path / "g.db")])
-    finally:
-        timer.cancel()
+    status = main(["run", "--device", "gpio", "--headless", "--duel-log",
+                   str(tmp_path / "duels.jsonl"), "--db", str(tmp_path / "g.db")])
     assert status == 0
     names = unit.names()
-    assert "stop_launcher" in names and unit.closed
+    assert "hung up" in names and "stop_launcher" in names[names.index("hung up"):]
+    assert unit.closed
     assert handlers() == before
 
 
