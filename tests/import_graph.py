@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-PACKAGES = ("showdown", "hardware", "companion", "firmware_host")
+PACKAGES = ("showdown", "hardware", "companion", "firmware_host", "championship")
 CONTRACT = "showdown.events"
 CODEC = "firmware_host.protocol"
 FIRMWARE = "firmware_host.firmware"
@@ -27,7 +27,7 @@ MICROPYTHON_MODULES = frozenset({
 #: The command line: it sits on top and composes everything else.
 COMMAND_LINE = ("showdown.cli", "showdown.__main__", "showdown.commands", "showdown.window",
                 "showdown.duel_bar", "hardware.commands", "companion.commands",
-                "companion.screen_command", "firmware_host.commands")
+                "companion.screen_command", "firmware_host.commands", "championship.commands")
 #: The only module that may install signal handlers (for the commands that run the table).
 SIGNAL_OWNER = "hardware.stop_signals"
 #: The service's own modules: they see a unit only through its interface.
@@ -38,7 +38,7 @@ IMPURE = frozenset({
     "subprocess", "signal", "asyncio", "sqlite3", "logging", "pathlib", "shutil", "tempfile",
     "multiprocessing", "serial", "pygame", "gpiozero", "platformdirs",
 })
-PURE_CORES = ("showdown.duel", "showdown.events", CODEC)
+PURE_CORES = ("showdown.duel", "showdown.events", CODEC, "companion.scoring", "championship.draw")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +172,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "pure cores read no clock and do no I/O",
-        lambda m: m in PURE_CORES,
+        lambda m: _within(m, *PURE_CORES),
         lambda i: _top(i.target) in IMPURE,
         "a verdict (or a decoded line) must depend on its inputs alone, or replay could "
         "disagree with the table",
@@ -197,6 +197,22 @@ RULES: tuple[Rule, ...] = (
         lambda i: _within(i.target, "showdown") and i.target != CONTRACT,
         "the score keeper must not depend on the engine's internals or on the command "
         "line (loading it must not load the service or a unit)",
+    ),
+    Rule(
+        "companion does not import championship",
+        lambda m: _within(m, "companion"),
+        lambda i: _within(i.target, "championship"),
+        "the championship uses the score keeper for its games and scoring, never the reverse: "
+        "a table keeps score without an event",
+    ),
+    Rule(
+        "championship imports neither hardware nor firmware_host, and from showdown only the "
+        "contract",
+        lambda m: _within(m, "championship") and not _within(m, *COMMAND_LINE),
+        lambda i: (_within(i.target, "hardware", "firmware_host")
+                   or (_within(i.target, "showdown") and i.target != CONTRACT)),
+        "the organiser's side runs on a laptop without a unit; it hears tables through the "
+        "store and the broker, not through the engine",
     ),
     Rule(
         "the firmware imports only the codec",

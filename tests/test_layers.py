@@ -56,6 +56,11 @@ VIOLATIONS = [
      {"companion/app.py": "from ..hardware import base\n"}),
     ("companion imports from showdown only the contract",
      {"companion/duels.py": "import importlib\nimportlib.import_module('showdown.service')\n"}),
+    ("companion does not import championship",
+     {"companion/app.py": "from championship import event\n", "championship/event.py": ""}),
+    ("championship imports neither hardware nor firmware_host, and from showdown only the "
+     "contract",
+     {"championship/event.py": "from showdown.duel import Duel\n"}),
     ("the firmware imports only the codec",
      {"firmware_host/firmware/fw_core.py": "import protocol\nimport serial\n"}),
     ("the service sees a unit only through its interface",
