@@ -151,11 +151,13 @@ def main_() -> int:
             for size in SIZES:
                 db = Path(tmp) / f"{name}-{size}.db"
                 paths.append(kind(db, seeded_store(db, **{what: size}), size))
-            # Turn and turn about, so a busy disk weighs on every row alike.
+            # Turn and turn about, each row first in its turn, so a busy disk (or the write
+            # just before) weighs on every row alike.
             samples: list[list[float]] = [[] for _ in SIZES]
-            for _ in range(args.samples):
-                for i, timed in enumerate(paths):
-                    samples[i].append(timed.record())
+            for turn in range(args.samples):
+                for k in range(len(paths)):
+                    i = (turn + k) % len(paths)
+                    samples[i].append(paths[i].record())
             for timed in paths:
                 timed.close()
             base = statistics.median(samples[0]), percentile(samples[0], 0.99)
