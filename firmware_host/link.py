@@ -66,6 +66,7 @@ _NAK_TEXT = {
     P.NAK_BAD_ARGS: "the board rejected its arguments",
     P.NAK_UNKNOWN: "the board does not know that command",
     P.NAK_BUSY: "the launcher was already running",
+    P.NAK_FAILED: "the board failed while running it and skipped it",
 }
 
 

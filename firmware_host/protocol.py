@@ -62,6 +62,7 @@ NAK_SILENT = 3  # launch refused: no heartbeat from the host lately
 NAK_BAD_ARGS = 4
 NAK_UNKNOWN = 5
 NAK_BUSY = 6  # launcher already running
+NAK_FAILED = 7  # the board failed while running it (counted, skipped; the board goes on)
 
 # FAULT codes
 FAULT_HOST_SILENT = 1  # the host fell silent; launcher and countdown stopped
@@ -72,6 +73,9 @@ FAULT_EVENT_OVERFLOW = 4  # edges came faster than the board could report them
 # `ended` has the HB state bits (1 countdown, 2 motor; a launch also gets its LD) and
 # `stale` is 1 when the stop was too old for the board to place after newer commands.
 FAULT_STOPPED = 5
+# The board's loop failed on one frame from the host (FT 6 ticks failures): it skipped
+# that frame, counted it, and went on. Anything it had started keeps its own limits.
+FAULT_FRAME_FAILED = 6
 
 # Why a launch ended, the LD frame's last field: the host must tell a jam (clear the
 # rollers) from a stop it asked for, or a cut-off it hears of in its own fault.
