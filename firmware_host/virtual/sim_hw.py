@@ -134,8 +134,12 @@ class LineFault:
     left: int
 
 
-class BoardReset(Exception):
-    """The board resets under the firmware (the RS command, or the watchdog)."""
+class BoardReset(BaseException):
+    """The board resets under the firmware (the RS command, or the watchdog).
+
+    A BaseException, like SystemExit: on a Pico `machine.reset()` never returns, so
+    nothing in the firmware (its guard around each frame included) may catch it.
+    """
 
 
 class LoopKilled(RuntimeError):

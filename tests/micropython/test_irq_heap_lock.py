@@ -61,3 +61,4 @@ def test_a_handler_that_allocates_is_caught(micropython: MicroPython) -> None:
     )
     assert micropython.call("_irq_board.irq_alloc_failures") == 1
     micropython.run("del _irq_board, _pin")
+
