@@ -119,6 +119,11 @@ def test_the_states_are_named_and_a_mismatched_board_is_one_of_them(tmp_path: Pa
         link.start()
         try:
             assert mismatched.wait(3)
+            # the event is told after the lock is let go: by then the link may have gone
+            # round again (a pty read error reopens the port), so wait for the state itself
+            deadline = time.monotonic() + 3
+            while link.state is not LinkState.MISMATCH and time.monotonic() < deadline:
+                mismatched.wait(0.01)
             assert link.state is LinkState.MISMATCH and not link.ready
             assert link.command(P.BEEP, (0,)) is None  # nothing is sent to such a board
         finally:
