@@ -78,8 +78,9 @@ def main() -> None:
     try:
         mp = MicroPython()
         fresh = MicroPython(load_board=False)
-    except MicroPythonUnavailable as exc:
-        raise SystemExit(f"benchmarks/micropython.py: {exc}") from exc
+    except MicroPythonUnavailable as exc:  # `make bench` goes on with the other benchmarks
+        print(f"benchmarks/micropython.py skipped: {exc}")
+        return
     try:
         cp = [cpython_codec(args.frames) for _ in range(args.repeat)]
         mpy = [micropython_codec(mp, args.frames) for _ in range(args.repeat)]
