@@ -36,7 +36,7 @@ from firmware_host.virtual.sim_hw import KILL_RAISE, BoardReset, SimClock, SimHa
 
 log = logging.getLogger(__name__)
 WATCHDOG_POLL_S = 0.005  # how often the simulated watchdog looks at board time
-MANUAL_GRACE_S = 0.5  # on a manual clock: real time a turning loop has to feed after a jump
+MANUAL_GRACE_S = 1.0  # on a manual clock: real time a turning loop has to feed after a jump
 
 
 class VirtualMCU:
