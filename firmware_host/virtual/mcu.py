@@ -170,6 +170,8 @@ class VirtualMCU:
                         continue
                 expired = None
                 self.watchdog_resets += 1
+                log.warning("virtual board: the watchdog reset the board (its loop went "
+                            "unfed for %d ms of board time)", hw.watchdog_ms)
                 hw.power_off_outputs()  # the chip resets: the pins stop driving the motor
                 self._reset_next = True
                 self._by_watchdog_next = True
