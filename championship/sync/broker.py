@@ -32,7 +32,7 @@ def broker_config(host: str, port: int, password_file: Path, event_id: int,
         "plugins": {
             "amqtt.plugins.authentication.FileAuthPlugin": {"password_file": str(password_file)},
             "amqtt.plugins.topic_checking.TopicAccessControlListPlugin": {
-                "publish_acl": publish, "subscribe_acl": subscribe},
+                "publish_acl": publish, "acl": subscribe},
         },
     }
 
