@@ -14,6 +14,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -190,6 +191,12 @@ class Cluster:
             app.record_round(winner, points={p: self.rng.randint(1, 60) for p in names
                                              if p != winner})
 
+    @contextmanager
+    def tables_seating(self, stage: str = "flight-1") -> Iterator[dict[int, list[int]]]:
+        """Who sits where in a stage, as the director drew it."""
+        with Championship.open(self.director_db, self.event_id) as champ:
+            yield {t.table: list(t.players) for t in champ.snapshot().stage_tables(stage)}
+
     def director_lines(self) -> tuple[Line, ...]:
         with Championship.open(self.director_db, self.event_id) as champ:
             return champ.snapshot().qualifying
@@ -273,6 +280,19 @@ BROKERS = ["amqtt", pytest.param("mosquitto", marks=pytest.mark.skipif(
 def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Cluster]:
     c = build(tmp_path, request.param)
     try:
+        yield c
+    finally:
+        c.close()
+
+
+@pytest.fixture
+def amqtt_cluster(tmp_path: Path) -> Iterator[Cluster]:
+    """The embedded broker, the director and table 1 seated, ready."""
+    c = build(tmp_path, "amqtt")
+    try:
+        c.start_director()
+        c.start_table(1)
+        c.seated(1)
         yield c
     finally:
         c.close()
