@@ -15,7 +15,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -144,14 +144,15 @@ class Cluster:
     tables: dict[int, Table] = field(default_factory=dict)
     director: DirectorSync | None = None
     rng: random.Random = field(default_factory=lambda: random.Random(13))
+    ca_pem: str | None = None  # set: the broker speaks TLS with this certificate
 
     @property
     def address(self) -> BrokerAddress:
-        return BrokerAddress("127.0.0.1", self.port, False)
+        return BrokerAddress("127.0.0.1", self.port, self.ca_pem is not None)
 
     def start_director(self) -> DirectorSync:
         self.director = DirectorSync(self.director_db, self.event_id, self.address,
-                                     self.director_creds, self.table_creds)
+                                     self.director_creds, self.table_creds, ca_pem=self.ca_pem)
         self.director.start()
         return self.director
 
@@ -269,7 +270,10 @@ def build(tmp: Path, kind: str, players: int = 14, tables: int = 2,
         broker = Mosquitto(tmp / "mosquitto", port, users, event_id,
                            list(range(1, tables + 1)), tls)
     broker.start()
-    return Cluster(tmp, kind, db, event_id, director, table_creds, port, broker)
+    ca_pem = tls[0].read_text() if tls else None
+    if ca_pem:
+        table_creds = {n: replace(c, ca_pem=ca_pem) for n, c in table_creds.items()}
+    return Cluster(tmp, kind, db, event_id, director, table_creds, port, broker, ca_pem=ca_pem)
 
 
 BROKERS = ["amqtt", pytest.param("mosquitto", marks=pytest.mark.skipif(
