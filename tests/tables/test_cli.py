@@ -82,11 +82,11 @@ def _join(tmp: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 def test_join_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path: Path) -> None:
     good = ["--broker", "mqtt://127.0.0.1:1"]
     cases = [
-        (["--credentials", str(_creds_file(tmp_path, 0o644))] + good,
+        (["--credentials", str(_creds_file(tmp_path, 0o644)), *good],
          "can be read by other users of this computer: make it yours alone with `chmod 600"),
-        (["--credentials", str(_creds_file(tmp_path, 0o600, 2))] + good,
+        (["--credentials", str(_creds_file(tmp_path, 0o600, 2)), *good],
          "holds the credentials of table 2 of event 1: use that table's file"),
-        (["--credentials", str(tmp_path / "none.json")] + good,
+        (["--credentials", str(tmp_path / "none.json"), *good],
          "cannot read the credentials file"),
         (["--credentials", str(_creds_file(tmp_path, 0o600)), "--broker", "http://x:1"],
          "is not a broker address: write mqtt://HOST:PORT"),
