@@ -175,7 +175,8 @@ class DirectorSync:
             return self._reject(_("ignored a message on table {table}'s topic: {reason}"
                                   ).format(table=table, reason=exc))
 
-    def _reject(self, text: str) -> None:
+    def _reject(self, text: str) -> wire.Up | None:
+        """Log what was ignored (and keep the last hundred lines for a screen)."""
         log.warning("%s", text)
         self.rejected = [*self.rejected[-99:], text]
         return None

@@ -33,7 +33,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 VERSION = 1
 #: The largest message either side accepts; a bigger one is refused unread.
@@ -343,7 +343,7 @@ def decode_standings(payload: bytes) -> dict[str, Any]:
 # -- field checks --
 
 
-def _is_int(v: object) -> bool:
+def _is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
