@@ -12,8 +12,11 @@ import tempfile
 import threading
 from collections.abc import Iterable
 from concurrent.futures import Future
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from amqtt.plugins.topic_checking import TopicAccessControlListPlugin
 
 from championship.sync.credentials import Credentials, acl, amqtt_password_file
 
@@ -31,10 +34,21 @@ def broker_config(host: str, port: int, password_file: Path, event_id: int,
         "listeners": {"default": listener},
         "plugins": {
             "amqtt.plugins.authentication.FileAuthPlugin": {"password_file": str(password_file)},
-            "amqtt.plugins.topic_checking.TopicAccessControlListPlugin": {
-                "publish_acl": publish, "acl": subscribe},
+            "championship.sync.broker.TableTopicsPlugin": {
+                "publish_acl": publish, "acl": subscribe, "receive_acl": subscribe},
         },
     }
+
+
+class TableTopicsPlugin(TopicAccessControlListPlugin):
+    """amqtt's topic ACL, also asked before a message is passed on to a client: amqtt 0.12
+    reads a `receive-acl` but its plugin's configuration has no field for it."""
+
+    @dataclass
+    class Config:
+        publish_acl: dict[str, list[str]] = field(default_factory=dict)
+        acl: dict[str, list[str]] = field(default_factory=dict)
+        receive_acl: dict[str, list[str]] = field(default_factory=dict)
 
 
 class EmbeddedBroker:
