@@ -27,9 +27,12 @@ MICROPYTHON_MODULES = frozenset({
 #: The command line: it sits on top and composes everything else.
 COMMAND_LINE = ("showdown.cli", "showdown.__main__", "showdown.commands", "showdown.window",
                 "showdown.duel_bar", "hardware.commands", "companion.commands",
-                "companion.screen_command", "firmware_host.commands", "championship.commands")
-#: The only module that may install signal handlers (for the commands that run the table).
-SIGNAL_OWNER = "hardware.stop_signals"
+                "companion.screen_command", "firmware_host.commands", "championship.commands",
+                "championship.sync.commands")
+#: Besides the command line, the only modules that may install signal handlers: the one the
+#: commands that run the table use (it stops the motor first), and the body of the
+#: director's `event serve`, which drives no motor and owns its own process.
+SIGNAL_OWNERS = ("hardware.stop_signals", "championship.sync.serve")
 #: The service's own modules: they see a unit only through its interface.
 SERVICE_CORE = ("showdown.service", "showdown.dispatch", "showdown.duel_log", "showdown.replay")
 #: Modules a pure core must not touch: clocks, threads, files, sockets, devices, screens.
@@ -236,11 +239,12 @@ RULES: tuple[Rule, ...] = (
         "it would need argparse, pygame and every other part to run",
     ),
     Rule(
-        "only the stop-signal owner installs signal handlers",
-        lambda m: m != SIGNAL_OWNER,
+        "only the commands install signal handlers",
+        lambda m: not _within(m, *COMMAND_LINE, *SIGNAL_OWNERS),
         lambda i: i.target == "signal",
-        "one place (the command that runs the table, through hardware.stop_signals) owns "
-        "SIGTERM, SIGINT and SIGHUP and stops the motor first; adapters only offer close()",
+        "one place owns SIGTERM, SIGINT and SIGHUP: the command that runs the process (for the "
+        "table, through hardware.stop_signals, which stops the motor first); adapters and "
+        "libraries only offer close()",
     ),
 )
 

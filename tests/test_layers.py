@@ -67,7 +67,7 @@ VIOLATIONS = [
      {"showdown/service.py": "from hardware import gpio\n", "hardware/gpio.py": ""}),
     ("only the command line imports the command line",
      {"showdown/duel_log.py": "from showdown import cli\n", "showdown/cli.py": ""}),
-    ("only the stop-signal owner installs signal handlers",
+    ("only the commands install signal handlers",
      {"hardware/gpio.py": "import signal\n"}),
 ]
 
