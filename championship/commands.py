@@ -23,7 +23,7 @@ from championship.i18n import _, ngettext
 from championship.text import decimal_text, fraction_text, settings_lines
 from companion import i18n
 from companion.errors import CompanionError
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 if TYPE_CHECKING:
     from championship.event import Championship, Seated
@@ -80,7 +80,7 @@ SETTING_NAMES = ("tables", "table_size", "qualifying_minutes", "flight_minutes",
                  "time_up", "tie_break", "seating", "edition", "target")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `event` to `uno-showdown`."""
     try:  # help text in the organiser's language
         i18n.set_language(_lang_from_argv(sys.argv[1:]))
@@ -177,6 +177,39 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=_("window size (default 800x480)"))
     p.set_defaults(func=cmd_screen)
 
+    p = actions.add_parser(
+        "serve", parents=[common],
+        help=_("tables on other machines: the broker, each table's credentials, the live page"),
+        description=_("Starts the embedded MQTT broker (authentication on, each table may "
+                      "write only its own topic), writes each table's credentials file, "
+                      "takes the tables' deals into this games file and serves the live "
+                      "page, until Ctrl-C. docs/many-tables.md walks through it."))
+    p.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
+                   help=_("where the embedded broker listens (default 0.0.0.0:1883: the "
+                          "tables on the bar's network reach it)"))
+    p.add_argument("--broker", metavar="URL",
+                   help=_("use an existing broker instead, e.g. mqtt://192.168.1.5:1883 "
+                          "(mqtts:// for TLS)"))
+    p.add_argument("--advertise", metavar="HOST",
+                   help=_("the address the tables reach this computer at (default: its "
+                          "name)"))
+    p.add_argument("--tls-cert", metavar="FILE",
+                   help=_("the embedded broker speaks TLS with this certificate (PEM)"))
+    p.add_argument("--tls-key", metavar="FILE", help=_("the certificate's private key (PEM)"))
+    p.add_argument("--ca", metavar="FILE",
+                   help=_("the certificate the tables trust (default: --tls-cert's, for a "
+                          "self-signed one)"))
+    p.add_argument("--credentials-dir", metavar="DIR",
+                   help=_("where the tables' credentials files go (default: beside the "
+                          "games file)"))
+    p.add_argument("--qr", action="store_true",
+                   help=_("also write each table's credentials as a QR code image"))
+    p.add_argument("--web", default="127.0.0.1:8080", metavar="HOST:PORT",
+                   help=_("where the live page is served (default 127.0.0.1:8080: this "
+                          "computer only; 0.0.0.0:8080 for phones)"))
+    p.add_argument("--no-web", action="store_true", help=_("serve no page"))
+    p.set_defaults(func=cmd_serve)
+
 
 # --- helpers -----------------------------------------------------------------
 
@@ -189,11 +222,11 @@ def _opened(args: argparse.Namespace) -> Iterator[Championship]:
     try:
         champ = Championship.open(args.db, getattr(args, "event", None), lang=args.lang)
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     try:
         yield champ
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     finally:
         champ.close()
 
@@ -248,7 +281,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_set(args: argparse.Namespace) -> int:
     values = _settings_values(args)
     if all(v is None for v in values.values()):
-        raise UsageError(_("give a setting to change, e.g. --tables 4; see `uno-showdown "
+        raise ConfigError(_("give a setting to change, e.g. --tables 4; see `uno-showdown "
                            "event set --help`"))
     with _opened(args) as champ:
         settings = champ.change_settings(**values)
@@ -474,7 +507,7 @@ def cmd_results(args: argparse.Namespace) -> int:
             try:
                 Path(args.html).write_text(results_sheet(snap), encoding="utf-8")
             except OSError as exc:
-                raise UsageError(_("cannot write {path}: {reason}").format(
+                raise ConfigError(_("cannot write {path}: {reason}").format(
                     path=args.html, reason=exc.strerror)) from None
             print(_("Results sheet written to {path}.").format(path=args.html), file=sys.stderr)
         if args.json:
@@ -540,6 +573,27 @@ def cmd_screen(args: argparse.Namespace) -> int:
         try:
             return run_director(champ, fullscreen=args.fullscreen, size=size)
         except NoDisplayError:
-            raise UsageError(_("no display to open the screen on: run it on a desktop, or "
+            raise ConfigError(_("no display to open the screen on: run it on a desktop, or "
                                "headless under Xvfb: xvfb-run -s \"-screen 0 800x480x24\" "
                                "uno-showdown event screen")) from None
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from championship.sync.serve import ServeOptions, serve
+
+    def path(value: str | None) -> Path | None:
+        return Path(value) if value else None
+
+    for value in (args.tls_cert, args.tls_key, args.ca):
+        if value and not Path(value).is_file():
+            raise ConfigError(_("there is no file {path}").format(path=value))
+    opts = ServeOptions(args.db, args.event, args.lang, listen=args.listen,
+                        broker=args.broker, advertise=args.advertise,
+                        tls_cert=path(args.tls_cert), tls_key=path(args.tls_key),
+                        ca=path(args.ca), credentials_dir=path(args.credentials_dir),
+                        qr=args.qr, web=None if args.no_web else args.web,
+                        say=lambda text: print(text, flush=True))
+    try:
+        return serve(opts)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None

@@ -14,13 +14,13 @@ from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
 from companion.i18n import _
 from companion.scoring import OPTIONS
-from showdown.cli import UsageError, summary
+from showdown.events import ConfigError
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `points` to `uno-showdown`."""
     help_language()
-    p = sub.add_parser("points", parents=[common_options()], help=summary("points"))
+    p = sub.add_parser("points", parents=[common_options()])
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
@@ -40,6 +40,6 @@ def cmd_points(args: argparse.Namespace) -> int:
         edition.check(cards)
         options = {parse_option(o) for o in args.option}
     except (CardError, CompanionError) as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     print(card_total(cards, options))
     return 0

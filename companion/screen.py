@@ -13,8 +13,11 @@ the last deal once the time is up, or done; it is redrawn when the shown second 
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -32,7 +35,6 @@ from companion.views.new_game import NewGameView
 from companion.views.round_entry import RoundEntryView
 from companion.views.standings import StandingsView
 from companion.widgets import Button, button_at, row
-from showdown.native_stderr import native_stderr_silenced
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
@@ -281,7 +283,7 @@ class CompanionScreen:
     def _tab_buttons(self) -> list[Button]:
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
         return [
-            Button(f"tab:{name}", cell, _(label), lambda n=name: self.go(n),
+            Button(f"tab:{name}", cell, _(label), partial(self.go, name),
                    selected=self.current.name == name, font_px=18)
             for (name, label, _key), cell in zip(TABS, row(bar, len(TABS), 4), strict=True)
         ]
@@ -356,15 +358,15 @@ class CompanionScreen:
                               pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED)
 
     def _tab_pointer(self, event: pygame.event.Event) -> bool:
-        pos = getattr(event, "pos", None)
+        pos: tuple[int, int] | None = getattr(event, "pos", None)
         in_bar = pos is not None and pos[1] < theme.TAB_BAR_PX
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and in_bar:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and pos and in_bar:
             hit = button_at(self._tab_buttons(), pos)
             self._held_tab = hit.key if hit else None
             return True
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._held_tab:
             held, self._held_tab = self._held_tab, None
-            hit = button_at(self._tab_buttons(), pos) if in_bar else None
+            hit = button_at(self._tab_buttons(), pos) if pos and in_bar else None
             if hit is not None and hit.key == held:
                 hit.on_tap()
             return True
@@ -395,12 +397,40 @@ def game_is_over(app: CompanionApp) -> bool:
 
 
 
+@contextlib.contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Send what C libraries write to file descriptor 2 to /dev/null while inside.
+
+    With no display at all, SDL tries Wayland after X11 and libwayland prints its own
+    complaint before the command can say, in one line, what to do. (The table's window
+    has the same guard in `hardware.emulator_sound`; the score keeper may not import
+    hardware, so it keeps this copy.)
+    """
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+        finally:
+            os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def run_companion(app: CompanionApp, *, fullscreen: bool = False,
                   size: tuple[int, int] = (800, 480)) -> int:
     """Open a window (or the whole display) and run the screen until it is closed; exit status."""
     pygame.display.set_caption(_("UNO Showdown companion"))  # before the window appears
     try:
-        with native_stderr_silenced():  # libwayland's complaint when SDL finds no display
+        with _native_stderr_silenced():  # libwayland's complaint when SDL finds no display
             pygame.display.init()
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         driver = pygame.display.get_driver()
@@ -423,7 +453,7 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
                 if event.type == pygame.QUIT:
                     running = False
                 elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
-                    window = pygame.display.get_surface()
+                    window = pygame.display.get_surface() or window
                     screen.resize(window.get_size())
                 elif (event.type == pygame.KEYDOWN and event.key == pygame.K_q
                       and event.mod & pygame.KMOD_CTRL):

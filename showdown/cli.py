@@ -18,7 +18,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-#: Every subcommand: the module that defines and runs it, and its line in `--help`.
+from showdown.events import ConfigError
+
+#: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
+#: place for that line: the modules give their parsers none).
 COMMANDS: dict[str, tuple[str, str]] = {
     "emulator": ("showdown.commands.emulator",
                  "play on the desktop: an emulated Showdown Unit beside the score keeper"),
@@ -37,19 +40,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "light, sound and spin each output of a unit and echo its inputs"),
     "event": ("championship.commands",
               "run a championship: registration, draw, clock, standings, final, awards"),
+    "table": ("championship.sync.commands",
+              "a table on its own machine in a championship served by `event serve`"),
+    "firmware": ("firmware_host.commands",
+                 "install the Showdown firmware on a Raspberry Pi Pico, or ask a board its "
+                 "version"),
     "virtual-mcu": ("firmware_host.commands",
                     "run the microcontroller firmware on a pseudo-terminal, for "
                     "`run --device serial`"),
 }
 
 
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
-
-
-def summary(command: str) -> str:
-    """The one-line help of `command`, as `uno-showdown --help` lists it."""
-    return COMMANDS[command][1]
+#: The name commands used before the contract had `ConfigError`; the very same class.
+UsageError = ConfigError
 
 
 def version() -> str:
@@ -101,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status = args.func(args)
-    except UsageError as exc:
+    except ConfigError as exc:
         print(f"uno-showdown {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -115,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run through the package's module, so commands and this file share one UsageError.
+    # Run through the package's module, so commands and this file share one module state.
     from showdown.cli import main as package_main
 
     sys.exit(package_main())

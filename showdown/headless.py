@@ -19,18 +19,22 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from showdown.duel import DuelError, Load, Outcome, Phase
-from showdown.pairing import SEATS, Pairing, PairingError, choose
-from showdown.service import (
+from showdown.duel import DuelError, Load, Phase
+from showdown.events import (
     DuelLoaded,
+    Outcome,
     ReactionsTimed,
     ServiceEvent,
-    ShowdownService,
+    Side,
+    VerdictContested,
     VerdictGiven,
 )
-from showdown.sides import Side
+from showdown.pairing import SEATS, Pairing, PairingError, choose
+
+if TYPE_CHECKING:
+    from showdown.service import ShowdownService
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +80,8 @@ class HeadlessTable:
             return self._next
 
     def start(self) -> None:
-        """Listen to the service and load the first duel."""
-        self.service.add_listener(self.on_event)
+        """Load the first duel. Then feed `control` every event, on the loop's thread,
+        between its turns (`run_headless` does), and add `tell` as a listener."""
         self._load()
 
     def _load(self, *, replace_started: bool = True) -> None:
@@ -87,8 +91,8 @@ class HeadlessTable:
 
     # -- the service's side --
 
-    def on_event(self, event: ServiceEvent) -> None:
-        """The next duel is loaded before anything is printed, so the table never waits."""
+    def control(self, event: ServiceEvent) -> None:
+        """The table's own control: keep a duel loaded, and use a pairing up once played."""
         if isinstance(event, DuelLoaded):
             with self._lock:
                 carried = (dict(event.players), event.cards) == (self._next.pairing.players(),
@@ -102,9 +106,21 @@ class HeadlessTable:
                 with self._lock:
                     if self._loaded_generation == self._generation:
                         self._next = NextDuel(SEATS, self.default_cards)  # it was played
-            self.say(describe_verdict(event))
         elif isinstance(event, ReactionsTimed):
             self._load()
+
+    def tell(self, event: ServiceEvent) -> None:
+        """A listener: a line for whoever watches, for each verdict and its times."""
+        if isinstance(event, VerdictGiven):
+            self.say(describe_verdict(event))
+        elif isinstance(event, VerdictContested):
+            who = {side: event.players.get(side, side.value) for side in Side}
+            late = (event.arrived_us - event.t_us) / 1000
+            would = (f"{who[event.would_win]} would have won" if event.would_win is not None
+                     else "it would have been a tie" if event.would_be is Outcome.TIE
+                     else "nobody would have won")
+            self.say(f"  CONTESTED! {who[event.side]}'s press came {late:.0f} ms late: {would}")
+        elif isinstance(event, ReactionsTimed):
             times = ", ".join(f"{event.players.get(side, side.value)} {us / 1000:.1f} ms"
                               for side, us in event.reaction_us.items() if us is not None)
             self.say(f"  reactions: {times or 'nobody pressed'}")
@@ -174,7 +190,8 @@ class HeadlessTable:
                             "at once: name fewer")
 
     def _under_way(self) -> bool:
-        return self.service.phase in (Phase.RUNNING, Phase.DONE)
+        phase = self.service.phase
+        return phase.running or phase is Phase.DONE
 
     def _game_line(self) -> str:
         app = self.app

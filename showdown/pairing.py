@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from showdown.sides import Side
+from showdown.events import Side
 
 
 class PairingError(ValueError):

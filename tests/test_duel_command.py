@@ -19,15 +19,23 @@ from pathlib import Path
 import pytest
 
 from companion.app import CompanionApp
-from hardware.base import PaddlePressed, TimerPressed, UnitInput
 from hardware.fake import FakeUnit
 from showdown import duel_socket
 from showdown.cli import main
 from showdown.commands.run import run_headless
-from showdown.duel import DuelConfig, Outcome, Phase
+from showdown.duel import DuelConfig
+from showdown.events import (
+    Outcome,
+    PaddlePressed,
+    ReactionsTimed,
+    ServiceEvent,
+    Side,
+    TimerPressed,
+    UnitInput,
+    VerdictGiven,
+)
 from showdown.headless import HeadlessTable
-from showdown.service import ReactionsTimed, ServiceEvent, ShowdownService, VerdictGiven
-from showdown.sides import Side
+from showdown.service import ShowdownService
 
 COUNTDOWN_US = 1_000_000
 
@@ -46,15 +54,27 @@ class Table:
             self.app.new_game("showdown", "winner", ["Ann", "Bob", "Cid"])
         self.service.add_listener(self.app.on_service_event)
         self.heard: list[ServiceEvent] = []
-        self.service.add_listener(self.heard.append)
+        self.feed = self.service.subscribe("the test's table")
         self.said: list[str] = []
         self.headless = HeadlessTable(self.service, cards, self.app, say=self.said.append)
+        self.service.add_listener(self.headless.tell)
         self.headless.start()
-        self.service.step(0)
+        self.step(0)
+
+    def step(self, wait_s: float = 0.0) -> None:
+        """One turn of the loop, then the table's own control, as `run_headless` does."""
+        self.service.step(wait_s)
+        for event in self.feed.drain():
+            self.headless.control(event)
+            self.heard.append(event)
+
+    def settle(self) -> None:
+        """Let the listeners (the printed lines, the recorder) catch up with the table."""
+        assert not self.service.flush_listeners(5.0) and self.app.flush_duels(5.0)
 
     def ask(self, **duel: object) -> dict[str, str]:
         reply = self.headless.request({"duel": duel})
-        self.service.step(0)
+        self.step(0)
         return reply
 
     def play(self, faster: Side = Side.LEFT) -> VerdictGiven:
@@ -69,10 +89,11 @@ class Table:
     def until_timed(self) -> VerdictGiven:
         count = sum(isinstance(e, ReactionsTimed) for e in self.heard)
         for _ in range(10_000):
-            self.service.step(0.05)
+            self.step(0.05)
             if sum(isinstance(e, ReactionsTimed) for e in self.heard) > count:
                 break
-        self.service.step(0)  # the next duel, loaded at ReactionsTimed
+        self.step(0)  # the next duel, loaded at ReactionsTimed
+        self.settle()
         return [e for e in self.heard if isinstance(e, VerdictGiven)][-1]
 
     def close(self) -> None:
@@ -115,11 +136,11 @@ def test_named_players_are_credited_for_the_next_duel_only(table: Table) -> None
 
 def test_naming_players_during_a_duel_waits_for_the_next_one(table: Table) -> None:
     table.unit.deliver(TimerPressed(table.unit.now_us() + 1_000))
-    table.service.step(0.01)
-    assert table.service.phase is Phase.RUNNING
+    table.step(0.01)
+    assert table.service.phase.running
     reply = table.ask(players=["Bob", "Ann"])
     assert reply["ok"].endswith("after the duel under way")
-    assert table.service.phase is Phase.RUNNING  # the running duel was not cut short
+    assert table.service.phase.running  # the running duel was not cut short
     go = [c.at_us for c in table.unit.calls if c.name == "show_go"]
     table.unit.deliver(PaddlePressed(Side.LEFT, table.unit.now_us() + COUNTDOWN_US))
     table.unit.deliver(PaddlePressed(Side.RIGHT, table.unit.now_us() + COUNTDOWN_US + 50_000))
@@ -134,8 +155,8 @@ def test_naming_players_during_a_duel_waits_for_the_next_one(table: Table) -> No
 def test_an_aborted_duel_is_played_again_by_the_same_players(table: Table) -> None:
     table.ask(players=["Ann", "Bob"])
     table.service.abort("the board was unplugged")
-    table.service.step(0)
-    table.service.step(0)
+    table.step(0)
+    table.step(0)
     assert table.headless.next_duel.pairing.named
     verdict = table.play()
     assert dict(verdict.players) == {Side.LEFT: "Ann", Side.RIGHT: "Bob"}

@@ -14,14 +14,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from showdown.cli import UsageError, summary
+from showdown.events import ConfigError
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `duel` to `uno-showdown`."""
     parser = sub.add_parser(
         "duel",
-        help=summary("duel"),
         description="Tell the table running headless (`uno-showdown run --headless`, or the "
         "systemd service) who plays the next duel: the first name at the left paddle, the "
         "second at the right. The choice holds for that one duel; afterwards duels are for "
@@ -43,12 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def request_for(args: argparse.Namespace) -> dict[str, Any]:
     """The request the options ask for; a usage error for a combination that means nothing."""
     if len(args.players) not in (0, 2):
-        raise UsageError("name two players, the left paddle's first (uno-showdown duel ANN "
+        raise ConfigError("name two players, the left paddle's first (uno-showdown duel ANN "
                          "BOB), or nobody")
     if args.players and args.seats:
-        raise UsageError("--seats means nobody is named: give names or --seats, not both")
+        raise ConfigError("--seats means nobody is named: give names or --seats, not both")
     if args.cards is not None and args.cards < 1:
-        raise UsageError("--cards must be at least 1")
+        raise ConfigError("--cards must be at least 1")
     if not args.players and not args.seats and args.cards is None:
         return {"status": {}}
     body: dict[str, Any] = {"players": list(args.players)}
@@ -67,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         path = Path(args.socket) if args.socket else find_socket()
         reply = ask(path, request)
     except SocketError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     if "error" in reply:
-        raise UsageError(str(reply["error"]))
+        raise ConfigError(str(reply["error"]))
     print(reply.get("ok", ""))
     return 0

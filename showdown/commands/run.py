@@ -12,15 +12,14 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from hardware.devices import DEVICES
-from showdown.cli import UsageError, summary
+from hardware.devices import DEVICES, open_unit
+from hardware.stop_signals import owned_stop_signals
 from showdown.commands.options import (
     add_duel_options,
     default_duel_log,
@@ -28,6 +27,7 @@ from showdown.commands.options import (
     fit_to_unit,
     open_duel_log,
 )
+from showdown.events import ConfigError
 
 if TYPE_CHECKING:
     from showdown.service import ShowdownService
@@ -35,10 +35,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "run",
-        help=summary("run"),
         description="Run the showdown service on a unit. With a display: the companion screen "
         "and a duel bar; without one (or --headless): the unit alone, each duel loaded "
         "with --cards cards and started by the unit's timer button.",
@@ -102,13 +101,12 @@ def _open_companion(args: argparse.Namespace) -> Any:
         return app
     except Exception as exc:
         if explicit:
-            raise UsageError(f"cannot keep score: {exc}") from None
+            raise ConfigError(f"cannot keep score: {exc}") from None
         log.warning("running without the score keeper: %s", exc)
         return None
 
 
 def run(args: argparse.Namespace) -> int:
-    from hardware.devices import open_unit
     from showdown.service import ShowdownService
 
     logging.basicConfig(
@@ -116,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if args.cards < 1:
-        raise UsageError("--cards must be at least 1")
+        raise ConfigError("--cards must be at least 1")
     windowed = not args.headless and have_display()
     if args.device == "emulator" and not windowed:
-        raise UsageError("the emulator unit lives in a window, and there is no display here "
+        raise ConfigError("the emulator unit lives in a window, and there is no display here "
                          "(or --headless was given): run it on a desktop or under xvfb-run")
     config = duel_config(args)
     with ExitStack() as stack:
@@ -131,22 +129,24 @@ def run(args: argparse.Namespace) -> int:
         try:
             unit = open_unit(args.device, args)
         except (OSError, ValueError, RuntimeError) as exc:
-            raise UsageError(f"cannot open the {args.device} unit: {exc}") from exc
+            raise ConfigError(f"cannot open the {args.device} unit: {exc}") from exc
         stack.callback(unit.close)
         stack.callback(unit.stop_launcher)  # runs first: the motor stops before anything else
         if unit.max_cards is not None and args.cards > unit.max_cards:
-            raise UsageError(f"the {unit.name} unit launches at most {unit.max_cards} cards "
+            raise ConfigError(f"the {unit.name} unit launches at most {unit.max_cards} cards "
                              "at once: lower --cards")
         service = ShowdownService(unit, fit_to_unit(config, args, unit), duel_log=duel_log)
+        # Before the companion closes: what the service said reaches it first (bounded).
+        stack.callback(service.close_listeners)
         if app is not None:
             service.add_listener(app.on_service_event)
+        stops: list[Callable[[], None]] = [unit.stop_launcher, service.stop]  # motor first
+        if windowed:
+            from showdown.window import request_quit
 
-        def on_signal(signum: int, frame: FrameType | None) -> None:
-            unit.stop_launcher()  # the motor stops first, whatever else happens
-            service.stop()
-
-        signal.signal(signal.SIGTERM, on_signal)
-        signal.signal(signal.SIGINT, on_signal)
+            stops.append(request_quit)
+        # This command owns SIGTERM, SIGINT and SIGHUP: each stops the motor, then the table.
+        stack.enter_context(owned_stop_signals(*stops))
         if windowed:
             from showdown.window import NoDisplayError, run_table_window
 
@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
                 return int(run_table_window(service, app, fullscreen=not args.window) or 0)
             except NoDisplayError as exc:
                 if args.device == "emulator":
-                    raise UsageError(f"the emulator unit lives in a window, and none opens "
+                    raise ConfigError(f"the emulator unit lives in a window, and none opens "
                                      f"here ({exc}): run it on a desktop or under xvfb-run"
                                      ) from None
                 print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
@@ -169,9 +169,12 @@ def run_headless(service: ShowdownService, cards: int, app: Any, *, listen: bool
     """The unit on its own: keep a duel loaded; the timer button does the rest.
 
     With `listen`, `uno-showdown duel` can say who plays the next duel, over the duel
-    socket at `socket_path` (default: see `showdown.duel_socket`). The next duel is
-    loaded once the last one is timed in full (`ReactionsTimed`), so the slower player's
-    time is kept too; after an abort, at once.
+    socket at `socket_path` (default: see `showdown.duel_socket`). The next duel is loaded
+    once the last one is timed in full (`ReactionsTimed`), so the slower player's time is
+    kept too; after an abort, at once. That is the table's own control
+    (`HeadlessTable.control`), so it runs here, between the loop's turns (the service's
+    queue of events is drained after each); telling whoever watches is a listener, on its
+    own thread, so a slow or closed output never holds up the table.
     """
     from showdown.duel_socket import SocketError, open_server
     from showdown.headless import HeadlessTable
@@ -189,15 +192,23 @@ def run_headless(service: ShowdownService, cards: int, app: Any, *, listen: bool
         try:
             server = open_server(socket_path, table.request)
         except SocketError as exc:
-            raise UsageError(str(exc)) from None
+            raise ConfigError(str(exc)) from None
+    control = service.subscribe("headless table")
+    service.add_listener(table.tell)
     try:
         table.start()
         door = (f"; `uno-showdown duel ANN BOB` names the players (socket {server.path})"
                 if server is not None else "")
         say(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
             f"timer button to start a duel{door} (Ctrl+C to stop)")
-        service.run()
+        while not service.stopping:
+            service.step()
+            for event in control.drain():
+                table.control(event)
     finally:
+        service.unit.stop_launcher()
+        service.unsubscribe(control)
+        service.flush_listeners()  # what was said is printed before the command returns
         if server is not None:
             server.close()
     return 0

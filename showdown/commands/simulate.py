@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from showdown.cli import UsageError, summary
 from showdown.commands.options import add_duel_options, duel_config, open_duel_log
+from showdown.events import ConfigError
 
 
 def number(text: str) -> float:
@@ -17,10 +17,9 @@ def number(text: str) -> float:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "simulate",
-        help=summary("simulate"),
         description="Run duels through the real service and engine on an in-memory unit, with "
         "simulated players (human-like reaction times, some early presses, some who never "
         "press) and random delivery delays, then print a summary table.",
@@ -49,19 +48,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    from showdown.sides import Side
+    from showdown.events import Side
     from showdown.simulate import PlayerModel, format_report, simulate
 
     if args.duels < 1:
-        raise UsageError("--duels must be at least 1")
+        raise ConfigError("--duels must be at least 1")
     if args.cards < 1:
-        raise UsageError("--cards must be at least 1")
+        raise ConfigError("--cards must be at least 1")
     if args.jitter_ms < 0:
-        raise UsageError("--jitter-ms must not be negative")
+        raise ConfigError("--jitter-ms must not be negative")
     if not 0 <= args.early_rate <= 1:
-        raise UsageError("--early-rate must be between 0 and 1")
+        raise ConfigError("--early-rate must be between 0 and 1")
     if args.left_ms <= 0 or args.right_ms <= 0:
-        raise UsageError("reaction times must be positive")
+        raise ConfigError("reaction times must be positive")
     config = duel_config(args)
     players = {
         Side.LEFT: PlayerModel(median_reaction_us=int(args.left_ms * 1000),

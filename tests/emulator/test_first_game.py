@@ -12,7 +12,7 @@ import pygame
 
 from companion.app import CompanionApp
 from showdown.duel import Outcome
-from showdown.sides import Side
+from showdown.events import Side
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
 
 
@@ -57,6 +57,7 @@ def test_the_five_steps_of_the_readme(tmp_path: Path) -> None:
         table.run_for(400_000, step_us=50_000)
         [verdict] = table.verdicts()
         assert (verdict.result.outcome, verdict.result.winner) == (Outcome.FASTER, Side.LEFT)
+        assert not table.service.flush_listeners(5.0) and app.flush_duels(5.0)
         [duel] = app.duels()
         assert (duel.winner, duel.loser, duel.cards) == ("Player 1", "Player 3", 2)
         # 4. Enter a round: who went out, the cards left in each other hand, Confirm.

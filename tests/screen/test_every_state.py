@@ -28,8 +28,7 @@ from companion.cards import parse_card
 from companion.i18n import set_language
 from companion.screen import CompanionScreen
 from showdown.duel import DuelResult, Outcome
-from showdown.service import ReactionsTimed, VerdictGiven
-from showdown.sides import Side
+from showdown.events import ReactionsTimed, Side, VerdictGiven
 
 SIZES = {
     "pi": (800, 480),  # the Raspberry Pi touch display
@@ -306,6 +305,7 @@ def check_state(tmp_path: Path, state: str, lang: str, sizes: dict[str, tuple[in
     app = CompanionApp.open(tmp_path / f"{state}-{lang}.db", lang=lang)
     try:
         STATES[state](app)
+        assert app.flush_duels(5.0)  # the duels are stored by the recorder's own thread
         for size_name, size in sizes.items():
             for page in PAGES:
                 screen = CompanionScreen(app, size)
