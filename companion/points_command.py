@@ -14,7 +14,6 @@ from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
 from companion.i18n import _
 from companion.scoring import OPTIONS
-from showdown.events import ConfigError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,6 +39,8 @@ def cmd_points(args: argparse.Namespace) -> int:
         edition.check(cards)
         options = {parse_option(o) for o in args.option}
     except (CardError, CompanionError) as exc:
+        from showdown.events import ConfigError
+
         raise ConfigError(str(exc)) from None
     print(card_total(cards, options))
     return 0

@@ -17,8 +17,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-
-from showdown.events import ConfigError
+from typing import Any
 
 #: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
 #: place for that line: the modules give their parsers none).
@@ -51,8 +50,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-#: The name commands used before the contract had `ConfigError`; the very same class.
-UsageError = ConfigError
+def __getattr__(name: str) -> Any:
+    """`ConfigError`, and `UsageError`, the name commands used before the contract had it
+    (the very same class), imported when asked for: the contract costs more to load than
+    `--help` or `--version` take in all."""
+    if name in ("ConfigError", "UsageError"):
+        from showdown.events import ConfigError
+
+        return ConfigError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def version() -> str:
@@ -101,12 +107,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on every command
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv)  # `--help` and `--version` end here
     try:
         status = args.func(args)
-    except ConfigError as exc:
-        print(f"uno-showdown {args.command}: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -114,6 +117,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    except Exception as exc:
+        # A ConfigError can only come from a command that loaded the contract; looking it up
+        # here rather than importing it keeps `points` from paying for the contract's import.
+        events = sys.modules.get("showdown.events")
+        if events is None or not isinstance(exc, events.ConfigError):
+            raise
+        print(f"uno-showdown {args.command}: {exc}", file=sys.stderr)
+        return 2
     return int(status or 0)
 
 

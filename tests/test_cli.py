@@ -70,6 +70,7 @@ def test_help_and_points_import_no_subcommands_code() -> None:
     listed = imported_by("--help")
     assert not {module for module, _ in COMMANDS.values()} & listed
     assert not HEAVY & listed
+    assert "showdown.events" not in listed | imported_by("--version")  # dataclasses, enum...
     points = imported_by("points", "--edition", "classic", "r5")
     assert "companion.points_command" in points and not HEAVY & points
     assert "companion.commands" not in points

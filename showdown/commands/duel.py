@@ -14,8 +14,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from showdown.events import ConfigError
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `duel` to `uno-showdown`."""
@@ -41,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def request_for(args: argparse.Namespace) -> dict[str, Any]:
     """The request the options ask for; a usage error for a combination that means nothing."""
+    from showdown.events import ConfigError  # not at the top: `duel --help` stays quick
+
     if len(args.players) not in (0, 2):
         raise ConfigError("name two players, the left paddle's first (uno-showdown duel ANN "
                          "BOB), or nobody")
@@ -60,6 +60,7 @@ def request_for(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from showdown.duel_socket import SocketError, ask, find_socket
+    from showdown.events import ConfigError
 
     request = request_for(args)
     try:
