@@ -36,6 +36,7 @@ from pathlib import Path
 
 from companion import transfer
 from companion.cards import Card, parse_card
+from companion.deal import Opening, first_card
 from companion.duels import DuelRecorder, ReactionStats, reaction_stats
 from companion.editions import Edition
 from companion.errors import CompanionError
@@ -43,6 +44,15 @@ from companion.game import Game, GameError, Hand, HistoryRow, Standing
 from companion.i18n import _, set_language
 from companion.scoring import Rules
 from companion.store import DuelRow, GameChangedError, GameInfo, Store
+from companion.turns import (
+    Direction,
+    DuelProposal,
+    LastCardDuel,
+    Seating,
+    last_card_duel,
+    showdown_card,
+    wild_showdown,
+)
 
 __all__ = [
     "CompanionApp",
@@ -115,6 +125,8 @@ class CompanionApp:
         self._seen_version: int | None = None  # the file's data_version last looked at
         self._last_duel: DuelRow | None = None
         self._recorder: DuelRecorder | None = None
+        #: The duel the table's helper proposed last (the duel bar takes it up).
+        self._proposal: DuelProposal | None = None
         self._attach()
 
     @classmethod
@@ -217,15 +229,19 @@ class CompanionApp:
 
     def new_game(
         self, edition: str, method: str, players: list[str], target: int | None = None,
-        options: Iterable[str] = (),
+        options: Iterable[str] = (), *, house_rules: Iterable[str] = (),
+        first_dealer: str | None = None,
     ) -> int:
         """Start and save a new game; it becomes the current game. Returns its id.
 
         `method` is a method's key or one of its names (`companion.scoring.METHODS`),
-        `options` the keys of its house rules (`companion.scoring.OPTIONS`).
+        `options` the keys of its scoring options (`companion.scoring.OPTIONS`),
+        `house_rules` the keys of the house rules in force (`companion.house_rules`), and
+        `first_dealer` who deals the first round (default: the first player).
         """
         rules = Rules.make(method, target, options)
-        game = Game.new(edition, rules, players, created_at=_now())
+        game = Game.new(edition, rules, players, created_at=_now(), house_rules=house_rules,
+                        first_dealer=first_dealer)
         with self._lock:
             game_id = self.store.create_game(game)
             self.game = self.store.load_game(game_id)
@@ -260,17 +276,28 @@ class CompanionApp:
         *,
         order: Sequence[str] = (),
         out_on: str | Card | None = None,
+        showdown: bool | None = None,
+        showdown_said: bool | None = None,
     ) -> RoundSummary:
         """Record the next round; committed to disk before this returns.
 
         What a round needs is the method's (`game.rules.method.entry`): who went out and the
         other hands; a finishing order (`order`, first out first, `winner` may be None); or
         only who went out. `out_on` is the card the winner went out on (H2O option).
+
+        `showdown`: the winner went out on a showdown card, so the round stands only if they
+        won its duel: the duel just recorded decides, or `showdown_said` (True won, False
+        lost) where the unit recorded none. A lost duel raises `GameError` saying play goes
+        on, and nothing is written (see `last_card`).
         """
         with self._lock:
             game = self._require()
+            if showdown:
+                verdict = self.last_card(order[0] if order else winner, showdown_said)
+                if not verdict.won:
+                    raise GameError(verdict.message())
             new = game.add_round(winner, build_hands(hands, points), _now(), order=order,
-                                 out_on=_card(out_on))
+                                 out_on=_card(out_on), showdown_out=bool(showdown))
             self._save(lambda: self.store.append_round(new))
             self.game = new
             return self.summary()
@@ -308,11 +335,16 @@ class CompanionApp:
         *,
         order: Sequence[str] = (),
         out_on: str | Card | None = None,
+        showdown: bool = False,
     ) -> None:
-        """Correct a past round (1-based number), given as `record_round` takes a round."""
+        """Correct a past round (1-based number), given as `record_round` takes a round.
+
+        `showdown` keeps the mark that the winner went out on a showdown card (and won it).
+        """
         with self._lock:
             new = self._require().edit_round(number, winner, build_hands(hands, points),
-                                             order=order, out_on=_card(out_on))
+                                             order=order, out_on=_card(out_on),
+                                             showdown_out=showdown)
             self._save(lambda: self.store.replace_round(new, number))
             self.game = new
 
@@ -337,6 +369,78 @@ class CompanionApp:
             self._save(lambda: self.store.set_round_count(new, len(game.rounds)))
             self.game = new
             return True
+
+    def last_card(self, winner: str | None, said: bool | None = None) -> LastCardDuel:
+        """Whether `winner`, going out on a showdown card in the round in play, won its duel:
+        the duel just recorded, or what the table `said` (True won, False lost)."""
+        game = self._require()
+        if winner is None or not winner.strip():
+            raise GameError(_("say who went out: choose the player who emptied their hand"))
+        name = game.player(winner).name
+        return last_card_duel(name, self.duels(), len(game.rounds), said)
+
+    # -- the table in play --
+
+    def seating(self) -> Seating:
+        """The players of the round in play, clockwise, and the direction of play."""
+        return self._require().seating
+
+    def set_direction(self, direction: Direction) -> Direction:
+        """Play goes `direction` in the round in play (shared with every screen and command
+        through the games file); returns it."""
+        with self._lock:
+            game = self._require()
+            new = game.set_direction(direction)
+            if new is not game:
+                self._save(lambda: self.store.save_table(new))
+                self.game = new
+            return new.direction
+
+    def reverse(self) -> Direction:
+        """A Reverse was played: turn the direction of play; returns the new one."""
+        return self.set_direction(self._require().direction.reversed())
+
+    def set_first_dealer(self, name: str) -> None:
+        """Say who deals the first round (the highest-card draw's winner, or by hand)."""
+        with self._lock:
+            new = self._require().set_first_dealer(name)
+            self._save(lambda: self.store.save_table(new))
+            self.game = new
+
+    def opening(self, card: str | Card) -> Opening:
+        """What the first card turned up in the round in play means for who starts.
+
+        A Reverse that lets the dealer start also turns the direction of play (saved)."""
+        with self._lock:
+            game = self._require()
+            drawn = card if isinstance(card, Card) else parse_card(card)
+            opening = first_card(game.edition_key, game.house_rules, drawn, game.dealer,
+                                 game.starter, game.seating.players)
+            if opening.starter is not None:
+                self.set_direction(opening.direction)
+            return opening
+
+    def propose_showdown(self, played_by: str, cards: int) -> DuelProposal:
+        """A showdown card played by `played_by`: propose them against the next player in the
+        direction of play, with the `cards` its symbol shows (the duel bar takes it up)."""
+        with self._lock:
+            self._proposal = showdown_card(self._require().seating, played_by, cards)
+            return self._proposal
+
+    def propose_wild_showdown(self, played_by: str, opponent: str, cards: int) -> DuelProposal:
+        """A Wild Showdown: `played_by` chose `opponent` and 1-3 cards."""
+        with self._lock:
+            self._proposal = wild_showdown(self._require().seating, played_by, opponent, cards)
+            return self._proposal
+
+    def proposed_duel(self) -> DuelProposal | None:
+        """The duel proposed last, if its players are still at the table."""
+        proposal = self._proposal
+        game = self.game
+        if proposal is None or game is None or not {proposal.challenger,
+                                                    proposal.opponent} <= set(game.names):
+            return None
+        return proposal
 
     # -- players --
 

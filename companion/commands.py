@@ -15,12 +15,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion import i18n
+from companion import i18n, table_commands
 from companion.app import CompanionApp
 from companion.cards import CardError, parse_cards
 from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
-from companion.game import Game, Standing
+from companion.game import Game, HistoryRow, Standing
 from companion.i18n import _
 from companion.scoring import (
     METHODS,
@@ -74,17 +74,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=_('players in seating order, e.g. "Ann,Bob,Cid"; teams: "Ann+Cid,Bob+Dan"'))
     p.add_argument("--target", type=int, help=_("points that end the game (default per method)"))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule, as often as needed: {choices}").format(
+                   help=_("a scoring option, as often as needed: {choices}").format(
                        choices="; ".join(_option_help(o) for o in OPTIONS.values())))
+    table_commands.add_new_game_arguments(p)
     p.set_defaults(func=cmd_new)
 
     p = games.add_parser("round", parents=[with_game], help=_("record a round"))
     _round_arguments(p)
+    table_commands.add_round_arguments(p)
     p.set_defaults(func=cmd_round)
 
     p = games.add_parser("edit", parents=[with_game], help=_("correct a past round"))
     p.add_argument("number", type=int, help=_("the round's number"))
     _round_arguments(p)
+    table_commands.add_edit_arguments(p)
     p.set_defaults(func=cmd_edit)
 
     p = games.add_parser("show", parents=[with_game], help=_("print the standings"))
@@ -120,11 +123,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("file", help=_("a JSON or CSV file written by `game export`"))
     p.set_defaults(func=cmd_import)
 
+    table_commands.register(games, common, with_game)
+
     p = sub.add_parser("points", parents=[common], help=_("add up the value of cards"))
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule: {choices}").format(choices=", ".join(OPTIONS)))
+                   help=_("a scoring option: {choices}").format(choices=", ".join(OPTIONS)))
     p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
     p.set_defaults(func=cmd_points)
 
@@ -269,6 +274,13 @@ def _rules_line(game: Game) -> str:
     return title
 
 
+def _house_rules_line(game: Game) -> str:
+    from companion.house_rules import HOUSE_RULES, ordered
+
+    return _("House rules: {rules}.").format(
+        rules=", ".join(_(HOUSE_RULES[k].title) for k in ordered(game.house_rules)))
+
+
 def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
     method = game.rules.method
     teams = any(len(e.members) > 1 for e in game.entrants)
@@ -317,7 +329,10 @@ def _print_standings(app: CompanionApp) -> None:
 def cmd_new(args: argparse.Namespace) -> int:
     with _opened(args, need_game=False) as app:
         names = [n for n in args.players.split(",") if n.strip()]
-        game_id = app.new_game(args.edition, args.method, names, args.target, args.option)
+        dealer = table_commands.first_dealer(
+            [n for entry in names for n in entry.split("+")], args.draw, args.first_dealer)
+        game_id = app.new_game(args.edition, args.method, names, args.target, args.option,
+                               house_rules=args.house_rule, first_dealer=dealer)
         game = app.game
         assert game is not None
         print(game_id)
@@ -328,6 +343,8 @@ def cmd_new(args: argparse.Namespace) -> int:
             ),
             file=sys.stderr,
         )
+        if game.house_rules:
+            print(_house_rules_line(game), file=sys.stderr)
         return 0
 
 
@@ -335,8 +352,16 @@ def cmd_round(args: argparse.Namespace) -> int:
     with _opened(args) as app:
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)
+        showdown, said = table_commands.showdown_said(args.showdown)
+        if showdown:
+            verdict = app.last_card(entered.order[0] if entered.order else entered.winner,
+                                    said)
+            if not verdict.won:  # the rules' outcome, not a mistake: nothing to record
+                print(_("No round recorded: {reason}.").format(reason=verdict.message()))
+                return 1
         summary = app.record_round(entered.winner, _parse_hands(entered.hands), entered.points,
-                                   order=entered.order, out_on=entered.out_on)
+                                   order=entered.order, out_on=entered.out_on,
+                                   showdown=showdown, showdown_said=said)
         game = app.game
         assert game is not None
         print(_("Round {n} saved.").format(n=summary.number))
@@ -352,8 +377,11 @@ def cmd_edit(args: argparse.Namespace) -> int:
     with _opened(args) as app:
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)
+        showdown = table_commands.edited_showdown(app.game, args.number, entered.winner,
+                                                  entered.order, args.showdown)
         app.edit_round(args.number, entered.winner, _parse_hands(entered.hands),
-                       entered.points, order=entered.order, out_on=entered.out_on)
+                       entered.points, order=entered.order, out_on=entered.out_on,
+                       showdown=showdown)
         print(_("Round {n} corrected.").format(n=args.number))
         _print_standings(app)
         return 0
@@ -366,6 +394,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(_("Game {id}: {edition}, {rules}; rounds played: {n}.").format(
             id=game.id, edition=game.edition.title, rules=_rules_line(game),
             n=len(game.rounds)))
+        if game.house_rules:
+            print(_house_rules_line(game))
         print()
         _print_standings(app)
         if args.rounds and game.rounds:
@@ -373,8 +403,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             names = [e.name for e in game.entrants]
             rows = [
                 [h.number, h.dealer,
-                 h.winner if h.out_on is None else _("{name} on {card}").format(
-                     name=h.winner, card=h.out_on),
+                 _went_out(h),
                  *(h.cells[n] for n in names)]
                 for h in game.history()
             ]
@@ -393,6 +422,15 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(_table([_("player"), _("duels"), _("won"), _("best ms"), _("median ms")],
                          rows, right={1, 2, 3, 4}))
         return 0
+
+
+def _went_out(row: HistoryRow) -> str:
+    """Who went out, and on which card where that counts (H2O, a showdown card won)."""
+    if row.out_on is not None:
+        return _("{name} on {card}").format(name=row.winner, card=row.out_on)
+    if row.showdown_out:
+        return _("{name} on a showdown card").format(name=row.winner)
+    return row.winner
 
 
 def cmd_list(args: argparse.Namespace) -> int:

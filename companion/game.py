@@ -13,19 +13,25 @@ ordered are the scoring method's to say (`companion.scoring`): the model asks `r
 and never branches on which method it is.
 
 Seating: `players` is in seating order, each next player sitting to the left of the previous.
-The first dealer is the first player; by default the deal passes left and play starts left
-of the dealer (the method may say otherwise).
+The first dealer is the first player unless the table chose another (`first_dealer`, by the
+highest-card draw or by hand); by default the deal passes left and play starts left of the
+dealer (the method may say otherwise). Every deal starts clockwise; a Reverse during the
+deal in play turns the direction (`reverse`, kept only for the round in play).
+
+Beside the scoring rules a game keeps the house rules the table chose (`house_rules`,
+checked by `companion.house_rules`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 
-from companion.cards import Card, CardError, format_cards
+from companion import house_rules as house
+from companion.cards import Card, CardError, format_cards, parse_card
 from companion.editions import Edition, get_edition
 from companion.errors import CompanionError
 from companion.i18n import _
@@ -41,6 +47,7 @@ from companion.scoring import (
     score_round,
 )
 from companion.scoring import options as scoring_options
+from companion.turns import Direction, Seating
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
@@ -48,6 +55,8 @@ MAX_PLAYERS = 10
 #: number above this is a typing slip (and would not fit the games file as an integer).
 MAX_HAND_POINTS = 9999
 _FORBIDDEN_IN_NAMES = ":,+"
+#: The card whose deck has showdown cards (the symbol on coloured cards is not in the notation).
+WILD_SHOWDOWN = parse_card("showdown")
 
 
 class GameError(CompanionError):
@@ -90,7 +99,9 @@ class Round:
 
     `hands`: every player's hand, for methods that count hands (empty otherwise). `order`:
     the finishing order, first out first, for methods that record one. `out_on`: the card
-    the winner went out on, where an option makes it count (H2O).
+    the winner went out on, where an option makes it count (H2O). `showdown_out`: the winner
+    went out on a showdown card and won its duel (UNO Showdown: they had to, for the round
+    to stand).
     """
 
     winner: str
@@ -98,6 +109,7 @@ class Round:
     played_at: str = ""  # wall-clock ISO time, stamped by the edge that saves it
     order: tuple[str, ...] = ()
     out_on: Card | None = None
+    showdown_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +161,7 @@ class HistoryRow:
     cells: Mapping[str, str] = field(default_factory=dict)
     order: tuple[str, ...] = ()
     out_on: str | None = None
+    showdown_out: bool = False
 
 
 def check_name(name: str) -> str:
@@ -198,6 +211,13 @@ class Game:
     #: the store writes a change only over the revision it came from, so a change made from
     #: a stale copy (another screen, the CLI) is refused instead of overwriting that work.
     revision: int = field(default=0, compare=False)
+    #: The house rules in force (keys of `companion.house_rules.HOUSE_RULES`).
+    house_rules: frozenset[str] = frozenset()
+    #: Who dealt the first round, when the table chose (None: the first player).
+    first_dealer: str | None = None
+    #: The round (0-based) whose play goes counter-clockwise after a Reverse; any other
+    #: round goes clockwise. Table state of the deal in play, so not compared or exported.
+    reversed_round: int | None = field(default=None, compare=False)
 
     @classmethod
     def new(
@@ -207,11 +227,18 @@ class Game:
         names: Sequence[str],
         *,
         created_at: str = "",
+        house_rules: Iterable[str] = (),
+        first_dealer: str | None = None,
     ) -> Game:
         ed = get_edition(edition)
         with _as_game_error():
             scoring_options.check_edition(rules, ed)
-        return cls(ed.key, rules, seat_players(rules.method, names), created_at=created_at)
+            chosen = house.check(ed.key, rules.method.key, house_rules)
+        game = cls(ed.key, rules, seat_players(rules.method, names), created_at=created_at,
+                   house_rules=chosen)
+        if first_dealer is not None and first_dealer.strip():
+            game = replace(game, first_dealer=game.player(first_dealer).name)
+        return game
 
     # -- who plays --
 
@@ -255,16 +282,22 @@ class Game:
 
     def make_round(
         self, index: int, winner: str | None, hands: Mapping[str, Hand], played_at: str = "",
-        *, order: Sequence[str] = (), out_on: Card | None = None,
+        *, order: Sequence[str] = (), out_on: Card | None = None, showdown_out: bool = False,
     ) -> Round:
         """Check a round entered for position `index` (0-based) and return it in canonical form.
 
         What a round needs is the method's `entry`: who went out and every other hand, a
         finishing order (`order`, first out first; the last player may be left out), or only
-        who went out. `out_on` is the card the winner went out on (H2O option only).
+        who went out. `out_on` is the card the winner went out on (H2O option only);
+        `showdown_out` says they went out on a showdown card and won its duel.
         """
         seated = self.seated_in(index)
         entry = self.rules.method.entry
+        if showdown_out and not self.edition.holds(WILD_SHOWDOWN):
+            raise GameError(
+                _("only the UNO Showdown deck has showdown cards to go out on: leave the "
+                  "showdown out")
+            )
         if entry is Entry.ORDER:
             if hands:
                 raise GameError(self._no_hands_message())
@@ -272,7 +305,8 @@ class Game:
                 with _as_game_error():
                     scoring_options.check_out_on(self.rules, out_on)
             ranked = self._check_order(index, seated, winner, order)
-            return Round(ranked[0], MappingProxyType({}), played_at, ranked)
+            return Round(ranked[0], MappingProxyType({}), played_at, ranked,
+                         showdown_out=showdown_out)
         if order:
             raise GameError(
                 _("«{method}» records who went out, not a finishing order: leave the order "
@@ -286,7 +320,7 @@ class Game:
         if entry is Entry.WINNER:
             if hands:
                 raise GameError(self._no_hands_message())
-            return Round(win, MappingProxyType({}), played_at)
+            return Round(win, MappingProxyType({}), played_at, showdown_out=showdown_out)
         given = self._check_hands(index, win, hands, seated)
         everything: list[Card] = [out_on] if out_on is not None else []
         edition = self.edition
@@ -300,7 +334,7 @@ class Game:
         except CardError as exc:
             raise GameError(str(exc)) from None
         ordered = {name: given[name] for name in seated}
-        return Round(win, MappingProxyType(ordered), played_at, (), out_on)
+        return Round(win, MappingProxyType(ordered), played_at, (), out_on, showdown_out)
 
     def _no_hands_message(self) -> str:
         return _("«{method}» counts no hands: leave the cards and points out").format(
@@ -415,13 +449,13 @@ class Game:
 
     def add_round(
         self, winner: str | None, hands: Mapping[str, Hand] | None = None, played_at: str = "",
-        *, order: Sequence[str] = (), out_on: Card | None = None,
+        *, order: Sequence[str] = (), out_on: Card | None = None, showdown_out: bool = False,
     ) -> Game:
         """Record the next round; this clears the redo stack."""
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
         rnd = self.make_round(len(self.rounds), winner, hands or {}, played_at,
-                              order=order, out_on=out_on)
+                              order=order, out_on=out_on, showdown_out=showdown_out)
         new = replace(self, rounds=(*self.rounds, rnd), undone=(), revision=self.revision + 1)
         if "scores" in self.__dict__:  # carry the derived scores over: O(1) per round
             new.__dict__["scores"] = (*self.scores, new._score(len(self.rounds)))
@@ -429,7 +463,7 @@ class Game:
 
     def edit_round(
         self, number: int, winner: str | None, hands: Mapping[str, Hand] | None = None,
-        *, order: Sequence[str] = (), out_on: Card | None = None,
+        *, order: Sequence[str] = (), out_on: Card | None = None, showdown_out: bool = False,
     ) -> Game:
         """Replace round `number` (1-based) with corrected input, keeping when it was played."""
         if not 1 <= number <= len(self.rounds):
@@ -440,7 +474,7 @@ class Game:
             )
         old = self.rounds[number - 1]
         rnd = self.make_round(number - 1, winner, hands or {}, old.played_at,
-                              order=order, out_on=out_on)
+                              order=order, out_on=out_on, showdown_out=showdown_out)
         rounds = list(self.rounds)
         rounds[number - 1] = rnd
         return replace(self, rounds=tuple(rounds), revision=self.revision + 1)
@@ -473,7 +507,8 @@ class Game:
             hands = {(name if k == was else k): v for k, v in rnd.hands.items()}
             return Round(name if rnd.winner == was else rnd.winner,
                          MappingProxyType(hands), rnd.played_at,
-                         tuple(name if k == was else k for k in rnd.order), rnd.out_on)
+                         tuple(name if k == was else k for k in rnd.order), rnd.out_on,
+                         rnd.showdown_out)
 
         players = tuple(replace(p, name=name) if p.name == was else p for p in self.players)
         return replace(
@@ -482,6 +517,7 @@ class Game:
             rounds=tuple(fix(r) for r in self.rounds),
             undone=tuple(fix(r) for r in self.undone),
             revision=self.revision + 1,
+            first_dealer=name if self.first_dealer == was else self.first_dealer,
         )
 
     def add_player(self, name: str, seat: int | None = None) -> Game:
@@ -520,7 +556,7 @@ class Game:
     @cached_property
     def dealers(self) -> tuple[str, ...]:
         """The dealer of every round played, and of the next round (one more than rounds)."""
-        first = self.seated_in(0)[0] if self.players else ""
+        first = self.first_dealer or (self.seated_in(0)[0] if self.players else "")
         dealers = [first]
         method = self.rules.method
         for i in range(len(self.rounds)):
@@ -547,6 +583,41 @@ class Game:
     def starter(self) -> str:
         """Who plays first in the next round."""
         return self.rules.method.starter(self)
+
+    # -- the deal in play --
+
+    @property
+    def direction(self) -> Direction:
+        """Which way play goes in the round in play: clockwise unless a Reverse turned it."""
+        if self.reversed_round is not None and self.reversed_round == len(self.rounds):
+            return Direction.COUNTERCLOCKWISE
+        return Direction.CLOCKWISE
+
+    def set_direction(self, direction: Direction) -> Game:
+        """The game with play in the round in play going `direction`."""
+        if direction is self.direction:
+            return self
+        reversed_round = (len(self.rounds) if direction is Direction.COUNTERCLOCKWISE
+                          else None)
+        return replace(self, reversed_round=reversed_round, revision=self.revision + 1)
+
+    def reverse(self) -> Game:
+        """A Reverse was played: the direction of the round in play turns."""
+        return self.set_direction(self.direction.reversed())
+
+    @property
+    def seating(self) -> Seating:
+        """The players of the round in play, clockwise, and the way play goes now."""
+        return Seating(tuple(self.seated_in(len(self.rounds))), self.direction)
+
+    def set_first_dealer(self, name: str) -> Game:
+        """Say who dealt the first round (before it is played)."""
+        if self.rounds:
+            raise GameError(
+                _("the first round has been played, so its dealer is known: undo the rounds "
+                  "to choose another")
+            )
+        return replace(self, first_dealer=self.player(name).name, revision=self.revision + 1)
 
     @cached_property
     def totals(self) -> dict[str, int]:
@@ -645,6 +716,7 @@ class Game:
                                             for e in self.entrants}),
                     order=rnd.order,
                     out_on=rnd.out_on.code if rnd.out_on is not None else None,
+                    showdown_out=rnd.showdown_out,
                 )
             )
         return rows

@@ -25,20 +25,27 @@ from companion.views.history import HistoryView
 from companion.views.i18n import N_, _
 from companion.views.new_game import NewGameView
 from companion.views.round_entry import RoundEntryView
+from companion.views.rules import RulesView
 from companion.views.standings import StandingsView
-from companion.widgets import Button, button_at, row
+from companion.views.table import TableView
+from companion.widgets import Button, button_at, row_weighted
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
 
-#: Tabs along the top: view name, label (translated when drawn), function key.
-TABS: tuple[tuple[str, str, int], ...] = (
+#: Tabs along the top: view name, label (translated when drawn), function key (the window
+#: around the screen keeps F6-F11 for the duel bar, so the table's helpers have none).
+TABS: tuple[tuple[str, str, int | None], ...] = (
     ("standings", N_("Standings"), pygame.K_F1),
     ("history", N_("History"), pygame.K_F2),
     ("chart", N_("Chart"), pygame.K_F3),
     ("duels", N_("Duels"), pygame.K_F4),
+    ("table", N_("Table"), None),
+    ("rules", N_("Rules"), None),
     ("new_game", N_("New game"), pygame.K_F5),
 )
+#: The tabs' type, and the room around a label.
+TAB_PX, TAB_PAD_PX = 18, 16
 #: SDL's fall-back drivers that draw nowhere: fine when asked for (tests), not as a display.
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
 #: How long a notice stays on screen.
@@ -65,6 +72,8 @@ class CompanionScreen:
                 HistoryView(self),
                 ChartView(self),
                 DuelsView(self),
+                TableView(self),
+                RulesView(self),
                 GameOverView(self),
                 NewGameView(self),
             )
@@ -186,6 +195,14 @@ class CompanionScreen:
         else:
             self.notify(_("Nothing to redo"))
 
+    def reverse(self) -> None:
+        """A Reverse was played: turn the direction of play (Ctrl+R anywhere)."""
+        table = self.views["table"]
+        assert isinstance(table, TableView)
+        if self.app.game is not None:
+            table.reverse(tell=self.current is not table)
+            self.invalidate()
+
     def edit_round(self, number: int) -> None:
         """Open round `number` (1-based) in round entry, as it was entered, to correct it."""
         entry = self.views["round_entry"]
@@ -209,11 +226,16 @@ class CompanionScreen:
         self.current.rect = pygame.Rect(0, top, w, h - top)
 
     def _tab_buttons(self) -> list[Button]:
+        """The tabs, each as wide as its label wants (in whatever language), so a long label
+        gets the room a short one leaves, and the type shrinks only when all are too wide."""
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
+        font = theme.font(TAB_PX, True)
+        weights = [font.size(_(label))[0] + TAB_PAD_PX for _name, label, _key in TABS]
         return [
             Button(f"tab:{name}", cell, _(label), lambda n=name: self.go(n),
-                   selected=self.current.name == name, font_px=18)
-            for (name, label, _key), cell in zip(TABS, row(bar, len(TABS), 4), strict=True)
+                   selected=self.current.name == name, font_px=TAB_PX)
+            for (name, label, _key), cell in zip(TABS, row_weighted(bar, weights, 4),
+                                                 strict=True)
         ]
 
     def _draw_tabs(self, surface: pygame.Surface) -> None:
@@ -265,8 +287,11 @@ class CompanionScreen:
         if ctrl and event.key == pygame.K_y:
             self.redo()
             return True
+        if ctrl and event.key == pygame.K_r:
+            self.reverse()
+            return True
         for name, _label, key in TABS:
-            if event.key == key:
+            if key is not None and event.key == key:
                 self.go(name)
                 return True
         if event.key == pygame.K_ESCAPE and self.current.name != "standings":

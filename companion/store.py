@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from companion import house_rules as house
 from companion.cards import Card, format_cards, parse_card, parse_cards
 from companion.errors import CompanionError
 from companion.game import Game, Hand, Player, Round
@@ -128,8 +129,22 @@ CREATE TABLE places (
 );
 """
 
+# The table's helpers: the house rules a game plays by, who dealt first (by the highest-card
+# draw or by hand), the round whose play goes counter-clockwise after a Reverse, and a round
+# won by going out on a showdown card (and winning its duel).
+_V5 = """
+CREATE TABLE house_rules (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    rule TEXT NOT NULL,
+    PRIMARY KEY (game_id, rule)
+);
+ALTER TABLE games ADD COLUMN reversed_round INTEGER;
+ALTER TABLE players ADD COLUMN deals_first INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE rounds ADD COLUMN showdown_out INTEGER NOT NULL DEFAULT 0;
+"""
+
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -144,6 +159,7 @@ class _StoredRound:
     played_at: str
     undone: bool
     out_on: Card | None
+    showdown_out: bool = False
     hands: dict[str, Hand] = field(default_factory=dict)
     places: dict[int, str] = field(default_factory=dict)
 
@@ -306,19 +322,25 @@ class Store:
         """
         with self.transaction() as conn:
             cur = conn.execute(
-                "INSERT INTO games (edition, method, target, modifiers, created_at, revision) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (edition, method, target, modifiers, created_at, revision, "
+                "reversed_round) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game.edition_key, game.rules.method.key, game.rules.target,
-                 ",".join(game.rules.modifiers), game.created_at, game.revision),
+                 ",".join(game.rules.modifiers), game.created_at, game.revision,
+                 game.reversed_round),
             )
             game_id = int(cur.lastrowid or 0)
             ids = {}
             for seat, p in enumerate(game.players):
                 ids[p.name] = conn.execute(
-                    "INSERT INTO players (game_id, name, seat, joined_round, team) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (game_id, p.name, seat, p.joined_round, p.team),
+                    "INSERT INTO players (game_id, name, seat, joined_round, team, deals_first) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, p.name, seat, p.joined_round, p.team,
+                     int(p.name == game.first_dealer)),
                 ).lastrowid
+            conn.executemany(
+                "INSERT INTO house_rules (game_id, rule) VALUES (?, ?)",
+                [(game_id, key) for key in house.ordered(game.house_rules)],
+            )
             for number, rnd in enumerate(game.rounds, 1):
                 self._insert_round(conn, game_id, ids, number, rnd, undone=False)
             for offset, rnd in enumerate(reversed(game.undone), 1):
@@ -378,8 +400,8 @@ class Store:
         row = None
         if isinstance(game_id, int) and -_MAX_ROW_ID <= game_id <= _MAX_ROW_ID:
             row = self.conn.execute(
-                "SELECT edition, method, target, modifiers, created_at, revision FROM games "
-                "WHERE id = ?", (game_id,),
+                "SELECT edition, method, target, modifiers, created_at, revision, "
+                "reversed_round FROM games WHERE id = ?", (game_id,),
             ).fetchone()
         if row is None:
             raise StoreError(
@@ -387,23 +409,31 @@ class Store:
                     id=game_id, path=self.path
                 )
             )
-        edition, method, target, modifiers, created, revision = row
+        edition, method, target, modifiers, created, revision, reversed_round = row
         rules = Rules.make(method, target, [m for m in modifiers.split(",") if m])
+        chosen = frozenset(r for (r,) in self.conn.execute(
+            "SELECT rule FROM house_rules WHERE game_id = ?", (game_id,)))
         players = []
         names: dict[int, str] = {}
-        for pid, name, joined, team in self.conn.execute(
-            "SELECT id, name, joined_round, team FROM players WHERE game_id = ? ORDER BY seat",
-            (game_id,),
+        first_dealer: str | None = None
+        for pid, name, joined, team, deals_first in self.conn.execute(
+            "SELECT id, name, joined_round, team, deals_first FROM players WHERE game_id = ? "
+            "ORDER BY seat", (game_id,),
         ):
             players.append(Player(name, joined, team))
             names[pid] = name
+            if deals_first:
+                first_dealer = name
         rounds: dict[int, _StoredRound] = {}
-        for rid, number, winner_id, was_undone, played_at, out_on in self.conn.execute(
-            "SELECT id, number, winner_id, undone, played_at, out_on FROM rounds "
-            "WHERE game_id = ? ORDER BY number", (game_id,),
+        for rid, number, winner_id, was_undone, played_at, out_on, showdown_out in (
+            self.conn.execute(
+                "SELECT id, number, winner_id, undone, played_at, out_on, showdown_out "
+                "FROM rounds WHERE game_id = ? ORDER BY number", (game_id,),
+            )
         ):
             rounds[rid] = _StoredRound(number, names[winner_id], played_at, bool(was_undone),
-                                       parse_card(out_on) if out_on is not None else None)
+                                       parse_card(out_on) if out_on is not None else None,
+                                       bool(showdown_out))
         seat_of = {p.name: i for i, p in enumerate(players)}
         for rid, pid, cards, counted in self.conn.execute(
             "SELECT h.round_id, h.player_id, h.cards, h.counted FROM hands h "
@@ -421,11 +451,13 @@ class Store:
         for entry in sorted(rounds.values(), key=lambda e: e.number):
             ordered = dict(sorted(entry.hands.items(), key=lambda kv: seat_of[kv[0]]))
             rnd = Round(entry.winner, MappingProxyType(ordered), entry.played_at,
-                        tuple(entry.places[k] for k in sorted(entry.places)), entry.out_on)
+                        tuple(entry.places[k] for k in sorted(entry.places)), entry.out_on,
+                        entry.showdown_out)
             (undone if entry.undone else done).append(rnd)
         return Game(
             edition, rules, tuple(players), tuple(done), tuple(reversed(undone)),
-            id=game_id, created_at=created, revision=revision,
+            id=game_id, created_at=created, revision=revision, house_rules=chosen,
+            first_dealer=first_dealer, reversed_round=reversed_round,
         )
 
     def delete_game(self, game_id: int) -> None:
@@ -447,10 +479,10 @@ class Store:
         rnd: Round, *, undone: bool,
     ) -> None:
         rid = conn.execute(
-            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at, out_on) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at, out_on, "
+            "showdown_out) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, number, ids[rnd.winner], int(undone), rnd.played_at,
-             rnd.out_on.code if rnd.out_on is not None else None),
+             rnd.out_on.code if rnd.out_on is not None else None, int(rnd.showdown_out)),
         ).lastrowid
         conn.executemany(
             "INSERT INTO places (round_id, player_id, place) VALUES (?, ?, ?)",
@@ -539,6 +571,17 @@ class Store:
             conn.execute(
                 "UPDATE players SET name = ? WHERE game_id = ? AND name = ?", (new, game.id, old)
             )
+
+    def save_table(self, game: Game) -> None:
+        """Persist the table's state: the direction of the round in play, who dealt first."""
+        assert game.id is not None
+        with self.transaction() as conn:
+            self._advance(conn, game, len(game.rounds))
+            conn.execute("UPDATE games SET reversed_round = ? WHERE id = ?",
+                         (game.reversed_round, game.id))
+            conn.execute(
+                "UPDATE players SET deals_first = COALESCE(name = ?, 0) WHERE game_id = ?",
+                (game.first_dealer, game.id))
 
     def save_players(self, game: Game) -> None:
         """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""

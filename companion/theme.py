@@ -122,3 +122,23 @@ def text(
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
     return rect
+
+
+def wrap(content: str, size: int, max_width: int, *, bold: bool = False) -> list[str]:
+    """`content` broken into lines no wider than `max_width` at `size`, between words.
+
+    A word wider than the line on its own is left on its own line (`text` then shortens it).
+    """
+    f = font(size, bold)
+    lines: list[str] = []
+    line = ""
+    for word in content.split():
+        candidate = f"{line} {word}" if line else word
+        if line and f.size(candidate)[0] > max_width:
+            lines.append(line)
+            line = word
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines

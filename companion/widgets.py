@@ -102,6 +102,21 @@ def row(rect: pygame.Rect, count: int, gap: int = theme.GAP_PX) -> list[pygame.R
     ]
 
 
+def row_weighted(rect: pygame.Rect, weights: Sequence[float],
+                 gap: int = theme.GAP_PX) -> list[pygame.Rect]:
+    """Split `rect` into cells side by side, each as wide as its share of `weights`."""
+    if not weights:
+        return []
+    room = rect.width - gap * (len(weights) - 1)
+    total = sum(weights) or 1.0
+    cells, x = [], float(rect.x)
+    for w in weights:
+        width = room * w / total
+        cells.append(pygame.Rect(round(x), rect.y, round(x + width) - round(x), rect.height))
+        x += width + gap
+    return cells
+
+
 def grid(rect: pygame.Rect, count: int, columns: int, cell_h: int,
          gap: int = theme.GAP_PX) -> list[pygame.Rect]:
     """Cells of `cell_h` laid left to right, top to bottom, `columns` to a row."""
