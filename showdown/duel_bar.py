@@ -96,6 +96,19 @@ class DuelChooser:
         else:
             self.right = mine
 
+    def take(self, challenger: str, opponent: str, cards: int, wild: bool = False) -> bool:
+        """Seat a duel the companion's table helper proposed (a showdown card's player at the
+        left paddle, the opponent the rules give them at the right), with its cards; False
+        when a name is not among the players."""
+        if challenger not in self.names or opponent not in self.names or challenger == opponent:
+            return False
+        self.left, self.right = self.names.index(challenger), self.names.index(opponent)
+        self.set_cards(cards)
+        what = "Wild Showdown" if wild else "Showdown card"
+        self.status = (f"{what}: {challenger} vs {opponent}, {_cards(self.cards)}: "
+                       "load the duel (F10).")
+        return True
+
     def set_cards(self, cards: int) -> None:
         self.cards = min(MAX_CARDS, max(1, cards))
 
