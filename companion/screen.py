@@ -234,8 +234,8 @@ class CompanionScreen:
         return [
             Button(f"tab:{name}", cell, _(label), lambda n=name: self.go(n),
                    selected=self.current.name == name, font_px=TAB_PX)
-            for (name, label, _key), cell in zip(TABS, row_weighted(bar, weights, 4),
-                                                 strict=True)
+            for (name, label, _key), cell in zip(
+                TABS, row_weighted(bar, weights, 4, minimum=theme.TOUCH_PX), strict=True)
         ]
 
     def _draw_tabs(self, surface: pygame.Surface) -> None:

@@ -315,7 +315,7 @@ class NewGameView(View):
                                              strict=True)):
             out.append(Button(f"name:{i}", cell, name, lambda i=i: self.start_edit(i),
                               font_px=18, sublabel=self._seat_note(i)))
-        bottom = pygame.Rect(self.rect.right - 8 - 240, self.rect.bottom - 8 - 60, 240, 60)
+        bottom = self.start_rect()
         out.append(Button("start", bottom, _("Start game"), self.start, primary=True,
                           font_px=22, sublabel="Enter"))
         pages = pygame.Rect(self.rect.x + 8, bottom.y, bottom.x - 8 - self.rect.x - 8, 60)
@@ -325,6 +325,12 @@ class NewGameView(View):
         out.append(Button("first_dealer", dealer_cell, self.dealer.label(self.names),
                           partial(self.open_page, "dealer"), font_px=17))
         return out
+
+    def start_rect(self) -> pygame.Rect:
+        """Start, bottom right; in a narrow panel a third of the row, sharing it with the
+        house rules and first dealer buttons."""
+        width = (self.rect.width - 32) // 3 if self.narrow() else 240
+        return pygame.Rect(self.rect.right - 8 - width, self.rect.bottom - 8 - 60, width, 60)
 
     def _seat_note(self, index: int) -> str:
         """A seat's team, where the method seats teams (partners opposite each other)."""

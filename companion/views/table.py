@@ -178,6 +178,10 @@ class TableView(View):
         r = self.rect
         return pygame.Rect(r.x + 8, r.y + 8, r.width - 16, TOP_H)
 
+    def direction_w(self) -> int:
+        """The direction's box: a third of the strip, at least room for a word or two."""
+        return max(150, min(260, self.top_rect().width // 3))
+
     def body_rect(self) -> pygame.Rect:
         r = self.rect
         top = r.y + 8 + TOP_H + 8
@@ -194,7 +198,7 @@ class TableView(View):
             return []
         top = self.top_rect()
         pages = self.pages()
-        direction_w = min(260, top.width // 3)
+        direction_w = self.direction_w()
         cells = row(pygame.Rect(top.x + direction_w + 8, top.y, top.width - direction_w - 8,
                                 top.height), 1 + len(pages), 6)
         out = [Button("reverse", cells[0], "⇄ " + _("Reverse"), self.reverse, sublabel="R",
@@ -338,8 +342,7 @@ class TableView(View):
                        r.centery + 20), 18, theme.TEXT_DIM, anchor="center")
             return
         top = self.top_rect()
-        direction_w = min(260, top.width // 3)
-        box = pygame.Rect(top.x, top.y, direction_w, top.height)
+        box = pygame.Rect(top.x, top.y, self.direction_w(), top.height)
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
         arrow = "↻" if game.direction is Direction.CLOCKWISE else "↺"
         theme.text(surface, arrow, (box.x + 26, box.centery), 34, theme.ACCENT, bold=True,
@@ -351,9 +354,12 @@ class TableView(View):
                        (box.x + 50, box.y + 6), 14, theme.TEXT_DIM, max_width=width)
             theme.text(surface, lines[0], (box.x + 50, box.bottom - 8), 15, bold=True,
                        anchor="bottomleft", max_width=width)
-        else:  # no room for the round: the direction takes both lines
-            for i, line in enumerate(lines[:2]):
-                theme.text(surface, line, (box.x + 50, box.y + 8 + 20 * i), 15, bold=True,
+        else:  # no room for the round: the direction takes two lines, or three smaller
+            size = 15 if len(lines) == 2 else 12
+            lines = theme.wrap(game.direction.label, size, width, bold=True)[:3]
+            top = box.centery - len(lines) * (size + 4) // 2
+            for i, line in enumerate(lines):
+                theme.text(surface, line, (box.x + 50, top + (size + 4) * i), size, bold=True,
                            max_width=width)
         if self.page == "seats":
             self._draw_seats(surface)

@@ -11,9 +11,12 @@ from showdown.cli import main
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
 
 
-def session() -> list[tuple[str, list[str]]]:
+def session(doc: Path = DOC) -> list[tuple[str, list[str]]]:
+    """The page's `$ uno-showdown ...` commands with the lines each prints (plain ``` blocks;
+    a ```text block is an excerpt, not run)."""
     steps: list[tuple[str, list[str]]] = []
-    for block in re.findall(r"```\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S):
+    fences = re.findall(r"^```(\w*)\n(.*?)^```", doc.read_text(encoding="utf-8"), re.S | re.M)
+    for block in (text for kind, text in fences if not kind):
         current: list[str] | None = None
         for line in block.splitlines():
             if line.startswith("$ uno-showdown "):
@@ -24,11 +27,12 @@ def session() -> list[tuple[str, list[str]]]:
     return steps
 
 
-def test_the_scoring_page_prints_what_it_says(tmp_path, capsys, monkeypatch):
+def run_session(doc: Path, tmp_path: Path, capsys, monkeypatch) -> int:
+    """Run a page's commands in order on a fresh games file, each against what it shows;
+    returns how many ran."""
     monkeypatch.setenv("LANGUAGE", "en")
     db = tmp_path / "games.db"
-    steps = session()
-    assert len(steps) >= 8
+    steps = session(doc)
     for command, expected in steps:
         argv = shlex.split(command)[1:]
         argv[2:2] = ["--db", str(db)]
@@ -38,3 +42,8 @@ def test_the_scoring_page_prints_what_it_says(tmp_path, capsys, monkeypatch):
         assert actual == [line.rstrip() for line in expected], (
             f"{command}\n--- docs\n" + "\n".join(expected) + "\n--- printed\n"
             + "\n".join(actual))
+    return len(steps)
+
+
+def test_the_scoring_page_prints_what_it_says(tmp_path, capsys, monkeypatch):
+    assert run_session(DOC, tmp_path, capsys, monkeypatch) >= 8
