@@ -93,10 +93,12 @@ def round_number(row: Any) -> int:
 
 
 def round_winner(row: Any) -> str:
-    """Who went out, and on which card where that counts (H2O)."""
+    """Who went out, and on which card where that counts (H2O, a showdown card won)."""
     out_on = getattr(row, "out_on", None)
     if out_on:
         return f"{row.winner} · {card_label(parse_card(out_on))}"
+    if getattr(row, "showdown_out", False):
+        return f"{row.winner} · {card_label(parse_card('showdown'))}"
     return str(row.winner)
 
 

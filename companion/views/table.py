@@ -357,10 +357,10 @@ class TableView(View):
         else:  # no room for the round: the direction takes two lines, or three smaller
             size = 15 if len(lines) == 2 else 12
             lines = theme.wrap(game.direction.label, size, width, bold=True)[:3]
-            top = box.centery - len(lines) * (size + 4) // 2
+            first_y = box.centery - len(lines) * (size + 4) // 2
             for i, line in enumerate(lines):
-                theme.text(surface, line, (box.x + 50, top + (size + 4) * i), size, bold=True,
-                           max_width=width)
+                theme.text(surface, line, (box.x + 50, first_y + (size + 4) * i), size,
+                           bold=True, max_width=width)
         if self.page == "seats":
             self._draw_seats(surface)
         elif self.page == "showdown":

@@ -13,6 +13,7 @@ from companion import theme
 from companion.app import CompanionApp
 from companion.i18n import set_language
 from companion.turns import Direction
+from companion.views.facts import round_winner
 from showdown.duel import DuelResult, Outcome
 from showdown.service import VerdictGiven
 from showdown.sides import Side
@@ -224,6 +225,7 @@ def test_a_lost_duel_on_the_last_card_records_no_round(db: Path) -> None:
         driver.tap(f"card:{card}")
     driver.tap("confirm")
     assert app.game.rounds[0].showdown_out
+    assert round_winner(app.history()[0]) == "Ann · Showdown"  # the history says so
     app.close()
 
 
