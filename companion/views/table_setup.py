@@ -221,7 +221,8 @@ class DealerPicker:
             for d, cell in zip(digits, [*cells[:9], cells[10]], strict=True):
                 out.append(Button(f"rank:{d}", cell, str(d),
                                   partial(self.type_rank, names, d), font_px=24,
-                                  enabled=current is not None))
+                                  enabled=current is not None,
+                                  sublabel=_("action, wild") if d == 0 else ""))
             out.append(Button("rank:back", cells[11], "⌫", partial(self.take_back, names),
                               font_px=22, enabled=any(self.draws.values())))
             out.append(Button("rank:clear", cells[9], _("Clear"), self.clear, font_px=16,
