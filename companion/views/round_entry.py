@@ -364,6 +364,7 @@ class RoundEntryView(View):
             self.nav.notify(_("No round: play goes on"))
             self.nav.go("standings")
             return
+        summary = None
         entry = self.entry()
         order: list[str] = []
         hands: dict[str, list[str]] = {}
@@ -386,9 +387,10 @@ class RoundEntryView(View):
                                     points=points, order=order, out_on=self.out_on,
                                     showdown=self.showdown)
             else:
-                self.app.record_round(winner if not order else None, hands=hands,
-                                      points=points, order=order, out_on=self.out_on,
-                                      showdown=self.showdown, showdown_said=self.showdown_said)
+                summary = self.app.record_round(winner if not order else None, hands=hands,
+                                                points=points, order=order,
+                                                out_on=self.out_on, showdown=self.showdown,
+                                                showdown_said=self.showdown_said)
         except CompanionError as exc:  # GameError and CardError: the message says what to fix
             self.error = str(exc)
             return
@@ -399,6 +401,13 @@ class RoundEntryView(View):
             self.nav.go("history")
             return
         number = len(game.rounds) + 1
+        if summary is not None and summary.continued_in is not None:
+            # the game ended inside the table's time box: the table plays on in a new game
+            self.nav.notify(_("Game over: {names} won. A new game starts, {dealer} deals").format(
+                names=", ".join(summary.winners), dealer=self.app.game.dealer
+                if self.app.game is not None else ""))
+            self.nav.go("standings")
+            return
         self.nav.notify(_("Round {n} saved: {name} went out").format(n=number, name=winner))
         self.nav.go("game_over" if facts.game_over(self.app) else "standings")
 
