@@ -180,11 +180,11 @@ def test_an_import_with_a_house_rule_the_deck_does_not_take_is_refused(showdown_
         import_game(json.dumps(data))
 
 
-def test_a_file_of_schema_4_opens_with_no_house_rules_and_the_first_seat_dealing(
+def test_a_file_of_schema_5_opens_with_no_house_rules_and_the_first_seat_dealing(
         tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    conn.executescript("".join(MIGRATIONS[:4]) + "PRAGMA user_version = 4;")
+    conn.executescript("".join(MIGRATIONS[:5]) + "PRAGMA user_version = 5;")
     conn.execute("INSERT INTO games (edition, method, target, created_at) "
                  "VALUES ('showdown', 'winner', 500, 'then')")
     conn.execute("INSERT INTO players (game_id, name, seat) VALUES (1, 'Ann', 0), (1, 'Bob', 1)")
@@ -195,7 +195,7 @@ def test_a_file_of_schema_4_opens_with_no_house_rules_and_the_first_seat_dealing
     conn.commit()
     conn.close()
     with Store(path) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 5
+        assert store.schema_version() == SCHEMA_VERSION == 6
         game = store.load_game(1)
     assert game.house_rules == frozenset() and game.first_dealer is None
     assert game.dealers[0] == "Ann" and not game.rounds[0].showdown_out
@@ -291,3 +291,11 @@ def test_game_round_applies_the_last_card_rule(capsys, db) -> None:
         "--showdown", "no")
     with CompanionApp.open(db, lang="en") as app:
         assert not app.game.rounds[0].showdown_out
+
+
+def test_a_tables_next_game_in_a_time_box_keeps_its_house_rules(showdown_app) -> None:
+    from companion.app import play_on_game
+
+    following = play_on_game(showdown_app.game)
+    assert following.house_rules == {"stacking", "jump_in"}
+    assert following.names == ["Cid", "Dan", "Ann", "Bob"]  # whoever deals next, first
