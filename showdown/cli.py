@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "companion.commands",
     "companion.screen_command",
     "championship.commands",
+    "championship.sync.commands",
 )
 
 
