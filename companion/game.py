@@ -24,11 +24,12 @@ checked by `companion.house_rules`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any, overload
 
 from companion import house_rules as house
 from companion.cards import Card, CardError, format_cards, parse_card
@@ -164,6 +165,127 @@ class HistoryRow:
     showdown_out: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the standings, the dealer and the game's end need of the rounds played.
+
+    Carried from round to round (O(entrants) per round, whatever the game's length), and
+    kept by the store beside the game, so a game can be opened and a round added without
+    reading every round ever played. Always the same as a count over the rounds.
+    """
+
+    rounds: int
+    totals: Mapping[str, int]
+    wins: Mapping[str, int]
+    losses: Mapping[str, int]
+    dealer: str  # who deals the next round
+    last_score: RoundScore | None = None  # the newest round's
+
+    def after(self, entrant_of_winner: str, score: RoundScore, loser_entrant: str | None,
+              dealer: str) -> Tally:
+        """The tally with one more round: its winner's entrant, its score, the next dealer."""
+        totals = dict(self.totals)
+        for name, pts in score.points.items():
+            totals[name] = totals.get(name, 0) + pts
+        wins = dict(self.wins)
+        wins[entrant_of_winner] = wins.get(entrant_of_winner, 0) + 1
+        losses = dict(self.losses)
+        if loser_entrant is not None:
+            losses[loser_entrant] = losses.get(loser_entrant, 0) + 1
+        return Tally(self.rounds + 1, MappingProxyType(totals), MappingProxyType(wins),
+                     MappingProxyType(losses), dealer, score)
+
+    def to_json(self) -> dict[str, object]:
+        score = self.last_score
+        return {
+            "rounds": self.rounds, "totals": dict(self.totals), "wins": dict(self.wins),
+            "losses": dict(self.losses), "dealer": self.dealer,
+            "last_score": None if score is None else {
+                "points": dict(score.points), "loser": score.loser,
+                "hand_values": dict(score.hand_values)},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        score = data.get("last_score")
+        return cls(
+            int(data["rounds"]), MappingProxyType(dict(data["totals"])),
+            MappingProxyType(dict(data["wins"])), MappingProxyType(dict(data["losses"])),
+            str(data["dealer"]),
+            None if score is None else RoundScore(
+                MappingProxyType(dict(score["points"])), score.get("loser"),
+                MappingProxyType(dict(score.get("hand_values") or {}))),
+        )
+
+
+class LazyRounds(Sequence[Round]):
+    """A game's rounds read from the file only when someone looks before the newest ones.
+
+    `count` rounds are in the file (read by `load` on first need); `tail` holds rounds
+    added since, in memory. Its length and its newest rounds cost nothing, so a round can
+    be added to a long game without reading the game's history.
+    """
+
+    def __init__(self, count: int, load: Callable[[], Sequence[Round]],
+                 tail: tuple[Round, ...] = (), cache: list[tuple[Round, ...]] | None = None,
+                 *, last: Round | None = None):
+        """`last`: the newest round in the file, read beforehand (who went out last)."""
+        self._count = count
+        self._load = load
+        self._tail = tail
+        self._cache = cache if cache is not None else []  # shared with what it grows into
+        self._last = last
+
+    def _stored(self) -> tuple[Round, ...]:
+        if not self._cache:
+            rounds = tuple(self._load())
+            if len(rounds) != self._count:
+                raise GameError(_("the game changed in the file while it was read: "
+                                  "try again"))
+            self._cache.append(rounds)
+        return self._cache[0]
+
+    def __len__(self) -> int:
+        return self._count + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> Round: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Round, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Round | tuple[Round, ...]:
+        if isinstance(index, int):
+            size = len(self)
+            i = index + size if index < 0 else index
+            if not 0 <= i < size:
+                raise IndexError(index)
+            if i >= self._count:
+                return self._tail[i - self._count]
+            if i == self._count - 1 and self._last is not None and not self._cache:
+                return self._last
+        return (self._stored() + self._tail)[index]
+
+    def __iter__(self) -> Iterator[Round]:
+        return iter(self._stored() + self._tail)
+
+    def appended(self, rnd: Round) -> LazyRounds:
+        """These rounds and one more (still without reading the file)."""
+        return LazyRounds(self._count, self._load, (*self._tail, rnd), self._cache,
+                          last=self._last)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyRounds | tuple):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LazyRounds({len(self)} rounds, {len(self._tail)} in memory)"
+
+
 def check_name(name: str) -> str:
     clean = " ".join(name.split())
     if not clean:
@@ -175,6 +297,13 @@ def check_name(name: str) -> str:
             )
         )
     return clean
+
+
+def _appended(rounds: Sequence[Round], rnd: Round) -> Sequence[Round]:
+    """`rounds` and one more, without reading rounds that are still in the file."""
+    if isinstance(rounds, LazyRounds):
+        return rounds.appended(rnd)
+    return (*rounds, rnd)
 
 
 def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, ...]:
@@ -202,7 +331,8 @@ class Game:
     edition_key: str
     rules: Rules
     players: tuple[Player, ...]
-    rounds: tuple[Round, ...] = ()
+    #: The rounds played: a tuple, or `LazyRounds` when opened from the file for one change.
+    rounds: Sequence[Round] = ()
     undone: tuple[Round, ...] = ()  # the redo stack: the most recently undone round last
     id: int | None = None
     created_at: str = ""
@@ -454,11 +584,23 @@ class Game:
         """Record the next round; this clears the redo stack."""
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
-        rnd = self.make_round(len(self.rounds), winner, hands or {}, played_at,
-                              order=order, out_on=out_on, showdown_out=showdown_out)
-        new = replace(self, rounds=(*self.rounds, rnd), undone=(), revision=self.revision + 1)
-        if "scores" in self.__dict__:  # carry the derived scores over: O(1) per round
-            new.__dict__["scores"] = (*self.scores, new._score(len(self.rounds)))
+        index = len(self.rounds)
+        rnd = self.make_round(index, winner, hands or {}, played_at, order=order, out_on=out_on,
+                              showdown_out=showdown_out)
+        new = replace(self, rounds=_appended(self.rounds, rnd), undone=(),
+                      revision=self.revision + 1)
+        # Carry what is derived over: O(entrants) per round, not O(rounds).
+        score = new._score(index)
+        if "scores" in self.__dict__:
+            new.__dict__["scores"] = (*self.scores, score)
+        new.__dict__["last_score"] = score
+        dealer = self.rules.method.next_dealer(new, index, self.dealer)
+        if "dealers" in self.__dict__:
+            new.__dict__["dealers"] = (*self.dealers, dealer)
+        new.__dict__["tally"] = self.tally.after(
+            self.entrant_of(rnd.winner).name, score,
+            self.entrant_of(score.loser).name if score.loser is not None else None,
+            dealer)
         return new
 
     def edit_round(
@@ -556,12 +698,40 @@ class Game:
     @cached_property
     def dealers(self) -> tuple[str, ...]:
         """The dealer of every round played, and of the next round (one more than rounds)."""
-        first = self.first_dealer or (self.seated_in(0)[0] if self.players else "")
-        dealers = [first]
+        dealers = [self._first_dealer()]
         method = self.rules.method
         for i in range(len(self.rounds)):
             dealers.append(method.next_dealer(self, i, dealers[-1]))
         return tuple(dealers)
+
+    def _first_dealer(self) -> str:
+        """Who dealt the first round: the one the table chose, else the first player."""
+        return self.first_dealer or (self.seated_in(0)[0] if self.players else "")
+
+    def score_of(self, index: int) -> RoundScore:
+        """Round `index`'s score (0-based), without scoring every round for the newest one
+        (the scoring methods ask this for the round just added)."""
+        if "scores" not in self.__dict__ and index == len(self.rounds) - 1:
+            last = self.__dict__.get("last_score")
+            if last is None and "tally" in self.__dict__:
+                last = self.tally.last_score
+            if last is not None:
+                score: RoundScore = last
+                return score
+        return self.scores[index]
+
+    @cached_property
+    def tally(self) -> Tally:
+        """The running sums of all rounds (see `Tally`); carried over by `add_round`."""
+        zero = {e.name: 0 for e in self.entrants}
+        tally = Tally(0, MappingProxyType(zero), MappingProxyType(zero),
+                      MappingProxyType(zero), self._first_dealer())
+        for rnd, score, dealer in zip(self.rounds, self.scores, self.dealers[1:], strict=True):
+            tally = tally.after(
+                self.entrant_of(rnd.winner).name, score,
+                self.entrant_of(score.loser).name if score.loser is not None else None,
+                dealer)
+        return tally
 
     def left_of(self, name: str, index: int) -> str:
         """The next player to `name`'s left who takes part in round `index` (0-based)."""
@@ -577,7 +747,7 @@ class Game:
     @property
     def dealer(self) -> str:
         """Who deals the next round."""
-        return self.dealers[-1]
+        return self.tally.dealer
 
     @property
     def starter(self) -> str:
@@ -599,7 +769,7 @@ class Game:
             return self
         reversed_round = (len(self.rounds) if direction is Direction.COUNTERCLOCKWISE
                           else None)
-        return replace(self, reversed_round=reversed_round, revision=self.revision + 1)
+        return self._with_table(reversed_round=reversed_round)
 
     def reverse(self) -> Game:
         """A Reverse was played: the direction of the round in play turns."""
@@ -619,13 +789,18 @@ class Game:
             )
         return replace(self, first_dealer=self.player(name).name, revision=self.revision + 1)
 
+    def _with_table(self, **changes: Any) -> Game:
+        """The game with the table's state changed: the rounds, scores and tally stay as they
+        are (carried over, so a long game need not be read again for a Reverse)."""
+        new = replace(self, revision=self.revision + 1, **changes)
+        for derived in ("scores", "last_score", "dealers", "tally"):
+            if derived in self.__dict__:
+                new.__dict__[derived] = self.__dict__[derived]
+        return new
+
     @cached_property
     def totals(self) -> dict[str, int]:
-        totals = {e.name: 0 for e in self.entrants}
-        for score in self.scores:
-            for name, pts in score.points.items():
-                totals[name] += pts
-        return totals
+        return {e.name: self.tally.totals.get(e.name, 0) for e in self.entrants}
 
     @cached_property
     def rounds_played(self) -> dict[str, int]:
@@ -658,12 +833,8 @@ class Game:
     def standings(self) -> list[Standing]:
         """One line per entrant, in the method's rank order; equal keys share a rank."""
         totals, played, results = self.totals, self.rounds_played, self.results
-        wins = {e.name: 0 for e in self.entrants}
-        losses = {e.name: 0 for e in self.entrants}
-        for rnd, score in zip(self.rounds, self.scores, strict=True):
-            wins[self.entrant_of(rnd.winner).name] += 1
-            if score.loser is not None:
-                losses[self.entrant_of(score.loser).name] += 1
+        wins = {e.name: self.tally.wins.get(e.name, 0) for e in self.entrants}
+        losses = {e.name: self.tally.losses.get(e.name, 0) for e in self.entrants}
         method = self.rules.method
         verdict = self.verdict
         # the dealer's mark only where someone deals the next round

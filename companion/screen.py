@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -293,7 +294,7 @@ class CompanionScreen:
         font = theme.font(TAB_PX, True)
         weights = [font.size(_(label))[0] + TAB_PAD_PX for _name, label, _key in TABS]
         return [
-            Button(f"tab:{name}", cell, _(label), lambda n=name: self.go(n),
+            Button(f"tab:{name}", cell, _(label), partial(self.go, name),
                    selected=self.current.name == name, font_px=TAB_PX)
             for (name, label, _key), cell in zip(
                 TABS, row_weighted(bar, weights, 4, minimum=theme.TOUCH_PX), strict=True)
@@ -326,15 +327,15 @@ class CompanionScreen:
                               pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED)
 
     def _tab_pointer(self, event: pygame.event.Event) -> bool:
-        pos = getattr(event, "pos", None)
+        pos: tuple[int, int] | None = getattr(event, "pos", None)
         in_bar = pos is not None and pos[1] < theme.TAB_BAR_PX
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and in_bar:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and pos and in_bar:
             hit = button_at(self._tab_buttons(), pos)
             self._held_tab = hit.key if hit else None
             return True
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._held_tab:
             held, self._held_tab = self._held_tab, None
-            hit = button_at(self._tab_buttons(), pos) if in_bar else None
+            hit = button_at(self._tab_buttons(), pos) if pos and in_bar else None
             if hit is not None and hit.key == held:
                 hit.on_tap()
             return True
@@ -395,7 +396,7 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
                 if event.type == pygame.QUIT:
                     running = False
                 elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
-                    window = pygame.display.get_surface()
+                    window = pygame.display.get_surface() or window
                     screen.resize(window.get_size())
                 elif (event.type == pygame.KEYDOWN and event.key == pygame.K_q
                       and event.mod & pygame.KMOD_CTRL):

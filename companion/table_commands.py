@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from companion.editions import EDITIONS
 from companion.errors import CompanionError
 from companion.i18n import _
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 if TYPE_CHECKING:
     from companion.deal import DealerDraw
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 COLOURS = ("red", "yellow", "green", "blue", "wild")
 
 
-def register(games: argparse._SubParsersAction,  # type: ignore[type-arg]
+def register(games: argparse._SubParsersAction,
              common: argparse.ArgumentParser, with_game: argparse.ArgumentParser) -> None:
     """Add the helpers' actions to `uno-showdown game`."""
     p = games.add_parser(
@@ -114,13 +114,13 @@ def first_dealer(names: Sequence[str], draws: Sequence[str], chosen: str | None)
     for entry in draws:
         name, sep, cards = entry.partition(":")
         if not sep or not name.strip() or not cards.split():
-            raise UsageError(
+            raise ConfigError(
                 _('cannot read {entry!r}: write a name, a colon and the cards drawn, e.g. '
                   '"Ann: r7"').format(entry=entry))
         ranks[name.strip()] = [parse_draw(c) for c in cards.replace(",", " ").split()]
     result = highest_card([n.strip() for n in names], ranks)
     if result.dealer is None:
-        raise UsageError(_draw_message(result))
+        raise ConfigError(_draw_message(result))
     return result.dealer
 
 
@@ -153,7 +153,7 @@ def cmd_house_rules(args: argparse.Namespace) -> int:
         edition = edition_key(args.edition)
         method = parse_method(args.method)
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     rules = house.offered(edition, method.key)
     if not rules:
         print(_("«{method}» plays by its regulation's rules: no house rule can be chosen "
@@ -236,13 +236,13 @@ def cmd_item(args: argparse.Namespace) -> int:
     colour_word = args.colour.strip().lower()
     colours = dict(zip(COLOURS, [*Colour, None], strict=True))
     if colour_word not in colours:
-        raise UsageError(_("{colour!r} is not a card colour: choose {choices}").format(
+        raise ConfigError(_("{colour!r} is not a card colour: choose {choices}").format(
             colour=args.colour, choices=", ".join(COLOURS)))
     with _opened(args) as app:
         game = app.game
         assert game is not None
         if game.edition_key != "mario-kart":
-            raise UsageError(_("only UNO Mario Kart has the Wild Item Box: this game is played "
+            raise ConfigError(_("only UNO Mario Kart has the Wild Item Box: this game is played "
                                "with {edition}").format(edition=game.edition.title))
         effect = reveal(game.seating, args.player, colours[colour_word])
         print(f"{effect.item.label}: " + " ".join(describe(effect)))
@@ -259,6 +259,6 @@ def cmd_first_card(args: argparse.Namespace) -> int:
         assert game is not None
         card = game.edition.parse_hand(args.card, _("the first card"))
         if len(card) != 1:
-            raise UsageError(_("give the one card turned up first, e.g. r5"))
+            raise ConfigError(_("give the one card turned up first, e.g. r5"))
         print(" ".join(describe_opening(app.opening(card[0]))))
         return 0

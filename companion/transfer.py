@@ -40,7 +40,7 @@ from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, GameError, Hand, 
 from companion.i18n import _
 from companion.scoring import MAX_TARGET, Entry, Rules, RulesError
 from companion.store import DuelRow
-from showdown.duel import Outcome
+from showdown.events import Outcome
 
 FORMAT_NAME = "uno-showdown-game"
 #: The newest format: version 2 added a round's `order` and `out_on`; version 3 the house

@@ -21,6 +21,7 @@ import os
 import stat
 import threading
 import time
+from typing import Any
 
 from serial.tools import list_ports
 
@@ -35,18 +36,18 @@ from firmware_host.link import (
     VersionMismatch,
     nak_text,
 )
-from hardware.base import (
+from hardware.base import ShowdownUnit
+from showdown.events import (
     Beep,
     GoShown,
     LaunchFinished,
     LaunchPart,
     PaddlePressed,
-    ShowdownUnit,
+    Side,
     TimerPressed,
     UnitFault,
     UnitInput,
 )
-from showdown.sides import Side
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ class SerialUnit(ShowdownUnit):
     # covers one lost frame with room to spare (the Pico's own part is at most 13 ms).
     settle_us = 25_000
 
-    def __init__(self, port: str | None = None, **link_options: float) -> None:
+    def __init__(self, port: str | None = None, **link_options: Any) -> None:
         super().__init__()
         self._cond = threading.Condition()
         self._inputs: collections.deque[UnitInput] = collections.deque()

@@ -14,6 +14,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from showdown.events import ConfigError
+
 COMMAND_MODULES = (
     "showdown.commands.simulate",
     "showdown.commands.replay",
@@ -28,8 +30,8 @@ COMMAND_MODULES = (
 )
 
 
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
+#: The name commands used before the contract had `ConfigError`; the very same class.
+UsageError = ConfigError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status = args.func(args)
-    except UsageError as exc:
+    except ConfigError as exc:
         print(f"uno-showdown {args.command}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -65,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run through the package's module, so commands and this file share one UsageError.
+    # Run through the package's module, so commands and this file share one module state.
     from showdown.cli import main as package_main
 
     sys.exit(package_main())

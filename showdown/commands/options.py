@@ -6,9 +6,9 @@ import argparse
 from dataclasses import fields, replace
 from pathlib import Path
 
-from showdown.cli import UsageError
-from showdown.duel import DuelConfig, DuelError, TiePolicy
+from showdown.duel import DuelConfig, DuelError
 from showdown.duel_log import DuelLog
+from showdown.events import ConfigError, TiePolicy
 
 _DEFAULTS = DuelConfig()
 
@@ -46,7 +46,7 @@ def duel_config(args: argparse.Namespace, **extra: object) -> DuelConfig:
     try:
         return DuelConfig(**(extra | duel_overrides(args)))  # type: ignore[arg-type]
     except DuelError as exc:
-        raise UsageError(str(exc)) from exc
+        raise ConfigError(str(exc)) from exc
 
 
 def fit_to_unit(config: DuelConfig, args: argparse.Namespace, unit: object) -> DuelConfig:
@@ -63,7 +63,7 @@ def open_duel_log(path: str | Path | None, option: str = "--duel-log") -> DuelLo
     try:
         return DuelLog(target)
     except OSError as exc:
-        raise UsageError(
+        raise ConfigError(
             f"cannot write the duel log {target}: {exc.strerror or exc}; "
             f"give another file with {option}"
         ) from None

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 import math
 
-from showdown.cli import UsageError
 from showdown.commands.options import add_duel_options, duel_config, open_duel_log
-from showdown.sides import Side
+from showdown.events import ConfigError, Side
 from showdown.simulate import PlayerModel, format_report, simulate
 
 
@@ -19,7 +18,7 @@ def number(text: str) -> float:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "simulate",
         help="run duels between simulated players on the fake unit and print a summary",
@@ -52,15 +51,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run(args: argparse.Namespace) -> int:
     if args.duels < 1:
-        raise UsageError("--duels must be at least 1")
+        raise ConfigError("--duels must be at least 1")
     if args.cards < 1:
-        raise UsageError("--cards must be at least 1")
+        raise ConfigError("--cards must be at least 1")
     if args.jitter_ms < 0:
-        raise UsageError("--jitter-ms must not be negative")
+        raise ConfigError("--jitter-ms must not be negative")
     if not 0 <= args.early_rate <= 1:
-        raise UsageError("--early-rate must be between 0 and 1")
+        raise ConfigError("--early-rate must be between 0 and 1")
     if args.left_ms <= 0 or args.right_ms <= 0:
-        raise UsageError("reaction times must be positive")
+        raise ConfigError("reaction times must be positive")
     config = duel_config(args)
     players = {
         Side.LEFT: PlayerModel(median_reaction_us=int(args.left_ms * 1000),

@@ -19,9 +19,7 @@ from companion.store import MIGRATIONS, SCHEMA_VERSION, Store
 from companion.transfer import export_game, import_game
 from companion.turns import Direction, TurnError
 from showdown.cli import main
-from showdown.duel import DuelResult, Outcome
-from showdown.service import VerdictGiven
-from showdown.sides import Side
+from showdown.events import DuelResult, Outcome, Side, VerdictGiven
 
 
 @pytest.fixture
@@ -180,11 +178,11 @@ def test_an_import_with_a_house_rule_the_deck_does_not_take_is_refused(showdown_
         import_game(json.dumps(data))
 
 
-def test_a_file_of_schema_5_opens_with_no_house_rules_and_the_first_seat_dealing(
+def test_a_file_of_schema_6_opens_with_no_house_rules_and_the_first_seat_dealing(
         tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)
-    conn.executescript("".join(MIGRATIONS[:5]) + "PRAGMA user_version = 5;")
+    conn.executescript("".join(MIGRATIONS[:6]) + "PRAGMA user_version = 6;")
     conn.execute("INSERT INTO games (edition, method, target, created_at) "
                  "VALUES ('showdown', 'winner', 500, 'then')")
     conn.execute("INSERT INTO players (game_id, name, seat) VALUES (1, 'Ann', 0), (1, 'Bob', 1)")
@@ -195,7 +193,7 @@ def test_a_file_of_schema_5_opens_with_no_house_rules_and_the_first_seat_dealing
     conn.commit()
     conn.close()
     with Store(path) as store:
-        assert store.schema_version() == SCHEMA_VERSION == 6
+        assert store.schema_version() == SCHEMA_VERSION == 7
         game = store.load_game(1)
     assert game.house_rules == frozenset() and game.first_dealer is None
     assert game.dealers[0] == "Ann" and not game.rounds[0].showdown_out

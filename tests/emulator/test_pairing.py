@@ -8,7 +8,7 @@ from pathlib import Path
 import pygame
 
 from companion.app import CompanionApp
-from showdown.sides import Side
+from showdown.events import Side
 
 from .conftest import COUNTDOWN_US, make_table
 
@@ -45,6 +45,7 @@ def test_a_showdown_card_tapped_on_the_table_view_seats_the_duel_in_the_bar(
         (verdict,) = table.verdicts()
         assert dict(verdict.players) == {Side.LEFT: "Cy", Side.RIGHT: "Bob"}
         assert verdict.cards == 3
+        assert app.flush_duels(5)
         (row,) = app.duels()
         assert (row.challenger, row.opponent, row.winner) == ("Cy", "Bob", "Bob")
         tap_companion(table, "wild:Dee")  # a Wild Showdown: any opponent, 1-3 cards

@@ -14,9 +14,7 @@ from companion.app import CompanionApp
 from companion.i18n import set_language
 from companion.turns import Direction
 from companion.views.facts import round_winner
-from showdown.duel import DuelResult, Outcome
-from showdown.service import VerdictGiven
-from showdown.sides import Side
+from showdown.events import DuelResult, Outcome, Side, VerdictGiven
 
 from .conftest import Driver
 
