@@ -297,3 +297,12 @@ def test_a_tables_next_game_in_a_time_box_keeps_its_house_rules(showdown_app) ->
     following = play_on_game(showdown_app.game)
     assert following.house_rules == {"stacking", "jump_in"}
     assert following.names == ["Cid", "Dan", "Ann", "Bob"]  # whoever deals next, first
+
+
+def test_a_reverse_keeps_the_tally_so_a_long_game_is_not_read_again(showdown_app, db) -> None:
+    showdown_app.record_round("Ann", hands={"Bob": "r1", "Cid": "r2", "Dan": "r3"})
+    showdown_app.reverse()
+    with Store(db) as store:
+        game = store.load_game(showdown_app.game.id, lazy=True)
+    assert "tally" in game.__dict__  # the stored tally is of the revision the Reverse made
+    assert game.direction is Direction.COUNTERCLOCKWISE and game.dealer == "Dan"
