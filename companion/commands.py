@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from companion import i18n
+from companion import i18n, transfer
 from companion.app import CompanionApp
 from companion.cards import CardError, parse_cards
 from companion.editions import EDITIONS, get_edition
@@ -368,10 +368,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             return 0
         rows = []
         for info in infos:
-            over = app.store.load_game(info.id).verdict.over
+            try:
+                state = _("over") if app.store.load_game(info.id).verdict.over else _("playing")
+            except CompanionError:  # one damaged game does not hide the others
+                state = _("damaged")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),
-                         info.rounds, info.last_played[:16].replace("T", " "),
-                         _("over") if over else _("playing")])
+                         info.rounds, info.last_played[:16].replace("T", " "), state])
         print(_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
                       _("last played"), ""], rows, right={0, 4}))
         return 0
@@ -420,9 +422,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.output:
             try:
                 Path(args.output).write_text(text, encoding="utf-8")
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise UsageError(_("cannot write {path}: {reason}").format(
-                    path=args.output, reason=exc.strerror)) from None
+                    path=args.output[:200], reason=reason)) from None
             print(_("Game {id} written to {path}.").format(id=app.game.id if app.game else "",
                                                           path=args.output), file=sys.stderr)
         else:
@@ -432,11 +435,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-        raise UsageError(_("cannot read {path}: {reason}").format(
-            path=args.file, reason=reason)) from None
+        text = transfer.read_export(args.file)
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None
     with _opened(args, need_game=False) as app:
         fmt = "csv" if args.file.lower().endswith(".csv") else None
         game_id = app.import_game(text, fmt)

@@ -16,15 +16,18 @@ Play starts left of the dealer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 
 from companion.cards import Card, CardError, format_cards
 from companion.editions import Edition, get_edition
-from companion.errors import CompanionError
+from companion.errors import GameError  # defined there, raised and caught as companion.game's
 from companion.i18n import _
+
+# `check_name` stays importable from here: the one check of names lives in companion.names.
+from companion.names import check_name, check_seat, check_unique, name_key
 from companion.scoring import (
     Entrant,
     Method,
@@ -42,11 +45,6 @@ MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
 #: number above this is a typing slip (and would not fit the games file as an integer).
 MAX_HAND_POINTS = 9999
-_FORBIDDEN_IN_NAMES = ":,+"
-
-
-class GameError(CompanionError):
-    """An operation the rules or the table's state do not allow; the message says what to do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,19 +122,6 @@ class HistoryRow:
     played_at: str
 
 
-def check_name(name: str) -> str:
-    clean = " ".join(name.split())
-    if not clean:
-        raise GameError(_("a player's name cannot be empty"))
-    if any(ch in clean for ch in _FORBIDDEN_IN_NAMES):
-        raise GameError(
-            _("{name!r} cannot be a player's name: leave out the characters : , +").format(
-                name=clean
-            )
-        )
-    return clean
-
-
 def seat_players(method: Method, names: Sequence[str]) -> tuple[Player, ...]:
     """Seat the players of a new game; for teams, pair partners opposite each other.
 
@@ -159,22 +144,61 @@ def seat_players(method: Method, names: Sequence[str]) -> tuple[Player, ...]:
         players = tuple(Player(n, 0, i % half) for i, n in enumerate(seated))
     else:
         players = tuple(Player(check_name(n)) for n in names)
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise GameError(
-            _("a game needs 2 to 10 players, not {n}: check the list of players").format(
-                n=len(players)
-            )
-        )
-    seen: set[str] = set()
-    for p in players:
-        if p.name.casefold() in seen:
-            raise GameError(
-                _("{name} is in the list twice: give each player a different name").format(
-                    name=p.name
-                )
-            )
-        seen.add(p.name.casefold())
+    _check_count(len(players))
+    check_unique(p.name for p in players)
     return players
+
+
+def _check_count(n: int) -> None:
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise GameError(
+            _("a game needs 2 to 10 players, not {n}: check the list of players").format(n=n)
+        )
+
+
+def check_roster(method: Method, players: Sequence[Player], rounds: int) -> tuple[Player, ...]:
+    """Players as a game of `rounds` rounds (undone ones too) may hold them; names made clean.
+
+    For a game that did not start at this table (an imported file): every rule a live game
+    keeps for its players is checked here, as `seat_players` and `add_player` check them
+    one at a time. Names pass `check_name` and are unique; 2 to 10 players, at least two of
+    whom sat down at the start; a late joiner joined after a round that was played; the
+    teams method has teams of exactly two partners sitting opposite and no late joiners, and
+    no other method has teams.
+    """
+    clean = tuple(replace(p, name=check_name(p.name)) for p in players)
+    _check_count(len(clean))
+    check_unique(p.name for p in clean)
+    if sum(p.joined_round == 0 for p in clean) < MIN_PLAYERS:
+        raise GameError(_("a game starts with at least two players: check when each joined"))
+    for p in clean:
+        if not 0 <= p.joined_round <= rounds:
+            raise GameError(
+                _("{name} joined after round {n}, but the game has {count} rounds: check "
+                  "when they joined").format(name=p.name, n=p.joined_round, count=rounds)
+            )
+    if method is not Method.TEAMS:
+        teamed = next((p for p in clean if p.team is not None), None)
+        if teamed is not None:
+            raise GameError(
+                _("{name} is in a team, but only the teams method has teams: leave the team "
+                  "out").format(name=teamed.name)
+            )
+        return clean
+    half = len(clean) // 2
+    partners = [(clean[i], clean[i + half]) for i in range(half)]
+    late = next((p for p in clean if p.joined_round), None)
+    if late is not None:
+        raise GameError(_("a teams game cannot take a late joiner: start a new game "
+                          "with the new team"))
+    if (len(clean) % 2 or len(clean) < 4 or any(p.team is None for p in clean)
+            or any(a.team != b.team for a, b in partners)
+            or len({a.team for a, _b in partners}) != half):
+        raise GameError(
+            _("the teams method needs teams of exactly two partners sitting opposite each "
+              "other: check the players' teams and seats")
+        )
+    return clean
 
 
 @dataclass(frozen=True)
@@ -218,9 +242,9 @@ class Game:
 
     def player(self, name: str) -> Player:
         """Find a player by name, ignoring case; GameError names the players if there is none."""
-        key = " ".join(name.split()).casefold()
+        key = name_key(name)
         for p in self.players:
-            if p.name.casefold() == key:
+            if name_key(p.name) == key:
                 return p
         raise GameError(
             _("there is no player {name!r} in this game: the players are {names}").format(
@@ -341,12 +365,30 @@ class Game:
 
     def add_round(self, winner: str, hands: Mapping[str, Hand], played_at: str = "") -> Game:
         """Record the next round; this clears the redo stack."""
-        if self.verdict.over:
-            raise GameError(_("this game is over: start a new game to play on"))
-        rnd = self.make_round(len(self.rounds), winner, hands, played_at)
-        new = replace(self, rounds=(*self.rounds, rnd), undone=(), revision=self.revision + 1)
-        if "scores" in self.__dict__:  # carry the derived scores over: O(1) per round
-            new.__dict__["scores"] = (*self.scores, new._score(len(self.rounds)))
+        return self.add_rounds([(winner, hands, played_at)])
+
+    def add_rounds(self, entries: Iterable[tuple[str, Mapping[str, Hand], str]]) -> Game:
+        """Record rounds in order (winner, hands, played_at), each checked as a live round is.
+
+        Linear in the rounds: the scores and totals are carried from one round to the next
+        instead of being derived again, and the rounds are copied once, not once per round
+        (an import replays thousands).
+        """
+        rounds, scores, totals = list(self.rounds), list(self.scores), dict(self.totals)
+        for winner, hands, played_at in entries:
+            if self._verdict_after(len(rounds), totals).over:
+                raise GameError(_("this game is over: start a new game to play on"))
+            rnd = self.make_round(len(rounds), winner, hands, played_at)
+            score = self._score_of(len(rounds), rnd)
+            for name, pts in score.points.items():
+                totals[name] += pts
+            rounds.append(rnd)
+            scores.append(score)
+        added = len(rounds) - len(self.rounds)
+        new = replace(self, rounds=tuple(rounds), undone=() if added else self.undone,
+                      revision=self.revision + added)
+        new.__dict__["scores"] = tuple(scores)
+        new.__dict__["totals"] = totals
         return new
 
     def edit_round(
@@ -382,8 +424,8 @@ class Game:
     def rename(self, old: str, new: str) -> Game:
         was = self.player(old).name
         name = check_name(new)
-        if name.casefold() != was.casefold() and any(
-            p.name.casefold() == name.casefold() for p in self.players
+        if name_key(name) != name_key(was) and any(
+            name_key(p.name) == name_key(name) for p in self.players
         ):
             raise GameError(
                 _("{name} is already playing: choose another name").format(name=name)
@@ -413,28 +455,28 @@ class Game:
             raise GameError(_("a teams game cannot take a late joiner: start a new game "
                               "with the new team"))
         clean = check_name(name)
-        if any(p.name.casefold() == clean.casefold() for p in self.players):
+        if any(name_key(p.name) == name_key(clean) for p in self.players):
             raise GameError(_("{name} is already playing: choose another name").format(name=clean))
         if len(self.players) >= MAX_PLAYERS:
             raise GameError(_("a game takes at most 10 players"))
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
-        position = len(self.players) if seat is None else max(0, min(seat, len(self.players)))
+        position = len(self.players) if seat is None else check_seat(seat, len(self.players))
         players = list(self.players)
         players.insert(position, Player(clean, len(self.rounds)))
         return replace(self, players=tuple(players), undone=(), revision=self.revision + 1)
 
     # -- derived --
 
-    def _score(self, index: int) -> RoundScore:
-        rnd = self.rounds[index]
+    def _score_of(self, index: int, rnd: Round) -> RoundScore:
+        """The points of `rnd` played as round `index` (0-based) of this game."""
         values = {name: self.value_of(h) for name, h in rnd.hands.items()}
         return score_round(self.rules, self.entrants, rnd.winner, values, self.seated_in(index))
 
     @cached_property
     def scores(self) -> tuple[RoundScore, ...]:
         """Each round's points, derived from what was entered."""
-        return tuple(self._score(i) for i in range(len(self.rounds)))
+        return tuple(self._score_of(i, rnd) for i, rnd in enumerate(self.rounds))
 
     @cached_property
     def dealers(self) -> tuple[str, ...]:
@@ -483,22 +525,34 @@ class Game:
         return totals
 
     @cached_property
+    def _first_rounds(self) -> dict[str, int]:
+        """Each entrant's first round (0-based): when its earliest member sat down."""
+        joined = {p.name: p.joined_round for p in self.players}
+        return {e.name: min(joined[m] for m in e.members) for e in self.entrants}
+
+    def _played_after(self, rounds: int) -> dict[str, int]:
+        return {name: max(0, rounds - first) for name, first in self._first_rounds.items()}
+
+    def _results_of(self, totals: Mapping[str, int], played: Mapping[str, int]
+                    ) -> dict[str, float | None]:
+        return {n: championship_result(t, played[n]) for n, t in totals.items()}
+
+    def _verdict_after(self, rounds: int, totals: Mapping[str, int]) -> Verdict:
+        """Whether the game is over once `rounds` rounds have given these totals."""
+        return game_verdict(self.rules, totals,
+                            self._results_of(totals, self._played_after(rounds)))
+
+    @cached_property
     def rounds_played(self) -> dict[str, int]:
-        played = {e.name: 0 for e in self.entrants}
-        for e in self.entrants:
-            first = min(self.player(m).joined_round for m in e.members)
-            played[e.name] = max(0, len(self.rounds) - first)
-        return played
+        return self._played_after(len(self.rounds))
 
     @cached_property
     def results(self) -> dict[str, float | None]:
-        return {
-            n: championship_result(t, self.rounds_played[n]) for n, t in self.totals.items()
-        }
+        return self._results_of(self.totals, self.rounds_played)
 
     @cached_property
     def verdict(self) -> Verdict:
-        return game_verdict(self.rules, self.totals, self.results)
+        return self._verdict_after(len(self.rounds), self.totals)
 
     def series(self) -> dict[str, list[int]]:
         """Each entrant's cumulative total after every round, for a chart."""

@@ -20,7 +20,7 @@ from companion.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 PACKAGE = Path(__file__).resolve().parent
 #: The modules whose strings belong to the core's catalog (the screen keeps its own domain).
 SOURCES = ("app.py", "cards.py", "commands.py", "duels.py", "editions.py", "game.py",
-           "i18n.py", "scoring.py", "store.py", "transfer.py")
+           "i18n.py", "names.py", "scoring.py", "store.py", "transfer.py")
 MARKERS = {"_", "N_", "gettext_"}
 #: The core's catalog and the screen's.
 DOMAINS = (DOMAIN, "companion_screen")

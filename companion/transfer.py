@@ -16,14 +16,14 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from companion.cards import format_cards, parse_cards
+from companion.editions import get_edition
 from companion.errors import CompanionError
-from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, Hand, Player, Round
+from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, Hand, Player, Round, check_roster
 from companion.i18n import _
-from companion.scoring import MAX_TARGET, Method, Rules
+from companion.scoring import MAX_TARGET, Rules
 from companion.store import DuelRow
 from showdown.duel import Outcome
 
@@ -33,8 +33,39 @@ CSV_COLUMNS = ("edition", "method", "target", "options", "round", "played_at", "
                "player", "team", "joined_round", "winner", "hand", "hand_value", "points")
 
 
+#: The largest file `game import` reads: ten times a 20,000-round game of ten players as CSV,
+#: so a file of another kind (a disk image, /dev/zero) is refused before it fills the memory.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+
+
 class TransferError(CompanionError):
     """A file that is not an exported game, or whose contents break the rules."""
+
+
+def read_export(path: str) -> str:
+    """The text of a file to import: UTF-8, at most `MAX_FILE_BYTES`, or one sentence why not.
+
+    Read as a stream up to the cap, so a device or a pipe that never ends is refused too.
+    """
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise TransferError(_("cannot read {path}: {reason}").format(
+            path=path[:200], reason=reason)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise TransferError(
+            _("{path} is larger than {mib} MiB, so it is not a game written by `game export`: "
+              "check the file name").format(path=path, mib=MAX_FILE_BYTES // (1024 * 1024))
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TransferError(
+            _("{path} is not a game written by `game export`: it is not UTF-8 text ({reason})"
+              ).format(path=path, reason=exc.reason)
+        ) from None
 
 
 def _hand_json(hand: Hand) -> str | int:
@@ -129,7 +160,8 @@ def import_game(text: str, fmt: str | None = None) -> tuple[Game, list[DuelRow]]
         raise TransferError(
             _("the file holds a game the rules refuse: {reason}").format(reason=exc)
         ) from None
-    except (ValueError, LookupError, TypeError, AttributeError, RecursionError) as exc:
+    except (ValueError, LookupError, TypeError, AttributeError, RecursionError, csv.Error
+            ) as exc:
         raise TransferError(
             _("the file is not a game exported by uno-showdown ({reason}): "
               "export it again with `game export`").format(reason=exc)
@@ -206,17 +238,15 @@ def _replay(
     edition: str, rules: Rules, players: list[Player], created_at: str,
     rounds: list[tuple[str, dict[str, Hand], str]],
 ) -> Game:
-    if rules.method is Method.TEAMS:
-        base = Game.new(edition, rules, [p.name for p in players], created_at=created_at)
-        base = replace(base, players=tuple(players))
-    else:
-        base = Game.new(edition, rules, [p.name for p in players if p.joined_round == 0],
-                        created_at=created_at)
-        base = replace(base, players=tuple(players))
-    game = base
-    for winner, hands, played_at in rounds:
-        game = game.add_round(winner, hands, played_at)
-    return game
+    """The game the file describes, built the way a live game is: every check a table makes.
+
+    The players pass the roster checks of a live game (names, how many, teams of two, late
+    joiners), then the rounds are added through the model in order, each checked as a live
+    round is; `Game.add_rounds` does that in time linear in the rounds.
+    """
+    roster = check_roster(rules.method, players, len(rounds))
+    game = Game(get_edition(edition).key, rules, roster, created_at=created_at)
+    return game.add_rounds(rounds)
 
 
 def _from_json(data: object) -> tuple[Game, list[DuelRow]]:
