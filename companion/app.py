@@ -166,11 +166,13 @@ class CompanionApp:
         game = self.game
         if game is None or game.id is None:
             return
-        try:
-            self.game = self.store.load_game(game.id)
-        except CompanionError:  # deleted elsewhere: there is no game to show any more
+        if self.store.game_revision(game.id) is None:  # deleted elsewhere: nothing to show
             self.game = None
             self._attach()
+            return
+        # Any other error (the file damaged, unreadable for a moment) goes to the caller, and
+        # the game held here stays as it was: a screen keeps showing it and tries again.
+        self.game = self.store.load_game(game.id)
 
     def refresh(self) -> bool:
         """Catch up with what another program (the CLI, `run` recording duels, a second
@@ -180,9 +182,9 @@ class CompanionApp:
             version = self.store.data_version()
             if version == self._seen_version:
                 return False
-            self._seen_version = version
             game = self.game
             if game is None or game.id is None:
+                self._seen_version = version
                 return False
             changed = self.store.game_revision(game.id) != game.revision
             if changed:
@@ -192,6 +194,8 @@ class CompanionApp:
             if last != self._last_duel:
                 self._last_duel = last
                 changed = True
+            # Only now: a refresh that failed half-way (it raised) is tried again next time.
+            self._seen_version = version
             return changed
 
     def reload(self) -> None:

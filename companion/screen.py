@@ -9,6 +9,7 @@ redraws only when the screen says it is dirty.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -30,6 +31,8 @@ from companion.widgets import Button, button_at, row
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
+
+log = logging.getLogger(__name__)
 
 #: Tabs along the top: view name, label (translated when drawn), function key.
 TABS: tuple[tuple[str, str, int], ...] = (
@@ -107,8 +110,8 @@ class CompanionScreen:
             self._next_poll_ms = now_ms + POLL_MS
             try:
                 self.app.refresh()  # a round entered from the command line shows up here too
-            except CompanionError as exc:
-                self.notify(str(exc))
+            except Exception as exc:  # the table's window must outlive any bad read
+                self._refresh_failed(exc)
             signature = self._app_signature()
             if len(signature) != len(self._signature) or any(
                     a is not b for a, b in zip(signature, self._signature, strict=True)):
@@ -117,6 +120,17 @@ class CompanionScreen:
                 self._dirty = True
         if self.current.update(now_ms):
             self._dirty = True
+
+    def _refresh_failed(self, exc: Exception) -> None:
+        """Say in one line why the game could not be read; the next poll simply tries again."""
+        if isinstance(exc, CompanionError):
+            message = str(exc)
+        else:
+            log.exception("reading the games file failed")
+            message = _("The games file could not be read ({reason}); trying again").format(
+                reason=type(exc).__name__)
+        if message != self._notice:  # one notice for a failure that repeats every poll
+            self.notify(message)
 
     def draw(self, surface: pygame.Surface) -> None:
         self._layout()  # a view may have gone full screen (the name keyboard)

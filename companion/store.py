@@ -20,6 +20,7 @@ rebuilds a `Game` from it; points are derived, never stored. The schema carries 
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import sqlite3
 import threading
@@ -36,6 +37,7 @@ from companion.cards import format_cards, parse_cards
 from companion.errors import CompanionError
 from companion.game import Game, Hand, Player, Round
 from companion.i18n import _
+from companion.names import name_key
 from companion.scoring import Rules
 
 APP_NAME = "uno-showdown"
@@ -49,6 +51,12 @@ class StoreError(CompanionError):
 
 class GameChangedError(StoreError):
     """The game in the file moved on since this copy was loaded (another screen or the CLI)."""
+
+
+def _short(path: Path) -> str:
+    """A path as a one-line message shows it: at most 200 characters."""
+    text = str(path)
+    return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
 
 
 def default_db_path() -> Path:
@@ -151,15 +159,42 @@ class DuelRow:
     recorded_at: str
 
 
-def _locked(method: F) -> F:
-    """Run a read under the store's lock, so it never sees another thread's open transaction."""
+def _reads(method: F) -> F:
+    """Run a read in one read transaction (`Store.reading`): all its queries see one state."""
 
     @functools.wraps(method)
     def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
-        with self.lock:
+        with self.reading():
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+@functools.cache
+def _schema(version: int) -> dict[str, frozenset[str]]:
+    """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS[:version]:
+            conn.executescript(script)
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: frozenset(r[1] for r in conn.execute(f"PRAGMA table_info({t})"))
+                for t in tables}
+    finally:
+        conn.close()
+
+
+def _read_only_text() -> str:
+    return _("cannot open the games file {path} for writing ({reason}): make the file "
+             "and its folder writable, or choose another with --db")
+
+
+#: SQLite's primary result codes (sqlite3.h) that say why a file cannot be the games file:
+#: READONLY, PERM, CANTOPEN and AUTH (not ours to write), BUSY and LOCKED (held by another
+#: program), FULL (no space).
+_READ_ONLY = frozenset({8, 3, 14, 23})
+_BUSY = frozenset({5, 6})
+_FULL = 13
 
 
 class Store:
@@ -170,14 +205,26 @@ class Store:
         # The service thread records duels while the screen thread records rounds.
         self.lock = threading.RLock()
         try:
+            if self.path.is_dir():
+                raise StoreError(
+                    _("{path} is a folder, not a games file: give a file name with --db").format(
+                        path=self.path)
+                )
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(
                 self.path, isolation_level=None, timeout=10.0, check_same_thread=False
             )
-        except (OSError, sqlite3.Error) as exc:
+        except sqlite3.Error as exc:
+            raise self._unusable(exc) from exc
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM,
+                                                          errno.EROFS):
+                raise StoreError(_read_only_text().format(path=_short(self.path),
+                                                          reason=reason)) from exc
             raise StoreError(
                 _("cannot open the games file {path}: {reason}; choose another with --db").format(
-                    path=self.path, reason=exc
+                    path=_short(self.path), reason=reason
                 )
             ) from exc
         try:
@@ -186,15 +233,27 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
             self._migrate()
-        except (sqlite3.DatabaseError, StoreError) as exc:
+        except (sqlite3.Error, StoreError) as exc:
             self.conn.close()
-            if isinstance(exc, StoreError):
-                raise
-            raise StoreError(
-                _("{path} is not a games file ({reason}): choose another with --db").format(
-                    path=self.path, reason=exc
-                )
-            ) from exc
+            cause = exc.__cause__ if isinstance(exc, StoreError) else exc
+            if isinstance(cause, sqlite3.Error):  # a migration's write failed: say why
+                raise self._unusable(cause) from exc
+            raise
+
+    def _unusable(self, exc: sqlite3.Error) -> StoreError:
+        """Why the file cannot be the games file, told apart by SQLite's error code."""
+        code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF  # extended -> primary
+        if code in _READ_ONLY:
+            text = _read_only_text()
+        elif code in _BUSY:
+            text = _("the games file {path} is locked by another program ({reason}): close "
+                     "it and try again, or choose another with --db")
+        elif code == _FULL:
+            text = _("cannot write the games file {path} ({reason}): free some disk space, "
+                     "or choose another with --db")
+        else:
+            text = _("{path} is not a games file ({reason}): choose another with --db")
+        return StoreError(text.format(path=self.path, reason=exc))
 
     def close(self) -> None:
         self.conn.close()
@@ -227,6 +286,31 @@ class Store:
                     raise self._cannot_save(exc) from exc
                 raise
 
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same committed state of the file.
+
+        Without it, a game read in several queries (the game, its players, its rounds, their
+        hands) while another program commits could pair rounds of one state with players of
+        another. In WAL mode the snapshot costs nothing and blocks no writer. Nested reads,
+        and reads inside a write, share the transaction already open. SQLite's errors (a
+        damaged file, a table gone) become a one-sentence `StoreError`.
+        """
+        with self.lock:
+            own = not self.conn.in_transaction
+            try:
+                if own:
+                    self.conn.execute("BEGIN")
+                yield self.conn
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    _("cannot read the games file {path} ({reason}): check the file, or "
+                      "choose another with --db").format(path=self.path, reason=exc)
+                ) from exc
+            finally:
+                if own:
+                    self._roll_back()
+
     def _roll_back(self) -> None:
         """End the open transaction, if SQLite has not already ended it itself."""
         if self.conn.in_transaction:
@@ -247,13 +331,30 @@ class Store:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def _refuse_foreign_database(self) -> None:
-        """A database of another program (tables, no schema version) is left alone."""
-        if self.schema_version() == 0 and self.conn.execute(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
-        ).fetchone()[0]:
+        """A database of another program is left alone: tables without a schema version, or
+        a version whose tables and columns are not there (a file that only says it is ours).
+
+        Checked before any migration, so a foreign file is never changed.
+        """
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            return  # refused by `_migrate`, with its own message
+        found = {
+            name: frozenset(r[1] for r in self.conn.execute(
+                "PRAGMA table_info(\"{}\")".format(name.replace('"', '""'))))
+            for (name,) in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        }
+        reason = None
+        if version == 0 and found:
+            reason = _("it holds another program's tables")
+        for table, columns in _schema(version).items():
+            if reason is None and not columns <= found.get(table, frozenset()):
+                reason = _("its table {table} is missing or incomplete").format(table=table)
+        if reason is not None:
             raise StoreError(
                 _("{path} is not a games file ({reason}): choose another with --db").format(
-                    path=self.path, reason=_("it holds another program's tables")
+                    path=self.path, reason=reason
                 )
             )
 
@@ -305,22 +406,22 @@ class Store:
                 )
         return game_id
 
-    @_locked
+    @_reads
     def game_ids(self) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT id FROM games ORDER BY id")]
 
-    @_locked
+    @_reads
     def data_version(self) -> int:
         """Changes whenever another connection (another program) commits to the file."""
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
-    @_locked
+    @_reads
     def game_revision(self, game_id: int) -> int | None:
         """The game's revision in the file (None if it is gone): cheap enough to poll."""
         row = self.conn.execute("SELECT revision FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    @_locked
+    @_reads
     def latest_game_id(self, unfinished_only: bool = False) -> int | None:
         """The most recently created game (with `unfinished_only`, the latest not yet over)."""
         rows = self.conn.execute("SELECT id FROM games ORDER BY id DESC").fetchall()
@@ -329,7 +430,7 @@ class Store:
                 return int(game_id)
         return None
 
-    @_locked
+    @_reads
     def list_games(self) -> list[GameInfo]:
         out = []
         for gid, edition, method, created in self.conn.execute(
@@ -347,7 +448,7 @@ class Store:
             out.append(GameInfo(gid, edition, method, names, count, created, last or created))
         return out
 
-    @_locked
+    @_reads
     def load_game(self, game_id: int) -> Game:
         row = None
         if isinstance(game_id, int) and -_MAX_ROW_ID <= game_id <= _MAX_ROW_ID:
@@ -361,6 +462,19 @@ class Store:
                     id=game_id, path=self.path
                 )
             )
+        try:
+            return self._build_game(game_id, row)
+        except StoreError:
+            raise
+        except (CompanionError, KeyError, IndexError, TypeError, ValueError, AttributeError
+                ) as exc:  # a row another program wrote: never a traceback
+            raise StoreError(
+                _("game {id} in {path} is damaged ({reason}): restore the file from a copy, or "
+                  "choose another with --db").format(id=game_id, path=self.path, reason=exc)
+            ) from exc
+
+    def _build_game(self, game_id: int, row: tuple[Any, ...]) -> Game:
+        """The game of `row` (its line in `games`) with its players and rounds; in a read."""
         edition, method, target, modifiers, created, revision = row
         rules = Rules.make(method, target, [m for m in modifiers.split(",") if m])
         players = []
@@ -539,16 +653,16 @@ class Store:
         opponent: str, cards: int, outcome: str, winner: str | None, loser: str | None,
         challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
     ) -> int:
-        ids = {k.casefold(): v for k, v in self._player_ids(conn, game_id).items()}
-        missing = [n for n in (challenger, opponent) if n.casefold() not in ids]
+        ids = {name_key(k): v for k, v in self._player_ids(conn, game_id).items()}
+        missing = [n for n in (challenger, opponent) if name_key(n) not in ids]
         if missing:
             raise StoreError(
                 _("there is no player {name!r} in this game: the players are {names}").format(
                     name=missing[0], names=", ".join(self._player_ids(conn, game_id))
                 )
             )
-        challenger, opponent = challenger.casefold(), opponent.casefold()
-        winner, loser = (winner or "").casefold(), (loser or "").casefold()
+        challenger, opponent = name_key(challenger), name_key(opponent)
+        winner, loser = name_key(winner or ""), name_key(loser or "")
         cur = conn.execute(
             "INSERT INTO duels (game_id, after_round, challenger_id, opponent_id, cards, "
             "outcome, winner_id, loser_id, challenger_reaction_us, opponent_reaction_us, "
@@ -570,7 +684,7 @@ class Store:
                 (challenger_us, opponent_us, duel_id),
             )
 
-    @_locked
+    @_reads
     def duels(self, game_id: int) -> list[DuelRow]:
         names = {
             pid: name for pid, name in self.conn.execute(
