@@ -17,15 +17,18 @@ SIZE_HELP = "window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)
 
 def parse_size(text: str) -> tuple[int, int]:
     """Read `800x480`; UsageError says how to write it otherwise."""
+    from showdown.commands.emulator import MAX_SIZE
+
     width, sep, height = text.strip().lower().partition("x")
     try:
         size = (int(width), int(height))
     except ValueError:
         size = (0, 0)
-    if not sep or size[0] < 320 or size[1] < 240:
+    if (not sep or size[0] < 320 or size[1] < 240
+            or size[0] > MAX_SIZE[0] or size[1] > MAX_SIZE[1]):
         raise UsageError(
-            f"--size {text!r} is not a window size: write WIDTHxHEIGHT of at least 320x240, "
-            "e.g. --size 800x480"
+            f"--size {text[:40]!r} is not a window size: write WIDTHxHEIGHT from 320x240 to "
+            f"{MAX_SIZE[0]}x{MAX_SIZE[1]}, e.g. --size 800x480"
         )
     return size
 

@@ -14,6 +14,7 @@ duel and a `verdict` line after it, which replay reads and checks against.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,8 @@ from showdown.duel import (
     TiePolicy,
 )
 from showdown.sides import Side
+
+log = logging.getLogger(__name__)
 
 CONFIG_FIELDS = (
     "countdown_min_us",
@@ -99,14 +102,20 @@ def encode_config(config: DuelConfig, duel: int | None = None) -> dict[str, Any]
     return line
 
 
+#: Stamps and durations fit the device clock: a signed 64-bit count of microseconds.
+_MAX_US = 2**63 - 1
+
+
 def _int(obj: dict[str, Any], key: str, *, required: bool = True) -> int | None:
     value = obj.get(key)
     if value is None:
         if required:
             raise LogError(f'missing "{key}"')
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LogError(f'"{key}" must be an integer number of microseconds, not {value!r}')
+    if isinstance(value, bool) or not isinstance(value, int) or not -_MAX_US <= value <= _MAX_US:
+        shown = f"{value!r}"[:40]
+        raise LogError(f'"{key}" must be an integer number of microseconds (64-bit), '
+                       f"not {shown}")
     return value
 
 
@@ -128,6 +137,10 @@ def decode_line(text: str) -> LogRecord | None:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LogError(f"not JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise LogError("not a duel-log record (nested too deeply)") from None
+    except ValueError:  # the only other refusal: a number of more than 4,300 digits
+        raise LogError("not a duel-log record (a number with too many digits)") from None
     if not isinstance(obj, dict):
         raise LogError("expected a JSON object")
     kind = obj.get("input")
@@ -146,7 +159,10 @@ def decode_line(text: str) -> LogRecord | None:
         # own options (which may correct them) are applied.
         return LogRecord("config", config=config, duel=duel)
     if kind == "verdict":
-        return LogRecord("verdict", verdict=obj.get("result"), duel=duel)
+        result = obj.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise LogError(f'"result" must be a JSON object (a verdict), not {result!r}'[:120])
+        return LogRecord("verdict", verdict=result, duel=duel)
     t_us = _int(obj, "t_us")
     assert t_us is not None
     arrived = _int(obj, "arrived_us", required=False)
@@ -178,12 +194,22 @@ class DuelLog:
     """Appends duel records to a JSON-lines file, flushed line by line.
 
     Each verdict line is fsynced: a duel someone may dispute survives a power cut.
+
+    A write that fails (the disk full, the device gone) never reaches the caller: the table
+    goes on judging, which matters more than its log. The first failure is logged as a
+    warning and kept in `failed`, and nothing more is written, so the file never holds a
+    duel with lines missing in the middle; a command whose output *is* the log (`simulate
+    --log`) reads `failed` and says so.
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None, stream: IO[str] | None = None):
+    def __init__(self, path: str | os.PathLike[str] | None = None, stream: IO[str] | None = None,
+                 *, warn: bool = True):
+        """`warn=False`: the owner reports `failed` itself, so no warning is logged."""
         if (path is None) == (stream is None):
             raise ValueError("give a path or a stream")
         self.path = Path(path) if path is not None else None
+        self.failed: OSError | None = None
+        self._warn = warn
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._stream: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
@@ -194,10 +220,18 @@ class DuelLog:
             self._owned = False
 
     def write(self, line: dict[str, Any], *, sync: bool = False) -> None:
-        self._stream.write(json.dumps(line, separators=(", ", ": ")) + "\n")
-        self._stream.flush()
-        if sync and self._owned:
-            os.fsync(self._stream.fileno())
+        if self.failed is not None:
+            return
+        try:
+            self._stream.write(json.dumps(line, separators=(", ", ": ")) + "\n")
+            self._stream.flush()
+            if sync and self._owned:
+                os.fsync(self._stream.fileno())
+        except OSError as exc:
+            self.failed = exc
+            if self._warn:
+                log.warning("cannot write the duel log %s (%s): duels are no longer logged",
+                            self.path or "stream", exc.strerror or exc)
 
     def input(self, event: DuelInput, arrived_us: int | None, duel: int) -> None:
         self.write(encode_input(event, arrived_us, duel))
@@ -210,4 +244,7 @@ class DuelLog:
 
     def close(self) -> None:
         if self._owned:
-            self._stream.close()
+            try:
+                self._stream.close()
+            except OSError as exc:  # the last flush failed: already the first failure?
+                self.failed = self.failed or exc
