@@ -12,9 +12,10 @@ message asks the person to check it and enter the change again; nothing saved el
 
 Return types are small frozen dataclasses:
 
-* `RoundSummary` (from `record_round`): the round's number, winner, loser (lazy method), the
-  points each entrant got, each player's hand value, the standings after it, whether the
-  game is over and who won or lost, who deals and who starts next.
+* `RoundSummary` (from `record_round`): the round's number, winner, loser (where the method
+  names one), the points each entrant got, each player's hand value, the standings after
+  it, whether the game is over and who won or lost, who deals and who starts next, the
+  finishing order (playing to the last player) and the card the winner went out on (H2O).
 * `Standing` (from `standings`, rank order): name (a player, or "Ann & Cid" for a team),
   members, total, rank, is_leader, is_dealer, progress 0..1 to the target, rounds_played,
   wins, losses, result (championship points ÷ rounds), status ("winner"/"loser"/"").
@@ -28,7 +29,7 @@ Return types are small frozen dataclasses:
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -74,6 +75,14 @@ class RoundSummary:
     losers: tuple[str, ...]
     dealer: str
     starter: str
+    order: tuple[str, ...] = ()
+    out_on: str | None = None
+
+
+def _card(card: str | Card | None) -> Card | None:
+    if card is None or isinstance(card, Card):
+        return card
+    return parse_card(card) if card.strip() else None
 
 
 def build_hands(
@@ -214,7 +223,11 @@ class CompanionApp:
         self, edition: str, method: str, players: list[str], target: int | None = None,
         options: Iterable[str] = (),
     ) -> int:
-        """Start and save a new game; it becomes the current game. Returns its id."""
+        """Start and save a new game; it becomes the current game. Returns its id.
+
+        `method` is a method's key or one of its names (`companion.scoring.METHODS`),
+        `options` the keys of its house rules (`companion.scoring.OPTIONS`).
+        """
         rules = Rules.make(method, target, options)
         game = Game.new(edition, rules, players, created_at=_now())
         with self._lock:
@@ -245,14 +258,23 @@ class CompanionApp:
 
     def record_round(
         self,
-        winner: str,
+        winner: str | None,
         hands: Mapping[str, Iterable[str | Card] | str] | None = None,
         points: Mapping[str, int] | None = None,
+        *,
+        order: Sequence[str] = (),
+        out_on: str | Card | None = None,
     ) -> RoundSummary:
-        """Record the next round; committed to disk before this returns."""
+        """Record the next round; committed to disk before this returns.
+
+        What a round needs is the method's (`game.rules.method.entry`): who went out and the
+        other hands; a finishing order (`order`, first out first, `winner` may be None); or
+        only who went out. `out_on` is the card the winner went out on (H2O option).
+        """
         with self._lock:
             game = self._require()
-            new = game.add_round(winner, build_hands(hands, points), _now())
+            new = game.add_round(winner, build_hands(hands, points), _now(), order=order,
+                                 out_on=_card(out_on))
             self._save(lambda: self.store.append_round(new))
             self.game = new
             return self.summary()
@@ -277,18 +299,24 @@ class CompanionApp:
             losers=verdict.losers,
             dealer=game.dealer,
             starter=game.starter,
+            order=rnd.order,
+            out_on=rnd.out_on.code if rnd.out_on is not None else None,
         )
 
     def edit_round(
         self,
         number: int,
-        winner: str,
+        winner: str | None,
         hands: Mapping[str, Iterable[str | Card] | str] | None = None,
         points: Mapping[str, int] | None = None,
+        *,
+        order: Sequence[str] = (),
+        out_on: str | Card | None = None,
     ) -> None:
-        """Correct a past round (1-based number)."""
+        """Correct a past round (1-based number), given as `record_round` takes a round."""
         with self._lock:
-            new = self._require().edit_round(number, winner, build_hands(hands, points))
+            new = self._require().edit_round(number, winner, build_hands(hands, points),
+                                             order=order, out_on=_card(out_on))
             self._save(lambda: self.store.replace_round(new, number))
             self.game = new
 

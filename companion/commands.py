@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from companion import i18n, transfer
@@ -21,7 +22,15 @@ from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
 from companion.game import Game, Standing
 from companion.i18n import _
-from companion.scoring import METHOD_TITLES, MODIFIERS, Method, Rules, hand_value
+from companion.scoring import (
+    METHODS,
+    OPTIONS,
+    Entry,
+    Option,
+    ScoringMethod,
+    card_total,
+    parse_option,
+)
 from companion.store import Store
 from showdown.cli import UsageError
 
@@ -59,13 +68,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
     p.add_argument("--method", required=True,
-                   help=_("how rounds are scored: {choices}").format(
-                       choices=", ".join(m.value for m in Method)))
+                   help=_("how rounds are scored: {choices}").format(choices="; ".join(
+                       f"{m.key} ({_(m.title)})" for m in METHODS.values())))
     p.add_argument("--players", required=True,
                    help=_('players in seating order, e.g. "Ann,Bob,Cid"; teams: "Ann+Cid,Bob+Dan"'))
     p.add_argument("--target", type=int, help=_("points that end the game (default per method)"))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule: {choices}").format(choices=", ".join(MODIFIERS)))
+                   help=_("a house rule, as often as needed: {choices}").format(
+                       choices="; ".join(_option_help(o) for o in OPTIONS.values())))
     p.set_defaults(func=cmd_new)
 
     p = games.add_parser("round", parents=[with_game], help=_("record a round"))
@@ -114,18 +124,33 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule: {choices}").format(choices=", ".join(MODIFIERS)))
+                   help=_("a house rule: {choices}").format(choices=", ".join(OPTIONS)))
     p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
     p.set_defaults(func=cmd_points)
 
 
+def _option_help(option: Option) -> str:
+    """An option, what it does, and the methods that take it (when not all do)."""
+    takers = [m.key for m in METHODS.values() if option.key in m.options]
+    if len(takers) == len(METHODS):
+        return f"{option.key} ({_(option.title)})"
+    return _("{key} ({title}; methods {methods})").format(
+        key=option.key, title=_(option.title), methods=", ".join(takers))
+
+
 def _round_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--winner", action="append", required=True, metavar="NAME",
+    p.add_argument("--winner", action="append", default=[], metavar="NAME",
                    help=_("the player who went out"))
     p.add_argument("--hand", action="append", default=[], metavar='"NAME: CARDS"',
                    help=_('cards left in a hand, e.g. "Bob: r5 gskip"; "Bob: -" for none'))
     p.add_argument("--points", action="append", default=[], metavar='"NAME: N"',
                    help=_('points left in a hand, for tables that count, e.g. "Bob: 25"'))
+    p.add_argument("--order", metavar='"NAME,NAME,..."',
+                   help=_('the order the players went out, first to last, e.g. "Cid,Ann,Bob" '
+                          "(method last; the last player may be left out)"))
+    p.add_argument("--out-on", metavar="CARD",
+                   help=_("the card the winner went out on: wild+1 or wild+2 "
+                          "(option h2o: 20 or 40 off their total)"))
 
 
 # --- helpers -----------------------------------------------------------------
@@ -172,12 +197,30 @@ def _split(entry: str, what: str) -> tuple[str, str]:
     return name.strip(), rest.strip()
 
 
-def _round_input(args: argparse.Namespace) -> tuple[str, dict[str, str], dict[str, int]]:
+@dataclass(frozen=True, slots=True)
+class _RoundArgs:
+    """A round as typed on the command line, before the game model checks it."""
+
+    winner: str | None
+    hands: dict[str, str]
+    points: dict[str, int]
+    order: tuple[str, ...]
+    out_on: str | None
+
+
+def _round_input(args: argparse.Namespace, method: ScoringMethod) -> _RoundArgs:
     if len(args.winner) > 1:
         raise UsageError(
             _("two winners given ({names}): only one player goes out in a round, "
               "so give --winner once").format(names=", ".join(args.winner))
         )
+    order = tuple(n.strip() for n in (args.order or "").split(",") if n.strip())
+    if method.entry is Entry.ORDER and not order:
+        raise UsageError(
+            _("«{method}» records the order the players went out: give it with "
+              '--order "Cid,Ann,Bob"').format(method=_(method.label)))
+    if method.entry is not Entry.ORDER and not args.winner:
+        raise UsageError(_("say who went out with --winner NAME"))
     hands: dict[str, str] = {}
     for entry in args.hand:
         name, cards = _split(entry, "hand")
@@ -197,7 +240,8 @@ def _round_input(args: argparse.Namespace) -> tuple[str, dict[str, str], dict[st
                     value=value, name=name
                 )
             ) from None
-    return args.winner[0], hands, points
+    return _RoundArgs(args.winner[0] if args.winner else None, hands, points, order,
+                      args.out_on)
 
 
 def _parse_hands(hands: dict[str, str]) -> dict[str, list[str]]:
@@ -217,37 +261,28 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[
 
 def _rules_line(game: Game) -> str:
     rules = game.rules
-    title = _(METHOD_TITLES[rules.method])
-    if rules.target is not None:
+    title = _(rules.method.title)
+    if rules.target is not None and rules.method.takes_target:
         title = _("{method}, to {target}").format(method=title, target=rules.target)
-    if rules.lone_zero_50:
-        title += "; " + _("a lone 0 is worth 50")
+    for key in rules.modifiers:
+        title += "; " + _(OPTIONS[key].title)
     return title
 
 
 def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
     method = game.rules.method
-    headers = ["#", _("team") if method is Method.TEAMS else _("player")]
-    if method is Method.LAZY:
-        headers += [_("wins"), _("losses")]
-    else:
-        headers += [_("points")]
-        if method is Method.CHAMPIONSHIP:
-            headers += [_("rounds"), _("per round")]
-        if game.rules.target is not None:
-            headers += [_("to target")]
+    teams = any(len(e.members) > 1 for e in game.entrants)
+    columns = method.columns()
+    to_target = game.rules.target is not None and method.takes_target
+    headers = ["#", _("team") if teams else _("player"), *(_(c.header) for c in columns)]
+    if to_target:
+        headers += [_("to target")]
     headers += [""]
     rows = []
     for s in standings:
-        row: list[object] = [s.rank, s.name]
-        if method is Method.LAZY:
-            row += [s.wins, s.losses]
-        else:
-            row += [s.total]
-            if method is Method.CHAMPIONSHIP:
-                row += [s.rounds_played, "-" if s.result is None else f"{s.result:.1f}"]
-            if game.rules.target is not None:
-                row += [f"{round(s.progress * 100)}%"]
+        row: list[object] = [s.rank, s.name, *(c.cell(s) for c in columns)]
+        if to_target:
+            row += [f"{round(s.progress * 100)}%"]
         marks = []
         if s.is_dealer:
             marks.append(_("deals"))
@@ -266,9 +301,7 @@ def _next_line(game: Game) -> str:
         if verdict.winners:
             return _("Game over: {names} won.").format(names=", ".join(verdict.winners))
         return _("Game over.")
-    return _("Next round: {dealer} deals, {starter} starts.").format(
-        dealer=game.dealer, starter=game.starter
-    )
+    return game.rules.method.next_line(game)
 
 
 def _print_standings(app: CompanionApp) -> None:
@@ -299,29 +332,28 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_round(args: argparse.Namespace) -> int:
-    winner, hands, points = _round_input(args)
     with _opened(args) as app:
-        summary = app.record_round(winner, _parse_hands(hands), points)
+        assert app.game is not None
+        entered = _round_input(args, app.game.rules.method)
+        summary = app.record_round(entered.winner, _parse_hands(entered.hands), entered.points,
+                                   order=entered.order, out_on=entered.out_on)
         game = app.game
         assert game is not None
         print(_("Round {n} saved.").format(n=summary.number))
-        scored = {n: p for n, p in summary.points.items() if p}
-        if game.rules.method is Method.LAZY:
-            print(_("{winner} went out; {loser} had the most left.").format(
-                winner=summary.winner, loser=summary.loser or "-"))
-        else:
-            print(_("Points this round: {points}.").format(
-                points=", ".join(f"{n} {p}" for n, p in scored.items()) or "0"))
-        print(_("Hands: {hands}.").format(hands=", ".join(
-            f"{n} {v}" for n, v in summary.hand_values.items() if n != summary.winner)))
+        print(game.rules.method.round_line(game, summary.number - 1))
+        if game.rules.method.entry is Entry.HANDS:
+            print(_("Hands: {hands}.").format(hands=", ".join(
+                f"{n} {v}" for n, v in summary.hand_values.items() if n != summary.winner)))
         _print_standings(app)
         return 0
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    winner, hands, points = _round_input(args)
     with _opened(args) as app:
-        app.edit_round(args.number, winner, _parse_hands(hands), points)
+        assert app.game is not None
+        entered = _round_input(args, app.game.rules.method)
+        app.edit_round(args.number, entered.winner, _parse_hands(entered.hands),
+                       entered.points, order=entered.order, out_on=entered.out_on)
         print(_("Round {n} corrected.").format(n=args.number))
         _print_standings(app)
         return 0
@@ -340,7 +372,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             print()
             names = [e.name for e in game.entrants]
             rows = [
-                [h.number, h.dealer, h.winner, *(h.points[n] for n in names)]
+                [h.number, h.dealer,
+                 h.winner if h.out_on is None else _("{name} on {card}").format(
+                     name=h.winner, card=h.out_on),
+                 *(h.cells[n] for n in names)]
                 for h in game.history()
             ]
             print(_table(["#", _("dealer"), _("went out"), *names], rows,
@@ -454,8 +489,8 @@ def cmd_points(args: argparse.Namespace) -> int:
         edition = get_edition(args.edition)
         cards = parse_cards(" ".join(args.cards))
         edition.check(cards, _("the cards"))
-        rules = Rules.make(Method.WINNER, None, args.option)
+        options = {parse_option(o) for o in args.option}
     except (CardError, CompanionError) as exc:
         raise UsageError(str(exc)) from None
-    print(hand_value(cards, rules))
+    print(card_total(cards, options))
     return 0

@@ -1,4 +1,4 @@
-"""The four decks a table can play with: which cards they hold, how many, and their worth.
+"""The decks a table can play with: which cards they hold, how many, and their worth.
 
 Counts come from the rules digest: in every edition each colour has one 0, two each of 1-9
 and two each of Skip, Reverse and Draw Two (100 coloured cards). The wild cards differ:
@@ -10,9 +10,13 @@ and two each of Skip, Reverse and Draw Two (100 coloured cards). The wild cards 
 * teams: the rules only say the wilds include Wild Team Draw Four and Wild Team Play, and the
   seed's worked example scores Wild, Wild Team Draw Four and Wild Team Play. ASSUMPTION: 4 Wild,
   4 Wild Team Draw Four, 4 Wild Team Play, and no plain Wild Draw Four (112 cards).
+* h2o: seed 001 names the UNO H2O deck's «+1» and «Wild +2» («Зміна кольору і +2 карти»)
+  for its H2O scoring rule, but not how many there are. ASSUMPTION: classic plus 4 `wild+1`
+  and 4 `wild+2` (116 cards); a table whose deck differs types its hands as points.
 
 Values: a number is its face value; Skip, Reverse, Draw Two are 20; Wild Showdown is 40; every
-other wild card is 50.
+other wild card is 50 (seed 001: the black action cards are worth 50, and the H2O cards are
+black cards too).
 """
 
 from __future__ import annotations
@@ -66,9 +70,6 @@ class Edition:
     def value(self, card: Card) -> int:
         return card_value(card)
 
-    def hand_value(self, cards: Iterable[Card]) -> int:
-        return sum(card_value(c) for c in cards)
-
     def check(self, cards: Iterable[Card], whose: str = "the hand") -> None:
         """Raise CardError if a card is not in this deck or appears more often than the deck has."""
         counted = Counter(cards)
@@ -119,6 +120,7 @@ EDITIONS: Mapping[str, Edition] = MappingProxyType({
         _edition("showdown", "UNO Showdown", {"wild": 4, "wild+4": 4, "showdown": 4}),
         _edition("mario-kart", "UNO Mario Kart", {"wild+4": 4, "itembox": 8}),
         _edition("teams", "UNO Teams", {"wild": 4, "team+4": 4, "teamplay": 4}),
+        _edition("h2o", "UNO H2O", {"wild": 4, "wild+4": 4, "wild+1": 4, "wild+2": 4}),
     )
 })
 

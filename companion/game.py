@@ -8,15 +8,19 @@ A round keeps what was entered (who went out and each player's cards or counted 
 the points it gave: points are derived from the rules, so editing a round or renaming a player
 never leaves stale totals behind.
 
+What a round records, who deals next, when the game is over and how the standings are
+ordered are the scoring method's to say (`companion.scoring`): the model asks `rules.method`
+and never branches on which method it is.
+
 Seating: `players` is in seating order, each next player sitting to the left of the previous.
-The first dealer is the first player. The deal passes left, except in the championship (the
-winner of the last round deals) and the lazy method (the loser deals, the winner starts).
-Play starts left of the dealer.
+The first dealer is the first player; by default the deal passes left and play starts left
+of the dealer (the method may say otherwise).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -30,21 +34,31 @@ from companion.i18n import _
 from companion.names import check_name, check_seat, check_unique, name_key
 from companion.scoring import (
     Entrant,
-    Method,
+    Entry,
     RoundScore,
     Rules,
+    RulesError,
+    ScoringMethod,
     Verdict,
-    championship_result,
-    game_verdict,
     hand_value,
     score_round,
 )
+from companion.scoring import options as scoring_options
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
 #: number above this is a typing slip (and would not fit the games file as an integer).
 MAX_HAND_POINTS = 9999
+
+
+@contextmanager
+def _as_game_error() -> Iterator[None]:
+    """A rule the method refuses is, to the table, an operation the game does not allow."""
+    try:
+        yield
+    except RulesError as exc:
+        raise GameError(str(exc)) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,11 +84,18 @@ EMPTY_HAND = Hand(cards=())
 
 @dataclass(frozen=True, slots=True)
 class Round:
-    """One round as entered: who went out, and the hand of every player who took part."""
+    """One round as entered: who went out, and what the method records besides.
+
+    `hands`: every player's hand, for methods that count hands (empty otherwise). `order`:
+    the finishing order, first out first, for methods that record one. `out_on`: the card
+    the winner went out on, where an option makes it count (H2O).
+    """
 
     winner: str
     hands: Mapping[str, Hand]
     played_at: str = ""  # wall-clock ISO time, stamped by the edge that saves it
+    order: tuple[str, ...] = ()
+    out_on: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +109,10 @@ class Player:
 class Standing:
     """One line of the standings, in rank order.
 
-    `name` is a player, or a team ("Ann & Cid") under the teams method. `total` is points
-    (wins under the lazy method); `result` is the championship's points ÷ rounds played.
+    `name` is a player, or a team ("Ann & Cid") under the teams method. `total` is what the
+    method's rounds added up to (points; wins where it keeps no totals; hands emptied under
+    seven-round UNO); `result` is a result beside it where the method keeps one (the
+    championship's points ÷ rounds played), else None. The method says how they read.
     `progress` runs 0..1 toward the target (0 without one). `status` is "winner", "loser"
     or "" once the game is over.
     """
@@ -120,85 +143,82 @@ class HistoryRow:
     hand_values: Mapping[str, int]
     hands: Mapping[str, str]  # the hands in card notation (or counted points)
     played_at: str
+    #: Each entrant's cell as the method shows it (points, or a place in the finishing order).
+    cells: Mapping[str, str] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+    out_on: str | None = None
 
 
-def seat_players(method: Method, names: Sequence[str]) -> tuple[Player, ...]:
-    """Seat the players of a new game; for teams, pair partners opposite each other.
-
-    Teams are written `Ann+Cid,Bob+Dan` (seated Ann, Bob, Cid, Dan), or as a plain seating
-    list where each player's partner sits opposite (`Ann,Bob,Cid,Dan`: Ann with Cid).
-    """
-    if method is Method.TEAMS:
-        if any("+" in n for n in names):
-            pairs = [tuple(check_name(p) for p in n.split("+")) for n in names]
-            if any(len(p) != 2 for p in pairs):
-                raise GameError(_("write each team as two names joined by +, e.g. Ann+Cid"))
-            seated = [p[0] for p in pairs] + [p[1] for p in pairs]
-        else:
-            seated = [check_name(n) for n in names]
-        if len(seated) % 2 or len(seated) < 4:
-            raise GameError(
-                _("the teams method needs two or more teams of two: give 4, 6, 8 or 10 players")
-            )
-        half = len(seated) // 2
-        players = tuple(Player(n, 0, i % half) for i, n in enumerate(seated))
-    else:
-        players = tuple(Player(check_name(n)) for n in names)
-    _check_count(len(players))
+def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, ...]:
+    """Seat the players of a new game as the method seats them (teams pair partners
+    opposite each other), and check the table's size against the method's limits."""
+    with _as_game_error():
+        players = tuple(Player(n, 0, team) for n, team in method.seat(names, check_name))
+        method.check_players(len(players))
     check_unique(p.name for p in players)
     return players
 
 
-def _check_count(n: int) -> None:
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise GameError(
-            _("a game needs 2 to 10 players, not {n}: check the list of players").format(n=n)
-        )
-
-
-def check_roster(method: Method, players: Sequence[Player], rounds: int) -> tuple[Player, ...]:
+def check_roster(method: ScoringMethod, players: Sequence[Player], rounds: int
+                 ) -> tuple[Player, ...]:
     """Players as a game of `rounds` rounds (undone ones too) may hold them; names made clean.
 
     For a game that did not start at this table (an imported file): every rule a live game
-    keeps for its players is checked here, as `seat_players` and `add_player` check them
-    one at a time. Names pass `check_name` and are unique; 2 to 10 players, at least two of
-    whom sat down at the start; a late joiner joined after a round that was played; the
-    teams method has teams of exactly two partners sitting opposite and no late joiners, and
-    no other method has teams.
+    keeps for its players is checked here, as `seat_players` and `add_player` check them one
+    at a time. Names pass `check_name` and are unique; the players who sat down at the start
+    are a table the method takes, seated as the method seats them (under the teams method,
+    teams of two partners sitting opposite; under any other, no teams); late joiners joined
+    after a round that was played, each one a player the method lets join.
     """
     clean = tuple(replace(p, name=check_name(p.name)) for p in players)
-    _check_count(len(clean))
     check_unique(p.name for p in clean)
-    if sum(p.joined_round == 0 for p in clean) < MIN_PLAYERS:
-        raise GameError(_("a game starts with at least two players: check when each joined"))
+    founders = [p for p in clean if p.joined_round == 0]
+    with _as_game_error():
+        if len(founders) < len(clean):
+            method.check_late_joiner()
+        method.check_players(len(founders))
+        method.check_players(len(clean))
+        expected = method.seat([p.name for p in founders], check_name)
     for p in clean:
         if not 0 <= p.joined_round <= rounds:
             raise GameError(
                 _("{name} joined after round {n}, but the game has {count} rounds: check "
                   "when they joined").format(name=p.name, n=p.joined_round, count=rounds)
             )
-    if method is not Method.TEAMS:
+    if all(team is None for _name, team in expected):
         teamed = next((p for p in clean if p.team is not None), None)
         if teamed is not None:
             raise GameError(
                 _("{name} is in a team, but only the teams method has teams: leave the team "
                   "out").format(name=teamed.name)
             )
-        return clean
-    half = len(clean) // 2
-    partners = [(clean[i], clean[i + half]) for i in range(half)]
-    late = next((p for p in clean if p.joined_round), None)
-    if late is not None:
-        raise GameError(_("a teams game cannot take a late joiner: start a new game "
-                          "with the new team"))
-    if (len(clean) % 2 or len(clean) < 4 or any(p.team is None for p in clean)
-            or any(a.team != b.team for a, b in partners)
-            or len({a.team for a, _b in partners}) != half):
+    elif _teams_of(founders) != _teams_of(Player(n, 0, t) for n, t in expected):
         raise GameError(
             _("the teams method needs teams of exactly two partners sitting opposite each "
               "other: check the players' teams and seats")
         )
     return clean
+
+
+def _teams_of(players: Iterable[Player]) -> set[frozenset[str]] | None:
+    """Who plays with whom, whatever the teams are numbered; None if someone has no team."""
+    teams: dict[int, set[str]] = {}
+    for p in players:
+        if p.team is None:
+            return None
+        teams.setdefault(p.team, set()).add(p.name)
+    return {frozenset(members) for members in teams.values()}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """A round as typed or read from a file, before the model checks it (`Game.add_rounds`)."""
+
+    winner: str | None
+    hands: Mapping[str, Hand]
+    played_at: str = ""
+    order: tuple[str, ...] = ()
+    out_on: Card | None = None
 
 
 @dataclass(frozen=True)
@@ -228,6 +248,8 @@ class Game:
         created_at: str = "",
     ) -> Game:
         ed = get_edition(edition)
+        with _as_game_error():
+            scoring_options.check_edition(rules, ed)
         return cls(ed.key, rules, seat_players(rules.method, names), created_at=created_at)
 
     # -- who plays --
@@ -258,12 +280,7 @@ class Game:
 
     @cached_property
     def entrants(self) -> tuple[Entrant, ...]:
-        if self.rules.method is not Method.TEAMS:
-            return tuple(Entrant(p.name, (p.name,)) for p in self.players)
-        teams: dict[int, list[str]] = {}
-        for p in self.players:
-            teams.setdefault(p.team or 0, []).append(p.name)
-        return tuple(Entrant(" & ".join(m), tuple(m)) for _, m in sorted(teams.items()))
+        return self.rules.method.entrants(self.players)
 
     def entrant_of(self, player: str) -> Entrant:
         return next(e for e in self.entrants if player in e.members)
@@ -276,17 +293,102 @@ class Game:
         return hand_value(hand.cards, self.rules)
 
     def make_round(
-        self, index: int, winner: str, hands: Mapping[str, Hand], played_at: str = ""
+        self, index: int, winner: str | None, hands: Mapping[str, Hand], played_at: str = "",
+        *, order: Sequence[str] = (), out_on: Card | None = None,
     ) -> Round:
-        """Check a round entered for position `index` (0-based) and return it in canonical form."""
+        """Check a round entered for position `index` (0-based) and return it in canonical form.
+
+        What a round needs is the method's `entry`: who went out and every other hand, a
+        finishing order (`order`, first out first; the last player may be left out), or only
+        who went out. `out_on` is the card the winner went out on (H2O option only).
+        """
         seated = self.seated_in(index)
-        win = self.player(winner).name
-        if win not in seated:
+        entry = self.rules.method.entry
+        if entry is Entry.ORDER:
+            if hands:
+                raise GameError(self._no_hands_message())
+            if out_on is not None:
+                with _as_game_error():
+                    scoring_options.check_out_on(self.rules, out_on)
+            ranked = self._check_order(index, seated, winner, order)
+            return Round(ranked[0], MappingProxyType({}), played_at, ranked)
+        if order:
+            raise GameError(
+                _("«{method}» records who went out, not a finishing order: leave the order "
+                  "out").format(method=_(self.rules.method.label))
+            )
+        if winner is None or not winner.strip():
+            raise GameError(_("say who went out: choose the player who emptied their hand"))
+        win = self._took_part(index, winner, seated)
+        with _as_game_error():
+            scoring_options.check_out_on(self.rules, out_on)
+        if entry is Entry.WINNER:
+            if hands:
+                raise GameError(self._no_hands_message())
+            return Round(win, MappingProxyType({}), played_at)
+        given = self._check_hands(index, win, hands, seated)
+        everything: list[Card] = [out_on] if out_on is not None else []
+        edition = self.edition
+        for name in seated:
+            cards = given[name].cards
+            if cards is not None:
+                edition.check(cards, name)
+                everything.extend(cards)
+        try:
+            edition.check(everything, _("this round"))
+        except CardError as exc:
+            raise GameError(str(exc)) from None
+        ordered = {name: given[name] for name in seated}
+        return Round(win, MappingProxyType(ordered), played_at, (), out_on)
+
+    def _no_hands_message(self) -> str:
+        return _("«{method}» counts no hands: leave the cards and points out").format(
+            method=_(self.rules.method.label))
+
+    def _took_part(self, index: int, name: str, seated: Sequence[str]) -> str:
+        """The player's name as seated, if they took part in round `index`."""
+        found = self.player(name).name
+        if found not in seated:
             raise GameError(
                 _("{name} had not joined yet in round {n}: choose a player who took part").format(
-                    name=win, n=index + 1
+                    name=found, n=index + 1
                 )
             )
+        return found
+
+    def _check_order(self, index: int, seated: Sequence[str], winner: str | None,
+                     order: Sequence[str]) -> tuple[str, ...]:
+        """A finishing order naming every player of the round once, first out first.
+
+        The last player may be left out: whoever is left holding cards is last.
+        """
+        ranked: list[str] = []
+        for raw in order:
+            name = self._took_part(index, raw, seated)
+            if name in ranked:
+                raise GameError(
+                    _("{name} is in the finishing order twice: give each player once").format(
+                        name=name)
+                )
+            ranked.append(name)
+        missing = [n for n in seated if n not in ranked]
+        if len(missing) == 1:
+            ranked += missing
+        elif missing:
+            raise GameError(
+                _("the finishing order leaves out {names}: give the order in which every "
+                  "player went out").format(names=", ".join(missing))
+            )
+        if winner is not None and winner.strip() and self.player(winner).name != ranked[0]:
+            raise GameError(
+                _("{name} went out first in the finishing order, not {winner}: give the "
+                  "order again").format(name=ranked[0], winner=self.player(winner).name)
+            )
+        return tuple(ranked)
+
+    def _check_hands(self, index: int, win: str, hands: Mapping[str, Hand],
+                     seated: Sequence[str]) -> dict[str, Hand]:
+        """Every hand of the round, each player's once, the winner's side empty."""
         given: dict[str, Hand] = {}
         for raw, hand in hands.items():
             name = self.player(raw).name
@@ -314,8 +416,7 @@ class Game:
                       "worth").format(name=name, max=MAX_HAND_POINTS)
                 )
             given[name] = hand
-        winners_side = self.entrant_of(win).members if self.rules.method is Method.TEAMS else (win,)
-        for name in winners_side:
+        for name in self.entrant_of(win).members:
             hand = given.get(name, EMPTY_HAND)
             if not hand.is_empty:
                 if name == win:
@@ -334,19 +435,7 @@ class Game:
                     )
                 )
         self._check_single_winner(win, given)
-        edition = self.edition
-        everything: list[Card] = []
-        for name in seated:
-            cards = given[name].cards
-            if cards is not None:
-                edition.check(cards, name)
-                everything.extend(cards)
-        try:
-            edition.check(everything, _("this round"))
-        except CardError as exc:
-            raise GameError(str(exc)) from None
-        ordered = {name: given[name] for name in seated}
-        return Round(win, MappingProxyType(ordered), played_at)
+        return given
 
     def _check_single_winner(self, win: str, given: Mapping[str, Hand]) -> None:
         winning = self.entrant_of(win)
@@ -355,7 +444,7 @@ class Game:
                 continue
             hands = [given[m] for m in e.members if m in given]
             if hands and all(h.cards is not None and h.is_empty for h in hands):
-                if self.rules.method is Method.TEAMS:
+                if len(e.members) > 1:
                     msg = _("{other} and {winner} cannot both have gone out: only one team "
                             "wins a round, so give the other team's cards")
                     raise GameError(msg.format(other=e.name, winner=winning.name))
@@ -363,22 +452,27 @@ class Game:
                         "wins a round, so give {other}'s cards")
                 raise GameError(msg.format(other=e.name, winner=win))
 
-    def add_round(self, winner: str, hands: Mapping[str, Hand], played_at: str = "") -> Game:
+    def add_round(
+        self, winner: str | None, hands: Mapping[str, Hand] | None = None, played_at: str = "",
+        *, order: Sequence[str] = (), out_on: Card | None = None,
+    ) -> Game:
         """Record the next round; this clears the redo stack."""
-        return self.add_rounds([(winner, hands, played_at)])
+        return self.add_rounds([RoundEntry(winner, hands or {}, played_at, tuple(order),
+                                           out_on)])
 
-    def add_rounds(self, entries: Iterable[tuple[str, Mapping[str, Hand], str]]) -> Game:
-        """Record rounds in order (winner, hands, played_at), each checked as a live round is.
+    def add_rounds(self, entries: Iterable[RoundEntry]) -> Game:
+        """Record rounds in order, each checked as a live round is (`add_round`).
 
         Linear in the rounds: the scores and totals are carried from one round to the next
         instead of being derived again, and the rounds are copied once, not once per round
         (an import replays thousands).
         """
         rounds, scores, totals = list(self.rounds), list(self.scores), dict(self.totals)
-        for winner, hands, played_at in entries:
+        for entry in entries:
             if self._verdict_after(len(rounds), totals).over:
                 raise GameError(_("this game is over: start a new game to play on"))
-            rnd = self.make_round(len(rounds), winner, hands, played_at)
+            rnd = self.make_round(len(rounds), entry.winner, entry.hands, entry.played_at,
+                                  order=entry.order, out_on=entry.out_on)
             score = self._score_of(len(rounds), rnd)
             for name, pts in score.points.items():
                 totals[name] += pts
@@ -392,7 +486,8 @@ class Game:
         return new
 
     def edit_round(
-        self, number: int, winner: str, hands: Mapping[str, Hand]
+        self, number: int, winner: str | None, hands: Mapping[str, Hand] | None = None,
+        *, order: Sequence[str] = (), out_on: Card | None = None,
     ) -> Game:
         """Replace round `number` (1-based) with corrected input, keeping when it was played."""
         if not 1 <= number <= len(self.rounds):
@@ -402,7 +497,8 @@ class Game:
                 )
             )
         old = self.rounds[number - 1]
-        rnd = self.make_round(number - 1, winner, hands, old.played_at)
+        rnd = self.make_round(number - 1, winner, hands or {}, old.played_at,
+                              order=order, out_on=out_on)
         rounds = list(self.rounds)
         rounds[number - 1] = rnd
         return replace(self, rounds=tuple(rounds), revision=self.revision + 1)
@@ -434,7 +530,8 @@ class Game:
         def fix(rnd: Round) -> Round:
             hands = {(name if k == was else k): v for k, v in rnd.hands.items()}
             return Round(name if rnd.winner == was else rnd.winner,
-                         MappingProxyType(hands), rnd.played_at)
+                         MappingProxyType(hands), rnd.played_at,
+                         tuple(name if k == was else k for k in rnd.order), rnd.out_on)
 
         players = tuple(replace(p, name=name) if p.name == was else p for p in self.players)
         return replace(
@@ -451,14 +548,13 @@ class Game:
         `seat` is a position in the seating order (0 = first); the default is the last seat.
         The redo stack is cleared, because undone rounds were played without them.
         """
-        if self.rules.method is Method.TEAMS:
-            raise GameError(_("a teams game cannot take a late joiner: start a new game "
-                              "with the new team"))
+        with _as_game_error():
+            self.rules.method.check_late_joiner()
         clean = check_name(name)
         if any(name_key(p.name) == name_key(clean) for p in self.players):
             raise GameError(_("{name} is already playing: choose another name").format(name=clean))
-        if len(self.players) >= MAX_PLAYERS:
-            raise GameError(_("a game takes at most 10 players"))
+        with _as_game_error():
+            self.rules.method.check_players(len(self.players) + 1)
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
         position = len(self.players) if seat is None else check_seat(seat, len(self.players))
@@ -471,7 +567,8 @@ class Game:
     def _score_of(self, index: int, rnd: Round) -> RoundScore:
         """The points of `rnd` played as round `index` (0-based) of this game."""
         values = {name: self.value_of(h) for name, h in rnd.hands.items()}
-        return score_round(self.rules, self.entrants, rnd.winner, values, self.seated_in(index))
+        return score_round(self.rules, self.entrants, rnd.winner, values, self.seated_in(index),
+                           order=rnd.order, out_on=rnd.out_on)
 
     @cached_property
     def scores(self) -> tuple[RoundScore, ...]:
@@ -483,18 +580,13 @@ class Game:
         """The dealer of every round played, and of the next round (one more than rounds)."""
         first = self.seated_in(0)[0] if self.players else ""
         dealers = [first]
-        for i, rnd in enumerate(self.rounds):
-            method = self.rules.method
-            if method is Method.CHAMPIONSHIP:
-                nxt = rnd.winner
-            elif method is Method.LAZY and self.scores[i].loser is not None:
-                nxt = self.scores[i].loser or ""
-            else:
-                nxt = self._left_of(dealers[-1], i + 1)
-            dealers.append(nxt)
+        method = self.rules.method
+        for i in range(len(self.rounds)):
+            dealers.append(method.next_dealer(self, i, dealers[-1]))
         return tuple(dealers)
 
-    def _left_of(self, name: str, index: int) -> str:
+    def left_of(self, name: str, index: int) -> str:
+        """The next player to `name`'s left who takes part in round `index` (0-based)."""
         seated = self.seated_in(index)
         order = [p.name for p in self.players]
         i = order.index(name) if name in order else -1
@@ -512,9 +604,7 @@ class Game:
     @property
     def starter(self) -> str:
         """Who plays first in the next round."""
-        if self.rules.method is Method.LAZY and self.rounds:
-            return self.rounds[-1].winner
-        return self._left_of(self.dealer, len(self.rounds))
+        return self.rules.method.starter(self)
 
     @cached_property
     def totals(self) -> dict[str, int]:
@@ -535,12 +625,13 @@ class Game:
 
     def _results_of(self, totals: Mapping[str, int], played: Mapping[str, int]
                     ) -> dict[str, float | None]:
-        return {n: championship_result(t, played[n]) for n, t in totals.items()}
+        method = self.rules.method
+        return {n: method.result(t, played[n]) for n, t in totals.items()}
 
     def _verdict_after(self, rounds: int, totals: Mapping[str, int]) -> Verdict:
         """Whether the game is over once `rounds` rounds have given these totals."""
-        return game_verdict(self.rules, totals,
-                            self._results_of(totals, self._played_after(rounds)))
+        results = self._results_of(totals, self._played_after(rounds))
+        return self.rules.method.verdict(self.rules, totals, results)
 
     @cached_property
     def rounds_played(self) -> dict[str, int]:
@@ -548,6 +639,7 @@ class Game:
 
     @cached_property
     def results(self) -> dict[str, float | None]:
+        """Each entrant's result beside the total, where the method keeps one (else None)."""
         return self._results_of(self.totals, self.rounds_played)
 
     @cached_property
@@ -565,7 +657,8 @@ class Game:
         return out
 
     def standings(self) -> list[Standing]:
-        totals, played = self.totals, self.rounds_played
+        """One line per entrant, in the method's rank order; equal keys share a rank."""
+        totals, played, results = self.totals, self.rounds_played, self.results
         wins = {e.name: 0 for e in self.entrants}
         losses = {e.name: 0 for e in self.entrants}
         for rnd, score in zip(self.rounds, self.scores, strict=True):
@@ -573,53 +666,41 @@ class Game:
             if score.loser is not None:
                 losses[self.entrant_of(score.loser).name] += 1
         method = self.rules.method
-
-        def key(e: Entrant) -> tuple[float, ...]:
-            if method is Method.CHAMPIONSHIP:
-                r = self.results[e.name]
-                return (r is None, r if r is not None else 0.0)
-            if method is Method.OWN:
-                return (float(totals[e.name]),)
-            if method is Method.LAZY:
-                return (-wins[e.name], losses[e.name])
-            return (-float(totals[e.name]),)
-
-        ordered = sorted(self.entrants, key=key)
         verdict = self.verdict
-        dealer = self.dealer
+        # the dealer's mark only where someone deals the next round
+        dealer = self.dealer if method.deals_every_round or not self.rounds else None
         target = self.rules.target
+        lines = [
+            Standing(
+                name=e.name,
+                members=e.members,
+                total=totals[e.name],
+                rank=0,
+                is_leader=False,
+                is_dealer=dealer in e.members,
+                progress=max(0.0, min(1.0, totals[e.name] / target)) if target else 0.0,
+                rounds_played=played[e.name],
+                wins=wins[e.name],
+                losses=losses[e.name],
+                result=results[e.name],
+                status=("winner" if e.name in verdict.winners
+                        else "loser" if e.name in verdict.losers else ""),
+            )
+            for e in self.entrants
+        ]
+        lines.sort(key=method.rank_key)
         out: list[Standing] = []
         rank = 0
         previous: tuple[float, ...] | None = None
-        for i, e in enumerate(ordered):
-            k = key(e)
+        for i, line in enumerate(lines):
+            k = method.rank_key(line)
             if k != previous:
                 rank, previous = i + 1, k
-            status = ""
-            if e.name in verdict.winners:
-                status = "winner"
-            elif e.name in verdict.losers:
-                status = "loser"
-            total = wins[e.name] if method is Method.LAZY else totals[e.name]
-            out.append(
-                Standing(
-                    name=e.name,
-                    members=e.members,
-                    total=total,
-                    rank=rank,
-                    is_leader=rank == 1 and bool(self.rounds),
-                    is_dealer=dealer in e.members,
-                    progress=min(1.0, totals[e.name] / target) if target else 0.0,
-                    rounds_played=played[e.name],
-                    wins=wins[e.name],
-                    losses=losses[e.name],
-                    result=self.results[e.name] if method is Method.CHAMPIONSHIP else None,
-                    status=status,
-                )
-            )
+            out.append(replace(line, rank=rank, is_leader=rank == 1 and bool(self.rounds)))
         return out
 
     def history(self) -> list[HistoryRow]:
+        method = self.rules.method
         rows = []
         for i, (rnd, score) in enumerate(zip(self.rounds, self.scores, strict=True)):
             rows.append(
@@ -632,6 +713,10 @@ class Game:
                     hand_values=MappingProxyType(dict(score.hand_values)),
                     hands=MappingProxyType({n: h.text for n, h in rnd.hands.items()}),
                     played_at=rnd.played_at,
+                    cells=MappingProxyType({e.name: method.round_cell(self, i, e.name)
+                                            for e in self.entrants}),
+                    order=rnd.order,
+                    out_on=rnd.out_on.code if rnd.out_on is not None else None,
                 )
             )
         return rows

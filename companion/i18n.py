@@ -72,6 +72,11 @@ def gettext_(message: str) -> str:
 _ = gettext_
 
 
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Translate a message whose wording follows a number, in the current language's forms."""
+    return _current.ngettext(singular, plural, n)
+
+
 def N_(message: str) -> str:
     """Mark a string for translation where it is defined; translate it with `_()` when shown."""
     return message

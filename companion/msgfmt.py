@@ -20,23 +20,34 @@ from companion.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 PACKAGE = Path(__file__).resolve().parent
 #: The modules whose strings belong to the core's catalog (the screen keeps its own domain).
 SOURCES = ("app.py", "cards.py", "commands.py", "duels.py", "editions.py", "game.py",
-           "i18n.py", "names.py", "scoring.py", "store.py", "transfer.py")
+           "i18n.py", "names.py",
+           *sorted(f"scoring/{p.name}" for p in (PACKAGE / "scoring").glob("*.py")),
+           "store.py", "transfer.py")
 MARKERS = {"_", "N_", "gettext_"}
+PLURAL_MARKERS = {"ngettext"}
 #: The core's catalog and the screen's.
 DOMAINS = (DOMAIN, "companion_screen")
 
 
 def extract(paths: Iterable[Path]) -> list[str]:
-    """Every string literal passed to `_()`/`N_()` in `paths`, in order of first appearance."""
+    """Every string literal passed to `_()`/`N_()` in `paths`, in order of first appearance.
+
+    A `ngettext(singular, plural, n)` call gives one entry keyed `singular NUL plural`, as
+    `parse_po` keys a plural entry.
+    """
     seen: dict[str, None] = {}
     for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in MARKERS and node.args
-                    and isinstance(node.args[0], ast.Constant)
-                    and isinstance(node.args[0].value, str)):
-                seen.setdefault(node.args[0].value, None)
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            texts = [a.value for a in node.args
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if node.func.id in MARKERS and node.args and texts[:1] == [
+                    getattr(node.args[0], "value", None)]:
+                seen.setdefault(texts[0], None)
+            elif node.func.id in PLURAL_MARKERS and len(texts) >= 2:
+                seen.setdefault(texts[0] + "\0" + texts[1], None)
     return list(seen)
 
 

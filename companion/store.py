@@ -26,14 +26,14 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 import platformdirs
 
-from companion.cards import format_cards, parse_cards
+from companion.cards import Card, format_cards, parse_card, parse_cards
 from companion.errors import CompanionError
 from companion.game import Game, Hand, Player, Round
 from companion.i18n import _
@@ -123,11 +123,37 @@ _V3 = """
 ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
 """
 
+# What the scoring variants record (seed 001): the card a round's winner went out on (H2O),
+# and each player's place in a round's finishing order (playing to the last player).
+_V4 = """
+ALTER TABLE rounds ADD COLUMN out_on TEXT;
+CREATE TABLE places (
+    round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+    player_id INTEGER NOT NULL REFERENCES players(id) ON DELETE CASCADE,
+    place INTEGER NOT NULL,
+    PRIMARY KEY (round_id, player_id),
+    UNIQUE (round_id, place)
+);
+"""
+
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(slots=True)
+class _StoredRound:
+    """A round as read back, before it becomes the model's `Round`."""
+
+    number: int
+    winner: str
+    played_at: str
+    undone: bool
+    out_on: Card | None
+    hands: dict[str, Hand] = field(default_factory=dict)
+    places: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,7 +409,7 @@ class Store:
             cur = conn.execute(
                 "INSERT INTO games (edition, method, target, modifiers, created_at, revision) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game.edition_key, game.rules.method.value, game.rules.target,
+                (game.edition_key, game.rules.method.key, game.rules.target,
                  ",".join(game.rules.modifiers), game.created_at, game.revision),
             )
             game_id = int(cur.lastrowid or 0)
@@ -485,26 +511,32 @@ class Store:
         ):
             players.append(Player(name, joined, team))
             names[pid] = name
-        rounds: dict[int, tuple[int, str, str, dict[str, Hand]]] = {}
-        for rid, number, winner_id, undone, played_at in self.conn.execute(
-            "SELECT id, number, winner_id, undone, played_at FROM rounds WHERE game_id = ? "
-            "ORDER BY number", (game_id,),
+        rounds: dict[int, _StoredRound] = {}
+        for rid, number, winner_id, was_undone, played_at, out_on in self.conn.execute(
+            "SELECT id, number, winner_id, undone, played_at, out_on FROM rounds "
+            "WHERE game_id = ? ORDER BY number", (game_id,),
         ):
-            rounds[rid] = (number, names[winner_id], played_at, {}, undone)  # type: ignore[assignment]
+            rounds[rid] = _StoredRound(number, names[winner_id], played_at, bool(was_undone),
+                                       parse_card(out_on) if out_on is not None else None)
         seat_of = {p.name: i for i, p in enumerate(players)}
         for rid, pid, cards, counted in self.conn.execute(
             "SELECT h.round_id, h.player_id, h.cards, h.counted FROM hands h "
             "JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ?", (game_id,),
         ):
             hand = Hand(cards=parse_cards(cards)) if cards is not None else Hand(counted=counted)
-            rounds[rid][3][names[pid]] = hand
+            rounds[rid].hands[names[pid]] = hand
+        for rid, pid, place in self.conn.execute(
+            "SELECT p.round_id, p.player_id, p.place FROM places p "
+            "JOIN rounds r ON r.id = p.round_id WHERE r.game_id = ?", (game_id,),
+        ):
+            rounds[rid].places[place] = names[pid]
         done: list[Round] = []
         undone: list[Round] = []
-        for entry in sorted(rounds.values(), key=lambda e: e[0]):
-            number, winner, played_at, hands, was_undone = entry  # type: ignore[misc]
-            ordered = dict(sorted(hands.items(), key=lambda kv: seat_of[kv[0]]))
-            rnd = Round(winner, MappingProxyType(ordered), played_at)
-            (undone if was_undone else done).append(rnd)
+        for entry in sorted(rounds.values(), key=lambda e: e.number):
+            ordered = dict(sorted(entry.hands.items(), key=lambda kv: seat_of[kv[0]]))
+            rnd = Round(entry.winner, MappingProxyType(ordered), entry.played_at,
+                        tuple(entry.places[k] for k in sorted(entry.places)), entry.out_on)
+            (undone if entry.undone else done).append(rnd)
         return Game(
             edition, rules, tuple(players), tuple(done), tuple(reversed(undone)),
             id=game_id, created_at=created, revision=revision,
@@ -529,10 +561,15 @@ class Store:
         rnd: Round, *, undone: bool,
     ) -> None:
         rid = conn.execute(
-            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at) "
-            "VALUES (?, ?, ?, ?, ?)",
-            (game_id, number, ids[rnd.winner], int(undone), rnd.played_at),
+            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at, out_on) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, number, ids[rnd.winner], int(undone), rnd.played_at,
+             rnd.out_on.code if rnd.out_on is not None else None),
         ).lastrowid
+        conn.executemany(
+            "INSERT INTO places (round_id, player_id, place) VALUES (?, ?, ?)",
+            [(rid, ids[name], place) for place, name in enumerate(rnd.order, 1)],
+        )
         conn.executemany(
             "INSERT INTO hands (round_id, player_id, cards, counted) VALUES (?, ?, ?, ?)",
             [

@@ -6,8 +6,14 @@ refused with the same one-sentence errors as typed input.
 
 CSV columns: edition, method, target, options, round, played_at, seat, player, team,
 joined_round, winner, hand, hand_value, points. Round 0 rows carry the seating (one per
-player, no hand); round n rows carry each participant's hand. Undone rounds and duels are
-kept only by JSON.
+player, no hand); round n rows carry each participant's hand (empty where the method counts
+no hands). Two columns follow only where the game needs them: `place` (each player's place
+in a round's finishing order, for playing to the last player) and `out_on` (the card the
+winner went out on, under the H2O option). Undone rounds and duels are kept only by JSON.
+
+JSON rounds carry `order` and `out_on` in the same cases. A file is written with the lowest
+format version that holds it (2 for those fields, else 1), so an older uno-showdown still
+reads every game it could have written.
 """
 
 from __future__ import annotations
@@ -16,21 +22,34 @@ import csv
 import io
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from companion.cards import format_cards, parse_cards
+from companion.cards import Card, format_cards, parse_card, parse_cards
 from companion.editions import get_edition
 from companion.errors import CompanionError
-from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, Hand, Player, Round, check_roster
+from companion.game import (
+    MAX_HAND_POINTS,
+    MAX_PLAYERS,
+    Game,
+    Hand,
+    Player,
+    Round,
+    RoundEntry,
+    check_roster,
+)
 from companion.i18n import _
-from companion.scoring import MAX_TARGET, Rules
+from companion.scoring import MAX_TARGET, Entry, Rules
 from companion.store import DuelRow
 from showdown.duel import Outcome
 
 FORMAT_NAME = "uno-showdown-game"
-FORMAT_VERSION = 1
+#: The newest format: version 2 added a round's `order` and `out_on`.
+FORMAT_VERSION = 2
 CSV_COLUMNS = ("edition", "method", "target", "options", "round", "played_at", "seat",
                "player", "team", "joined_round", "winner", "hand", "hand_value", "points")
+#: Columns written after CSV_COLUMNS only for games that use them; optional when read.
+CSV_VARIANT_COLUMNS = ("place", "out_on")
 
 
 #: The largest file `game import` reads: ten times a 20,000-round game of ten players as CSV,
@@ -73,11 +92,30 @@ def _hand_json(hand: Hand) -> str | int:
 
 
 def _round_json(rnd: Round) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "winner": rnd.winner,
         "played_at": rnd.played_at,
         "hands": {name: _hand_json(h) for name, h in rnd.hands.items()},
     }
+    if rnd.order:
+        out["order"] = list(rnd.order)
+    if rnd.out_on is not None:
+        out["out_on"] = rnd.out_on.code
+    return out
+
+
+def _needs_version_2(game: Game) -> bool:
+    return any(r.order or r.out_on is not None for r in (*game.rounds, *game.undone))
+
+
+def _variant_columns(game: Game) -> tuple[str, ...]:
+    """The optional CSV columns this game needs."""
+    out = []
+    if game.rules.method.entry is Entry.ORDER:
+        out.append("place")
+    if game.rules.h2o:
+        out.append("out_on")
+    return tuple(out)
 
 
 def export_game(game: Game, duels: Sequence[DuelRow] = (), fmt: str = "json") -> str:
@@ -91,9 +129,9 @@ def export_game(game: Game, duels: Sequence[DuelRow] = (), fmt: str = "json") ->
 def _to_json(game: Game, duels: Sequence[DuelRow]) -> dict[str, Any]:
     return {
         "format": FORMAT_NAME,
-        "version": FORMAT_VERSION,
+        "version": FORMAT_VERSION if _needs_version_2(game) else 1,
         "edition": game.edition_key,
-        "method": game.rules.method.value,
+        "method": game.rules.method.key,
         "target": game.rules.target,
         "options": list(game.rules.modifiers),
         "created_at": game.created_at,
@@ -118,24 +156,32 @@ def _to_json(game: Game, duels: Sequence[DuelRow]) -> dict[str, Any]:
 def _to_csv(game: Game) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    common = [game.edition_key, game.rules.method.value,
+    extra = _variant_columns(game)
+    writer.writerow([*CSV_COLUMNS, *extra])
+    common = [game.edition_key, game.rules.method.key,
               "" if game.rules.target is None else game.rules.target,
               " ".join(game.rules.modifiers)]
     seat = {p.name: i for i, p in enumerate(game.players)}
     for p in game.players:
         writer.writerow([*common, 0, game.created_at, seat[p.name], p.name,
-                         "" if p.team is None else p.team, p.joined_round, "", "", "", ""])
-    for number, (rnd, score) in enumerate(zip(game.rounds, game.scores, strict=True), 1):
-        for name, hand in rnd.hands.items():
+                         "" if p.team is None else p.team, p.joined_round, "", "", "", "",
+                         *("" for _ in extra)])
+    for index, (rnd, score) in enumerate(zip(game.rounds, game.scores, strict=True)):
+        names = rnd.order or tuple(rnd.hands) or tuple(game.seated_in(index))
+        for name in names:
             p = game.player(name)
+            hand = rnd.hands.get(name)
+            cells = {"place": rnd.order.index(name) + 1 if name in rnd.order else "",
+                     "out_on": rnd.out_on.code if rnd.out_on is not None
+                     and name == rnd.winner else ""}
             writer.writerow([
-                *common, number, rnd.played_at, seat[name], name,
+                *common, index + 1, rnd.played_at, seat[name], name,
                 "" if p.team is None else p.team, p.joined_round,
                 int(name == rnd.winner),
-                format_cards(hand.cards) if hand.cards is not None else "",
-                score.hand_values[name],
+                format_cards(hand.cards) if hand is not None and hand.cards is not None else "",
+                score.hand_values.get(name, ""),
                 score.points.get(game.entrant_of(name).name, 0),
+                *(cells[c] for c in extra),
             ])
     return out.getvalue()
 
@@ -236,7 +282,7 @@ def _hand_from(value: object, field: str) -> Hand:
 
 def _replay(
     edition: str, rules: Rules, players: list[Player], created_at: str,
-    rounds: list[tuple[str, dict[str, Hand], str]],
+    rounds: list[RoundEntry],
 ) -> Game:
     """The game the file describes, built the way a live game is: every check a table makes.
 
@@ -246,7 +292,13 @@ def _replay(
     """
     roster = check_roster(rules.method, players, len(rounds))
     game = Game(get_edition(edition).key, rules, roster, created_at=created_at)
-    return game.add_rounds(rounds)
+    return game.add_rounds(replace(r, winner=r.winner or None) for r in rounds)
+
+
+def _card_from(value: object, field: str) -> Card | None:
+    if value is None or value == "":
+        return None
+    return parse_card(_text(value, field))
 
 
 def _from_json(data: object) -> tuple[Game, list[DuelRow]]:
@@ -273,10 +325,13 @@ def _from_json(data: object) -> tuple[Game, list[DuelRow]]:
         r = _object(raw, where)
         hands = {
             _text(n, f"{where}.hands"): _hand_from(h, f"{where}.hands.{n}")
-            for n, h in _object(r["hands"], f"{where}.hands").items()
+            for n, h in _object(r.get("hands", {}), f"{where}.hands").items()
         }
-        entries.append((_text(r["winner"], f"{where}.winner"), hands,
-                        _text(r.get("played_at", ""), f"{where}.played_at")))
+        order = tuple(_text(n, f"{where}.order[{j}]")
+                      for j, n in enumerate(_list(r, "order", required=False)))
+        entries.append(RoundEntry(_text(r["winner"], f"{where}.winner"), hands,
+                                _text(r.get("played_at", ""), f"{where}.played_at"),
+                                order, _card_from(r.get("out_on"), f"{where}.out_on")))
     game = _replay(_text(data["edition"], "edition"), rules, players,
                    _text(data.get("created_at", ""), "created_at"), entries)
     for _round in data.get("undone", []):
@@ -347,16 +402,28 @@ def _from_csv(text: str) -> Game:
         if rounds[line]:
             by_round.setdefault(rounds[line], []).append((line, r))
     entries = []
+    kind = rules.method.entry
     for number in sorted(by_round):
         group = by_round[number]
-        winners = [r["player"] for _line, r in group if r["winner"] == "1"]
+        winners = [(line, r) for line, r in group if r["winner"] == "1"]
         if len(winners) != 1:
             raise ValueError(f"round {number} must have one row with winner 1")
-        hands = {
-            r["player"]: Hand(cards=parse_cards(r["hand"])) if r["hand"]
-            else (Hand(cards=()) if r["winner"] == "1" else Hand(
-                counted=_whole(r["hand_value"], cell(line, "hand_value"), 0, MAX_HAND_POINTS)))
-            for line, r in group
-        }
-        entries.append((winners[0], hands, group[0][1]["played_at"]))
+        line, won = winners[0]
+        out_on = _card_from(won.get("out_on"), cell(line, "out_on"))
+        if kind is Entry.ORDER:
+            places = {line: _whole(r.get("place") or "", cell(line, "place"), 1, MAX_PLAYERS)
+                      for line, r in group}
+            order = tuple(r["player"] for line, r in sorted(group, key=lambda lr: places[lr[0]]))
+            entries.append(RoundEntry(won["player"], {}, group[0][1]["played_at"], order, out_on))
+            continue
+        hands: dict[str, Hand] = {}
+        if kind is Entry.HANDS:
+            hands = {
+                r["player"]: Hand(cards=parse_cards(r["hand"])) if r["hand"]
+                else (Hand(cards=()) if r["winner"] == "1" else Hand(
+                    counted=_whole(r["hand_value"], cell(line, "hand_value"), 0,
+                                   MAX_HAND_POINTS)))
+                for line, r in group
+            }
+        entries.append(RoundEntry(won["player"], hands, group[0][1]["played_at"], (), out_on))
     return _replay(first["edition"], rules, players, seating[0][1]["played_at"], entries)

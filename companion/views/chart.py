@@ -26,6 +26,8 @@ class Plot:
     y_ticks: list[tuple[int, int]]  # (value, pixel y)
     x_ticks: list[tuple[int, int]]  # (round number, pixel x)
     target_y: int | None
+    #: The lowest value on the axis: 0, or below it when a total went negative (H2O).
+    y_min: int = 0
 
 
 def nice_step(span: int, steps: int = 5) -> int:
@@ -42,26 +44,30 @@ def nice_step(span: int, steps: int = 5) -> int:
 
 def plot(series: Mapping[str, Sequence[int]], area: pygame.Rect,
          target: int | None = None) -> Plot:
-    """Map cumulative scores to pixels in `area`; round 0 (everyone at 0) is the left edge."""
+    """Map cumulative scores to pixels in `area`; round 0 (everyone at 0) is the left edge.
+
+    The axis starts at 0, or lower when a total went below 0 (H2O's deductions)."""
     rounds = max((len(v) for v in series.values()), default=0)
     top_value = max([0, *(max(v, default=0) for v in series.values())])
+    low_value = min([0, *(min(v, default=0) for v in series.values())])
     if target is not None:
         top_value = max(top_value, target)
-    step = nice_step(top_value)
+    step = nice_step(top_value - low_value)
     y_max = max(step, -(-top_value // step) * step)
+    y_min = (low_value // step) * step
 
     def px(i: int, value: int) -> tuple[int, int]:
         x = area.x + round(i * area.width / max(1, rounds))
-        y = area.bottom - round(value * area.height / y_max)
+        y = area.bottom - round((value - y_min) * area.height / (y_max - y_min))
         return x, y
 
     lines = {name: [px(0, 0)] + [px(i + 1, v) for i, v in enumerate(values)]
              for name, values in series.items()}
-    y_ticks = [(v, px(0, v)[1]) for v in range(0, y_max + 1, step)]
+    y_ticks = [(v, px(0, v)[1]) for v in range(y_min, y_max + 1, step)]
     x_step = max(1, nice_step(rounds, 8))
     x_ticks = [(i, px(i, 0)[0]) for i in range(0, rounds + 1, x_step)]
     target_y = px(0, target)[1] if target is not None else None
-    return Plot(lines, y_max, y_ticks, x_ticks, target_y)
+    return Plot(lines, y_max, y_ticks, x_ticks, target_y, y_min)
 
 
 class ChartView(View):

@@ -11,15 +11,35 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from companion import theme
+from companion.cards import Card, parse_card
 from companion.i18n import _ as core_
-from companion.scoring import METHOD_TITLES, Method
-from companion.views.i18n import _, ngettext
+from companion.scoring import OPTIONS, ScoringMethod
+from companion.views.i18n import N_, _
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
 
+#: How a card face is written on its button (round entry) and wherever a card is named.
+FACE_LABELS = {"skip": "⊘", "rev": "⇄", "+2": "+2"}
+WILD_LABELS = {
+    "wild": N_("Wild"),
+    "wild+4": N_("Wild +4"),
+    "showdown": N_("Showdown"),
+    "itembox": N_("Item Box"),
+    "team+4": N_("Team +4"),
+    "teamplay": N_("Team Play"),
+    "wild+1": N_("Wild +1"),
+    "wild+2": N_("Wild +2"),
+}
 
-def method(app: CompanionApp) -> Method | None:
+
+def card_label(card: Card) -> str:
+    if card.colour is None:
+        return _(WILD_LABELS.get(card.face, card.face))
+    return FACE_LABELS.get(card.face, card.face)
+
+
+def method(app: CompanionApp) -> ScoringMethod | None:
     return app.game.rules.method if app.game is not None else None
 
 
@@ -36,25 +56,30 @@ def game_over(app: CompanionApp) -> bool:
 
 
 def game_line(app: CompanionApp) -> str:
-    """One line under the tabs: edition, method, target and the round about to be played."""
+    """One line under the tabs: edition, method, target, options and the round about to be
+    played."""
     game = app.game
     if game is None:
         return ""
-    parts = [game.edition.title, core_(METHOD_TITLES[game.rules.method]).split(":")[0]]
-    if game.rules.target is not None:
-        parts.append(_("to {points}").format(points=game.rules.target))
+    rules = game.rules
+    parts = [game.edition.title, core_(rules.method.title).split(":")[0]]
+    if rules.target is not None and rules.method.takes_target:
+        parts.append(_("to {points}").format(points=rules.target))
+    parts += [core_(OPTIONS[key].label) for key in rules.modifiers]
     parts.append(_("round {n}").format(n=len(game.rounds) + 1))
     return " · ".join(parts)
 
 
 def total_text(app: CompanionApp, standing: Any) -> str:
-    """A standing's score as the method counts it: points, wins, or points per round."""
+    """A standing's score as the method counts it: points, wins, points per round, hands."""
     m = method(app)
-    if m is Method.LAZY:
-        return ngettext("{n} win", "{n} wins", standing.total).format(n=standing.total)
-    if m is Method.CHAMPIONSHIP and getattr(standing, "result", None) is not None:
-        return f"{standing.total}  ({standing.result:.1f})"
-    return str(standing.total)
+    return m.total_text(standing) if m is not None else str(standing.total)
+
+
+def total_note(app: CompanionApp, standing: Any) -> str:
+    """What the method says beside a total (seven-round UNO: the hand in play), or ""."""
+    m = method(app)
+    return m.total_note(standing) if m is not None else ""
 
 
 def player_order(app: CompanionApp) -> list[str]:
@@ -68,11 +93,23 @@ def round_number(row: Any) -> int:
 
 
 def round_winner(row: Any) -> str:
+    """Who went out, and on which card where that counts (H2O)."""
+    out_on = getattr(row, "out_on", None)
+    if out_on:
+        return f"{row.winner} · {card_label(parse_card(out_on))}"
     return str(row.winner)
 
 
 def round_points(row: Any) -> Mapping[str, int]:
     return dict(row.points)
+
+
+def round_cells(row: Any) -> Mapping[str, str]:
+    """Each entrant's cell in a history row, as the method shows it (points, or a place)."""
+    cells = getattr(row, "cells", None)
+    if cells:
+        return dict(cells)
+    return {name: str(value) for name, value in row.points.items()}
 
 
 def ms(value_us: int | None) -> str:

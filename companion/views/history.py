@@ -170,9 +170,10 @@ class HistoryView(View):
         theme.text(surface, winner, (cols[1].x + 8, mid), 18, theme.TEXT, anchor="midleft",
                    max_width=cols[1].width - 12)
         points = facts.round_points(rnd)
+        cells = facts.round_cells(rnd)
         for name, cell in zip(self.players, cols[2:], strict=False):
-            value = points.get(name)
-            shown = "–" if value is None else str(value)
+            value = points.get(name)  # who scored this round stands out
+            shown = cells.get(name) or "–"
             color = theme.ACCENT if value else theme.TEXT_DIM
             theme.text(surface, shown, (cell.centerx, mid), 18, color, bold=bool(value),
-                       anchor="center")
+                       anchor="center", max_width=cell.width - 4)

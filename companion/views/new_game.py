@@ -1,13 +1,21 @@
-"""Starting a new game from the screen: edition, scoring method, target, and who plays.
+"""Starting a new game from the screen: edition, scoring method and its options, target,
+and who plays.
 
 Everything is a tap: the players start as "Player 1..N" (or the last game's
 table, for a rematch), and tapping a name opens an on-screen keyboard with the
 names the store already knows as quick picks. With a real keyboard attached,
 typing works the same (Enter to keep the name, Esc to leave it).
+
+The scoring row shows the method chosen, with what it does; tapping it opens the list of
+every method (`companion.scoring.METHODS`) with a line on each, so a table can pick one it
+does not know by name. Beside it are the house rules that method takes (a lone 0 worth 50,
+H2O's deductions); choosing H2O also chooses the deck that has its cards. A method that
+fixes its own target (seven-round UNO: 7 hands) shows it without − and +.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pygame
@@ -15,12 +23,13 @@ import pygame
 from companion import theme
 from companion.editions import EDITIONS
 from companion.errors import CompanionError
-from companion.game import MAX_PLAYERS, MIN_PLAYERS, check_name
+from companion.game import check_name
+from companion.i18n import _ as core_
 from companion.names import MAX_NAME_LENGTH
-from companion.scoring import DEFAULT_TARGETS, Method
+from companion.scoring import METHODS, OPTIONS, ScoringMethod
 from companion.views.base import View
-from companion.views.i18n import N_, _
-from companion.widgets import Button, Keyboard, grid, row
+from companion.views.i18n import _
+from companion.widgets import Button, Keyboard, grid, row, two_lines
 
 LABEL_W = 120
 LINE_H = 52
@@ -30,14 +39,29 @@ NARROW_PX = 640
 TARGET_STEP = 50
 #: Space between the target's and the player count's boxes in a narrow panel.
 GAP_BETWEEN_BOXES = 16
+#: The width of an option's toggle beside the method, on a wide screen.
+OPTION_W = 150
+#: The height of a method's line in the list of methods.
+CHOICE_H = 52
+#: A method's name on its button, and the size of the line or two saying how it plays.
+METHOD_PX = 17
+SUMMARY_PX = 12
 
-METHOD_LABELS = {
-    Method.WINNER: N_("Winner collects"),
-    Method.OWN: N_("Own hand"),
-    Method.CHAMPIONSHIP: N_("Championship"),
-    Method.LAZY: N_("Lazy"),
-    Method.TEAMS: N_("Teams"),
-}
+
+def draw_method(surface: pygame.Surface, box: pygame.Rect, method: ScoringMethod,
+                chosen: bool = False) -> None:
+    """A method's name on its button and, below it, how it plays (over two lines if need be)."""
+    summary = core_(method.summary)
+    width = box.width - 16
+    lines = two_lines(summary, SUMMARY_PX, width) or (summary,)
+    top = box.y + max(2, (box.height - METHOD_PX - 15 * len(lines) - 4) // 2)
+    name = core_(method.label) + (" ▾" if chosen else "")
+    drawn = theme.text(surface, name, (box.centerx, top), METHOD_PX, bold=True,
+                       anchor="midtop", max_width=width)
+    y = drawn.bottom
+    for line in lines:
+        y = theme.text(surface, line, (box.centerx, y), SUMMARY_PX, theme.TEXT_DIM,
+                       anchor="midtop", max_width=width).bottom - 2
 
 
 class NewGameView(View):
@@ -46,30 +70,45 @@ class NewGameView(View):
     def __init__(self, nav: Any) -> None:
         super().__init__(nav)
         self.edition = "showdown"
-        self.method = Method.WINNER
-        self.target: int | None = DEFAULT_TARGETS[Method.WINNER]
+        self.method: ScoringMethod = next(iter(METHODS.values()))  # the first offered
+        self.target: int | None = self.method.default_target
+        #: The house rules chosen, by key (only ones the method takes).
+        self.options: set[str] = set()
         self.names: list[str] = []
         self.editing: int | None = None
+        #: The list of methods is open.
+        self.choosing = False
+        #: The view is on screen (between `enter` and `leave`).
+        self.shown = False
         self.draft = ""
         self.error = ""
         self.keyboard = Keyboard(self._type, self._backspace, self._finish_edit, _("Done"))
 
     @property
     def full_screen(self) -> bool:  # type: ignore[override]
-        return self.editing is not None
+        return self.editing is not None or self.choosing
 
     def enter(self) -> None:
-        """Offer the current game's table again (a rematch), or four fresh players."""
-        if self.editing is not None:
+        """Offer the current game's table again (a rematch), or four fresh players.
+
+        Only on arriving: while the view is shown, a change elsewhere (a duel recorded, a
+        round from the command line) leaves what the table has chosen so far as it is.
+        """
+        if self.editing is not None or self.choosing or self.shown:
             return
+        self.shown = True
         game = self.app.game
         self.error = ""
         if game is not None:
             self.edition, self.method = game.edition_key, game.rules.method
             self.target = game.rules.target
+            self.options = set(game.rules.options)
             self.names = [p.name for p in game.players]
         elif not self.names:
             self.names = [self.default_name(i) for i in range(4)]
+
+    def leave(self) -> None:
+        self.shown = False
 
     @staticmethod
     def default_name(index: int) -> str:
@@ -78,22 +117,42 @@ class NewGameView(View):
     # -- changes --
 
     def set_edition(self, key: str) -> None:
+        """Choose the deck; a method made for it (UNO Teams) comes with it."""
         self.edition = key
-        if key == "teams":
-            self.set_method(Method.TEAMS)
+        made_for = [m for m in METHODS.values() if m.edition == key]
+        if made_for:
+            self.set_method(made_for[0])
+        self.options = {o for o in self.options if self._deck_fits(o)}
 
-    def set_method(self, method: Method) -> None:
+    def _deck_fits(self, option: str) -> bool:
+        return all(EDITIONS[self.edition].holds(c) for c in OPTIONS[option].needs_cards)
+
+    def set_method(self, method: ScoringMethod) -> None:
         self.method = method
-        self.target = DEFAULT_TARGETS[method]
-        if method is Method.TEAMS and (len(self.names) < 4 or len(self.names) % 2):
-            self.set_count(max(4, len(self.names) + len(self.names) % 2))
+        self.target = method.default_target
+        self.options &= set(method.options)
+        self.choosing = False
+        count = len(self.names)
+        if count % method.players_step:
+            count += method.players_step - count % method.players_step
+        self.set_count(count)
+
+    def toggle_option(self, key: str) -> None:
+        """Turn a house rule on or off; one that needs other cards brings their deck."""
+        if key in self.options:
+            self.options.discard(key)
+            return
+        self.options.add(key)
+        if not self._deck_fits(key):
+            self.edition = next(e for e in EDITIONS if all(
+                EDITIONS[e].holds(c) for c in OPTIONS[key].needs_cards))
 
     def step_target(self, sign: int) -> None:
-        if self.target is not None:
+        if self.target is not None and self.method.takes_target:
             self.target = max(TARGET_STEP, self.target + sign * TARGET_STEP)
 
     def set_count(self, count: int) -> None:
-        count = max(MIN_PLAYERS, min(MAX_PLAYERS, count))
+        count = max(self.method.min_players, min(self.method.max_players, count))
         while len(self.names) < count:
             taken = {n.casefold() for n in self.names}
             i = len(self.names)
@@ -103,9 +162,7 @@ class NewGameView(View):
         del self.names[count:]
 
     def step_count(self, sign: int) -> None:
-        step = 2 if self.method is Method.TEAMS else 1
-        low = 4 if self.method is Method.TEAMS else MIN_PLAYERS
-        self.set_count(max(low, len(self.names) + sign * step))
+        self.set_count(len(self.names) + sign * self.method.players_step)
 
     def start_edit(self, index: int) -> None:
         self.editing, self.draft, self.error = index, "", ""
@@ -132,8 +189,10 @@ class NewGameView(View):
         self.editing, self.draft = None, ""
 
     def start(self) -> None:
+        target = self.target if self.method.takes_target else None
+        options = [o for o in OPTIONS if o in self.options]
         try:
-            self.app.new_game(self.edition, self.method.value, list(self.names), self.target)
+            self.app.new_game(self.edition, self.method.key, list(self.names), target, options)
         except CompanionError as exc:  # GameError, RulesError: the message says what to change
             self.error = str(exc)
             return
@@ -184,28 +243,50 @@ class NewGameView(View):
         top = self.line(3).y + 24
         return pygame.Rect(self.rect.x + 8, top, self.rect.width - 16, 2 * LINE_H + 8)
 
+    def _edition_label(self, key: str) -> str:
+        """The deck's name; in a narrow panel without the "UNO" every deck's name shares."""
+        title = EDITIONS[key].title
+        short = title.removeprefix("UNO ").strip()
+        return short if self.narrow() and short else title
+
+    def scoring_cells(self) -> tuple[pygame.Rect, list[pygame.Rect]]:
+        """The method's button and, right of it, one toggle per option the method takes."""
+        line = self.line(1)
+        count = len(self.method.options)
+        width = min(OPTION_W, (line.width - 8) // 4) if count else 0
+        method = pygame.Rect(line.x, line.y, line.width - count * (width + 8), line.height)
+        toggles = [pygame.Rect(method.right + 8 + i * (width + 8), line.y, width, line.height)
+                   for i in range(count)]
+        return method, toggles
+
     def buttons(self) -> list[Button]:
         if self.editing is not None:
             return self._edit_buttons()
+        if self.choosing:
+            return self._method_buttons()
         out: list[Button] = []
-        for key, cell in zip(EDITIONS, row(self.line(0), len(EDITIONS)), strict=True):
-            out.append(Button(f"edition:{key}", cell, EDITIONS[key].title,
+        gap = 3 if self.narrow() else theme.GAP_PX  # five decks in a narrow panel: every pixel
+        for key, cell in zip(EDITIONS, row(self.line(0), len(EDITIONS), gap), strict=True):
+            out.append(Button(f"edition:{key}", cell, self._edition_label(key),
                               lambda k=key: self.set_edition(k), selected=key == self.edition,
                               font_px=18))
-        for method, cell in zip(Method, row(self.line(1), len(Method)), strict=True):
-            out.append(Button(f"method:{method.value}", cell, _(METHOD_LABELS[method]),
-                              lambda m=method: self.set_method(m),
-                              selected=method is self.method, font_px=17))
+        method_cell, toggles = self.scoring_cells()
+        # its words (the name, and how it plays in a line or two) are drawn by `draw`
+        out.append(Button("method", method_cell, "", self.open_methods))
+        for key, cell in zip(self.method.options, toggles, strict=True):
+            out.append(Button(f"option:{key}", cell, core_(OPTIONS[key].label),
+                              partial(self.toggle_option, key),
+                              selected=key in self.options, font_px=16))
         target_box, count_box = self.number_boxes()
-        if self.target is not None:
+        if self.target is not None and self.method.takes_target:
             t = row(target_box, 3)
             out.append(Button("target:-", t[0], "−", lambda: self.step_target(-1), font_px=28))
             out.append(Button("target:+", t[2], "+", lambda: self.step_target(1), font_px=28))
         c = row(count_box, 3)
         out.append(Button("players:-", c[0], "−", lambda: self.step_count(-1), font_px=28,
-                          enabled=len(self.names) > MIN_PLAYERS))
+                          enabled=len(self.names) > self.method.min_players))
         out.append(Button("players:+", c[2], "+", lambda: self.step_count(1), font_px=28,
-                          enabled=len(self.names) < MAX_PLAYERS))
+                          enabled=len(self.names) < self.method.max_players))
         area = self.names_rect()
         for i, (name, cell) in enumerate(zip(self.names, grid(area, len(self.names), 5, LINE_H),
                                              strict=True)):
@@ -217,10 +298,37 @@ class NewGameView(View):
         return out
 
     def _seat_note(self, index: int) -> str:
-        if self.method is not Method.TEAMS:
+        """A seat's team, where the method seats teams (partners opposite each other)."""
+        try:
+            seating = self.method.seat(self.names, lambda name: name)
+        except CompanionError:
             return ""
-        half = len(self.names) // 2
-        return _("team {n}").format(n=index % half + 1)
+        team = seating[index][1] if index < len(seating) else None
+        return "" if team is None else _("team {n}").format(n=team + 1)
+
+    # -- the list of methods --
+
+    def open_methods(self) -> None:
+        self.choosing, self.error = True, ""
+
+    def close_methods(self) -> None:
+        self.choosing = False
+
+    def method_rects(self) -> list[pygame.Rect]:
+        r = self.rect
+        area = pygame.Rect(r.x + 8, r.y + 72, r.width - 16, r.height - 80)
+        height = max(44, min(CHOICE_H, (area.height - 6 * (len(METHODS) - 1)) // len(METHODS)))
+        return grid(area, len(METHODS), 1, height, 6)
+
+    def _method_buttons(self) -> list[Button]:
+        # each method's words are drawn by `draw`, like the scoring button's
+        out = [Button(f"method:{m.key}", cell, "", partial(self.set_method, m),
+                      selected=m is self.method)
+               for m, cell in zip(METHODS.values(), self.method_rects(), strict=True)]
+        cancel = pygame.Rect(self.rect.right - 8 - 120, self.rect.y + 8, 120, 56)
+        out.append(Button("methods:cancel", cancel, _("Cancel"), self.close_methods,
+                          sublabel="Esc"))
+        return out
 
     def _edit_buttons(self) -> list[Button]:
         r = self.rect
@@ -246,6 +354,10 @@ class NewGameView(View):
         return True
 
     def handle_key(self, event: pygame.event.Event) -> bool:
+        if self.choosing:
+            if event.key == pygame.K_ESCAPE:
+                self.close_methods()
+            return True
         if self.editing is not None:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self._finish_edit()
@@ -267,6 +379,10 @@ class NewGameView(View):
             self._draw_editor(surface)
             return
         r = self.rect
+        if self.choosing:
+            theme.text(surface, _("How does this table keep score?"), (r.x + 16, r.y + 22), 24,
+                       bold=True, max_width=r.width - 160)
+            return
         target_box, count_box = self.number_boxes()
         shown = str(self.target) if self.target is not None else _("none")
         if self.narrow():
@@ -297,6 +413,16 @@ class NewGameView(View):
             pygame.draw.rect(surface, theme.DANGER, box, border_radius=8)
             theme.text(surface, self.error, box.center, 16, anchor="center",
                        max_width=box.width - 16)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        super().draw(surface)
+        if self.editing is not None:
+            return
+        if self.choosing:
+            for method, box in zip(METHODS.values(), self.method_rects(), strict=True):
+                draw_method(surface, box, method)
+        else:
+            draw_method(surface, self.scoring_cells()[0], self.method, chosen=True)
 
     def _draw_editor(self, surface: pygame.Surface) -> None:
         r = self.rect

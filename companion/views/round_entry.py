@@ -15,16 +15,28 @@ are kept while they are on points, so switching back loses nothing.
 The same view corrects a past round (`edit`): it opens with that round's
 winner, cards and points, and Confirm replaces the round instead of adding one.
 
-Keys: 1-9 pick who went out; then r/y/g/b choose a colour, 0-9 add a number,
-s skip, v reverse, d draw two, w wild, f wild draw four, x the edition's
-special wild; Backspace takes the last card back; p switches the player
-between cards and points (on points, 0-9 and Backspace type the number);
-Tab/arrows move between players; Enter confirms; Esc cancels.
+What a round asks for is the scoring method's (`rules.method.entry`):
+
+* hands (most methods): who went out, then every other hand, as above. Under the H2O
+  option the bar has one more button, the card the winner went out on (another card, a
+  Wild +1 or a Wild +2), which takes 20 or 40 off their total.
+* a finishing order (playing to the last player): tap the players in the order they went
+  out; the last one left is placed by itself. Tapping a placed player takes them (and
+  those after) back out of the order.
+* only who went out (seven-round UNO): tap the player, see the hand they draw next, and
+  confirm.
+
+Keys: 1-9 pick who went out (or the next in the finishing order); then r/y/g/b choose a
+colour, 0-9 add a number, s skip, v reverse, d draw two, w wild, f wild draw four, x the
+edition's special wild; Backspace takes the last card back; p switches the player
+between cards and points (on points, 0-9 and Backspace type the number); o changes the card
+the winner went out on (H2O); Tab/arrows move between players; Enter confirms; Esc cancels.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from typing import Any
 
 import pygame
@@ -32,10 +44,11 @@ import pygame
 from companion import theme
 from companion.cards import Card, parse_card
 from companion.errors import CompanionError
-from companion.scoring import Method, hand_value
+from companion.scoring import H2O_DEDUCTIONS, Entry, hand_value
 from companion.views import facts
 from companion.views.base import View
-from companion.views.i18n import N_, _
+from companion.views.facts import card_label
+from companion.views.i18n import _
 from companion.widgets import Button, grid, number_pad, row
 
 BAR_H = 56
@@ -45,16 +58,6 @@ MAX_DIGITS = 4
 #: The number pad is no wider than this, so its keys stay key-shaped on a wide screen.
 PAD_MAX_W = 420
 
-#: How a card face is written on its button.
-FACE_LABELS = {"skip": "⊘", "rev": "⇄", "+2": "+2"}
-WILD_LABELS = {
-    "wild": N_("Wild"),
-    "wild+4": N_("Wild +4"),
-    "showdown": N_("Showdown"),
-    "itembox": N_("Item Box"),
-    "team+4": N_("Team +4"),
-    "teamplay": N_("Team Play"),
-}
 COLOUR_FILL = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
 #: Keys that add a card (with the current colour for coloured faces).
 FACE_KEYS = {pygame.K_s: "skip", pygame.K_v: "rev", pygame.K_d: "+2"}
@@ -73,12 +76,6 @@ def type_digit(typed: str, digit: int) -> str:
 
 def card_fill(card: Card) -> theme.Color:
     return theme.CARD_COLORS[COLOUR_FILL[card.colour.value] if card.colour else "wild"]
-
-
-def card_label(card: Card) -> str:
-    if card.colour is None:
-        return _(WILD_LABELS.get(card.face, card.face))
-    return FACE_LABELS.get(card.face, card.face)
 
 
 def card_text_color(card: Card) -> theme.Color:
@@ -102,6 +99,10 @@ class RoundEntryView(View):
         self.typed: dict[str, str] = {}
         #: The round being corrected (1-based), or None while entering a new round.
         self.editing: int | None = None
+        #: The finishing order tapped so far (methods that record one), first out first.
+        self.order: list[str] = []
+        #: The card the winner went out on, where it counts (H2O); None: another card.
+        self.out_on: Card | None = None
 
     # -- state --
 
@@ -109,7 +110,9 @@ class RoundEntryView(View):
         """Start a fresh round (re-entering the view after a save or cancel)."""
         if self.app.game is None:
             return
-        if self.winner is not None and self.winner in self.players():
+        players = self.players()
+        if (self.winner is not None and self.winner in players) or (
+                self.order and all(p in players for p in self.order)):
             return  # coming back from a notice or a poll: keep what was tapped
         self.reset()
 
@@ -117,6 +120,12 @@ class RoundEntryView(View):
         self.winner, self.current, self.error, self.editing = None, None, "", None
         self.hands = {name: [] for name in self.players()}
         self.counting, self.typed = set(), {}
+        self.order, self.out_on = [], None
+
+    def entry(self) -> Entry:
+        """What the game's method asks a round for."""
+        game = self.app.game
+        return game.rules.method.entry if game is not None else Entry.HANDS
 
     def leave(self) -> None:
         """A correction left by another way than Confirm or Cancel (a function key) is dropped,
@@ -139,6 +148,10 @@ class RoundEntryView(View):
             else:
                 self.counting.add(name)
                 self.typed[name] = str(hand.counted)
+        self.out_on = rnd.out_on
+        if rnd.order:
+            self.order = list(rnd.order)
+            return
         self.choose_winner(rnd.winner)
 
     def players(self) -> list[str]:
@@ -154,9 +167,7 @@ class RoundEntryView(View):
         game = self.app.game
         if self.winner is None or game is None:
             return []
-        if game.rules.method is Method.TEAMS:
-            return list(game.entrant_of(self.winner).members)
-        return [self.winner]
+        return list(game.entrant_of(self.winner).members)
 
     def counted_players(self) -> list[str]:
         """Whose cards are entered: everyone seated who did not go out, in seating order."""
@@ -192,6 +203,8 @@ class RoundEntryView(View):
         assert game is not None
         used = sum(Counter(h)[card] for name, h in self.hands.items()
                    if name not in self.counting)
+        if card == self.out_on:  # the winner's last card is on the table, not in a hand
+            used += 1
         return game.edition.counts.get(card, 0) - used
 
     def add(self, card: Card) -> None:
@@ -233,6 +246,38 @@ class RoundEntryView(View):
         if self.current is not None:
             self.typed[self.current] = ""
 
+    def out_on_choices(self) -> list[Card | None]:
+        """The cards a winner can go out on that count (H2O's), and None for any other."""
+        game = self.app.game
+        if game is None or not game.rules.h2o:
+            return []
+        return [None, *(c for c in H2O_DEDUCTIONS if game.edition.holds(c))]
+
+    def cycle_out_on(self) -> None:
+        choices = self.out_on_choices()
+        if choices:
+            at = choices.index(self.out_on) if self.out_on in choices else 0
+            self.out_on = choices[(at + 1) % len(choices)]
+            self.error = ""
+
+    # -- a finishing order --
+
+    def place(self, name: str) -> None:
+        """Put `name` next in the finishing order, or take them (and those after) back out."""
+        if name in self.order:
+            del self.order[self.order.index(name):]
+        else:
+            self.order.append(name)
+        self.error = ""
+
+    def full_order(self) -> list[str]:
+        """The order as it will be saved: with one player left, they are last by themselves."""
+        left = [p for p in self.players() if p not in self.order]
+        return self.order + left if len(left) == 1 else list(self.order)
+
+    def order_complete(self) -> bool:
+        return len(self.full_order()) == len(self.players())
+
     def move(self, step: int) -> None:
         counted = self.counted_players()
         if self.current in counted:
@@ -252,15 +297,31 @@ class RoundEntryView(View):
 
     def confirm(self) -> None:
         game = self.app.game
-        if game is None or self.winner is None:
+        if game is None:
             return
-        hands, points = self.entered()
-        editing, winner = self.editing, self.winner
+        entry = self.entry()
+        order: list[str] = []
+        hands: dict[str, list[str]] = {}
+        points: dict[str, int] = {}
+        if entry is Entry.ORDER:
+            if not self.order:
+                return
+            order = self.full_order()
+            winner: str | None = order[0]
+        else:
+            if self.winner is None:
+                return
+            winner = self.winner
+            if entry is Entry.HANDS:
+                hands, points = self.entered()
+        editing = self.editing
         try:
             if editing is not None:
-                self.app.edit_round(editing, winner, hands=hands, points=points)
+                self.app.edit_round(editing, winner if not order else None, hands=hands,
+                                    points=points, order=order, out_on=self.out_on)
             else:
-                self.app.record_round(winner, hands=hands, points=points)
+                self.app.record_round(winner if not order else None, hands=hands,
+                                      points=points, order=order, out_on=self.out_on)
         except CompanionError as exc:  # GameError and CardError: the message says what to fix
             self.error = str(exc)
             return
@@ -300,24 +361,75 @@ class RoundEntryView(View):
     def buttons(self) -> list[Button]:
         if self.app.game is None:
             return []
-        return self._winner_buttons() if self.winner is None else self._hand_buttons()
+        entry = self.entry()
+        if entry is Entry.ORDER:
+            return self._order_buttons()
+        if entry is Entry.WINNER or self.winner is None:
+            return self._winner_buttons()
+        return self._hand_buttons()
 
-    def _winner_buttons(self) -> list[Button]:
+    def _player_cells(self) -> list[tuple[str, pygame.Rect]]:
+        """A big button's place for every player of the round, in seating order."""
         r = self.rect
         players = self.players()
         columns = 2 if len(players) <= 6 else 3
         area = pygame.Rect(r.x + 24, r.y + 64, r.width - 48, self.bar_rect().y - r.y - 72)
         rows = -(-len(players) // columns)
         cell_h = min(72, (area.height - 8 * (rows - 1)) // rows)
-        out = [
-            Button(f"winner:{name}", cell, name, lambda n=name: self.choose_winner(n),
-                   font_px=24, sublabel=str(i + 1) if i < 9 else "")
-            for i, (name, cell) in enumerate(
-                zip(players, grid(area, len(players), columns, cell_h), strict=True))
-        ]
+        return list(zip(players, grid(area, len(players), columns, cell_h), strict=True))
+
+    def _winner_buttons(self) -> list[Button]:
+        """Who went out: a tap goes on to the hands, or (only who went out) selects them."""
+        only_winner = self.entry() is Entry.WINNER
+        standing = {s.name: s for s in self.app.standings()} if only_winner else {}
+        out = []
+        for i, (name, cell) in enumerate(self._player_cells()):
+            key = str(i + 1) if i < 9 else ""
+            note = key
+            if name in standing:  # seven-round UNO: where they are in the deal schedule
+                line = standing[name]
+                note = " · ".join(t for t in (facts.total_text(self.app, line),
+                                              facts.total_note(self.app, line), key) if t)
+            out.append(Button(f"winner:{name}", cell, name, partial(self.choose_winner, name),
+                              font_px=24, sublabel=note, selected=only_winner
+                              and name == self.winner))
         cells = row(self.bar_rect(), 4)
         out.append(Button("cancel", cells[0], _("Cancel"), self.cancel, sublabel="Esc"))
+        if only_winner:
+            out.append(Button("confirm", cells[3], _("Confirm"), self.confirm, primary=True,
+                              enabled=self.winner is not None, sublabel=self._confirm_note()))
         return out
+
+    def _order_buttons(self) -> list[Button]:
+        """Every player as a button showing their place; taps build the finishing order."""
+        full = self.full_order()
+        out = []
+        for i, (name, cell) in enumerate(self._player_cells()):
+            if name in full:
+                place = full.index(name) + 1
+                note = (_("last") if place == len(self.players()) and self.order_complete()
+                        else _("place {n}").format(n=place))
+            else:
+                note = str(i + 1) if i < 9 else ""
+            out.append(Button(f"place:{name}", cell, name, partial(self.place, name),
+                              font_px=24, sublabel=note, selected=name in self.order))
+        cells = row(self.bar_rect(), 4)
+        out += [
+            Button("cancel", cells[0], _("Cancel"), self.cancel, sublabel="Esc"),
+            Button("take_back", cells[1], "⌫", self.take_back_place, sublabel=_("last place"),
+                   enabled=bool(self.order)),
+            Button("confirm", cells[3], _("Confirm"), self.confirm, primary=True,
+                   enabled=self.order_complete(), sublabel=self._confirm_note()),
+        ]
+        return out
+
+    def _confirm_note(self) -> str:
+        return "Enter" if self.editing is None else _("round {n}").format(n=self.editing)
+
+    def take_back_place(self) -> None:
+        if self.order:
+            self.order.pop()
+            self.error = ""
 
     def _hand_buttons(self) -> list[Button]:
         out: list[Button] = []
@@ -331,12 +443,18 @@ class RoundEntryView(View):
             out += self._pad_buttons()
         else:
             out += self._card_buttons()
-        bar = row(self.bar_rect(), 6)
+        h2o = bool(self.out_on_choices())
+        bar = row(self.bar_rect(), 7 if h2o else 6)
         on_points = self.on_points(self.current)
         out += [
             Button("cancel", bar[0], _("Cancel"), self.cancel, sublabel="Esc"),
             Button("change_winner", bar[1], "★ " + (self.winner or ""), self._unpick_winner,
                    sublabel=_("went out"), font_px=18),
+        ]
+        if h2o:
+            out.append(self._out_on_button(bar[2]))
+        bar = bar[1:] if h2o else bar
+        out += [
             Button("points", bar[2], _("Points"), self.toggle_points, selected=on_points,
                    sublabel="P", enabled=self.current is not None, font_px=18),
             Button("take_back", bar[3], "⌫",
@@ -346,10 +464,21 @@ class RoundEntryView(View):
             Button("next", bar[4], _("Next"), lambda: self.move(1), sublabel="Tab",
                    enabled=len(counted) > 1),
             Button("confirm", bar[5], _("Confirm"), self.confirm, primary=True,
-                   sublabel="Enter" if self.editing is None
-                   else _("round {n}").format(n=self.editing)),
+                   sublabel=self._confirm_note()),
         ]
         return out
+
+    def _out_on_button(self, cell: pygame.Rect) -> Button:
+        """H2O: the card the winner went out on, changed by a tap (another card, +1, +2)."""
+        card = self.out_on
+        if card is None:
+            label, note = _("other card"), _("went out on · O")
+        else:
+            label = card_label(card)
+            note = _("{points} off · O").format(points=H2O_DEDUCTIONS[card])
+        return Button("out_on", cell, label, self.cycle_out_on, sublabel=note,
+                      selected=card is not None, font_px=17,
+                      fill=None if card is None else theme.CARD_COLORS["wild"])
 
     def _pad_buttons(self) -> list[Button]:
         """The number pad, centred where the card grid is, for a hand counted as points."""
@@ -410,14 +539,24 @@ class RoundEntryView(View):
         if key == pygame.K_ESCAPE:
             self.cancel()
             return True
-        if self.winner is None:
-            digit = DIGIT_KEYS.get(key)
-            players = self.players()
-            if digit is not None and 1 <= digit <= len(players):
+        entry = self.entry()
+        if entry is Entry.HANDS and self.winner is not None:
+            return self._hand_key(event)
+        players = self.players()
+        digit = DIGIT_KEYS.get(key)
+        if digit is not None and 1 <= digit <= len(players):
+            if entry is Entry.ORDER:
+                self.place(players[digit - 1])
+            else:
                 self.choose_winner(players[digit - 1])
-                return True
-            return False
-        return self._hand_key(event)
+            return True
+        if entry is Entry.ORDER and key == pygame.K_BACKSPACE:
+            self.take_back_place()
+            return True
+        if entry is not Entry.HANDS and key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.confirm()
+            return True
+        return False
 
     def _hand_key(self, event: pygame.event.Event) -> bool:
         key = event.key
@@ -425,6 +564,8 @@ class RoundEntryView(View):
         assert game is not None
         if key == pygame.K_p:
             self.toggle_points()
+        elif key == pygame.K_o and self.out_on_choices():
+            self.cycle_out_on()
         elif self.on_points(self.current) and key in DIGIT_KEYS:
             self.type_digit(DIGIT_KEYS[key])
         elif self.on_points(self.current) and key == pygame.K_DELETE:
@@ -462,7 +603,19 @@ class RoundEntryView(View):
         r = self.rect
         if self.app.game is None:
             return
-        if self.winner is None:
+        entry = self.entry()
+        if entry is Entry.ORDER:
+            title = (_("Tap the players in the order they went out") if self.editing is None
+                     else _("Round {n}: the order they went out").format(n=self.editing))
+            drawn = theme.text(surface, title, (r.x + 24, r.y + 16), 24, bold=True,
+                               max_width=r.width * 2 // 3 - 24)
+            theme.text(surface, facts.game_line(self.app), (r.right - 24, r.y + 22), 16,
+                       theme.TEXT_DIM, anchor="topright",
+                       max_width=min(r.width // 3, r.right - 24 - drawn.right - 16))
+            theme.text(surface, _("the last one left is placed by itself"),
+                       (r.x + 24, self.bar_rect().y - 4), 16, theme.TEXT_DIM,
+                       anchor="bottomleft", max_width=r.width - 48)
+        elif self.winner is None or entry is Entry.WINNER:
             title = (_("Who went out?") if self.editing is None else
                      _("Round {n}: who went out?").format(n=self.editing))
             drawn = theme.text(surface, title, (r.x + 24, r.y + 16), 26, bold=True,
@@ -475,8 +628,9 @@ class RoundEntryView(View):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        if self.error:  # on top of the hand strip, until the next tap
-            box = self.strip_rect()
+        if self.error:  # on top of the hand strip (or the title), until the next tap
+            box = self.strip_rect() if self.winner is not None and self.entry() is Entry.HANDS \
+                else pygame.Rect(self.rect.x + 8, self.rect.y + 4, self.rect.width - 16, BAR_H)
             pygame.draw.rect(surface, theme.DANGER, box, border_radius=8)
             theme.text(surface, self.error, box.center, 17, theme.TEXT, anchor="center",
                        max_width=box.width - 16)

@@ -28,6 +28,8 @@ STACK_BELOW_PX = 640
 BUTTON_H = 64
 #: The smallest size a player's name is drawn at before it is shortened with "…".
 NAME_MIN_PX = 16
+#: The size of a note beside a total (seven-round UNO's hand in play).
+NOTE_PX = 16
 
 
 def draw_star(surface: pygame.Surface, center: tuple[int, int], radius: int,
@@ -176,6 +178,11 @@ class StandingsView(View):
         total_rect = theme.text(surface, facts.total_text(self.app, s), (rect.right - 16, mid),
                                 big + 4, theme.ACCENT if leader else theme.TEXT, bold=True,
                                 anchor="midright")
+        note = facts.total_note(self.app, s)
+        if note:  # e.g. the hand in play under seven-round UNO, in small type before the total
+            total_rect = theme.text(surface, note, (total_rect.x - 10, mid), NOTE_PX,
+                                    theme.TEXT_DIM, anchor="midright",
+                                    max_width=(total_rect.x - x) // 2).union(total_rect)
         shown, size = theme.fit(str(s.name), big, total_rect.x - x - 12, bold=leader,
                                 min_size=min(big, NAME_MIN_PX))
         name_rect = theme.text(surface, shown, (x, mid), size, theme.TEXT, bold=leader,

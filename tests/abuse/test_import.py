@@ -78,7 +78,7 @@ REFUSED = [
     ("a zero-width space in a name",
      with_players(GAME, [*GAME["players"], player("Zo\u200be")]), "U+200B"),
     ("only one founder",
-     with_players(GAME, [player("Ann", 0), player("Bob", 1)]), "at least two players"),
+     with_players(GAME, [player("Ann", 0), player("Bob", 1)]), "2 to 10 players, not 1"),
     ("a joiner after a round never played",
      with_players(GAME, [*GAME["players"][:2], player("Cid", 3)]), "joined_round"),
     ("a team in a game without teams",

@@ -93,7 +93,7 @@ BAD_FILES = [
     ("rounds.0.hands", ["Ann"], "rounds[0].hands"),
     ("rounds.0.played_at", 3, "rounds[0].played_at"),
     ("duels", {"Bob": 1}, "duels in the file"),
-    ("version", 2, "version in the file is 2"),
+    ("version", 3, "version in the file is 3"),
 ]
 
 

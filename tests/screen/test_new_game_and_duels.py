@@ -21,6 +21,7 @@ def test_a_new_game_by_touch_alone(db: Path) -> None:
     driver.tap("new_game")  # the empty standings offer it
     assert driver.view.name == "new_game"
     driver.tap("edition:classic")
+    driver.tap("method")  # the list of methods, each with a line on how it scores
     driver.tap("method:own")
     driver.tap("target:-")
     driver.tap("players:+")
@@ -32,7 +33,7 @@ def test_a_new_game_by_touch_alone(db: Path) -> None:
     driver.tap("start")
     game = app.game
     assert game is not None and game.edition_key == "classic"
-    assert game.rules.method.value == "own" and game.rules.target == 150
+    assert game.rules.method.key == "own" and game.rules.target == 150
     assert game.names == ["Ann", "Player 2", "Player 3", "Player 4", "Player 5"]
     assert driver.view.name == "standings"
     app.close()
@@ -78,6 +79,7 @@ def test_an_impossible_table_is_explained(app: CompanionApp) -> None:
 def test_teams_need_pairs(app: CompanionApp) -> None:
     driver = Driver(app)
     driver.tap("tab:new_game")
+    driver.tap("method")
     driver.tap("method:teams")
     assert len(driver.view.names) == 4
     driver.tap("players:+")

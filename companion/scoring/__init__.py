@@ -1,0 +1,90 @@
+"""Scoring: one module per method, the options of seed 001, and a game's rules.
+
+* `base.py`: what a method is (`ScoringMethod`) and the values it works with.
+* one module per method: `winner`, `own`, `championship`, `lazy`, `teams`, `last` (play to
+  the last player), `seven` (seven-round UNO); `registry.py` lists them.
+* `options.py`: the house rules that change the score (a lone 0 worth 50, H2O deductions).
+* `rules.py`: `Rules`, a game's method, target and options, checked when made.
+
+`score_round` is the one entry point that scores a round: the method's own count, then the
+options that act on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from companion.cards import Card
+from companion.scoring.base import (
+    Column,
+    Entrant,
+    Entry,
+    RoundInput,
+    RoundScore,
+    RulesError,
+    ScoringMethod,
+    Verdict,
+)
+from companion.scoring.options import H2O_DEDUCTIONS, OPTIONS, Option, card_total, hand_value
+from companion.scoring.options import apply as _apply_options
+from companion.scoring.registry import METHODS
+from companion.scoring.rules import MAX_TARGET, Rules, parse_method, parse_option
+
+#: The option keys, in the order they are offered (kept for callers of the old name).
+MODIFIERS = tuple(OPTIONS)
+
+__all__ = [
+    "H2O_DEDUCTIONS",
+    "MAX_TARGET",
+    "METHODS",
+    "MODIFIERS",
+    "OPTIONS",
+    "Column",
+    "Entrant",
+    "Entry",
+    "Option",
+    "RoundInput",
+    "RoundScore",
+    "Rules",
+    "RulesError",
+    "ScoringMethod",
+    "Verdict",
+    "card_total",
+    "entrant_of",
+    "get_method",
+    "hand_value",
+    "parse_method",
+    "parse_option",
+    "score_round",
+]
+
+
+def get_method(key: str) -> ScoringMethod:
+    """The method stored under `key` (or typed as one of its names)."""
+    return parse_method(key)
+
+
+def entrant_of(entrants: Sequence[Entrant], player: str) -> Entrant:
+    for e in entrants:
+        if player in e.members:
+            return e
+    raise KeyError(player)
+
+
+def score_round(
+    rules: Rules,
+    entrants: Sequence[Entrant],
+    winner: str,
+    hand_values: Mapping[str, int] | None = None,
+    seating: Sequence[str] = (),
+    *,
+    order: tuple[str, ...] = (),
+    out_on: Card | None = None,
+) -> RoundScore:
+    """Score one round: the method's count, then the options (H2O) that act on it.
+
+    `hand_values` holds what each player taking part has left in hand (the winner 0).
+    `seating` (the round's players in seating order) breaks a tie for the lazy loser.
+    """
+    entry = RoundInput(winner, dict(hand_values or {}), tuple(seating), tuple(order), out_on)
+    return _apply_options(rules, entrants, entry, rules.method.score(entrants, entry))

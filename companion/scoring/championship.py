@@ -1,0 +1,64 @@
+"""The championship (seed 000): scored as own hand; the winner of a round deals the next; a
+player's result is points ÷ rounds played, lower is better; the game runs until someone
+reaches the target (500), and then the lowest result wins. A table seats 2 to 7 players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from companion.i18n import N_
+from companion.scoring.base import Column, StandingFacts, Verdict
+from companion.scoring.own import OwnHand
+
+if TYPE_CHECKING:
+    from companion.game import Game
+    from companion.scoring.rules import Rules
+
+
+def _per_round(standing: StandingFacts) -> str:
+    return "-" if standing.result is None else f"{standing.result:.1f}"
+
+
+class Championship(OwnHand):
+    key = "championship"
+    aliases = ("champ",)
+    title = N_("championship: points per round, lower is better")
+    label = N_("Championship")
+    summary = N_("as own hand, 2 to 7 players; points per round, lower is better")
+    default_target = 500
+    max_players = 7  # seed 000: at most 7 players at a table
+
+    def next_dealer(self, game: Game, index: int, dealer: str) -> str:
+        """Whoever went out deals the next round (seed 000, rule 2.3)."""
+        return game.rounds[index].winner
+
+    def result(self, total: int, rounds_played: int) -> float | None:
+        return total / rounds_played if rounds_played else None
+
+    def verdict(self, rules: Rules, totals: Mapping[str, int],
+                results: Mapping[str, float | None]) -> Verdict:
+        """Over once someone reaches the target; the lowest result wins."""
+        if rules.target is None or not any(t >= rules.target for t in totals.values()):
+            return Verdict(False)
+        scored = {n: r for n, r in results.items() if r is not None}
+        if not scored:
+            return Verdict(True)
+        best = min(scored.values())
+        return Verdict(True, tuple(n for n, r in scored.items() if r == best))
+
+    def rank_key(self, standing: StandingFacts) -> tuple[float, ...]:
+        r = standing.result
+        return (r is None, r if r is not None else 0.0)
+
+    def total_text(self, standing: StandingFacts) -> str:
+        if standing.result is None:
+            return str(standing.total)
+        return f"{standing.total}  ({standing.result:.1f})"
+
+    def columns(self) -> tuple[Column, ...]:
+        return (*super().columns(), Column(N_("rounds"), lambda s: s.rounds_played),
+                Column(N_("per round"), _per_round))
+
+
+METHOD = Championship()
