@@ -46,6 +46,8 @@ TABS: tuple[tuple[str, str, int], ...] = (
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
 #: How long a notice stays on screen.
 NOTICE_MS = 3000
+#: The notice's text size, in pixels.
+NOTICE_PX = 20
 #: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
 POLL_MS = 250
 
@@ -236,11 +238,20 @@ class CompanionScreen:
             button.draw(surface, pressed=button.key == self._held_tab)
 
     def _draw_notice(self, surface: pygame.Surface) -> None:
-        image = theme.font(20, True).render(self._notice, True, theme.BACKGROUND)
-        box = image.get_rect().inflate(32, 20)
+        """The notice in a box above the bottom buttons, wrapped to the screen's width: an
+        error names a file and says what to do, and all of it must be readable."""
+        lines = notice_lines(self._notice, self.size[0] - 64)
+        f = theme.font(NOTICE_PX, True)
+        images = [f.render(line, True, theme.BACKGROUND) for line in lines]
+        width = max(i.get_width() for i in images)
+        height = sum(i.get_height() for i in images)
+        box = pygame.Rect(0, 0, width + 32, height + 20)
         box.midbottom = (self.size[0] // 2, self.size[1] - 72)
         pygame.draw.rect(surface, theme.ACCENT, box, border_radius=10)
-        surface.blit(image, image.get_rect(center=box.center))
+        y = box.y + 10
+        for image in images:
+            surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
+            y += image.get_height()
 
     def _handle(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN:
@@ -287,6 +298,24 @@ class CompanionScreen:
             self.go("standings")
             return True
         return False
+
+
+def notice_lines(message: str, width: int, most: int = 3) -> list[str]:
+    """`message` broken at spaces into at most `most` lines of `width` pixels (the last one
+    cut with … if even that is not enough)."""
+    f = theme.font(NOTICE_PX, True)
+    lines: list[str] = []
+    words = message.split(" ")
+    while words and len(lines) < most - 1:
+        line = words.pop(0)
+        while words and f.size(f"{line} {words[0]}")[0] <= width:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines.append(theme.fit(" ".join(words), NOTICE_PX, width, bold=True,
+                               min_size=NOTICE_PX)[0])
+    return [theme.fit(line, NOTICE_PX, width, bold=True, min_size=NOTICE_PX)[0]
+            for line in lines] or [""]
 
 
 def game_is_over(app: CompanionApp) -> bool:

@@ -190,3 +190,20 @@ def test_store_reads_are_one_snapshot(db: Path) -> None:
         with pytest.raises(StoreError, match="no game 7"):
             store.load_game(7)
         assert not store.conn.in_transaction
+
+
+def test_a_long_notice_is_wrapped_to_the_screen_not_cut() -> None:
+    import pygame
+
+    from companion import theme
+    from companion.screen import NOTICE_PX, notice_lines
+
+    pygame.font.init()
+    message = ("cannot read the games file /home/table/.local/share/uno-showdown/games.sqlite3 "
+               "(database disk image is malformed): check the file, or choose another with --db")
+    for width in (736, 376):  # the Pi's screen, the emulator's companion panel
+        lines = notice_lines(message, width)
+        assert 1 < len(lines) <= 3
+        assert all(theme.font(NOTICE_PX, True).size(line)[0] <= width for line in lines)
+        if len(lines) < 3 or not lines[-1].endswith("…"):
+            assert " ".join(lines) == message  # every word is there to read
