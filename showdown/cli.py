@@ -14,7 +14,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 COMMAND_MODULES = (
     "showdown.commands.simulate",
@@ -37,6 +37,13 @@ class UsageError(Exception):
     """Bad input from the user: printed as one line, exit status 2."""
 
 
+def one_line(message: str) -> str:
+    """`message` as one printable line: a newline, an escape sequence or an invisible mark
+    that came with the user's own input (a file name, a player's name) is shown escaped, so
+    an error neither spills over lines nor repaints the terminal."""
+    return "".join(ch if ch == " " or ch.isprintable() else ascii(ch)[1:-1] for ch in message)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse's parser, but a bad option is one line on stderr and exit status 2.
 
@@ -46,7 +53,14 @@ class OneLineParser(argparse.ArgumentParser):
     """
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # `--duels=--`: argparse drops the "--" and hands the option an empty list, which no
+        # command expects (a TypeError far from here). It is no value: say so.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+        return super()._get_values(action, arg_strings)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = args.func(args)
         sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
     except UsageError as exc:
-        print(f"uno-showdown {args.command}: {exc}", file=sys.stderr)
+        print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130
@@ -83,8 +97,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         _drop_stdout()
         where = exc.filename or "the output"
-        print(f"uno-showdown {args.command}: cannot write {where} ({exc.strerror}): "
-              "free some space or write somewhere else", file=sys.stderr)
+        print(one_line(f"uno-showdown {args.command}: cannot write {where} ({exc.strerror}): "
+                       "free some space or write somewhere else"), file=sys.stderr)
         return 2
     return int(status or 0)
 

@@ -34,7 +34,7 @@ from showdown.cli import build_parser, main
 HOSTILE = [
     "", " ", "-1", "0", "nan", "-inf", "1e308", "9" * 40, "0x1F", "1_0", "²", "١٢",
     "\x00", "\x1b[2J", "a:b,c+d", "/dev/zero", "/dev/full", "/dev/null", "/", ".",
-    "\u202egnp", "x" * 10_000,
+    "\u202egnp", "x" * 10_000, "--", "-", "two\nlines",
 ]
 
 #: Each subcommand with the arguments that make it valid (options, then positionals by
@@ -256,3 +256,13 @@ def test_the_fuzz_reaches_each_command_past_its_parser(
             argv += ["--", *(v.format(**place) for v in positionals.values())]
         status, err = call(capsys, argv)
         assert status == 0, (command, err)
+
+
+def test_what_the_user_typed_cannot_break_the_line_or_the_terminal(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A file name with a newline or an escape sequence is shown escaped in the error."""
+    folder = tmp_path / "a\nb\x1b[2J"
+    folder.mkdir()
+    status, err = call(capsys, ["game", "list", "--db", str(folder)])
+    assert status == 2 and err.count("\n") == 1 and "\x1b" not in err
+    assert "a\\nb\\x1b[2J" in err
