@@ -24,17 +24,25 @@ Return types are small frozen dataclasses:
 * `ReactionStats` (from `duel_stats`): name, duels, wins, best_ms, median_ms.
 * `DuelRow` (from `last_duel`, `duels`): the players, cards, outcome, winner, loser and
   reaction_us per player name.
+
+A game may sit in a time box (`companion.timebox`): a table playing against a clock that
+another program runs (a championship's director). Then every change asks the box, inside
+the store's transaction, whether the table may record now; a refusal is a `CompanionError`
+naming the box. With `follow` (the screens) the app moves on by itself to the game the
+table plays now: the next game when one ended at the target, the table's next box (its next
+stage) once that one has started.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypeVar
 
-from companion import transfer
+from companion import transfer, wallclock
 from companion.cards import Card, parse_card
 from companion.duels import DuelRecorder, ReactionStats, reaction_stats
 from companion.editions import Edition
@@ -42,7 +50,8 @@ from companion.errors import CompanionError
 from companion.game import Game, GameError, Hand, HistoryRow, Standing
 from companion.i18n import _, set_language
 from companion.scoring import Rules
-from companion.store import DuelRow, GameChangedError, GameInfo, Store
+from companion.store import BoxedGame, DuelRow, GameChangedError, GameInfo, Recorded, Store
+from companion.timebox import Phase, State, TimeBoxError
 
 __all__ = [
     "CompanionApp",
@@ -55,9 +64,11 @@ __all__ = [
     "Standing",
 ]
 
+T = TypeVar("T")
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+
+def _iso(now_us: int) -> str:
+    return datetime.fromtimestamp(now_us / 1_000_000, UTC).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +88,24 @@ class RoundSummary:
     starter: str
     order: tuple[str, ...] = ()
     out_on: str | None = None
+    late: bool = False  # entered after the table's time was up (its last deal)
+    continued_in: int | None = None  # the game ended; the table plays on in this game
 
 
 def _card(card: str | Card | None) -> Card | None:
     if card is None or isinstance(card, Card):
         return card
     return parse_card(card) if card.strip() else None
+
+
+def play_on_game(game: Game, created_at: str = "") -> Game:
+    """The table's next game when `game` ended inside a time box: the same edition, rules
+    and players in the same seats, turned so that the player the rules name to deal next
+    deals first (the one who went out, under the championship's rules)."""
+    names = game.names
+    first = names.index(game.dealer) if game.dealer in names else 0
+    return Game.new(game.edition_key, game.rules, names[first:] + names[:first],
+                    created_at=created_at)
 
 
 def build_hands(
@@ -108,23 +131,32 @@ def build_hands(
 class CompanionApp:
     """The score keeper the screen drives; see the module docstring for the return types."""
 
-    def __init__(self, store: Store, game: Game | None) -> None:
+    def __init__(self, store: Store, game: Game | None, *,
+                 clock: Callable[[], int] | None = None, follow: bool = True) -> None:
         self.store = store
         self.game = game
+        #: Wall-clock microseconds, what time boxes are kept on (tests pass their own).
+        self.clock: Callable[[], int] = clock or wallclock.now
+        #: Move on to the game the table plays now (see the module docstring).
+        self.follow = follow
         self._lock = threading.RLock()
         self._seen_version: int | None = None  # the file's data_version last looked at
         self._last_duel: DuelRow | None = None
         self._recorder: DuelRecorder | None = None
+        self._boxed: BoxedGame | None = None
         self._attach()
+        self._follow()
 
     @classmethod
     def open(
         cls, db_path: str | Path | None = None, game_id: int | None = None,
-        lang: str | None = None, *, unfinished_only: bool = True,
+        lang: str | None = None, *, unfinished_only: bool = True, follow: bool = True,
+        clock: Callable[[], int] | None = None,
     ) -> CompanionApp:
         """Open the store (default place when None) and the game, or the latest unfinished one.
 
-        With `unfinished_only=False` the latest game is opened even if it is over.
+        With `unfinished_only=False` the latest game is opened even if it is over; with
+        `follow=False` the game asked for is kept even if its table has moved on.
         """
         set_language(lang)
         store = Store(db_path)
@@ -132,10 +164,10 @@ class CompanionApp:
             if game_id is None:
                 game_id = store.latest_game_id(unfinished_only=unfinished_only)
             game = store.load_game(game_id) if game_id is not None else None
+            return cls(store, game, clock=clock, follow=follow)
         except BaseException:
             store.close()
             raise
-        return cls(store, game)
 
     def close(self) -> None:
         self.store.close()
@@ -151,7 +183,9 @@ class CompanionApp:
         if game is None or game.id is None:
             self._recorder = None
             self._last_duel = None
+            self._boxed = None
             return
+        self._boxed = self.store.time_box_of(game.id)
         self._recorder = DuelRecorder(
             self.store, game.id,
             after_round=lambda: len(self.game.rounds) if self.game else 0,
@@ -163,13 +197,47 @@ class CompanionApp:
     def _duel_recorded(self, row: DuelRow) -> None:
         self._last_duel = row
 
-    def _save(self, write: Callable[[], None]) -> None:
-        """Run a store write; if the game changed elsewhere, reload it before passing that on."""
+    def _save(self, write: Callable[[], T]) -> T:
+        """Run a store write; if the game changed elsewhere, reload it before passing that on
+        (and if its time box refused, read the box again: it is what the screen shows)."""
         try:
-            write()
+            return write()
         except GameChangedError:
             self._reload()
             raise
+        except TimeBoxError:
+            self._reload_box()
+            raise
+
+    def _reload_box(self) -> bool:
+        """Read the current game's box again; True if it changed. Follows the table on."""
+        game = self.game
+        if game is None or game.id is None:
+            return False
+        boxed = self.store.time_box_of(game.id)
+        changed = boxed != self._boxed
+        if changed:
+            self._boxed = boxed
+        return self._follow() or changed
+
+    def _follow(self) -> bool:
+        """With `follow`, switch to the game the table plays now; True if it switched."""
+        boxed, game = self._boxed, self.game
+        if not self.follow or boxed is None or game is None:
+            return False
+        seen = {boxed.box.id}
+        while (boxed.box.next_box_id is not None and boxed.box.next_box_id not in seen
+               and boxed.box.phase(self.clock()) is Phase.DONE):
+            following = self.store.time_box(boxed.box.next_box_id)
+            if following.box.state is State.WAITING or not following.game_ids:
+                break
+            seen.add(following.box.id)
+            boxed = following
+        if boxed.current_game_id in (0, game.id):
+            return False
+        self.game = self.store.load_game(boxed.current_game_id)
+        self._attach()
+        return True
 
     def _reload(self) -> None:
         game = self.game
@@ -198,6 +266,11 @@ class CompanionApp:
             changed = self.store.game_revision(game.id) != game.revision
             if changed:
                 self._reload()
+            if self._reload_box():
+                changed = True
+                game = self.game
+                if game is None or game.id is None:
+                    return True
             duels = self.store.duels(game.id)
             last = duels[-1] if duels else None
             if last != self._last_duel:
@@ -211,6 +284,10 @@ class CompanionApp:
         """Read the current game from the file again (to show what others have changed)."""
         with self._lock:
             self._reload()
+
+    def time_box(self) -> BoxedGame | None:
+        """The current game's time box (as last read), or None when it has no clock."""
+        return self._boxed
 
     def _require(self) -> Game:
         if self.game is None:
@@ -229,7 +306,11 @@ class CompanionApp:
         `options` the keys of its house rules (`companion.scoring.OPTIONS`).
         """
         rules = Rules.make(method, target, options)
-        game = Game.new(edition, rules, players, created_at=_now())
+        game = Game.new(edition, rules, players, created_at=_iso(self.clock()))
+        if self._boxed is not None:  # a table in a time box plays the box's games
+            self._reload_box()
+            if self._boxed is not None:
+                self._boxed.box.check_new_game(self.clock())
         with self._lock:
             game_id = self.store.create_game(game)
             self.game = self.store.load_game(game_id)
@@ -273,11 +354,37 @@ class CompanionApp:
         """
         with self._lock:
             game = self._require()
-            new = game.add_round(winner, build_hands(hands, points), _now(), order=order,
-                                 out_on=_card(out_on))
-            self._save(lambda: self.store.append_round(new))
+            self._box_allows_a_round()
+            new = game.add_round(winner, build_hands(hands, points), _iso(self.clock()),
+                                 order=order, out_on=_card(out_on))
+            successor = play_on_game(new, _iso(self.clock())) if new.verdict.over else None
+            recorded = self._save(lambda: self.store.append_round(
+                new, now_us=self.clock(), successor=successor))
             self.game = new
-            return self.summary()
+            summary = replace(self.summary(), late=recorded.late,
+                              continued_in=recorded.continued_in)
+            self._moved_on(recorded)
+            return summary
+
+    def _box_allows_a_round(self) -> None:
+        """Say first when the table's time box takes no round now (rather than, say, that
+        the game is over); the store checks again inside its transaction."""
+        if self._boxed is not None:
+            self._reload_box()
+            boxed, game = self._boxed, self.game
+            if boxed is None or game is None:
+                return
+            if boxed.current_game_id != game.id:
+                raise boxed.box.moved_on(boxed.current_game_id)
+            boxed.box.check_add(self.clock())
+
+    def _moved_on(self, recorded: Recorded) -> None:
+        """After a change in a box: go to the table's next game if one started, re-read the box."""
+        if recorded.continued_in is not None and self.follow:
+            self.game = self.store.load_game(recorded.continued_in)
+            self._attach()
+        elif self._boxed is not None:
+            self._reload_box()
 
     def summary(self, number: int | None = None) -> RoundSummary:
         """The summary of round `number` (1-based; the last round by default)."""
@@ -327,8 +434,10 @@ class CompanionApp:
             if game is None or not game.rounds:
                 return False
             new = game.undo()
-            self._save(lambda: self.store.set_round_count(new, len(game.rounds)))
+            self._save(lambda: self.store.set_round_count(new, len(game.rounds),
+                                                          now_us=self.clock()))
             self.game = new
+            self._moved_on(Recorded())
             return True
 
     def redo(self) -> bool:
@@ -337,9 +446,13 @@ class CompanionApp:
             game = self.game
             if game is None or not game.undone:
                 return False
+            self._box_allows_a_round()
             new = game.redo()
-            self._save(lambda: self.store.set_round_count(new, len(game.rounds)))
+            successor = play_on_game(new, _iso(self.clock())) if new.verdict.over else None
+            recorded = self._save(lambda: self.store.set_round_count(
+                new, len(game.rounds), now_us=self.clock(), successor=successor))
             self.game = new
+            self._moved_on(recorded)
             return True
 
     # -- players --

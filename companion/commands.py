@@ -31,7 +31,8 @@ from companion.scoring import (
     card_total,
     parse_option,
 )
-from companion.store import Store
+from companion.store import BoxedGame, Store
+from companion.timebox import Phase, clock_text
 from showdown.cli import UsageError
 
 
@@ -163,7 +164,7 @@ def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
             app = CompanionApp(Store(args.db), None)
         else:
             app = CompanionApp.open(args.db, getattr(args, "game", None), lang=args.lang,
-                                    unfinished_only=False)
+                                    unfinished_only=False, follow=False)
         if need_game and app.game is None:
             app.close()
             raise UsageError(_("there is no game yet: start one with `uno-showdown game new`"))
@@ -304,6 +305,25 @@ def _next_line(game: Game) -> str:
     return game.rules.method.next_line(game)
 
 
+def _box_line(boxed: BoxedGame, game_id: int | None, now_us: int) -> str:
+    """Where a game in a time box stands: the table's clock, or the game it moved on to."""
+    box = boxed.box
+    if boxed.current_game_id != game_id:
+        return _("{label}: the table has moved on to game {id}.").format(
+            label=box.label, id=boxed.current_game_id)
+    phase = box.phase(now_us)
+    left = box.left(now_us)
+    clock = "" if left is None else clock_text(left)
+    texts = {
+        Phase.WAITING: _("{label}: waiting for the clock to start ({time} to play)."),
+        Phase.OPEN: _("{label}: {time} left."),
+        Phase.PAUSED: _("{label}: the clock is paused with {time} left."),
+        Phase.LAST_DEAL: _("{label}: time is up; the deal in progress may still be recorded."),
+        Phase.DONE: _("{label}: time is up and this table is done."),
+    }
+    return texts[phase].format(label=box.label, time=clock)
+
+
 def _print_standings(app: CompanionApp) -> None:
     game = app.game
     assert game is not None
@@ -345,6 +365,14 @@ def cmd_round(args: argparse.Namespace) -> int:
             print(_("Hands: {hands}.").format(hands=", ".join(
                 f"{n} {v}" for n, v in summary.hand_values.items() if n != summary.winner)))
         _print_standings(app)
+        boxed = app.time_box()
+        if summary.late and boxed is not None:
+            print(_("{label}: that was the deal in progress when the time was up.").format(
+                label=boxed.box.label))
+        if summary.continued_in is not None and boxed is not None:
+            following = app.store.load_game(summary.continued_in)
+            print(_("{label} plays on in game {id}; {dealer} deals.").format(
+                label=boxed.box.label, id=summary.continued_in, dealer=following.dealer))
         return 0
 
 
@@ -366,6 +394,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(_("Game {id}: {edition}, {rules}; rounds played: {n}.").format(
             id=game.id, edition=game.edition.title, rules=_rules_line(game),
             n=len(game.rounds)))
+        boxed = app.time_box()
+        if boxed is not None:
+            print(_box_line(boxed, game.id, app.clock()))
         print()
         _print_standings(app)
         if args.rounds and game.rounds:

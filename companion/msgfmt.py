@@ -22,11 +22,12 @@ PACKAGE = Path(__file__).resolve().parent
 SOURCES = ("app.py", "cards.py", "commands.py", "duels.py", "editions.py", "game.py",
            "i18n.py", "names.py",
            *sorted(f"scoring/{p.name}" for p in (PACKAGE / "scoring").glob("*.py")),
-           "store.py", "transfer.py")
+           "store.py", "timebox.py", "transfer.py")
 MARKERS = {"_", "N_", "gettext_"}
 PLURAL_MARKERS = {"ngettext"}
-#: The core's catalog and the screen's.
-DOMAINS = (DOMAIN, "companion_screen")
+#: The core's catalog, the screen's, and the championship's (which keeps its catalogs here,
+#: beside the companion's, though the companion never uses them).
+DOMAINS = (DOMAIN, "companion_screen", "championship")
 
 
 def extract(paths: Iterable[Path]) -> list[str]:

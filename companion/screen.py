@@ -5,6 +5,10 @@ one side of the emulator's window) and takes events with positions relative
 to its own top-left, so it can be embedded. `run_companion` is the
 stand-alone loop: it sleeps in `pygame.event.wait` while nothing happens and
 redraws only when the screen says it is dirty.
+
+When the game sits in a time box (a table playing against a clock, e.g. a championship
+stage), a banner under the tabs names the box and shows its clock: the time left, paused,
+the last deal once the time is up, or done; it is redrawn when the shown second changes.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import pygame
 
 from companion import theme
 from companion.errors import CompanionError
+from companion.timebox import Phase, clock_text
 from companion.views.base import View
 from companion.views.chart import ChartView
 from companion.views.duels import DuelsView
@@ -50,6 +55,10 @@ NOTICE_MS = 3000
 NOTICE_PX = 20
 #: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
 POLL_MS = 250
+#: Height of the time box's banner under the tabs.
+BANNER_PX = 32
+#: The banner turns yellow when this little time is left (microseconds).
+HURRY_US = 5 * 60 * 1_000_000
 
 
 class NoDisplayError(RuntimeError):
@@ -82,6 +91,7 @@ class CompanionScreen:
         self._now_ms = 0
         self._next_poll_ms = 0
         self._signature: tuple[object, ...] = ()
+        self._banner_shown: tuple[str, str, Phase] | None = None
         self._layout()
         self.current.enter()
 
@@ -122,6 +132,8 @@ class CompanionScreen:
                 self._dirty = True
         if self.current.update(now_ms):
             self._dirty = True
+        if self.banner() != self._banner_shown:  # the clock moved on a second
+            self._dirty = True
 
     def _refresh_failed(self, exc: Exception) -> None:
         """Say in one line why the game could not be read; the next poll simply tries again."""
@@ -140,9 +152,33 @@ class CompanionScreen:
         self.current.draw(surface)
         if not self.current.full_screen:
             self._draw_tabs(surface)
+            self._draw_banner(surface)
         if self._notice:
             self._draw_notice(surface)
         self._dirty = False
+
+    def banner(self) -> tuple[str, str, Phase] | None:
+        """The time box's banner as drawn now: its label, its clock or state, and the phase;
+        None when the game plays without a clock."""
+        boxed = self.app.time_box()
+        if boxed is None:
+            return None
+        box, now_us = boxed.box, self.app.clock()
+        phase = box.phase(now_us)
+        left = box.left(now_us)
+        shown = "" if left is None else clock_text(left)
+        if phase is Phase.WAITING:
+            status = _("Starts with the clock ({time})").format(time=shown) if shown else _(
+                "Starts with the clock")
+        elif phase is Phase.PAUSED:
+            status = _("Paused · {time}").format(time=shown)
+        elif phase is Phase.LAST_DEAL:
+            status = _("Time! Finish and enter this deal")
+        elif phase is Phase.DONE:
+            status = _("Time is up · table done")
+        else:
+            status = shown
+        return box.label, status, phase
 
     def buttons(self) -> list[Button]:
         """Every button on screen now (tabs included), with positions relative to the screen."""
@@ -222,7 +258,32 @@ class CompanionScreen:
     def _layout(self) -> None:
         w, h = self.size
         top = 0 if self.current.full_screen else theme.TAB_BAR_PX
+        if not self.current.full_screen and self.app.time_box() is not None:
+            top += BANNER_PX
         self.current.rect = pygame.Rect(0, top, w, h - top)
+
+    def _draw_banner(self, surface: pygame.Surface) -> None:
+        shown = self.banner()
+        self._banner_shown = shown
+        if shown is None:
+            return
+        label, status, phase = shown
+        boxed = self.app.time_box()
+        left = boxed.box.left(self.app.clock()) if boxed is not None else None
+        strip = pygame.Rect(0, theme.TAB_BAR_PX, self.size[0], BANNER_PX)
+        fill, ink = theme.PANEL_HI, theme.TEXT
+        if phase is Phase.LAST_DEAL:
+            fill, ink = theme.DANGER, theme.TEXT
+        elif phase is Phase.OPEN and left is not None and left <= HURRY_US:
+            fill, ink = theme.ACCENT, theme.BACKGROUND
+        elif phase in (Phase.DONE, Phase.WAITING, Phase.PAUSED):
+            fill, ink = theme.PANEL, theme.TEXT_DIM
+        pygame.draw.rect(surface, fill, strip)
+        mid = strip.centery
+        status_rect = theme.text(surface, status, (strip.right - 12, mid), 20, ink, bold=True,
+                                 anchor="midright", max_width=strip.width // 2)
+        theme.text(surface, label, (strip.x + 12, mid), 18, ink, anchor="midleft",
+                   max_width=status_rect.x - strip.x - 28)
 
     def _tab_buttons(self) -> list[Button]:
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)

@@ -15,6 +15,12 @@ overwrites what another writer saved. Only undone rounds are ever dropped by a n
 The store keeps what the game model holds (players, rounds as entered, the redo stack) and
 rebuilds a `Game` from it; points are derived, never stored. The schema carries a version;
 `MIGRATIONS` brings an older file up to date when it is opened.
+
+A game may sit in a time box (`companion.timebox`): a table playing against a clock that
+another program runs. Every change to such a game reads the box inside its own write
+transaction and asks it first, so a round is refused when the box is closed even if the
+clock was stopped a moment ago by another process; a game that ends inside the box is
+followed, in the same transaction, by the game the table plays on in.
 """
 
 from __future__ import annotations
@@ -33,12 +39,14 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from companion import wallclock
 from companion.cards import Card, format_cards, parse_card, parse_cards
 from companion.errors import CompanionError
 from companion.game import Game, Hand, Player, Round
 from companion.i18n import _
 from companion.names import name_key
 from companion.scoring import Rules
+from companion.timebox import State, TimeBox, TimeBoxError
 
 APP_NAME = "uno-showdown"
 DB_NAME = "games.sqlite3"
@@ -136,8 +144,30 @@ CREATE TABLE places (
 );
 """
 
+_V5 = """
+CREATE TABLE time_boxes (
+    id INTEGER PRIMARY KEY,
+    label TEXT NOT NULL,
+    state TEXT NOT NULL
+        CHECK (state IN ('waiting', 'open', 'paused', 'finished', 'sealed')),
+    ends_at_us INTEGER,
+    left_us INTEGER,
+    grace_rounds INTEGER NOT NULL DEFAULT 1 CHECK (grace_rounds >= 0),
+    late_rounds INTEGER NOT NULL DEFAULT 0 CHECK (late_rounds >= 0),
+    play_on INTEGER NOT NULL DEFAULT 1,
+    fixed_players INTEGER NOT NULL DEFAULT 1,
+    next_box_id INTEGER REFERENCES time_boxes(id) ON DELETE SET NULL
+);
+CREATE TABLE time_box_games (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    box_id INTEGER NOT NULL REFERENCES time_boxes(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    UNIQUE (box_id, seq)
+);
+"""
+
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -167,6 +197,33 @@ class GameInfo:
     rounds: int
     created_at: str
     last_played: str
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """What a box-aware change did besides the change itself."""
+
+    late: bool = False  # the round was the deal in progress when the time was up
+    continued_in: int | None = None  # the game ended; the table plays on in this new game
+
+
+@dataclass(frozen=True, slots=True)
+class BoxedGame:
+    """A game's time box, and the game the table plays now (the last one in the box)."""
+
+    box: TimeBox
+    current_game_id: int
+    game_ids: tuple[int, ...]
+
+
+_BOX_COLUMNS = ("id, label, state, ends_at_us, left_us, grace_rounds, late_rounds, play_on, "
+                "fixed_players, next_box_id")
+
+
+def _box_from_row(row: Sequence[Any]) -> TimeBox:
+    bid, label, state, ends, left, grace, late, play_on, fixed, nxt = row
+    return TimeBox(label, State(state), ends, left, grace, late, bool(play_on), bool(fixed),
+                   nxt, bid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,30 +463,35 @@ class Store:
         The duels' names must be the game's players (`transfer` checks an imported file).
         """
         with self.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO games (edition, method, target, modifiers, created_at, revision) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game.edition_key, game.rules.method.key, game.rules.target,
-                 ",".join(game.rules.modifiers), game.created_at, game.revision),
+            return self.insert_game(conn, game, duels)
+
+    def insert_game(self, conn: sqlite3.Connection, game: Game,
+                    duels: Sequence[DuelRow] = ()) -> int:
+        """`create_game` inside a transaction the caller holds (several changes as one)."""
+        cur = conn.execute(
+            "INSERT INTO games (edition, method, target, modifiers, created_at, revision) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (game.edition_key, game.rules.method.key, game.rules.target,
+             ",".join(game.rules.modifiers), game.created_at, game.revision),
+        )
+        game_id = int(cur.lastrowid or 0)
+        ids = {}
+        for seat, p in enumerate(game.players):
+            ids[p.name] = conn.execute(
+                "INSERT INTO players (game_id, name, seat, joined_round, team) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game_id, p.name, seat, p.joined_round, p.team),
+            ).lastrowid
+        for number, rnd in enumerate(game.rounds, 1):
+            self._insert_round(conn, game_id, ids, number, rnd, undone=False)
+        for offset, rnd in enumerate(reversed(game.undone), 1):
+            self._insert_round(conn, game_id, ids, len(game.rounds) + offset, rnd, undone=True)
+        for d in duels:
+            self._insert_duel(
+                conn, game_id, d.after_round, d.challenger, d.opponent, d.cards, d.outcome,
+                d.winner, d.loser, d.reaction_us.get(d.challenger),
+                d.reaction_us.get(d.opponent), d.recorded_at,
             )
-            game_id = int(cur.lastrowid or 0)
-            ids = {}
-            for seat, p in enumerate(game.players):
-                ids[p.name] = conn.execute(
-                    "INSERT INTO players (game_id, name, seat, joined_round, team) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (game_id, p.name, seat, p.joined_round, p.team),
-                ).lastrowid
-            for number, rnd in enumerate(game.rounds, 1):
-                self._insert_round(conn, game_id, ids, number, rnd, undone=False)
-            for offset, rnd in enumerate(reversed(game.undone), 1):
-                self._insert_round(conn, game_id, ids, len(game.rounds) + offset, rnd, undone=True)
-            for d in duels:
-                self._insert_duel(
-                    conn, game_id, d.after_round, d.challenger, d.opponent, d.cards, d.outcome,
-                    d.winner, d.loser, d.reaction_us.get(d.challenger),
-                    d.reaction_us.get(d.opponent), d.recorded_at,
-                )
         return game_id
 
     @_reads
@@ -605,33 +667,50 @@ class Store:
                   "your change again").format(id=game.id)
             )
 
-    def append_round(self, game: Game) -> None:
+    def append_round(self, game: Game, *, now_us: int | None = None,
+                     successor: Game | None = None) -> Recorded:
         """Persist `game`'s last round (just added by the model); drops the undone rounds.
 
         Returns after the commit: the round is on disk. Raises `GameChangedError` (writing
-        nothing) if the game in the file is not the one the round was added to.
+        nothing) if the game in the file is not the one the round was added to, and
+        `TimeBoxError` if the game's time box does not take a round at `now_us` (wall-clock
+        microseconds). When the round ends the game inside a box that plays on, `successor`
+        (the same table's next game) is created in the same transaction.
         """
         assert game.id is not None
         number = len(game.rounds)
         with self.transaction() as conn:
             self._advance(conn, game, number - 1)
+            late = self._box_add(conn, game.id, now_us)
             conn.execute("DELETE FROM rounds WHERE game_id = ? AND number >= ? AND undone = 1",
                          (game.id, number))
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
+            return Recorded(late, self._play_on(conn, game, late, successor))
 
-    def set_round_count(self, game: Game, was: int) -> None:
+    def set_round_count(self, game: Game, was: int, *, now_us: int | None = None,
+                        successor: Game | None = None) -> Recorded:
         """Persist an undo or a redo: rounds up to `len(game.rounds)` are live, the rest undone.
 
-        `was` is how many rounds were live before (the file must still hold that many).
+        `was` is how many rounds were live before (the file must still hold that many). In a
+        time box an undo or redo is checked like a round (`TimeBoxError`); a redo that ends
+        the game plays on in `successor`, as `append_round` does.
         """
         assert game.id is not None
         with self.transaction() as conn:
             self._advance(conn, game, was)
+            late = False
+            if len(game.rounds) > was:
+                late = self._box_add(conn, game.id, now_us)
+            else:
+                self._box_undo(conn, game.id, now_us)
             conn.execute(
                 "UPDATE rounds SET undone = (number > ?) WHERE game_id = ?",
                 (len(game.rounds), game.id),
             )
+            if len(game.rounds) > was:
+                return Recorded(late, self._play_on(conn, game, late, successor))
+            return Recorded()
 
     def replace_round(self, game: Game, number: int) -> None:
         """Persist an edit of round `number` (1-based)."""
@@ -639,6 +718,9 @@ class Store:
         rnd = game.rounds[number - 1]
         with self.transaction() as conn:
             self._advance(conn, game, len(game.rounds))
+            boxed = self._boxed(conn, game.id)
+            if boxed is not None:
+                boxed.box.check_edit()
             conn.execute(
                 "DELETE FROM rounds WHERE game_id = ? AND number = ?", (game.id, number)
             )
@@ -650,6 +732,7 @@ class Store:
         assert game.id is not None
         with self.transaction() as conn:
             self._advance(conn, game, len(game.rounds))
+            self._box_players(conn, game.id)
             conn.execute(
                 "UPDATE players SET name = ? WHERE game_id = ? AND name = ?", (new, game.id, old)
             )
@@ -659,6 +742,7 @@ class Store:
         assert game.id is not None
         with self.transaction() as conn:
             self._advance(conn, game, len(game.rounds))
+            self._box_players(conn, game.id)
             conn.execute("DELETE FROM rounds WHERE game_id = ? AND undone = 1", (game.id,))
             ids = self._player_ids(conn, game.id)
             conn.execute("UPDATE players SET seat = -1 - seat WHERE game_id = ?", (game.id,))
@@ -671,6 +755,120 @@ class Store:
                         "VALUES (?, ?, ?, ?, ?)",
                         (game.id, p.name, seat, p.joined_round, p.team),
                     )
+
+    # -- time boxes --
+
+    def create_time_box(self, conn: sqlite3.Connection, box: TimeBox) -> int:
+        """Insert a box inside the caller's transaction; returns its id."""
+        cur = conn.execute(
+            "INSERT INTO time_boxes (label, state, ends_at_us, left_us, grace_rounds, "
+            "late_rounds, play_on, fixed_players, next_box_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (box.label, box.state.value, box.ends_at_us, box.left_us, box.grace_rounds,
+             box.late_rounds, int(box.play_on), int(box.fixed_players), box.next_box_id),
+        )
+        return int(cur.lastrowid or 0)
+
+    def save_time_box(self, conn: sqlite3.Connection, box: TimeBox) -> None:
+        """Write a changed box (its id set) inside the caller's transaction."""
+        assert box.id is not None
+        conn.execute(
+            "UPDATE time_boxes SET label = ?, state = ?, ends_at_us = ?, left_us = ?, "
+            "grace_rounds = ?, late_rounds = ?, play_on = ?, fixed_players = ?, "
+            "next_box_id = ? WHERE id = ?",
+            (box.label, box.state.value, box.ends_at_us, box.left_us, box.grace_rounds,
+             box.late_rounds, int(box.play_on), int(box.fixed_players), box.next_box_id,
+             box.id),
+        )
+
+    def put_game_in_box(self, conn: sqlite3.Connection, box_id: int, game_id: int) -> None:
+        """Make `game_id` the game the box's table plays now (after the ones before it)."""
+        conn.execute(
+            "INSERT INTO time_box_games (game_id, box_id, seq) VALUES (?, ?, "
+            "(SELECT COALESCE(MAX(seq), 0) + 1 FROM time_box_games WHERE box_id = ?))",
+            (game_id, box_id, box_id),
+        )
+
+    def remove_time_box(self, conn: sqlite3.Connection, box_id: int) -> None:
+        """Take back a box that never opened, with its games (a draw made again)."""
+        boxed = self.load_time_box(conn, box_id)
+        if boxed.box.state is not State.WAITING:
+            raise TimeBoxError(_("{label} has started, so it cannot be taken back").format(
+                label=boxed.box.label))
+        conn.execute("UPDATE time_boxes SET next_box_id = NULL WHERE next_box_id = ?",
+                     (box_id,))
+        for game_id in boxed.game_ids:
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        conn.execute("DELETE FROM time_boxes WHERE id = ?", (box_id,))
+
+    def load_time_box(self, conn: sqlite3.Connection, box_id: int) -> BoxedGame:
+        """A box with its games, read through the caller's connection (in its transaction)."""
+        row = conn.execute(f"SELECT {_BOX_COLUMNS} FROM time_boxes WHERE id = ?",
+                           (box_id,)).fetchone()
+        if row is None:
+            raise StoreError(_("there is no time box {id} in {path}").format(
+                id=box_id, path=self.path))
+        games = tuple(int(g) for (g,) in conn.execute(
+            "SELECT game_id FROM time_box_games WHERE box_id = ? ORDER BY seq", (box_id,)))
+        return BoxedGame(_box_from_row(row), games[-1] if games else 0, games)
+
+    @_reads
+    def time_box(self, box_id: int) -> BoxedGame:
+        return self.load_time_box(self.conn, box_id)
+
+    @_reads
+    def time_box_of(self, game_id: int) -> BoxedGame | None:
+        """The box the game was played in, or None for a game played without a clock."""
+        return self._boxed(self.conn, game_id)
+
+    def _boxed(self, conn: sqlite3.Connection, game_id: int) -> BoxedGame | None:
+        row = conn.execute("SELECT box_id FROM time_box_games WHERE game_id = ?",
+                           (game_id,)).fetchone()
+        return None if row is None else self.load_time_box(conn, int(row[0]))
+
+    def _current_boxed(self, conn: sqlite3.Connection, game_id: int) -> BoxedGame | None:
+        """The game's box, refusing a change to a game the table has since moved on from."""
+        boxed = self._boxed(conn, game_id)
+        if boxed is not None and boxed.current_game_id != game_id:
+            raise boxed.box.moved_on(boxed.current_game_id)
+        return boxed
+
+    @staticmethod
+    def _now(now_us: int | None) -> int:
+        return wallclock.now() if now_us is None else now_us
+
+    def _box_add(self, conn: sqlite3.Connection, game_id: int, now_us: int | None) -> bool:
+        boxed = self._current_boxed(conn, game_id)
+        if boxed is None:
+            return False
+        late = boxed.box.check_add(self._now(now_us))
+        if late:
+            conn.execute("UPDATE time_boxes SET late_rounds = late_rounds + 1 WHERE id = ?",
+                         (boxed.box.id,))
+        return late
+
+    def _box_undo(self, conn: sqlite3.Connection, game_id: int, now_us: int | None) -> None:
+        boxed = self._current_boxed(conn, game_id)
+        if boxed is not None and boxed.box.check_undo(self._now(now_us)):
+            conn.execute("UPDATE time_boxes SET late_rounds = late_rounds - 1 WHERE id = ?",
+                         (boxed.box.id,))
+
+    def _box_players(self, conn: sqlite3.Connection, game_id: int) -> None:
+        boxed = self._boxed(conn, game_id)
+        if boxed is not None:
+            boxed.box.check_players()
+
+    def _play_on(self, conn: sqlite3.Connection, game: Game, late: bool,
+                 successor: Game | None) -> int | None:
+        """Start the table's next game when `game` just ended inside a box that plays on."""
+        assert game.id is not None
+        if late or successor is None or not game.verdict.over:
+            return None
+        boxed = self._boxed(conn, game.id)
+        if boxed is None or not boxed.box.play_on:
+            return None
+        new_id = self.insert_game(conn, successor)
+        self.put_game_in_box(conn, boxed.box.id or 0, new_id)
+        return new_id
 
     # -- duels --
 

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "firmware_host.commands",
     "companion.commands",
     "companion.screen_command",
+    "championship.commands",
 )
 
 

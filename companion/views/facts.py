@@ -14,6 +14,7 @@ from companion import theme
 from companion.cards import Card, parse_card
 from companion.i18n import _ as core_
 from companion.scoring import OPTIONS, ScoringMethod
+from companion.timebox import Phase
 from companion.views.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -53,6 +54,14 @@ def target(app: CompanionApp) -> int | None:
 
 def game_over(app: CompanionApp) -> bool:
     return app.game is not None and app.game.verdict.over
+
+
+def may_record(app: CompanionApp) -> bool:
+    """False while the game's time box takes no round (not started yet, or the table is done)."""
+    boxed = app.time_box()
+    if boxed is None:
+        return True
+    return boxed.box.phase(app.clock()) not in (Phase.WAITING, Phase.DONE)
 
 
 def game_line(app: CompanionApp) -> str:

@@ -299,6 +299,7 @@ class RoundEntryView(View):
         game = self.app.game
         if game is None:
             return
+        summary = None
         entry = self.entry()
         order: list[str] = []
         hands: dict[str, list[str]] = {}
@@ -320,8 +321,9 @@ class RoundEntryView(View):
                 self.app.edit_round(editing, winner if not order else None, hands=hands,
                                     points=points, order=order, out_on=self.out_on)
             else:
-                self.app.record_round(winner if not order else None, hands=hands,
-                                      points=points, order=order, out_on=self.out_on)
+                summary = self.app.record_round(winner if not order else None, hands=hands,
+                                                points=points, order=order,
+                                                out_on=self.out_on)
         except CompanionError as exc:  # GameError and CardError: the message says what to fix
             self.error = str(exc)
             return
@@ -332,6 +334,13 @@ class RoundEntryView(View):
             self.nav.go("history")
             return
         number = len(game.rounds) + 1
+        if summary is not None and summary.continued_in is not None:
+            # the game ended inside the table's time box: the table plays on in a new game
+            self.nav.notify(_("Game over: {names} won. A new game starts, {dealer} deals").format(
+                names=", ".join(summary.winners), dealer=self.app.game.dealer
+                if self.app.game is not None else ""))
+            self.nav.go("standings")
+            return
         self.nav.notify(_("Round {n} saved: {name} went out").format(n=number, name=winner))
         self.nav.go("game_over" if facts.game_over(self.app) else "standings")
 

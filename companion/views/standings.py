@@ -127,7 +127,8 @@ class StandingsView(View):
                           primary=True, font_px=22)
         else:
             main = Button("enter_round", enter, _("Enter round"),
-                          lambda: self.nav.go("round_entry"), primary=True, font_px=22)
+                          lambda: self.nav.go("round_entry"), primary=True, font_px=22,
+                          enabled=facts.may_record(self.app))
         return [
             main,
             Button("undo", undo, _("Undo"), self.nav.undo, sublabel="Ctrl+Z", font_px=20),

@@ -1,0 +1,212 @@
+"""What a championship costs: standings and results for 200 players over 2 flights and 1,500
+recorded deals, and recording a deal at a table of the event against the same game with no
+event (the time box's check inside the transaction is the difference).
+
+The event: 200 players at a bar of 15 tables of 7, so two flights of 100 at 15 tables each;
+1,500 deals are recorded at its 30 tables (games to 500 restart, so the tables play many
+games), on a simulated clock. Then, with flight 2 still running:
+
+* recording a deal at one of its tables, through the app (what the table's screen does) and
+  through `uno-showdown game round` run in-process (which opens the file and loads the game
+  first), against a copy of that same game in a file with no event (its target raised, as
+  alone it would stop at 500 where the event's table plays on in a new game, which the
+  event's rows include);
+* `event standings --json` and `event results --json` run in-process (open the file, read
+  every game of the event, rank 200 players), against `game show` of one game.
+
+Times run from the call until it returns (a recorded deal is committed with fsync); a row
+and its baseline take turns, so a busy moment of the machine falls on both. Run:
+python benchmarks/championship.py [--samples N]. Prints p50/p99 in milliseconds and the p99
+ratio against the baseline measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from championship.event import Championship
+from championship.settings import make
+from companion import wallclock
+from companion.app import CompanionApp
+from companion.scoring import MAX_TARGET, Rules
+from companion.store import Store
+from showdown.cli import main
+
+PLAYERS = 200
+TABLES = 15
+DEALS = 1500
+START_US = 1_484_245_800_000_000
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now_us = START_US
+
+    def __call__(self) -> int:
+        return self.now_us
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def deal_for(rng: random.Random, names: list[str]) -> tuple[str, dict[str, int]]:
+    winner = rng.choice(names)
+    return winner, {n: rng.choice((0, 3, 9, 20, 27, 40, 50, 70)) for n in names if n != winner}
+
+
+def record_deals(db: Path, clock: Clock, game_ids: list[int], count: int,
+                 rng: random.Random) -> None:
+    apps = [CompanionApp.open(db, g, clock=clock) for g in game_ids]
+    try:
+        for i in range(count):
+            app = apps[i % len(apps)]
+            assert app.game is not None
+            winner, points = deal_for(rng, app.game.names)
+            app.record_round(winner, points=points)
+    finally:
+        for app in apps:
+            app.close()
+
+
+def build_event(db: Path, clock: Clock) -> Championship:
+    rng = random.Random(2017)
+    champ = Championship.open(db, clock=clock, lang="en")
+    champ.new_event("Benchmark Cup", make(tables=TABLES, flight_minutes=600))
+    champ.register([f"Player {n:03d}" for n in range(1, PLAYERS + 1)])
+    _draw, seated = champ.draw(seed=1)
+    for stage in ("flight-1", "flight-2"):
+        champ.start()
+        games = [s.game_id for s in seated if s.stage == stage]
+        record_deals(db, clock, games, DEALS // 2, rng)
+        if stage == "flight-1":
+            champ.end()
+            for t in champ.snapshot().stage_tables(stage):
+                if not t.done:
+                    champ.done(t.table)
+    return champ
+
+
+def time_calls(call: Callable[[int], None], samples: int) -> list[float]:
+    out = []
+    for n in range(samples):
+        t0 = time.perf_counter()
+        call(n)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def time_pair(first: Callable[[int], None], second: Callable[[int], None],
+              samples: int) -> tuple[list[float], list[float]]:
+    """Time two calls taking turns, so that a busy moment of the machine falls on both."""
+    a: list[float] = []
+    b: list[float] = []
+    for _n in range(samples):
+        a += time_calls(first, 1)
+        b += time_calls(second, 1)
+    return a, b
+
+
+def quiet_cli(argv: list[str]) -> None:
+    sink = io.StringIO()
+    with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+        status = main(argv)
+    if status:
+        raise SystemExit(f"the CLI failed: {' '.join(argv)}: {sink.getvalue()}")
+
+
+def main_() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=100,
+                        help="deals recorded per recording row (a quarter for the others)")
+    args = parser.parse_args()
+    few = max(10, args.samples // 4)
+    clock = Clock()
+    wallclock.now = clock  # the commands run in-process read the same simulated clock
+    rows: list[tuple[str, str, list[float], bool]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        event_db, plain_db = Path(tmp) / "event.db", Path(tmp) / "plain.db"
+        t0 = time.perf_counter()
+        champ = build_event(event_db, clock)
+        snap = champ.snapshot()
+        built = time.perf_counter() - t0
+        table = snap.stage_tables("flight-2")[0]
+        with Store(event_db) as store:
+            game = store.load_game(table.game_id)
+        with Store(plain_db) as store:  # the same game, with no event around it (and no
+            # end: a game alone stops at 500, where the event's table plays on in a new one)
+            plain_id = store.create_game(replace(game, rules=Rules.make("championship",
+                                                                        MAX_TARGET)))
+        rng = random.Random(7)
+        event_app = CompanionApp.open(event_db, table.game_id, clock=clock)
+        plain_app = CompanionApp.open(plain_db, plain_id, clock=clock)
+
+        def app_deal(app: CompanionApp) -> Callable[[int], None]:
+            def call(_n: int) -> None:
+                assert app.game is not None
+                winner, points = deal_for(rng, app.game.names)
+                app.record_round(winner, points=points)
+            return call
+
+        def cli_deal(db: Path, app: CompanionApp) -> Callable[[int], None]:
+            def call(_n: int) -> None:
+                app.refresh()
+                assert app.game is not None and app.game.id is not None
+                winner, points = deal_for(rng, app.game.names)
+                argv = ["game", "round", "--db", str(db), "--game", str(app.game.id),
+                        "--winner", winner]
+                for name, value in points.items():
+                    argv += ["--points", f"{name}: {value}"]
+                quiet_cli(argv)
+            return call
+
+        base, event = time_pair(app_deal(plain_app), app_deal(event_app), args.samples)
+        rows.append(("record a deal, app", "no event (baseline)", base, True))
+        rows.append(("record a deal, app", "at a table of the event", event, False))
+        base, event = time_pair(cli_deal(plain_db, plain_app), cli_deal(event_db, event_app),
+                                few)
+        rows.append(("record a deal, `game round`", "no event (baseline)", base, True))
+        rows.append(("record a deal, `game round`", "at a table of the event", event, False))
+        event_app.close()
+        plain_app.close()
+        base, event = time_pair(
+            lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
+            lambda _n: quiet_cli(["event", "standings", "--db", str(event_db), "--json"]), few)
+        rows.append(("standings", "`game show`, one game (baseline)", base, True))
+        rows.append(("standings", "`event standings --json`", event, False))
+        rows.append(("standings", "`event results --json`", time_calls(
+            lambda _n: quiet_cli(["event", "results", "--db", str(event_db), "--json"]),
+            few), False))
+        rows.append(("standings", "snapshot, file already open", time_calls(
+            lambda _n: champ.snapshot(), few), False))
+        after = champ.snapshot()
+        games = sum(len(t.game_ids) for t in after.tables)
+        champ.close()
+    print(f"a championship of {PLAYERS} players, {len(after.tables)} tables in 2 flights, "
+          f"{len(after.deals)} deals in {games} games (built in {built:.1f} s)")
+    print(f"{'what':<28} {'where':<34} {'n':>4} {'p50 ms':>8} {'p99 ms':>8} {'p99 ×base':>10}")
+    base = 0.0
+    for what, where, samples, is_base in rows:
+        p50, p99 = statistics.median(samples), percentile(samples, 0.99)
+        if is_base:
+            base = p99
+        print(f"{what:<28} {where:<34} {len(samples):>4} {p50:>8.2f} {p99:>8.2f} "
+              f"{p99 / base:>10.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main_())
