@@ -17,12 +17,19 @@ $(STAMP): $(BIN)/python pyproject.toml
 run: $(STAMP)
 	$(BIN)/uno-showdown emulator
 
-test: $(STAMP)
+# The MicroPython test level runs the board code on MicroPython's WebAssembly port,
+# pinned by package-lock.json; without Node those tests skip, saying why.
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		npm ci --no-audit --no-fund --loglevel=error && touch $@; \
+	else echo "npm not found: the MicroPython tests will skip (install Node.js 20)"; fi
+
+test: $(STAMP) node_modules/.installed
 	$(BIN)/ruff check .
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
 
-bench: $(STAMP)
+bench: $(STAMP) node_modules/.installed
 	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache node_modules

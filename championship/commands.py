@@ -177,6 +177,39 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=_("window size (default 800x480)"))
     p.set_defaults(func=cmd_screen)
 
+    p = actions.add_parser(
+        "serve", parents=[common],
+        help=_("tables on other machines: the broker, each table's credentials, the live page"),
+        description=_("Starts the embedded MQTT broker (authentication on, each table may "
+                      "write only its own topic), writes each table's credentials file, "
+                      "takes the tables' deals into this games file and serves the live "
+                      "page, until Ctrl-C. docs/many-tables.md walks through it."))
+    p.add_argument("--listen", default="0.0.0.0:1883", metavar="HOST:PORT",
+                   help=_("where the embedded broker listens (default 0.0.0.0:1883: the "
+                          "tables on the bar's network reach it)"))
+    p.add_argument("--broker", metavar="URL",
+                   help=_("use an existing broker instead, e.g. mqtt://192.168.1.5:1883 "
+                          "(mqtts:// for TLS)"))
+    p.add_argument("--advertise", metavar="HOST",
+                   help=_("the address the tables reach this computer at (default: its "
+                          "name)"))
+    p.add_argument("--tls-cert", metavar="FILE",
+                   help=_("the embedded broker speaks TLS with this certificate (PEM)"))
+    p.add_argument("--tls-key", metavar="FILE", help=_("the certificate's private key (PEM)"))
+    p.add_argument("--ca", metavar="FILE",
+                   help=_("the certificate the tables trust (default: --tls-cert's, for a "
+                          "self-signed one)"))
+    p.add_argument("--credentials-dir", metavar="DIR",
+                   help=_("where the tables' credentials files go (default: beside the "
+                          "games file)"))
+    p.add_argument("--qr", action="store_true",
+                   help=_("also write each table's credentials as a QR code image"))
+    p.add_argument("--web", default="127.0.0.1:8080", metavar="HOST:PORT",
+                   help=_("where the live page is served (default 127.0.0.1:8080: this "
+                          "computer only; 0.0.0.0:8080 for phones)"))
+    p.add_argument("--no-web", action="store_true", help=_("serve no page"))
+    p.set_defaults(func=cmd_serve)
+
 
 # --- helpers -----------------------------------------------------------------
 
@@ -544,3 +577,24 @@ def cmd_screen(args: argparse.Namespace) -> int:
             raise UsageError(_("no display to open the screen on: run it on a desktop, or "
                                "headless under Xvfb: xvfb-run -s \"-screen 0 800x480x24\" "
                                "uno-showdown event screen")) from None
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from championship.sync.serve import ServeOptions, serve
+
+    def path(value: str | None) -> Path | None:
+        return Path(value) if value else None
+
+    for value in (args.tls_cert, args.tls_key, args.ca):
+        if value and not Path(value).is_file():
+            raise UsageError(_("there is no file {path}").format(path=value))
+    opts = ServeOptions(args.db, args.event, args.lang, listen=args.listen,
+                        broker=args.broker, advertise=args.advertise,
+                        tls_cert=path(args.tls_cert), tls_key=path(args.tls_key),
+                        ca=path(args.ca), credentials_dir=path(args.credentials_dir),
+                        qr=args.qr, web=None if args.no_web else args.web,
+                        say=lambda text: print(text, flush=True))
+    try:
+        return serve(opts)
+    except CompanionError as exc:
+        raise UsageError(str(exc)) from None

@@ -145,7 +145,8 @@ class Championship:
     def _read_in(self, conn: sqlite3.Connection, data: EventData) -> Reading:
         boxes = {t.box_id: self.store.load_time_box(conn, t.box_id) for t in data.tables}
         games = {gid: self.store.load_game(gid) for b in boxes.values() for gid in b.game_ids}
-        return Reading(data, boxes, games)
+        remote = self.events.remote_deals(conn, data.event.id) if data.tables else {}
+        return Reading(data, boxes, games, remote)
 
     # -- the event --
 

@@ -9,8 +9,8 @@ time, so a reading works them out once and a screen can build a snapshot every s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 
@@ -168,15 +168,22 @@ class Reading:
     data: EventData
     boxes: dict[int, BoxedGame]
     games: dict[int, Game]
+    #: Deals that tables on other machines reported, by (stage, table): their latest
+    #: revisions, a deal taken back without points.
+    remote: Mapping[tuple[str, int], tuple[Deal, ...]] = field(default_factory=dict)
 
     @cached_property
     def table_deals(self) -> dict[int, tuple[Deal, ...]]:
-        """Each table's deals (by its box), across the games it played."""
+        """Each table's live deals (by its box): those recorded in this file, across the
+        games it played, and those its own machine reported."""
         out = {}
         for t in self.data.tables:
             stage = FINAL_STAGE if t.stage == FINAL else QUALIFYING
-            out[t.box_id] = tuple(d for gid in self.boxes[t.box_id].game_ids
-                                  for d in game_deals(self.games[gid], self.data, stage))
+            local = (d for gid in self.boxes[t.box_id].game_ids
+                     for d in game_deals(self.games[gid], self.data, stage))
+            reported = (d for d in self.remote.get((t.stage, t.table), ())
+                        if d.points is not None)
+            out[t.box_id] = (*local, *reported)
         return out
 
     @cached_property

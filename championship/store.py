@@ -12,15 +12,18 @@ Nothing here decides anything: `championship.event` does.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from championship.clock import ClockEvent, Kind
+from championship.clock import FINAL, ClockEvent, Kind
 from championship.errors import EventError
 from championship.i18n import _
 from championship.settings import Settings
+from championship.standings import FINAL as FINAL_STAGE
+from championship.standings import QUALIFYING, Deal
 from companion.store import Store
 
 _V1 = """
@@ -70,8 +73,25 @@ CREATE TABLE championship_clock (
 );
 """
 
+# Deals that tables on other machines reported (through the broker): each kept at its
+# latest revision, a deal taken back as a row without points, so a late or repeated message
+# never brings back what was replaced; and each table's own count of late deals.
+_V2 = """
+CREATE TABLE championship_remote_deals (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    deal_id TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    revision INTEGER NOT NULL,
+    points TEXT,
+    PRIMARY KEY (event_id, deal_id)
+);
+CREATE INDEX championship_remote_deals_by_table
+    ON championship_remote_deals (event_id, stage, table_no);
+"""
+
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -222,7 +242,39 @@ class EventStore:
             (event_id,)))
         return EventData(event, players, tables, clock)
 
+    @staticmethod
+    def remote_deals(conn: sqlite3.Connection, event_id: int
+                     ) -> dict[tuple[str, int], tuple[Deal, ...]]:
+        """The deals tables elsewhere reported, by (stage, table), each at its latest
+        revision (a deal taken back has no points)."""
+        out: dict[tuple[str, int], list[Deal]] = {}
+        for deal_id, stage, table, revision, points in conn.execute(
+                "SELECT deal_id, stage, table_no, revision, points FROM "
+                "championship_remote_deals WHERE event_id = ? ORDER BY rowid", (event_id,)):
+            kind = FINAL_STAGE if stage == FINAL else QUALIFYING
+            pts = None if points is None else {int(k): int(v)
+                                               for k, v in json.loads(points).items()}
+            out.setdefault((stage, int(table)), []).append(
+                Deal(deal_id, int(revision), kind, pts))
+        return {k: tuple(v) for k, v in out.items()}
+
     # -- writing (inside the caller's transaction) --
+
+    @staticmethod
+    def put_remote_deal(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
+                        deal_id: str, revision: int, points: dict[int, int] | None) -> bool:
+        """Keep a reported deal if it is newer than what is kept; True if it changed."""
+        text = None if points is None else json.dumps(
+            {str(k): v for k, v in sorted(points.items())}, separators=(",", ":"))
+        cur = conn.execute(
+            "INSERT INTO championship_remote_deals (event_id, deal_id, stage, table_no, "
+            "revision, points) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, deal_id) DO "
+            "UPDATE SET revision = excluded.revision, points = excluded.points WHERE "
+            "excluded.revision > championship_remote_deals.revision AND "
+            "excluded.stage = championship_remote_deals.stage AND "
+            "excluded.table_no = championship_remote_deals.table_no",
+            (event_id, deal_id, stage, table, revision, text))
+        return cur.rowcount > 0
 
     @staticmethod
     def create_event(conn: sqlite3.Connection, name: str, settings: Settings,

@@ -1,10 +1,11 @@
-"""Subcommands contributed by the `firmware_host` package: `uno-showdown virtual-mcu`."""
+"""Subcommands contributed by the `firmware_host` package: `virtual-mcu` and `firmware`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host import protocol as P
@@ -30,6 +31,60 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-card-sensor", action="store_true",
                    help="simulate a board without the card-counting sensor")
     p.set_defaults(func=_virtual_mcu)
+
+    fw = sub.add_parser(
+        "firmware",
+        help="install the Showdown firmware on a Raspberry Pi Pico, or ask a board its version",
+        description="Put the microcontroller firmware on a Pico running MicroPython (compiled "
+        "with mpy-cross, copied with mpremote), or ask a board which protocol it speaks. "
+        "See docs/pico.md.",
+    )
+    fw_sub = fw.add_subparsers(dest="firmware_command", metavar="ACTION")
+    fw_sub.required = True
+    inst = fw_sub.add_parser(
+        "install", help="compile and copy the firmware to the Pico, reset it, check its hello",
+        description="Compile the board files to .mpy, copy them to the Pico with mpremote, "
+        "reset it, and check that it says hello in this program's protocol version.",
+    )
+    inst.add_argument("--port", metavar="PORT", default=None,
+                      help="the Pico's serial port (default: the first Pico found by its USB id)")
+    inst.add_argument("--dry-run", action="store_true",
+                      help="list what would be copied and how; touch no board")
+    inst.set_defaults(func=_firmware_install)
+    ver = fw_sub.add_parser(
+        "version", help="ask the board which protocol version its firmware speaks",
+        description="Say hello to the board and print the protocol version and boot id it "
+        "answers with; an older or newer firmware is named in one line (exit 1).",
+    )
+    ver.add_argument("--port", metavar="PORT", default=None,
+                     help="the board's serial port (default: the first Pico found by its USB id)")
+    ver.set_defaults(func=_firmware_version)
+
+
+def _firmware_install(args: argparse.Namespace) -> int:
+    from firmware_host import install
+
+    return _firmware(lambda: install.install(args.port, dry_run=args.dry_run), args)
+
+
+def _firmware_version(args: argparse.Namespace) -> int:
+    from firmware_host import install
+
+    return _firmware(lambda: install.version(args.port), args)
+
+
+def _firmware(run: Callable[[], int], args: argparse.Namespace) -> int:
+    """Bad input is a UsageError (exit 2); a board that is silent or out of date, exit 1."""
+    from firmware_host.install import InstallError
+    from showdown.cli import UsageError
+
+    try:
+        return run()
+    except InstallError as exc:
+        if exc.bad_input:
+            raise UsageError(str(exc)) from exc
+        print(f"uno-showdown firmware {args.firmware_command}: {exc}", file=sys.stderr)
+        return 1
 
 
 def _virtual_mcu(args: argparse.Namespace) -> int:

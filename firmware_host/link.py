@@ -18,13 +18,21 @@ did not fly, or nobody will see go, and the owner must hear it.
 
 Everything the owner hears comes through `on_event` on the reader thread:
 `Connected`, `Lost`, `VersionMismatch`, `Refused` and `BoardEvent` (with its
-stamp already unwrapped onto the device clock, see clock.py).
+stamp already unwrapped onto the device clock, see clock.py). As in pyserial's
+`serial.threaded`, the listener is called with no lock held: the link queues
+what it has to say while it holds its lock and hands it on after letting go,
+so a listener may block, take its own locks or send a command from another
+thread without stalling the link or deadlocking with it.
+
+The session is one of the named `LinkState`s; `_STATE_CHANGES` lists the moves
+between them, and the link makes no other.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import enum
 import logging
 import threading
 import time
@@ -58,6 +66,29 @@ _NAK_TEXT = {
     P.NAK_BAD_ARGS: "the board rejected its arguments",
     P.NAK_UNKNOWN: "the board does not know that command",
     P.NAK_BUSY: "the launcher was already running",
+    P.NAK_FAILED: "the board failed while running it and skipped it",
+}
+
+
+class LinkState(enum.Enum):
+    """Where the session with the board stands."""
+
+    DISCONNECTED = "disconnected"  # no port open: looking for the board
+    HANDSHAKE = "handshake"  # port open, hello sent, no answer in our version yet
+    READY = "ready"  # a session: commands go, heartbeats flow, events come
+    MISMATCH = "mismatch"  # the board speaks another protocol version: nothing is sent
+
+
+#: every move the link makes between states (anything else is a bug, logged)
+_STATE_CHANGES = {
+    (LinkState.DISCONNECTED, LinkState.HANDSHAKE): "opened the port, sent hello",
+    (LinkState.HANDSHAKE, LinkState.READY): "the board answered in our version",
+    (LinkState.HANDSHAKE, LinkState.MISMATCH): "the board answered in another version",
+    (LinkState.READY, LinkState.MISMATCH): "the board restarted with another version",
+    (LinkState.MISMATCH, LinkState.HANDSHAKE): "a new boot: maybe reflashed, try again",
+    (LinkState.HANDSHAKE, LinkState.DISCONNECTED): "no answer, or the port went away",
+    (LinkState.READY, LinkState.DISCONNECTED): "lost: silent, restarted, port gone",
+    (LinkState.MISMATCH, LinkState.DISCONNECTED): "the port went away",
 }
 
 
@@ -102,6 +133,10 @@ class BoardEvent:
 
 
 LinkEvent = Connected | Lost | VersionMismatch | Refused | BoardEvent
+
+
+#: the states in which the board hears heartbeats (a mismatched one too: it stays put)
+_TALKING = (LinkState.READY, LinkState.MISMATCH)
 
 
 def find_board() -> str | None:
@@ -154,7 +189,8 @@ class Link:
         self._ser: serial.Serial | None = None
         self._decoder = P.Decoder()
         self.clock = BoardClock()
-        self.state = "disconnected"  # -> handshake -> ready (or mismatch)
+        self.state = LinkState.DISCONNECTED
+        self._to_tell: list[LinkEvent] = []  # said under the lock, told after it
         self.boot_id: int | None = None
         self.connects = 0
         self._seq = 0
@@ -182,11 +218,12 @@ class Link:
 
     def wait_ready(self, timeout_s: float) -> bool:
         with self._lock:
-            return self._ready.wait_for(lambda: self.state == "ready", timeout=timeout_s)
+            return self._ready.wait_for(lambda: self.state is LinkState.READY,
+                                        timeout=timeout_s)
 
     @property
     def ready(self) -> bool:
-        return self.state == "ready"
+        return self.state is LinkState.READY
 
     def now_us(self) -> int:
         with self._lock:
@@ -201,13 +238,14 @@ class Link:
     def command(self, kind: str, args: tuple[int, ...] = ()) -> int | None:
         """Send a command the board acknowledges; its sequence number, or None when not ready."""
         with self._lock:
-            if self.state != "ready" or self._ser is None:
+            if self.state is not LinkState.READY or self._ser is None:
                 return None
             cancels = _CANCELS.get(kind, ())  # e.g. a launch must not land after a stop
             for seq in [s for s, p in self._pending.items() if p.kind in cancels]:
                 del self._pending[seq]
-            self._seq = P.seq_next(self._seq)
-            frame = P.encode(self._seq, kind, args)
+            seq = P.seq_next(self._seq)
+            frame = P.encode(seq, kind, args)  # ValueError before anything changes
+            self._seq = seq
             self._pending[self._seq] = _Pending(frame, kind, self._host_us(), 1)
             self._write(frame)
             return self._seq
@@ -220,6 +258,7 @@ class Link:
 
     def _run(self) -> None:
         while not self._closed.is_set():
+            self._tell()
             if self._ser is None:
                 if not self._open():
                     self._closed.wait(self._retry_open_s)
@@ -240,6 +279,24 @@ class Link:
                 # TypeError, ValueError, AttributeError: pyserial on a port closed under it
                 with self._lock:
                     self._lose(f"the board's port went away ({exc})")
+        self._tell()
+
+    def _tell(self) -> None:
+        """Hand the listener what the link said, in order, with no lock held (reader thread)."""
+        with self._lock:
+            events, self._to_tell = self._to_tell, []
+        for event in events:
+            try:
+                self._on_event(event)
+            except Exception:
+                log.exception("link listener failed on %r", event)
+
+    def _set_state(self, new: LinkState) -> None:
+        if new is self.state:
+            return
+        if (self.state, new) not in _STATE_CHANGES:
+            log.error("link: no move from %s to %s", self.state.value, new.value)
+        self.state = new
 
     def _open(self) -> bool:
         port = self.port or find_board()
@@ -257,7 +314,7 @@ class Link:
             self._ser = ser
             self._decoder = P.Decoder()
             self._pending.clear()
-            self.state = "handshake"
+            self._set_state(LinkState.HANDSHAKE)
             now = self._host_us()
             self._last_rx_us = now
             self._send_hello(now)
@@ -280,17 +337,15 @@ class Link:
         was = self.state
         self._drop_port()
         self._pending.clear()
-        self.state = "disconnected"
-        if was in ("ready", "handshake"):
+        self._set_state(LinkState.DISCONNECTED)
+        if was in (LinkState.READY, LinkState.HANDSHAKE):
             log.warning("link lost: %s", reason)
-        if was == "ready":
+        if was is LinkState.READY:
             self._emit(Lost(reason, self.clock.now_us(self._host_us())))
 
     def _emit(self, event: LinkEvent) -> None:
-        try:
-            self._on_event(event)
-        except Exception:
-            log.exception("link listener failed on %r", event)
+        """Queue `event` for the listener; called under the lock, told after it (`_tell`)."""
+        self._to_tell.append(event)
 
     def _write(self, frame: bytes) -> None:
         if self._ser is None:
@@ -311,12 +366,12 @@ class Link:
     def _housekeeping(self, now: int) -> None:
         if self._ser is None:
             return
-        if now - self._last_rx_us > self._board_timeout_us and self.state != "mismatch":
+        if now - self._last_rx_us > self._board_timeout_us and self.state is not LinkState.MISMATCH:
             self._lose("the board stopped answering")
             return
-        if self.state == "handshake" and now - self._last_hello_us > 200_000:
+        if self.state is LinkState.HANDSHAKE and now - self._last_hello_us > 200_000:
             self._send_hello(now)
-        if self.state in ("ready", "mismatch") and now - self._last_hb_us >= self._hb_us:
+        if self.state in _TALKING and now - self._last_hb_us >= self._hb_us:
             self._send_heartbeat(now)
         for seq, item in list(self._pending.items()):
             if now - item.sent_us < self._ack_timeout_us:
@@ -332,7 +387,7 @@ class Link:
         seq, kind, args = frame
         if kind == P.HELLO and len(args) >= 3:
             self._on_hello(args, now)
-        elif self.state not in ("ready", "mismatch"):
+        elif self.state not in _TALKING:
             return
         elif kind == P.HB and args:
             self.clock.observe(args[0], now)
@@ -361,27 +416,27 @@ class Link:
     def _on_hello(self, args: tuple[int, ...], now: int) -> None:
         version, boot_id, ticks = args[0], args[1], args[2]
         if version != P.VERSION:
-            if self.state != "mismatch":
-                self.state = "mismatch"
+            if self.state is not LinkState.MISMATCH:
+                self._set_state(LinkState.MISMATCH)
                 self._emit(VersionMismatch(version, self.clock.now_us(now)))
             self.boot_id = boot_id
             return
-        if self.state == "ready":
+        if self.state is LinkState.READY:
             if boot_id == self.boot_id:
                 return  # the answer to a repeated hello
             self._lose("the board restarted")
             return
-        if self.state == "mismatch" and boot_id == self.boot_id:
+        if self.state is LinkState.MISMATCH and boot_id == self.boot_id:
             return
-        if self.state == "mismatch":  # reflashed: a new boot, try again
-            self.state = "handshake"
+        if self.state is LinkState.MISMATCH:  # reflashed: a new boot, try again
+            self._set_state(LinkState.HANDSHAKE)
             self._send_hello(now)
             return
         self.boot_id = boot_id
         self.clock.start_session(ticks, now)
         self._seen_events.clear()
         self._seq = 0
-        self.state = "ready"
+        self._set_state(LinkState.READY)
         self.connects += 1
         self._send_heartbeat(now)
         self._ready.notify_all()

@@ -11,14 +11,19 @@ A frame is one line of ASCII, readable in a serial terminal:
 
 `seq` is a decimal sequence number (0 for frames that are not acknowledged),
 `KIND` one to five capital letters, every argument a decimal integer, and
-`crc` the CRC-16/CCITT-FALSE of everything between `$` and `*`, in four hex
-digits. The decoder resynchronises on `$`, and rejects (counting why) frames
-that are corrupt, cut short by a new `$`, or longer than `MAX_FRAME`.
+`crc` the CRC-16/CCITT-FALSE of everything between `$` and `*`, in exactly
+four upper-case hex digits. Numbers are ASCII decimals with an optional minus
+and no leading zero, so every frame has one spelling: a frame that decodes
+re-encodes to the very same bytes. The decoder resynchronises on `$`, and
+rejects (counting why) frames that are corrupt, cut short by a new `$`, or
+longer than `MAX_FRAME`.
 """
 
 VERSION = 1
 MAX_FRAME = 80  # bytes from '$' to '\n' inclusive
 MAX_ARGS = 8
+MAX_DIGITS = 12  # digits in one argument, sign not counted
+_ARG_LIMIT = 10**MAX_DIGITS
 SEQ_MOD = 65536
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_us wraps here on the rp2
 TICKS_HALF = TICKS_PERIOD >> 1
@@ -57,6 +62,7 @@ NAK_SILENT = 3  # launch refused: no heartbeat from the host lately
 NAK_BAD_ARGS = 4
 NAK_UNKNOWN = 5
 NAK_BUSY = 6  # launcher already running
+NAK_FAILED = 7  # the board failed while running it (counted, skipped; the board goes on)
 
 # FAULT codes
 FAULT_HOST_SILENT = 1  # the host fell silent; launcher and countdown stopped
@@ -67,6 +73,9 @@ FAULT_EVENT_OVERFLOW = 4  # edges came faster than the board could report them
 # `ended` has the HB state bits (1 countdown, 2 motor; a launch also gets its LD) and
 # `stale` is 1 when the stop was too old for the board to place after newer commands.
 FAULT_STOPPED = 5
+# The board's loop failed on one frame from the host (FT 6 ticks failures): it skipped
+# that frame, counted it, and went on. Anything it had started keeps its own limits.
+FAULT_FRAME_FAILED = 6
 
 # Why a launch ended, the LD frame's last field: the host must tell a jam (clear the
 # rollers) from a stop it asked for, or a cut-off it hears of in its own fault.
@@ -112,9 +121,26 @@ def crc16(data):
 
 
 def encode(seq, kind, args=()):
-    """One frame as bytes, ready to write."""
-    body = f"{seq} {kind}"
+    """One frame as bytes, ready to write; ValueError for anything outside the grammar.
+
+    It refuses what the decoder would refuse (a kind that is not one to five
+    capital letters, more than MAX_ARGS arguments, a number of more than
+    MAX_DIGITS digits, a frame over MAX_FRAME bytes), so a frame that leaves
+    one end is always one the other end accepts.
+    """
+    if not isinstance(seq, int) or not 0 <= seq < SEQ_MOD:
+        raise ValueError("sequence number out of range")
+    if not isinstance(kind, str) or not 1 <= len(kind) <= 5:
+        raise ValueError("a kind is one to five capital letters")
+    for char in kind:
+        if not "A" <= char <= "Z":
+            raise ValueError("a kind is one to five capital letters")
+    if len(args) > MAX_ARGS:
+        raise ValueError("too many arguments")
+    body = f"{int(seq)} {kind}"
     for arg in args:
+        if not isinstance(arg, int) or not -_ARG_LIMIT < arg < _ARG_LIMIT:
+            raise ValueError("an argument is an integer of at most 12 digits")
         body += f" {int(arg)}"
     raw = body.encode()
     frame = b"$" + raw + b"*" + f"{crc16(raw):04X}".encode() + b"\n"
@@ -123,28 +149,65 @@ def encode(seq, kind, args=()):
     return frame
 
 
+def _number(text):
+    """The integer `text` (bytes) spells in canonical decimal, else None.
+
+    ASCII digits only (no Unicode digits, no '+', no '_', no spaces), an optional
+    '-', no leading zero and no "-0": exactly what `encode` writes, so a frame
+    that decodes re-encodes to the same bytes.
+    """
+    negative = text[:1] == b"-"
+    digits = text[1:] if negative else text
+    count = len(digits)
+    if count == 0 or count > MAX_DIGITS:
+        return None
+    value = 0
+    for byte in digits:
+        if not 0x30 <= byte <= 0x39:
+            return None
+        value = value * 10 + byte - 0x30
+    if digits[0] == 0x30 and (count > 1 or negative):
+        return None
+    return -value if negative else value
+
+
 def _parse(body):
     """(seq, kind, args) from the bytes between '$' and '*', or None if malformed."""
-    try:
-        parts = body.decode().split(" ")
-    except Exception:
-        return None
+    parts = body.split(b" ")
     if len(parts) < 2 or len(parts) > MAX_ARGS + 2:
         return None
     seq_text = parts[0]
     kind = parts[1]
-    if not seq_text.isdigit() or len(seq_text) > 5:
+    if seq_text[:1] == b"-" or len(seq_text) > 5:
         return None
-    seq = int(seq_text)
-    if seq >= SEQ_MOD or not 1 <= len(kind) <= 5 or not kind.isalpha() or kind.upper() != kind:
+    seq = _number(seq_text)
+    if seq is None or seq >= SEQ_MOD or not 1 <= len(kind) <= 5:
         return None
+    for byte in kind:
+        if not 0x41 <= byte <= 0x5A:  # A-Z
+            return None
     args = []
     for text in parts[2:]:
-        digits = text[1:] if text.startswith("-") else text
-        if not digits or not digits.isdigit() or len(digits) > 12:
+        value = _number(text)
+        if value is None:
             return None
-        args.append(int(text))
-    return (seq, kind, tuple(args))
+        args.append(value)
+    return (seq, kind.decode(), tuple(args))
+
+
+def _hex4(text):
+    """The value of exactly four upper-case hex digits (bytes), else None."""
+    if len(text) != 4:
+        return None
+    value = 0
+    for byte in text:
+        if 0x30 <= byte <= 0x39:
+            value = value * 16 + byte - 0x30
+        elif 0x41 <= byte <= 0x46:
+            value = value * 16 + byte - 0x37
+        else:
+            return None
+    return value
 
 
 class Decoder:
@@ -152,13 +215,15 @@ class Decoder:
 
     `feed(data)` returns the complete, valid frames as `(seq, kind, args)`
     tuples and counts every rejected piece in `errors` by reason. It never
-    raises and never holds more than `MAX_FRAME` bytes.
+    raises, never holds more than `MAX_FRAME` bytes, and gives the same frames
+    and counts however the stream is cut into pieces.
     """
 
     def __init__(self):
         self._buf = bytearray()
         self._in_frame = False
         self._skipping = False  # dropping an oversize frame up to its end
+        self._garbage = False  # inside a run of stray bytes between frames (counted once)
         self.errors = {}
         self.frames = 0
 
@@ -173,20 +238,19 @@ class Decoder:
 
     def feed(self, data):
         out = []
-        garbage = False
         for byte in data:
             if byte == 0x24:  # '$' starts a frame, even in the middle of another
                 if self._in_frame:
                     self._count(ERR_TRUNCATED)
-                elif garbage:
-                    self._count(ERR_GARBAGE)
-                garbage = False
+                self._garbage = False
                 self._buf = bytearray()
                 self._in_frame = True
                 self._skipping = False
             elif not self._in_frame:
-                if byte not in (0x0A, 0x0D):
-                    garbage = True
+                # a run of stray bytes between frames counts once, however it is chunked
+                if byte not in (0x0A, 0x0D) and not self._garbage:
+                    self._garbage = True
+                    self._count(ERR_GARBAGE)
             elif byte == 0x0A:
                 if not self._skipping:
                     frame = self._finish(self._buf)
@@ -203,8 +267,6 @@ class Decoder:
                 self._buf = bytearray()
             else:
                 self._buf.append(byte)
-        if garbage:
-            self._count(ERR_GARBAGE)
         return out
 
     def _finish(self, buf):
@@ -216,9 +278,8 @@ class Decoder:
             self._count(ERR_TRUNCATED if star < 0 else ERR_SYNTAX)
             return None
         body = buf[:star]
-        try:
-            want = int(buf[star + 1 :].decode(), 16)
-        except Exception:
+        want = _hex4(buf[star + 1 :])
+        if want is None:
             self._count(ERR_SYNTAX)
             return None
         if crc16(body) != want:

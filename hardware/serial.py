@@ -55,6 +55,8 @@ _FAULT_TEXT = {
     P.FAULT_MAX_ON_TIME: "the launcher hit its maximum on-time and was stopped",
     P.FAULT_WATCHDOG: "the board's watchdog restarted it",
     P.FAULT_EVENT_OVERFLOW: "the board dropped paddle edges (too many at once)",
+    P.FAULT_FRAME_FAILED: "the board failed on a command from this host and skipped it; if it "
+    "repeats, reinstall the firmware (uno-showdown firmware install)",
 }
 _COMMAND_TEXT = {
     P.COUNTDOWN: "the countdown", P.LAUNCH: "the launch", P.GO: "go", P.FREEZE: "the freeze",

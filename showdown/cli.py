@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "companion.commands",
     "companion.screen_command",
     "championship.commands",
+    "championship.sync.commands",
 )
 
 

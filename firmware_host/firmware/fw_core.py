@@ -36,6 +36,13 @@ What it decides, and what it leaves to the host:
 * A paddle press is remembered (to freeze a countdown whose command came
   after it) for PADDLE_MEMORY_US only: ticks wrap every 2^30 µs, and a press
   17.9 minutes old would otherwise look like one made just now.
+* One frame cannot stop the board: whatever a frame's handling raises is
+  caught, counted (`frame_failures`), answered (NAK_FAILED for a numbered
+  command, and a FAULT_FRAME_FAILED event) and the loop goes on. If the loop
+  dies anyway, `run` turns every output off on its way out, and once a host
+  has talked the hardware watchdog (WATCHDOG_MS) resets a board whose loop
+  stopped turning: at boot main.py drives the motor pins low before anything
+  else, so the motor is off at most WATCHDOG_MS after the loop's last turn.
 """
 
 from array import array
@@ -74,6 +81,10 @@ IDLE_WAIT_MS = 2
 # and the loop forgets older presses long before the 2^30 µs tick wrap (17.9 min)
 # could make one look new.
 PADDLE_MEMORY_US = 1_000_000
+# The hardware watchdog: armed at the first hello, fed at every turn of the loop. A
+# loop that stops turning (hung, or dead from an exception) resets the board this
+# long after its last turn, and the board boots with the motor off.
+WATCHDOG_MS = 2_000
 # The debounce stamps face the same wrap: an edge 2^30 µs after the last one on its
 # input would look like its bounce and be dropped. The loop moves a stamp older than
 # this to 1 s ago; it rarely writes (an IRQ racing that write at worst lets one
@@ -145,6 +156,7 @@ class Firmware:
         self._ran_kind = [""] * CMD_WINDOW
         self._ran_reply = array("b", [0] * CMD_WINDOW)
         self.launches = 0  # launch commands run since boot (a split launch is one)
+        self.frame_failures = 0  # frames whose handling raised (skipped; the loop went on)
         # the numbers of the commands that started the motor and the countdown on
         # display, so a stop older than them (a late retry) leaves them running
         self.motor_seq = 0
@@ -223,10 +235,13 @@ class Firmware:
         self._send(0, P.HELLO, (self.version, self.boot_id, self.ticks()))
 
     def run(self):
-        self.start()
-        while self.hw.running():
-            self.step()
-        self._all_off()
+        """The main loop; every output goes off when it ends, even by an exception."""
+        try:
+            self.start()
+            while self.hw.running():
+                self.step()
+        finally:
+            self._all_off()
 
     def step(self):
         hw = self.hw
@@ -234,7 +249,10 @@ class Firmware:
         data = hw.read(self._wait_ms())
         if data:
             for frame in self._dec.feed(data):
-                self._handle(frame)
+                try:
+                    self._handle(frame)
+                except Exception:  # one frame must not stop the board
+                    self._frame_failed(frame)
         # drain first, then read the clock: every drained stamp is then at or before
         # `now` (an IRQ after the drain waits in the ring for the next turn)
         self._drain_edges()
@@ -299,6 +317,26 @@ class Firmware:
             self._send(0, P.NAK, (seq, P.NAK_NO_SESSION))
         else:
             self._sequenced(seq, kind, args, now)
+
+    def _frame_failed(self, frame):
+        """A frame's handling raised: count it, tell the host, and let the loop go on.
+
+        Nothing here may raise in turn; a numbered command is refused as failed, so
+        the host's retry is answered the same way instead of being run again.
+        """
+        self.frame_failures += 1
+        seq = frame[0]
+        now = self.ticks()
+        if seq:
+            slot = seq % CMD_WINDOW
+            if P.seq_newer(seq, self.cmd_top):
+                self.cmd_top = seq
+            if self._in_window(seq):
+                self._ran_seq[slot] = seq
+                self._ran_kind[slot] = frame[1]
+                self._ran_reply[slot] = P.NAK_FAILED
+            self._send(0, P.NAK, (seq, P.NAK_FAILED))
+        self._event(P.FAULT, (P.FAULT_FRAME_FAILED, now, self.frame_failures))
 
     def _sequenced(self, seq, kind, args, now):
         """Answer a numbered command: a duplicate, refused as overruled, or run once."""
@@ -365,7 +403,7 @@ class Firmware:
         self.outbox = []
         self.heard_hb = False
         self.hw.set_kbd_intr(False)
-        self.hw.arm_watchdog()  # only once a host talks, so mpremote can still get in
+        self.hw.arm_watchdog(WATCHDOG_MS)  # only once a host talks, so mpremote can get in
 
     def _command(self, seq, kind, args, now):
         """Run one new command numbered `seq`; 0 when done, else a NAK reason."""

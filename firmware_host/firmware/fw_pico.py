@@ -30,7 +30,17 @@ MOTOR_IN1 = 14  # PWM slice 7 A
 MOTOR_IN2 = 15  # PWM slice 7 B
 BUZZER = 16  # PWM slice 0 A
 MOTOR_PWM_HZ = 20_000
-WATCHDOG_MS = 2_000
+
+
+def motor_off():
+    """Drive both H-bridge inputs low: the first thing main.py does at every boot.
+
+    After a reset (the watchdog's too) every pin is a floating input, and the
+    bridge must not read that as "run"; the firmware's PWM takes the pins over
+    later, also at duty 0.
+    """
+    Pin(MOTOR_IN1, Pin.OUT, value=0)
+    Pin(MOTOR_IN2, Pin.OUT, value=0)
 
 
 class Hardware:
@@ -72,9 +82,9 @@ class Hardware:
     def running(self):
         return True
 
-    def arm_watchdog(self):
+    def arm_watchdog(self, timeout_ms):
         if self._wdt is None:
-            self._wdt = machine.WDT(timeout=WATCHDOG_MS)
+            self._wdt = machine.WDT(timeout=timeout_ms)
 
     def wdt_feed(self):
         if self._wdt is not None:

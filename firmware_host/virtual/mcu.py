@@ -11,11 +11,18 @@ port, like the reset button.
 With `manual_clock=True` the board's clock stands still until `advance()`
 moves it (see sim_hw.py), and `wait_until()` lets a test wait, on the
 firmware loop's own turns, for the board to have acted on the new time.
+
+Like the Pico, the board has a watchdog: once a host has said hello, a loop
+that stops turning for WATCHDOG_MS of board time (hung, or dead from an
+exception) resets the board; the reset stops the motor, and the new boot
+says `FT 3`. A loop that dies from an exception turns its outputs off first,
+as main.py does on the Pico. `kill_loop()` does either on purpose.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 import time
@@ -25,7 +32,11 @@ from pathlib import Path
 
 from firmware_host import protocol as P
 from firmware_host.firmware.fw_core import Firmware
-from firmware_host.virtual.sim_hw import BoardReset, SimClock, SimHardware
+from firmware_host.virtual.sim_hw import KILL_RAISE, BoardReset, SimClock, SimHardware
+
+log = logging.getLogger(__name__)
+WATCHDOG_POLL_S = 0.005  # how often the simulated watchdog looks at board time
+MANUAL_GRACE_S = 1.0  # on a manual clock: real time a turning loop has to feed after a jump
 
 
 class VirtualMCU:
@@ -54,6 +65,11 @@ class VirtualMCU:
         self._lock = threading.RLock()
         self._booted = threading.Condition(self._lock)
         self._reset_next = False
+        self._by_watchdog_next = False
+        self.watchdog_resets = 0
+        self.loop_deaths = 0  # the firmware's loop ended by an exception
+        self._dog: threading.Thread | None = None
+        self._dog_stop = threading.Event()
         self._earlier_motor_starts = 0
         self._earlier_launches = 0
 
@@ -84,6 +100,10 @@ class VirtualMCU:
             self._boot()
             self._thread = threading.Thread(target=self._run, name="virtual-mcu", daemon=True)
             self._thread.start()
+            self._dog_stop = threading.Event()
+            self._dog = threading.Thread(target=self._watchdog, args=(self._dog_stop,),
+                                         name="virtual-mcu-watchdog", daemon=True)
+            self._dog.start()
         return self
 
     def _boot(self) -> None:
@@ -94,8 +114,9 @@ class VirtualMCU:
             self._earlier_launches += self.firmware.launches
         self.hw = SimHardware(
             self._master, SimClock(self.start_ticks, manual=self.manual_clock),
-            card_sensor=self.card_sensor,
+            card_sensor=self.card_sensor, by_watchdog=self._by_watchdog_next,
         )
+        self._by_watchdog_next = False
         self.firmware = Firmware(self.hw, self.version)
         self.boots += 1
         self._booted.notify_all()
@@ -105,8 +126,17 @@ class VirtualMCU:
             with self._lock:
                 fw, hw = self.firmware, self.hw
             assert fw is not None and hw is not None
-            with contextlib.suppress(BoardReset):
+            try:
                 fw.run()
+            except BoardReset:
+                pass
+            except Exception:  # the loop died: like main.py, outputs are off; wait for a reset
+                log.exception("the virtual board's firmware loop died")
+                with self._lock:
+                    self.loop_deaths += 1
+                    hw.power_off_outputs()
+                    self._booted.notify_all()
+                    self._booted.wait_for(lambda h=hw: self.hw is not h or not h.running())
             with self._lock:
                 if self._reset_next or hw is not self.hw:  # reset() asked, or RS command
                     self._reset_next = False
@@ -118,6 +148,50 @@ class VirtualMCU:
                 self.start_ticks = 0  # the RS command
                 self._boot()
 
+    def _watchdog(self, stop: threading.Event) -> None:
+        """The Pico's hardware watchdog, on board time: reset a board whose loop went unfed.
+
+        A manual clock jumps: board time passed "while the loop kept turning", so the
+        loop gets MANUAL_GRACE_S of real time to take its next turn and feed the dog
+        before it bites; a hung loop never does, and the reset then lands on the exact
+        board tick the timeout ran out.
+        """
+        expired: tuple[SimHardware, float] | None = None
+        while not stop.wait(WATCHDOG_POLL_S):
+            with self._lock:
+                hw = self.hw
+                if hw is None or not hw.watchdog_expired():
+                    expired = None
+                    continue
+                if hw.clock.manual:
+                    if expired is None or expired[0] is not hw:
+                        expired = (hw, time.monotonic())
+                    if time.monotonic() - expired[1] < MANUAL_GRACE_S:
+                        continue
+                expired = None
+                self.watchdog_resets += 1
+                log.warning("virtual board: the watchdog reset the board (its loop went "
+                            "unfed for %d ms of board time)", hw.watchdog_ms)
+                hw.power_off_outputs()  # the chip resets: the pins stop driving the motor
+                self._reset_next = True
+                self._by_watchdog_next = True
+                self.start_ticks = 0
+                hw.stop()  # the loop's thread boots the new firmware (see _run)
+                self._booted.notify_all()
+
+    def wait_for_boots(self, boots: int, timeout_s: float = 3.0) -> bool:
+        """Wait until the board has booted `boots` times in all (a reset, the watchdog's too)."""
+        return self.wait_board(lambda: self.boots >= boots, timeout_s)
+
+    def wait_board(self, pred: Callable[[], bool], timeout_s: float = 3.0) -> bool:
+        """Wait for `pred()` about the board itself (boots, loop deaths), not its loop's turns."""
+        with self._lock:
+            return self._booted.wait_for(pred, timeout=timeout_s)
+
+    def kill_loop(self, how: str = KILL_RAISE) -> None:
+        """Make the firmware's loop die on purpose at its next turn ("raise" or "hang")."""
+        self._hw().kill_loop(how)
+
     def stop(self) -> None:
         """Unplug for good."""
         self.unplug()
@@ -125,13 +199,16 @@ class VirtualMCU:
     def unplug(self) -> None:
         """Pull the USB cable: the board loses power, the host's port goes away."""
         with self._lock:
-            thread = self._thread
+            thread, dog = self._thread, self._dog
+            self._dog_stop.set()
             if self.hw is not None:
                 self.hw.stop()
-        if thread is not None:
-            thread.join(timeout=5)
+            self._booted.notify_all()
+        for t in (thread, dog):
+            if t is not None:
+                t.join(timeout=5)
         with self._lock:
-            self._thread = None
+            self._thread = self._dog = None
             for fd in (self._master, self._slave):
                 if fd is not None:
                     with contextlib.suppress(OSError):

@@ -13,6 +13,11 @@ corrupt exactly as it would a frame hit by noise on a real cable.
 A test that needs seconds of board time (the launcher's 4 s maximum on-time)
 uses a manual clock instead: board time stands still until the test moves it
 with `advance`, so the firmware's timing is exact and no test waits it out.
+
+The watchdog is simulated on board time: once armed, `watchdog_expired()` is
+true when the loop has not fed it for its timeout, and the virtual MCU then
+resets the board as the Pico's would. `kill_loop` makes the firmware's loop
+die on purpose, by an exception or by hanging, to prove exactly that.
 """
 
 from __future__ import annotations
@@ -129,8 +134,20 @@ class LineFault:
     left: int
 
 
-class BoardReset(Exception):
-    """The firmware asked the board to reset (the RS command)."""
+class BoardReset(BaseException):
+    """The board resets under the firmware (the RS command, or the watchdog).
+
+    A BaseException, like SystemExit: on a Pico `machine.reset()` never returns, so
+    nothing in the firmware (its guard around each frame included) may catch it.
+    """
+
+
+class LoopKilled(RuntimeError):
+    """Raised inside the firmware's loop by `SimHardware.kill_loop("raise")`."""
+
+
+KILL_RAISE = "raise"  # the loop dies from an exception
+KILL_HANG = "hang"  # the loop stops turning (stuck), with everything left as it was
 
 
 class SimHardware:
@@ -172,6 +189,10 @@ class SimHardware:
         self._stop = threading.Event()
         self._by_watchdog = by_watchdog
         self.watchdog_armed = False
+        self.watchdog_ms = 0
+        self._fed_us = 0  # board time (elapsed µs) the loop last fed the watchdog
+        self._kill: str | None = None
+        self.stuck = threading.Event()  # set once a hanging loop is stuck for good
         self.kbd_intr = True
         self.motor_on_since_us: int | None = None
         self.max_motor_run_us = 0  # the longest the motor ever ran without a stop
@@ -184,6 +205,13 @@ class SimHardware:
     # -- the firmware's view --
 
     def read(self, wait_ms: int) -> bytes | None:
+        if self._kill == KILL_RAISE:
+            self._kill = None
+            raise LoopKilled("the firmware's loop was killed on purpose")
+        if self._kill == KILL_HANG:
+            self.stuck.set()
+            self._stop.wait()  # stuck until the board resets (the watchdog) or is unplugged
+            raise BoardReset()
         with self.turned:  # the firmware calls read once per turn of its loop
             self.turns += 1
             self.turned.notify_all()
@@ -213,11 +241,37 @@ class SimHardware:
     def stop(self) -> None:
         self._stop.set()
 
-    def arm_watchdog(self) -> None:
-        self.watchdog_armed = True
+    def arm_watchdog(self, timeout_ms: int) -> None:
+        if not self.watchdog_armed:  # like machine.WDT: once armed, it stays as it is
+            self.watchdog_armed = True
+            self.watchdog_ms = timeout_ms
+            self._fed_us = self.clock.elapsed_us()
 
     def wdt_feed(self) -> None:
-        pass
+        if self.watchdog_armed:
+            self._fed_us = self.clock.elapsed_us()
+
+    def watchdog_expired(self) -> bool:
+        """True when the armed watchdog went unfed for its timeout, on board time."""
+        return (self.watchdog_armed and not self._stop.is_set()
+                and self.clock.elapsed_us() - self._fed_us >= self.watchdog_ms * 1000)
+
+    @property
+    def watchdog_fed_ticks(self) -> int:
+        """The board tick at which the loop last fed the watchdog."""
+        return (self.clock.ticks_us() - (self.clock.elapsed_us() - self._fed_us)) % TICKS_PERIOD
+
+    def kill_loop(self, how: str = KILL_RAISE) -> None:
+        """Make the firmware's loop die at its next turn: by an exception, or by hanging."""
+        if how not in (KILL_RAISE, KILL_HANG):
+            raise ValueError(f"kill_loop: {how!r} is neither {KILL_RAISE!r} nor {KILL_HANG!r}")
+        self._kill = how
+
+    def power_off_outputs(self) -> None:
+        """What a reset does to the pins: every output stops driving (the motor stops)."""
+        self.motor_a.duty_u16(0)
+        self.motor_b.duty_u16(0)
+        self.buzzer.duty_u16(0)
 
     def reset_by_watchdog(self) -> bool:
         return self._by_watchdog

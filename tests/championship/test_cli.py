@@ -12,6 +12,7 @@ import pytest
 
 from championship.event import Championship
 from championship.settings import make
+from championship.store import SCHEMA_VERSION
 from companion.app import CompanionApp
 from companion.store import Store
 
@@ -288,7 +289,7 @@ def test_the_championship_keeps_its_own_schema_version(db: str, clock: SimClock,
     make_state(db, clock, "new")
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT value FROM championship_meta WHERE key = 'schema_version'"
-                        ).fetchone() == ("1",)
+                        ).fetchone() == (str(SCHEMA_VERSION),)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == companion_version
     conn.execute("UPDATE championship_meta SET value = '99'")
     conn.commit()

@@ -44,3 +44,43 @@ def test_a_pure_core_imports_nothing_that_does_io(core: str) -> None:
              for m in found}
     assert roots - PURE_ALLOWED == set()
     assert not {"time", "datetime", "sqlite3", "os", "pygame", "pathlib"} & roots
+
+
+NETWORK = {"paho", "amqtt", "starlette", "uvicorn", "socket", "ssl", "http", "urllib",
+           "segno", "websockets"}
+EDGES = ("sync", "web")
+
+
+def test_the_companion_never_imports_the_network() -> None:
+    offenders = {str(p.relative_to(ROOT)): sorted(m for m in imports(p)
+                                                  if m.split(".")[0] in NETWORK)
+                 for p in (ROOT / "companion").rglob("*.py")}
+    assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def test_only_the_edges_of_the_championship_touch_the_network() -> None:
+    """Networking lives in championship/sync and championship/web; the rest of the
+    championship imports neither them nor a network library."""
+    offenders = {}
+    for p in (ROOT / "championship").rglob("*.py"):
+        rel = p.relative_to(ROOT / "championship")
+        if rel.parts[0] in EDGES or rel.name == "commands.py":
+            continue
+        bad = sorted(m for m in imports(p) if m.split(".")[0] in NETWORK
+                     or m.startswith(("championship.sync", "championship.web")))
+        if bad:
+            offenders[str(rel)] = bad
+    assert offenders == {}
+
+
+@pytest.mark.parametrize("module", ["sync/wire.py", "web/state.py"])
+def test_the_wire_and_the_pages_state_are_pure(module: str) -> None:
+    found = {m.split(".")[0] for m in imports(ROOT / "championship" / module)}
+    assert not (NETWORK | {"time", "datetime", "sqlite3", "os", "pathlib", "threading",
+                           "asyncio", "pygame"}) & found
+
+
+def test_the_web_page_never_imports_the_broker() -> None:
+    for p in (ROOT / "championship" / "web").rglob("*.py"):
+        assert not {m for m in imports(p) if m.split(".")[0] in {"paho", "amqtt"}
+                    or m.startswith("championship.sync")}, p

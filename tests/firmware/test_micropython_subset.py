@@ -61,3 +61,19 @@ def test_every_irq_handler_stamps_the_edge_first() -> None:
     push = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_push")
     for node in ast.walk(push):
         assert not isinstance(node, ast.List | ast.Dict | ast.Tuple | ast.JoinedStr)
+
+
+def test_main_drives_the_motor_off_before_anything_else_and_after_the_loop() -> None:
+    """After any reset (the watchdog's too) the H-bridge inputs float until driven low."""
+    tree = ast.parse((ROOT / "firmware" / "main.py").read_text())
+    body = [n for n in tree.body if not (isinstance(n, ast.Expr)
+                                          and isinstance(n.value, ast.Constant))]
+    assert ast.unparse(body[0]) == "import fw_pico"
+    assert ast.unparse(body[1]) == "fw_pico.motor_off()"
+    runs = [n for n in ast.walk(tree) if isinstance(n, ast.Try)]
+    assert len(runs) == 1 and "Firmware(hw).run()" in ast.unparse(runs[0].body[0])
+    assert [ast.unparse(s) for s in runs[0].finalbody] == ["fw_pico.motor_off()"]
+    pico = ast.parse((ROOT / "firmware" / "fw_pico.py").read_text())
+    off = next(n for n in pico.body if isinstance(n, ast.FunctionDef) and n.name == "motor_off")
+    assert [ast.unparse(s) for s in off.body[1:]] == [
+        "Pin(MOTOR_IN1, Pin.OUT, value=0)", "Pin(MOTOR_IN2, Pin.OUT, value=0)"]

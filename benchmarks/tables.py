@@ -1,0 +1,311 @@
+"""Many tables, one championship, through each broker: how fast a deal confirmed at a table
+reaches the director's standings and the live page.
+
+For 10 and 50 simulated tables of 7 players, one 1-hour flight is played at accelerated time
+(`--speed`, 120x by default: the hour in 30 s): each table records a deal every 3 minutes of
+flight time, give or take, in its own games file, through its own `TableAgent` and its own
+broker connection. The director is `uno-showdown event serve` in its own process: with the
+embedded amqtt broker inside it, or with `--broker` on Debian's mosquitto (a process of its
+own, when installed). Measured:
+
+* rounds/s: deals taken by the director per second over the run;
+* confirmed -> standings: from `record_round` returning at the table to the director's
+  standings (the retained standings message) counting that deal, p50 and p99;
+* confirmed -> page: the same, to the live page's server-sent event stream;
+* the director's CPU time (user + system, over the run, as a share of one core) and its peak
+  resident memory (the embedded broker included for amqtt; mosquitto is a separate process).
+
+The baseline in the same run is the 10-table amqtt row: every row shows its p99 to the page
+against it, and against the 1 s target.
+
+    python benchmarks/tables.py [--speed 120] [--tables 10 50]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import paho.mqtt.client as mqtt  # noqa: E402
+
+from championship.event import Championship  # noqa: E402
+from championship.settings import Settings  # noqa: E402
+from championship.sync import wire  # noqa: E402
+from championship.sync.credentials import read_credentials  # noqa: E402
+from championship.sync.link import BrokerAddress  # noqa: E402
+from championship.sync.outbox import TableFile  # noqa: E402
+from championship.sync.table import TableAgent  # noqa: E402
+from companion.app import CompanionApp  # noqa: E402
+from companion.store import Store  # noqa: E402
+
+MOSQUITTO = shutil.which("mosquitto") or (
+    "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
+FLIGHT_S = 3600.0
+DEAL_EVERY_S = 180.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_port(port: int, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on port {port}")
+
+
+def cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def peak_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+@dataclass
+class Watch:
+    """When each table's deal count was first seen at a place (standings or page)."""
+
+    seen: dict[int, list[float]] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def take(self, deals: dict[str, int]) -> None:
+        now = time.monotonic()
+        with self.lock:
+            for key, count in deals.items():
+                table = int(key.rsplit("/", 1)[1])
+                times = self.seen.setdefault(table, [])
+                while len(times) < count:
+                    times.append(now)
+
+
+def watch_standings(port: int, creds_file: Path, event_id: int, watch: Watch) -> mqtt.Client:
+    creds = read_credentials(creds_file)
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-watch",
+                         protocol=mqtt.MQTTv311)
+    client.username_pw_set(creds.username, creds.secret)
+
+    def on_connect(c: mqtt.Client, *_a: object) -> None:
+        c.subscribe(wire.standings_topic(event_id), qos=1)
+
+    def on_message(_c: object, _u: object, msg: mqtt.MQTTMessage) -> None:
+        if msg.topic == wire.standings_topic(event_id):  # amqtt 0.12 also sends others
+            watch.take(json.loads(msg.payload)["deals"])
+
+    client.on_connect = on_connect
+    client.on_message = on_message
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    return client
+
+
+def watch_page(port: int, watch: Watch, stop: threading.Event) -> threading.Thread:
+    def run() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        conn.request("GET", "/events")
+        resp = conn.getresponse()
+        while not stop.is_set():
+            line = resp.readline()
+            if not line:
+                return
+            if line.startswith(b"data: "):
+                state = json.loads(line[6:])
+                if "deals" in state:
+                    watch.take(state["deals"])
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    return t
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    if not values:
+        return float("nan")
+    k = min(len(values) - 1, max(0, round(p / 100 * (len(values) - 1))))
+    return values[k]
+
+
+def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, float]:
+    db = str(tmp / "director.db")
+    with Championship.open(db) as champ:
+        event_id = champ.new_event("Benchmark Cup", Settings(tables=tables))
+        champ.register([f"P{i:03d}" for i in range(1, tables * 7 + 1)])
+        champ.draw(seed=1)
+        champ.start()
+    mport, wport = free_port(), free_port()
+    folder = tmp / "creds"
+    args = [sys.executable, "-m", "showdown.cli", "event", "serve", "--db", db,
+            "--web", f"127.0.0.1:{wport}", "--credentials-dir", str(folder)]
+    args += (["--listen", f"127.0.0.1:{mport}"] if broker == "amqtt"
+             else ["--broker", f"mqtt://127.0.0.1:{mport}"])
+    director = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    mosq = None
+    agents: list[TableAgent] = []
+    apps: list[CompanionApp] = []
+    client = None
+    stop = threading.Event()
+    try:
+        if broker == "mosquitto":
+            deadline = time.monotonic() + 30
+            while not (folder / "mosquitto.acl").exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            conf = folder / "mosquitto.conf"
+            lines = [f"listener {mport} 127.0.0.1", "allow_anonymous false",
+                     f"password_file {folder / 'mosquitto.passwd'}",
+                     f"acl_file {folder / 'mosquitto.acl'}", "persistence false",
+                     "max_queued_messages 100000"]
+            if os.geteuid() == 0:
+                lines.insert(0, "user root")
+            conf.write_text("\n".join(lines) + "\n")
+            assert MOSQUITTO is not None
+            mosq = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+        wait_port(mport)
+        wait_port(wport)
+        deadline = time.monotonic() + 30
+        while not (folder / f"table-{tables}.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        address = BrokerAddress("127.0.0.1", mport, False)
+        for n in range(1, tables + 1):
+            agent = TableAgent(str(tmp / f"t{n}.db"), address,
+                               read_credentials(folder / f"table-{n}.json"), n)
+            agent.start()
+            agents.append(agent)
+        for agent in agents:
+            if not agent.seated.wait(60):
+                raise RuntimeError(f"table {agent.table} was never seated")
+        for agent in agents:
+            with Store(agent.store.path) as store:
+                gid = TableFile(store, event_id, agent.table).current_game("flight-1")
+            apps.append(CompanionApp.open(agent.store.path, gid))
+        standings, page = Watch(), Watch()
+        client = watch_standings(mport, folder / "table-1.json", event_id, standings)
+        watch_page(wport, page, stop)
+        rng = random.Random(tables)
+        schedule = sorted(((k + rng.uniform(0.05, 0.95)) * DEAL_EVERY_S / speed, n)
+                          for n in range(tables)
+                          for k in range(int(FLIGHT_S / DEAL_EVERY_S)))
+        confirmed: dict[int, list[float]] = {}
+        cpu0 = cpu_s(director.pid)
+        start = time.monotonic()
+        for at, n in schedule:
+            delay = start + at - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            app = apps[n]
+            assert app.game is not None
+            names = list(app.game.names)
+            winner = rng.choice(names)
+            app.record_round(winner, points={p: rng.randint(0, 40) for p in names
+                                             if p != winner})
+            confirmed.setdefault(n + 1, []).append(time.monotonic())
+        total = sum(len(v) for v in confirmed.values())
+
+        def complete(w: Watch) -> bool:
+            with w.lock:
+                return sum(len(v) for v in w.seen.values()) >= total
+
+        deadline = time.monotonic() + 60
+        while not (complete(standings) and complete(page)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        end = time.monotonic()
+        cpu = cpu_s(director.pid) - cpu0
+        rss = peak_rss_mb(director.pid)
+
+        def latencies(w: Watch) -> list[float]:
+            out = []
+            for table, times in confirmed.items():
+                seen = w.seen.get(table, [])
+                out += [seen[i] - t for i, t in enumerate(times) if i < len(seen)]
+            return out
+
+        to_standings, to_page = latencies(standings), latencies(page)
+        return {"deals": total, "arrived": len(to_page), "rate": total / (end - start),
+                "s50": statistics.median(to_standings) if to_standings else float("nan"),
+                "s99": percentile(to_standings, 99), "p50": statistics.median(to_page)
+                if to_page else float("nan"), "p99": percentile(to_page, 99),
+                "cpu": cpu / (end - start), "rss": rss}
+    finally:
+        stop.set()
+        if client is not None:
+            client.loop_stop()
+            client.disconnect()
+        for app in apps:
+            app.close()
+        for agent in agents:
+            agent.stop()
+        director.send_signal(signal.SIGTERM)
+        try:
+            director.wait(20)
+        except subprocess.TimeoutExpired:
+            director.kill()
+        if mosq is not None:
+            mosq.terminate()
+            mosq.wait(10)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--speed", type=float, default=120.0,
+                        help="how many times faster than real time the hour is played")
+    parser.add_argument("--tables", type=int, nargs="+", default=[10, 50])
+    args = parser.parse_args()
+    brokers = ["amqtt"] + (["mosquitto"] if MOSQUITTO else [])
+    rows = []
+    for tables in args.tables:
+        for broker in brokers:
+            with tempfile.TemporaryDirectory() as tmp:
+                r = run_one(broker, tables, args.speed, Path(tmp))
+            rows.append((broker, tables, r))
+            print(f"  done: {broker}, {tables} tables", file=sys.stderr, flush=True)
+    base = next((r["p99"] for b, t, r in rows if b == "amqtt"), float("nan"))
+    print(f"One 1-hour flight at {args.speed:g}x; a deal every ~3 min per table; "
+          f"latencies from the deal confirmed at its table.")
+    head = (f"{'broker':<10} {'tables':>6} {'deals':>6} {'rounds/s':>9} {'p50 stand.':>11} "
+            f"{'p99 stand.':>11} {'p50 page':>9} {'p99 page':>9} {'p99/base':>9} "
+            f"{'p99/1 s':>8} {'dir. CPU':>9} {'dir. RSS':>9}")
+    print(head)
+    print("-" * len(head))
+    for broker, tables, r in rows:
+        missing = "" if r["arrived"] == r["deals"] else f"  ({r['deals'] - r['arrived']} lost!)"
+        print(f"{broker:<10} {tables:>6} {r['deals']:>6.0f} {r['rate']:>9.1f} "
+              f"{r['s50'] * 1000:>9.0f}ms {r['s99'] * 1000:>9.0f}ms {r['p50'] * 1000:>7.0f}ms "
+              f"{r['p99'] * 1000:>7.0f}ms {r['p99'] / base:>8.2f}x {r['p99']:>7.2f}x "
+              f"{r['cpu'] * 100:>8.0f}% {r['rss']:>7.0f}MB{missing}")
+    print("Baseline: the 10-table amqtt row. dir. CPU: the director's process, share of one "
+          "core (the embedded broker included for amqtt). dir. RSS: its peak.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,365 @@
+"""What tables and the director say to each other through the broker: topics, messages, and
+the checks every message passes before anyone acts on it. Pure: no sockets, no files, no
+clock.
+
+Topics, under one event (`uno-showdown/e<ID>`):
+
+* `table/<N>/up`: table N to the director, QoS 1, in the order the table wrote them: a deal
+  (a round, a correction or an undo), a duel, or the table's status;
+* `table/<N>/down`: the director to table N, retained: the table's seating and its clocks;
+* `table/<N>/ack`: the director to table N, retained: how far it has taken table N's
+  messages, so the table can drop them from its outbox;
+* `standings`: the director to everyone, retained: the standings and the clock.
+
+The broker lets table N's credentials write only `table/<N>/up` and read only its own
+`down`, `ack` and the standings. Every message between a table and the director also
+carries an HMAC-SHA256 made with that table's secret, so the director knows a message came
+from the table's credentials whichever broker carried it (an existing broker's
+configuration is not the director's to trust), and a table knows its seating came from
+the director.
+
+A message is idempotent: a deal is named by the table, the stage and the deal's own id
+(its game and round at the table) and carries the game's revision, so the director keeps
+only the highest revision of each deal, however often and in whatever order it arrives.
+Each table message also has a sequence number from the table's outbox; the director's
+acknowledgement is the highest number up to which it has taken every message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+VERSION = 1
+#: The largest message either side accepts; a bigger one is refused unread.
+MAX_PAYLOAD = 256 * 1024
+MAX_INT = 2**63 - 1
+STAGE = re.compile(r"^(flight-[1-9][0-9]?|final)$")
+DEAL_ID = re.compile(r"^[A-Za-z0-9:._-]{1,64}$")
+SOURCE = re.compile(r"^[0-9a-f]{16,64}$")
+
+
+def prefix(event_id: int) -> str:
+    return f"uno-showdown/e{event_id}"
+
+
+def up_topic(event_id: int, table: int | str) -> str:
+    return f"{prefix(event_id)}/table/{table}/up"
+
+
+def down_topic(event_id: int, table: int | str) -> str:
+    return f"{prefix(event_id)}/table/{table}/down"
+
+
+def ack_topic(event_id: int, table: int | str) -> str:
+    return f"{prefix(event_id)}/table/{table}/ack"
+
+
+def standings_topic(event_id: int) -> str:
+    return f"{prefix(event_id)}/standings"
+
+
+def table_of_topic(event_id: int, topic: str) -> int | None:
+    """The table number of an `up` topic of this event, or None for any other topic."""
+    m = re.fullmatch(re.escape(prefix(event_id)) + r"/table/([1-9][0-9]{0,2})/up", topic)
+    return int(m.group(1)) if m else None
+
+
+class WireError(ValueError):
+    """A message that is not what it claims to be; the text says what was wrong."""
+
+
+# -- messages --
+
+
+@dataclass(frozen=True, slots=True)
+class DealReport:
+    """A deal at a table: its points per player number, or None once it was taken back."""
+
+    stage: str
+    deal_id: str
+    revision: int
+    points: Mapping[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class DuelReport:
+    stage: str
+    duel_id: str
+    revision: int
+    challenger: int
+    opponent: int
+    outcome: str
+    winner: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusReport:
+    """A table's own view of one stage: deals recorded after the time was up, and whether
+    it has finished."""
+
+    stage: str
+    late_rounds: int
+    deals: int
+
+
+Report = DealReport | DuelReport | StatusReport
+
+
+@dataclass(frozen=True, slots=True)
+class Up:
+    """One table-to-director message."""
+
+    table: int
+    source: str  # the table's games file, so a new file starts its numbering afresh
+    seq: int
+    report: Report
+
+
+# -- signing --
+
+
+def canonical(body: Mapping[str, Any]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+
+
+def sign(body: Mapping[str, Any], secret: str) -> bytes:
+    """The message as sent: its body and the body's HMAC under the secret."""
+    mac = hmac.new(secret.encode(), canonical(body), hashlib.sha256).hexdigest()
+    return canonical({**body, "mac": mac})
+
+
+def opened(payload: bytes, secret: str | None = None) -> dict[str, Any]:
+    """The body of a signed message, checked against the secret (when given)."""
+    if len(payload) > MAX_PAYLOAD:
+        raise WireError("the message is too large")
+    try:
+        data = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise WireError("the message is not JSON") from exc
+    if not isinstance(data, dict):
+        raise WireError("the message is not a JSON object")
+    mac = data.pop("mac", None)
+    if secret is not None:
+        if not isinstance(mac, str):
+            raise WireError("the message is not signed")
+        good = hmac.new(secret.encode(), canonical(data), hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(mac, good):
+            raise WireError("the message's signature does not match the table's credentials")
+    if data.get("v") != VERSION:
+        raise WireError(f"the message is of version {data.get('v')!r}, not {VERSION}")
+    return data
+
+
+# -- the table's messages --
+
+
+def up_body(up: Up) -> dict[str, Any]:
+    r = up.report
+    body: dict[str, Any] = {"v": VERSION, "table": up.table, "source": up.source,
+                            "seq": up.seq, "stage": r.stage}
+    if isinstance(r, DealReport):
+        body |= {"kind": "deal", "deal": r.deal_id, "rev": r.revision,
+                 "points": None if r.points is None
+                 else {str(k): v for k, v in sorted(r.points.items())}}
+    elif isinstance(r, DuelReport):
+        body |= {"kind": "duel", "duel": r.duel_id, "rev": r.revision,
+                 "challenger": r.challenger, "opponent": r.opponent, "outcome": r.outcome,
+                 "winner": r.winner}
+    else:
+        body |= {"kind": "status", "late": r.late_rounds, "deals": r.deals}
+    return body
+
+
+def encode_up(up: Up, secret: str) -> bytes:
+    return sign(up_body(up), secret)
+
+
+def peek_table(payload: bytes) -> int | None:
+    """The table a message says it is from, read before its signature can be checked."""
+    try:
+        data = json.loads(payload.decode("utf-8")) if len(payload) <= MAX_PAYLOAD else None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    table = data.get("table") if isinstance(data, dict) else None
+    return table if _is_int(table) and 1 <= table <= 999 else None
+
+
+def decode_up(payload: bytes, secret: str) -> Up:
+    """A table's message, checked: signed with `secret`, and every field of the right kind."""
+    d = opened(payload, secret)
+    table = _int(d, "table", 1, 999)
+    source = _str(d, "source", SOURCE)
+    seq = _int(d, "seq", 1, MAX_INT)
+    stage = _str(d, "stage", STAGE)
+    kind = d.get("kind")
+    report: Report
+    if kind == "deal":
+        points = d.get("points")
+        if points is not None:
+            if not isinstance(points, dict) or not 1 <= len(points) <= 10:
+                raise WireError("a deal's points are a map of 1 to 10 players")
+            parsed: dict[int, int] = {}
+            for k, v in points.items():
+                if not (isinstance(k, str) and k.isdigit() and len(k) <= 6):
+                    raise WireError("a deal's points are keyed by player numbers")
+                if not _is_int(v) or not 0 <= v <= 1_000_000:
+                    raise WireError("a deal's points are whole numbers from 0 to 1000000")
+                parsed[int(k)] = v
+            points = parsed
+        report = DealReport(stage, _str(d, "deal", DEAL_ID), _int(d, "rev", 0, MAX_INT), points)
+    elif kind == "duel":
+        winner = d.get("winner")
+        if winner is not None and not (_is_int(winner) and 1 <= winner <= 1_000_000):
+            raise WireError("a duel's winner is a player number or null")
+        outcome = d.get("outcome")
+        if not isinstance(outcome, str) or not 1 <= len(outcome) <= 32:
+            raise WireError("a duel's outcome is a short text")
+        report = DuelReport(stage, _str(d, "duel", DEAL_ID), _int(d, "rev", 0, MAX_INT),
+                            _int(d, "challenger", 1, 1_000_000),
+                            _int(d, "opponent", 1, 1_000_000), outcome, winner)
+    elif kind == "status":
+        report = StatusReport(stage, _int(d, "late", 0, 1000), _int(d, "deals", 0, 1_000_000))
+    else:
+        raise WireError(f"unknown kind of message {kind!r}")
+    return Up(table, source, seq, report)
+
+
+# -- the director's messages --
+
+
+@dataclass(frozen=True, slots=True)
+class BoxState:
+    """A table's clock for one stage, as the director's time box holds it."""
+
+    state: str
+    ends_at_us: int | None
+    left_us: int | None
+    grace_rounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class StageSeat:
+    """Table N in one stage: who sits there (numbers and names, in seat order) and its
+    clock. `seating_id` changes when the director seats the table again."""
+
+    stage: str
+    label: str
+    seating_id: int
+    players: tuple[tuple[int, str], ...]
+    box: BoxState
+    next_stage: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Everything table N needs from the director: what it plays, where, and when."""
+
+    table: int
+    event: str
+    edition: str
+    target: int
+    stages: tuple[StageSeat, ...]
+
+
+BOX_STATES = ("waiting", "open", "paused", "finished", "sealed")
+
+
+def encode_seating(seating: Seating, secret: str) -> bytes:
+    return sign({"v": VERSION, "kind": "seating", "table": seating.table,
+                 "event": seating.event, "edition": seating.edition, "target": seating.target,
+                 "stages": [{"stage": s.stage, "label": s.label, "seating_id": s.seating_id,
+                             "players": [list(p) for p in s.players],
+                             "box": {"state": s.box.state, "ends_at_us": s.box.ends_at_us,
+                                     "left_us": s.box.left_us, "grace": s.box.grace_rounds},
+                             "next": s.next_stage} for s in seating.stages]}, secret)
+
+
+def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
+    d = opened(payload, secret)
+    if d.get("kind") != "seating" or d.get("table") != table:
+        raise WireError(f"the message is not table {table}'s seating")
+    stages = d.get("stages")
+    if not isinstance(stages, list) or len(stages) > 8:
+        raise WireError("a seating has a list of stages")
+    out = []
+    for s in stages:
+        if not isinstance(s, dict):
+            raise WireError("a stage of a seating is an object")
+        players = s.get("players")
+        if not isinstance(players, list) or len(players) > 10 or not all(
+                isinstance(p, list) and len(p) == 2 and _is_int(p[0]) and isinstance(p[1], str)
+                and 0 < len(p[1]) <= 64 for p in players):
+            raise WireError("a stage's players are [number, name] pairs")
+        box = s.get("box")
+        if not isinstance(box, dict) or box.get("state") not in BOX_STATES:
+            raise WireError("a stage's clock is not valid")
+        nxt = s.get("next")
+        if nxt is not None and not (isinstance(nxt, str) and STAGE.match(nxt)):
+            raise WireError("a stage's next stage is not valid")
+        label = s.get("label")
+        if not isinstance(label, str) or not 0 < len(label) <= 200:
+            raise WireError("a stage's label is not valid")
+        out.append(StageSeat(
+            _str(s, "stage", STAGE), label, _int(s, "seating_id", 0, MAX_INT),
+            tuple((int(n), str(name)) for n, name in players),
+            BoxState(box["state"], _opt_int(box, "ends_at_us"), _opt_int(box, "left_us"),
+                     _int(box, "grace", 0, 100)), nxt))
+    event = d.get("event")
+    edition = d.get("edition")
+    if not isinstance(event, str) or not isinstance(edition, str):
+        raise WireError("a seating names its event and edition")
+    return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out))
+
+
+def encode_ack(table: int, source: str, seq: int, secret: str) -> bytes:
+    return sign({"v": VERSION, "kind": "ack", "table": table, "source": source, "seq": seq},
+                secret)
+
+
+def decode_ack(payload: bytes, secret: str, table: int) -> tuple[str, int]:
+    d = opened(payload, secret)
+    if d.get("kind") != "ack" or d.get("table") != table:
+        raise WireError(f"the message is not an acknowledgement for table {table}")
+    return _str(d, "source", SOURCE), _int(d, "seq", 0, MAX_INT)
+
+
+def encode_standings(state: Mapping[str, Any]) -> bytes:
+    return canonical({"v": VERSION, "kind": "standings", **state})
+
+
+def decode_standings(payload: bytes) -> dict[str, Any]:
+    d = opened(payload)
+    if d.get("kind") != "standings":
+        raise WireError("the message is not the standings")
+    return d
+
+
+# -- field checks --
+
+
+def _is_int(v: object) -> TypeGuard[int]:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _int(d: Mapping[str, Any], key: str, low: int, high: int) -> int:
+    v = d.get(key)
+    if not _is_int(v) or not low <= v <= high:
+        raise WireError(f"{key!r} is not a whole number from {low} to {high}")
+    return int(v)
+
+
+def _opt_int(d: Mapping[str, Any], key: str) -> int | None:
+    return None if d.get(key) is None else _int(d, key, 0, MAX_INT)
+
+
+def _str(d: Mapping[str, Any], key: str, pattern: re.Pattern[str]) -> str:
+    v = d.get(key)
+    if not isinstance(v, str) or not pattern.match(v):
+        raise WireError(f"{key!r} is not a valid text")
+    return v

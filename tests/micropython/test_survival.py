@@ -1,0 +1,28 @@
+"""On MicroPython too, a frame whose handling raises is skipped, counted and answered."""
+
+from __future__ import annotations
+
+from firmware_host import protocol as P
+from firmware_host.virtual.micropython import MicroPython
+
+
+def test_a_failing_frame_does_not_stop_the_loop_on_micropython(micropython: MicroPython) -> None:
+    stream = (P.encode(0, P.HELLO, (P.VERSION,)) + P.encode(0, P.HB)
+              + P.encode(1, P.BEEP, (1,)) + P.encode(2, P.ARROW, (0,)))
+    micropython.run(
+        "_sb = bare_board.Board()\n"
+        "_real = _sb.fw._command\n"
+        "def _failing(seq, kind, args, now):\n"
+        "    if kind == 'BP':\n"
+        "        raise MemoryError('memory allocation failed')\n"
+        "    return _real(seq, kind, args, now)\n"
+        "_sb.fw._command = _failing\n"
+        f"_sb.send({stream!r})\n"
+    )
+    out = P.Decoder().feed(bytes.fromhex(micropython.call("bare_board.call(_sb, 'run', [3000])")))
+    state = micropython.call("_sb.state()")
+    micropython.run("del _sb, _real, _failing")
+    assert state["frame_failures"] == 1 and state["arrows"] == [1, 0]  # the next frame ran
+    assert (0, P.NAK, (1, P.NAK_FAILED)) in out and (0, P.ACK, (2, P.ACK_DONE)) in out
+    faults = [f[2] for f in out if f[1] == P.FAULT]
+    assert [f[0] for f in faults] == [P.FAULT_FRAME_FAILED] and faults[0][2] == 1

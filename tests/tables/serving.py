@@ -1,0 +1,65 @@
+"""`uno-showdown event serve` as the organiser runs it: a real process with the embedded
+broker and the live page on loopback ports, stopped by SIGTERM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from .conftest import eventually, free_port, make_event, wait_port
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Serving:
+    db: str
+    event_id: int
+    broker_port: int
+    web_port: int
+    credentials: Path
+    proc: subprocess.Popen[str]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.web_port}/"
+
+
+def uno(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "showdown.cli", *argv], cwd=ROOT,
+                          capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+@contextmanager
+def serving(tmp: Path, players: int = 14, tables: int = 2, *extra: str) -> Iterator[Serving]:
+    db = str(tmp / "director.db")
+    event_id = make_event(db, players, tables)
+    broker, web = free_port(), free_port()
+    folder = tmp / "credentials"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "showdown.cli", "event", "serve", "--db", db,
+         "--listen", f"127.0.0.1:{broker}", "--web", f"127.0.0.1:{web}",
+         "--credentials-dir", str(folder), "--lang", "en", *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        wait_port(broker, 30)
+        wait_port(web, 30)
+        eventually(lambda: (folder / f"table-{tables}.json").exists(), 10)
+        yield Serving(db, event_id, broker, web, folder, proc)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+        time.sleep(0)  # nothing to wait for: the process is gone
