@@ -586,7 +586,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return Path(value) if value else None
 
     for value in (args.tls_cert, args.tls_key, args.ca):
-        if value and not Path(value).is_file():
+        try:
+            found = not value or Path(value).is_file()
+        except (OSError, ValueError):  # a name too long, a NUL in it
+            found = False
+        if not found:
             raise UsageError(_("there is no file {path}").format(path=value))
     opts = ServeOptions(args.db, args.event, args.lang, listen=args.listen,
                         broker=args.broker, advertise=args.advertise,

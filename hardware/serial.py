@@ -17,12 +17,8 @@ from __future__ import annotations
 import argparse
 import collections
 import logging
-import os
-import stat
 import threading
 import time
-
-from serial.tools import list_ports
 
 from firmware_host import protocol as P
 from firmware_host.link import (
@@ -35,6 +31,7 @@ from firmware_host.link import (
     VersionMismatch,
     nak_text,
 )
+from firmware_host.ports import check_port
 from hardware.base import (
     Beep,
     GoShown,
@@ -268,52 +265,3 @@ def open_unit(args: argparse.Namespace) -> SerialUnit:
     if port is not None:
         check_port(port)
     return SerialUnit(port)
-
-
-def check_port(port: str) -> None:
-    """Refuse a `--port` that cannot be a serial port, naming it and what to pass instead.
-
-    A path must exist and be a terminal device (a tty, a pty, a USB serial
-    adapter): a plain file, a directory or /dev/null would "open" or fail
-    quietly in the link's thread, which would then wait for a board forever.
-    A name that is no path (COM3) must be one the system lists.
-    """
-    try:
-        mode: int | None = os.stat(port).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        raise OSError(f"cannot look at the serial port {port} ({exc.strerror}): check the path "
-                      "and your access to it") from exc
-    if mode is None:
-        if any(info.device == port for info in list_ports.comports()):
-            return
-        raise FileNotFoundError(
-            f"there is no serial port {port}: plug the board in, or pass the port it has "
-            f"{_PORT_HINT}")
-    if stat.S_ISDIR(mode):
-        raise OSError(f"{port} is a directory, not a serial port: pass the board's port "
-                      f"{_PORT_HINT}")
-    if not stat.S_ISCHR(mode) or not _is_terminal(port):
-        raise OSError(f"{port} is not a serial port (not a terminal device): pass the board's "
-                      f"port {_PORT_HINT}")
-
-
-_PORT_HINT = "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself"
-
-
-def _is_terminal(port: str) -> bool:
-    """True when the character device at `port` is a terminal (/dev/null, say, is not).
-
-    Opened the way pyserial opens a port (no controlling tty, no waiting), and closed at once.
-    """
-    flags = os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(port, flags)
-    except OSError as exc:
-        raise OSError(f"cannot open the serial port {port} ({exc.strerror}): check your access "
-                      "to it (on Linux, membership of the dialout group)") from exc
-    try:
-        return os.isatty(fd)
-    finally:
-        os.close(fd)

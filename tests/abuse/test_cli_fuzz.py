@@ -12,9 +12,11 @@ traceback reaches a terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -80,11 +82,20 @@ COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "event final": (["--db", "{db}"], {}),
     "event results": (["--db", "{db}", "--html", "{sheet}"], {}),
     "event screen": (["--db", "{db}"], {}),
+    "event serve": (["--db", "{db}", "--no-web", "--credentials-dir", "{creds}"], {}),
+    "table join": (["--db", "{table_db}", "--broker", "mqtt://127.0.0.1:1883", "--event", "1",
+                    "--table", "1", "--credentials", "{creds}/table-1.json"], {}),
+    "table status": (["--db", "{table_db}"], {}),
+    "firmware install": (["--dry-run"], {}),
+    "firmware version": ([], {}),
 }
 #: Event commands whose valid arguments may still be refused (exit 2) by the championship's
 #: state at that moment: calling time before a start, a final before the results.
 STATEFUL = {"event set", "event register", "event withdraw", "event draw", "event start",
-            "event pause", "event resume", "event end", "event done", "event final"}
+            "event pause", "event resume", "event end", "event done", "event final",
+            "table join", "table status",  # ... or the credentials are of a newer event ...
+            "firmware version"}  # ... or no board is plugged in
+
 
 
 def leaf_parsers() -> dict[str, argparse.ArgumentParser]:
@@ -138,28 +149,12 @@ class _Started(Exception):
     """Raised where a command that passed every check would start running for good."""
 
 
-@pytest.fixture
-def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-          capsys: pytest.CaptureFixture[str]) -> Iterator[dict[str, str]]:
-    """A scratch folder as the working directory (relative hostile paths land there), a
-    games file with one game of one round, a valid duel log, an exported game, and the
-    long-running parts cut short. Signal handlers that `run` installs are put back."""
-    monkeypatch.chdir(tmp_path)
-    db = tmp_path / "games.db"
-    with CompanionApp.open(db, lang="en") as app:
-        app.new_game("classic", "winner", ["Ann", "Bob", "Cid"])
-        app.record_round("Ann", points={"Bob": 1, "Cid": 2})
-        (tmp_path / "game.json").write_text(app.export("json"), encoding="utf-8")
-    for argv in (["event", "new", "--db", str(db), "--tables", "2", "Cup"],
-                 ["event", "register", "--db", str(db), *(f"P{i}" for i in range(8))],
-                 ["event", "draw", "--db", str(db), "--seed", "1"]):
-        assert main(argv) == 0
-    capsys.readouterr()  # what setting up printed is no test's output
-    log = tmp_path / "duels.jsonl"
-    log.write_text(
-        '{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right", "cards": 2}\n'
-        '{"t_us": 1000, "input": "start", "countdown_us": 3000000}\n'
-        '{"t_us": 3150000, "input": "press", "side": "right"}\n', encoding="utf-8")
+def _refuse_to_serve(self: object, *args: object, **kwargs: object) -> None:
+    raise _Started
+
+
+def _cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What would run for good is stopped right after every option was checked."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
     # One parser for the whole test: building it is most of an in-process call's time, and
     # parsing does not change it.
@@ -168,22 +163,66 @@ def place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr("companion.screen.run_companion", lambda *a, **k: 0)
     monkeypatch.setattr("championship.screen.run_director", lambda *a, **k: 0)
     monkeypatch.setattr("hardware.gpio_selftest.run_selftest", lambda *a, **k: 0)
-
-    def refuse_to_serve(self: object) -> None:
-        raise _Started
-
-    monkeypatch.setattr("firmware_host.virtual.mcu.VirtualMCU.start", refuse_to_serve)
+    for serving in ("championship.sync.serve.Served.start",  # the broker and the web page
+                    "championship.sync.table.TableAgent.start",  # a table's link to it
+                    "firmware_host.virtual.mcu.VirtualMCU.start"):  # the board's pty
+        monkeypatch.setattr(serving, _refuse_to_serve)
+    # The broker never starts here, so its password file needs no argon2 hashes (a quarter
+    # of a second each, three for every `event serve`).
+    monkeypatch.setattr("championship.sync.broker.amqtt_password_file", lambda users: "")
     import showdown.commands.simulate as simulate_command
 
     real = simulate_command.simulate
     monkeypatch.setattr(simulate_command, "simulate",
                         lambda duels, *a, **k: real(min(duels, 3), *a, **k))
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Made once: a games file with one game of one round and a drawn championship, the
+    tables' credentials, a valid duel log and an exported game."""
+    folder = tmp_path_factory.mktemp("place")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _cut_short(monkeypatch)
+        db = folder / "games.db"
+        with CompanionApp.open(db, lang="en") as app:
+            app.new_game("classic", "winner", ["Ann", "Bob", "Cid"])
+            app.record_round("Ann", points={"Bob": 1, "Cid": 2})
+            (folder / "game.json").write_text(app.export("json"), encoding="utf-8")
+        for argv in (["event", "new", "--db", str(db), "--tables", "2", "Cup"],
+                     ["event", "register", "--db", str(db), *(f"P{i}" for i in range(8))],
+                     ["event", "draw", "--db", str(db), "--seed", "1"]):
+            with contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()):
+                assert main(argv) == 0
+        # `event serve` writes each table's credentials file, then would start the broker
+        with contextlib.suppress(_Started), contextlib.redirect_stdout(io.StringIO()):
+            main(["event", "serve", "--db", str(db), "--no-web", "--credentials-dir",
+                  str(folder / "credentials")])
+    assert (folder / "credentials" / "table-1.json").is_file()
+    (folder / "duels.jsonl").write_text(
+        '{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right", "cards": 2}\n'
+        '{"t_us": 1000, "input": "start", "countdown_us": 3000000}\n'
+        '{"t_us": 3150000, "input": "press", "side": "right"}\n', encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def place(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+          ) -> Iterator[dict[str, str]]:
+    """A fresh copy of the template as the working directory (relative hostile paths land
+    there), the long-running parts cut short, the signal handlers `run` installs put back."""
+    folder = tmp_path / "place"
+    shutil.copytree(template, folder)
+    monkeypatch.chdir(folder)
+    _cut_short(monkeypatch)
     factory = MockFactory(pin_class=MockPWMPin)
     monkeypatch.setattr(Device, "pin_factory", factory)
     handlers = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
-    yield {"db": str(db), "log": str(log), "duel_log": str(tmp_path / "table.jsonl"),
-           "export": str(tmp_path / "out.json"), "game_json": str(tmp_path / "game.json"),
-           "sheet": str(tmp_path / "sheet.html")}
+    yield {"db": str(folder / "games.db"), "log": str(folder / "duels.jsonl"),
+           "duel_log": str(folder / "table.jsonl"), "export": str(folder / "out.json"),
+           "game_json": str(folder / "game.json"), "sheet": str(folder / "sheet.html"),
+           "creds": str(folder / "credentials"), "table_db": str(folder / "table.db")}
     for signum, handler in handlers.items():
         signal.signal(signum, handler)
     factory.reset()
