@@ -26,10 +26,11 @@ node_modules/.installed: package.json package-lock.json
 
 test: $(STAMP) node_modules/.installed
 	$(BIN)/ruff check .
+	$(BIN)/mypy  # every package; settings in pyproject.toml
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
 
 bench: $(STAMP) node_modules/.installed
 	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache node_modules
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules

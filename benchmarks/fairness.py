@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from showdown.duel import Duel, DuelConfig, Load, Outcome, Press, Start
-from showdown.sides import Side
+from showdown.duel import Duel, DuelConfig, Load, Start
+from showdown.events import Outcome, PaddlePressed, Side
 
 GAPS_MS = (0.05, 0.1, 0.5, 1, 2, 5, 10)
 MAX_JITTER_US = 20_000
@@ -35,7 +35,7 @@ def one_duel(rng: random.Random, gap_us: int, config: DuelConfig) -> tuple[str, 
     duel.advance(go)
     for side in sorted(arrivals, key=lambda s: (arrivals[s], s.value)):
         duel.advance(arrivals[side])
-        duel.handle(Press(stamps[side], side))
+        duel.handle(PaddlePressed(side, stamps[side]))
     while duel.results == []:
         deadline = duel.next_deadline_us
         assert deadline is not None

@@ -37,12 +37,11 @@ from gpiozero.pins.pi import PiPin
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hardware.base import PaddlePressed, UnitInput
 from hardware.gpio import GpioUnit
 from hardware.pinmap import load_pinmap
 from showdown.duel import DuelConfig
-from showdown.service import GoSignalled, LaunchDone, ServiceEvent, ShowdownService
-from showdown.sides import Side
+from showdown.events import GoShown, LaunchFinished, PaddlePressed, ServiceEvent, Side, UnitInput
+from showdown.service import ShowdownService
 
 SETTLE_US = 5_000  # short, so 1,000 duels run quickly; it is subtracted anyway
 TIE_WINDOW_US = 100
@@ -95,9 +94,9 @@ def run_duels(duels: int) -> tuple[list[float], list[int]]:
     launched = threading.Event()
 
     def listen(event: ServiceEvent) -> None:
-        if isinstance(event, GoSignalled):
+        if isinstance(event, GoShown):
             go.set()
-        elif isinstance(event, LaunchDone):
+        elif isinstance(event, LaunchFinished):
             launched.set()
 
     config = DuelConfig(settle_us=SETTLE_US, tie_window_us=TIE_WINDOW_US)

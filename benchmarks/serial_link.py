@@ -37,8 +37,8 @@ from firmware_host import protocol as P
 from firmware_host.clock import BoardClock
 from firmware_host.link import BoardEvent, Link, LinkEvent
 from firmware_host.virtual.mcu import VirtualMCU
-from showdown.duel import Duel, DuelConfig, Load, Outcome, Press, Start
-from showdown.sides import Side
+from showdown.duel import Duel, DuelConfig, Load, Start
+from showdown.events import Outcome, PaddlePressed, Side
 
 GAPS_MS = (0.05, 0.1, 0.5, 1, 2, 5, 10)
 COUNTDOWN_US = 3_000_000
@@ -164,7 +164,7 @@ def one_duel(rng: random.Random, gap_us: int, config: DuelConfig) -> tuple[str, 
     for _seq, _kind, args in order:
         side = Side.LEFT if args[0] == P.LEFT else Side.RIGHT
         duel.advance(base + arrivals[side])
-        duel.handle(Press(host.unwrap(args[1]), side))
+        duel.handle(PaddlePressed(side, host.unwrap(args[1])))
     while not duel.results:
         deadline = duel.next_deadline_us
         assert deadline is not None

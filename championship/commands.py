@@ -23,7 +23,7 @@ from championship.i18n import _, ngettext
 from championship.text import decimal_text, fraction_text, settings_lines
 from companion import i18n
 from companion.errors import CompanionError
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 if TYPE_CHECKING:
     from championship.event import Championship, Seated
@@ -80,7 +80,7 @@ SETTING_NAMES = ("tables", "table_size", "qualifying_minutes", "flight_minutes",
                  "time_up", "tie_break", "seating", "edition", "target")
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `event` to `uno-showdown`."""
     try:  # help text in the organiser's language
         i18n.set_language(_lang_from_argv(sys.argv[1:]))
@@ -222,11 +222,11 @@ def _opened(args: argparse.Namespace) -> Iterator[Championship]:
     try:
         champ = Championship.open(args.db, getattr(args, "event", None), lang=args.lang)
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     try:
         yield champ
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     finally:
         champ.close()
 
@@ -281,7 +281,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 def cmd_set(args: argparse.Namespace) -> int:
     values = _settings_values(args)
     if all(v is None for v in values.values()):
-        raise UsageError(_("give a setting to change, e.g. --tables 4; see `uno-showdown "
+        raise ConfigError(_("give a setting to change, e.g. --tables 4; see `uno-showdown "
                            "event set --help`"))
     with _opened(args) as champ:
         settings = champ.change_settings(**values)
@@ -508,7 +508,7 @@ def cmd_results(args: argparse.Namespace) -> int:
                 Path(args.html).write_text(results_sheet(snap), encoding="utf-8")
             except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                raise UsageError(_("cannot write {path}: {reason}").format(
+                raise ConfigError(_("cannot write {path}: {reason}").format(
                     path=args.html, reason=reason)) from None
             print(_("Results sheet written to {path}.").format(path=args.html), file=sys.stderr)
         if args.json:
@@ -574,7 +574,7 @@ def cmd_screen(args: argparse.Namespace) -> int:
         try:
             return run_director(champ, fullscreen=args.fullscreen, size=size)
         except NoDisplayError:
-            raise UsageError(_("no display to open the screen on: run it on a desktop, or "
+            raise ConfigError(_("no display to open the screen on: run it on a desktop, or "
                                "headless under Xvfb: xvfb-run -s \"-screen 0 800x480x24\" "
                                "uno-showdown event screen")) from None
 
@@ -591,7 +591,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except (OSError, ValueError):  # a name too long, a NUL in it
             found = False
         if not found:
-            raise UsageError(_("there is no file {path}").format(path=value))
+            raise ConfigError(_("there is no file {path}").format(path=value))
     opts = ServeOptions(args.db, args.event, args.lang, listen=args.listen,
                         broker=args.broker, advertise=args.advertise,
                         tls_cert=path(args.tls_cert), tls_key=path(args.tls_key),
@@ -601,4 +601,4 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         return serve(opts)
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None

@@ -35,6 +35,7 @@ stage) once that one has started.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -49,6 +50,7 @@ from companion.editions import Edition
 from companion.errors import CompanionError
 from companion.game import Game, GameError, Hand, HistoryRow, Standing
 from companion.i18n import _, set_language
+from companion.recover import LogReading
 from companion.scoring import Rules
 from companion.store import BoxedGame, DuelRow, GameChangedError, GameInfo, Recorded, Store
 from companion.timebox import Phase, State, TimeBoxError
@@ -66,9 +68,21 @@ __all__ = [
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 
 def _iso(now_us: int) -> str:
     return datetime.fromtimestamp(now_us / 1_000_000, UTC).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """What taking duels back from the duel log did."""
+
+    taken: int  # duels stored now
+    already: int  # duels the game had already
+    other_players: tuple[str, ...]  # where the log has duels of players not in the game
+    without_players: int  # verdicts whose players the log does not name (older logs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,8 +155,15 @@ class CompanionApp:
         self.follow = follow
         self._lock = threading.RLock()
         self._seen_version: int | None = None  # the file's data_version last looked at
+        # The current game's duels as last read, by id; `_duels_seen` is the game's
+        # duel-write counter they are up to date with, so a refresh reads only changes.
+        self._duel_rows: dict[int, DuelRow] | None = None  # None: not read yet
+        self._duels_seen = 0
+        self._duel_list: list[DuelRow] | None = None
+        self._duel_stats: dict[str, ReactionStats] | None = None
         self._last_duel: DuelRow | None = None
-        self._recorder: DuelRecorder | None = None
+        self._recorder = DuelRecorder(store.path, self._current_game,
+                                      on_recorded=self._duel_recorded)
         self._boxed: BoxedGame | None = None
         self._attach()
         self._follow()
@@ -151,26 +172,51 @@ class CompanionApp:
     def open(
         cls, db_path: str | Path | None = None, game_id: int | None = None,
         lang: str | None = None, *, unfinished_only: bool = True, follow: bool = True,
-        clock: Callable[[], int] | None = None,
+        clock: Callable[[], int] | None = None, lazy: bool = False,
     ) -> CompanionApp:
         """Open the store (default place when None) and the game, or the latest unfinished one.
 
         With `unfinished_only=False` the latest game is opened even if it is over; with
-        `follow=False` the game asked for is kept even if its table has moved on.
+        `follow=False` the game asked for is kept even if its table has moved on. With
+        `lazy`, the rounds played are read only if asked for (a command that adds one round
+        to a long game need not read them all; see `Store.load_game`).
         """
         set_language(lang)
         store = Store(db_path)
         try:
             if game_id is None:
                 game_id = store.latest_game_id(unfinished_only=unfinished_only)
-            game = store.load_game(game_id) if game_id is not None else None
+            game = store.load_game(game_id, lazy=lazy) if game_id is not None else None
             return cls(store, game, clock=clock, follow=follow)
         except BaseException:
             store.close()
             raise
 
-    def close(self) -> None:
-        self.store.close()
+    def close(self, flush_timeout_s: float = 3.0) -> None:
+        """Record what is still pending (waiting at most `flush_timeout_s`), then close.
+
+        Duels that could still not be written are named in one logged line; the duel log
+        holds them, and `uno-showdown game duels --recover-from LOG` takes them back.
+        """
+        try:
+            left = self._recorder.close(flush_timeout_s)
+            if left:
+                named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5
+                                               else "")
+                log.warning(
+                    "%d duel(s) not recorded in %s (the file could not be written): %s; take "
+                    "them back with `uno-showdown game duels --recover-from` and the duel log",
+                    len(left), self.store.path, named)
+        finally:
+            self.store.close()
+
+    def flush_duels(self, timeout_s: float = 5.0) -> bool:
+        """Wait until every verdict heard so far is in the games file (False on timeout)."""
+        return self._recorder.flush(timeout_s)
+
+    def pending_duels(self) -> list[str]:
+        """The duels heard but not yet in the games file, described for a person."""
+        return self._recorder.pending()
 
     def __enter__(self) -> CompanionApp:
         return self
@@ -178,24 +224,64 @@ class CompanionApp:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _attach(self) -> None:
+    def _current_game(self) -> tuple[int, int] | None:
+        """The game a verdict heard now belongs to, and its rounds so far (the recorder's)."""
         game = self.game
-        if game is None or game.id is None:
-            self._recorder = None
-            self._last_duel = None
-            self._boxed = None
-            return
-        self._boxed = self.store.time_box_of(game.id)
-        self._recorder = DuelRecorder(
-            self.store, game.id,
-            after_round=lambda: len(self.game.rounds) if self.game else 0,
-            on_recorded=self._duel_recorded,
-        )
-        duels = self.store.duels(game.id)
-        self._last_duel = duels[-1] if duels else None
+        return None if game is None or game.id is None else (game.id, len(game.rounds))
+
+    def _attach(self) -> None:
+        """Take the current game's time box, and forget the duels read so far (a game
+        opened, switched, or renamed in): they are read afresh when next asked for."""
+        game = self.game
+        self._boxed = None if game is None or game.id is None else self.store.time_box_of(game.id)
+        self._duel_rows = None
+        self._duels_seen = 0
+        self._last_duel = None
+        self._duel_list = None
+        self._duel_stats = None
+
+    def _known_duels(self) -> dict[int, DuelRow]:
+        """The current game's duels as last read, reading them all the first time."""
+        if self._duel_rows is None:
+            self._duel_rows = {}
+            game = self.game
+            if game is not None and game.id is not None:
+                self._take_duels(self.store.duels(game.id))
+        return self._duel_rows
+
+    def _changed_duels(self, newest: DuelRow) -> None:
+        """Forget what was derived from the duels; `newest` is a row just taken (O(1))."""
+        self._duel_list = None
+        self._duel_stats = None
+        if self._last_duel is None or newest.id >= self._last_duel.id:
+            self._last_duel = newest
+
+    def _take_duels(self, rows: Iterable[DuelRow]) -> bool:
+        """Merge duel rows read from the file; True if any was new or newer."""
+        taken = False
+        if self._duel_rows is None:
+            self._duel_rows = {}
+        for row in rows:
+            known = self._duel_rows.get(row.id)
+            if known is None or row.changed > known.changed:
+                self._duel_rows[row.id] = row
+                self._changed_duels(row)
+                taken = True
+            self._duels_seen = max(self._duels_seen, row.changed)
+        return taken
 
     def _duel_recorded(self, row: DuelRow) -> None:
-        self._last_duel = row
+        """The recorder stored a duel (its thread): show it, if it is of the current game."""
+        with self._lock:
+            game = self.game
+            if game is None or game.id is None or row.game_id != game.id:
+                return
+            if self._duel_rows is None:
+                return  # not read yet: it will be, with this one
+            known = self._duel_rows.get(row.id)
+            if known is None or row.changed > known.changed:
+                self._duel_rows[row.id] = row
+                self._changed_duels(row)
 
     def _save(self, write: Callable[[], T]) -> T:
         """Run a store write; if the game changed elsewhere, reload it before passing that on
@@ -259,26 +345,33 @@ class CompanionApp:
             version = self.store.data_version()
             if version == self._seen_version:
                 return False
-            game = self.game
-            if game is None or game.id is None:
-                self._seen_version = version
-                return False
-            changed = self.store.game_revision(game.id) != game.revision
-            if changed:
-                self._reload()
-            if self._reload_box():
-                changed = True
-                game = self.game
-                if game is None or game.id is None:
-                    return True
-            duels = self.store.duels(game.id)
-            last = duels[-1] if duels else None
-            if last != self._last_duel:
-                self._last_duel = last
-                changed = True
+            changed = self._catch_up()
             # Only now: a refresh that failed half-way (it raised) is tried again next time.
             self._seen_version = version
             return changed
+
+    def _catch_up(self) -> bool:
+        game = self.game
+        if game is None or game.id is None:
+            return False
+        changed = self.store.game_revision(game.id) != game.revision
+        if changed:
+            names = self.game.names if self.game is not None else []
+            self._reload()
+            if self.game is not None and self.game.names != names:
+                self._attach()  # a rename elsewhere: the duels name the players anew
+                return True
+        if self._reload_box():
+            changed = True
+            game = self.game
+            if game is None or game.id is None:
+                return True
+        if self.game is not None and self.game.id is not None:
+            self._known_duels()
+            # Only the duels written since the last look: O(new), not O(stored).
+            changed = self._take_duels(
+                self.store.duel_changes(self.game.id, self._duels_seen)) or changed
+        return changed
 
     def reload(self) -> None:
         """Read the current game from the file again (to show what others have changed)."""
@@ -392,7 +485,7 @@ class CompanionApp:
         if not game.rounds:
             raise GameError(_("no round has been played yet"))
         i = (number or len(game.rounds)) - 1
-        rnd, score = game.rounds[i], game.scores[i]
+        rnd, score = game.rounds[i], game.score_of(i)
         verdict = game.verdict
         return RoundSummary(
             number=i + 1,
@@ -464,6 +557,7 @@ class CompanionApp:
             updated = game.rename(old, new)
             self._save(lambda: self.store.rename_player(updated, was, updated.player(new).name))
             self.game = updated
+            self._attach()  # the duels name the players anew
 
     def add_player(self, name: str, seat: int | None = None) -> None:
         """A late joiner, who plays from the next round on."""
@@ -485,27 +579,70 @@ class CompanionApp:
         return self.game.series() if self.game is not None else {}
 
     def duels(self) -> list[DuelRow]:
-        game = self.game
-        return self.store.duels(game.id) if game is not None and game.id is not None else []
+        """The current game's duels, oldest first (as last read: see `refresh`)."""
+        with self._lock:
+            if self._duel_list is None:
+                rows = self._known_duels()
+                self._duel_list = [rows[k] for k in sorted(rows)]
+            return list(self._duel_list)
 
     def duel_stats(self) -> dict[str, ReactionStats]:
         """Best and median reaction (ms) per player of the current game."""
-        game = self.game
-        if game is None:
-            return {}
-        return reaction_stats(self.duels(), game.names)
+        with self._lock:
+            game = self.game
+            if game is None:
+                return {}
+            if self._duel_stats is None:
+                self._duel_stats = reaction_stats(self.duels(), game.names)
+            return dict(self._duel_stats)
 
     def last_duel(self) -> DuelRow | None:
-        return self._last_duel
+        with self._lock:
+            self._known_duels()
+            return self._last_duel
 
     def on_service_event(self, event: object) -> None:
-        """Pass to `ShowdownService.add_listener`: records each verdict with the current game."""
-        # Under the app's lock: the service thread records while the screen's thread may be
-        # refreshing from the file, and a refresh must not put back an older last duel.
+        """Pass to `ShowdownService.add_listener`: records each verdict with the current game.
+
+        Returns at once: the recorder writes on a thread and connection of its own, so a
+        games file locked by another program holds up neither the caller nor the screen.
+        """
+        self._recorder(event)
+
+    # -- the duel log --
+
+    def recover_duels(self, reading: LogReading) -> Recovery:
+        """Store the duels of a duel log that the current game lacks; idempotent.
+
+        A duel is the game's when both its players are: others are left out (and
+        counted). Each is stored after the rounds played so far, as of its verdict's
+        wall-clock time; one already stored (by its name in the log) is not stored again.
+        """
         with self._lock:
-            recorder = self._recorder
-            if recorder is not None:
-                recorder(event)
+            game = self._require()
+            assert game.id is not None
+            self._known_duels()
+            taken = already = 0
+            others: list[str] = []
+            for d in reading.duels:
+                try:
+                    names = {side: game.player(name).name for side, name in d.players.items()}
+                except GameError:
+                    others.append(_("line {n}").format(n=d.line))
+                    continue
+                if self.store.duel_with_key(game.id, d.log_key) is not None:
+                    already += 1
+                    continue
+                self.store.add_duel(
+                    game.id, len(game.rounds), names[d.challenger], names[d.opponent], d.cards,
+                    d.outcome.value, names.get(d.winner) if d.winner else None,
+                    names.get(d.loser) if d.loser else None,
+                    d.reaction_us.get(d.challenger), d.reaction_us.get(d.opponent),
+                    d.at or _iso(self.clock()), contested=d.contested, log_key=d.log_key,
+                )
+                taken += 1
+            self._take_duels(self.store.duel_changes(game.id, self._duels_seen))
+            return Recovery(taken, already, tuple(others), reading.without_players)
 
     # -- export and import --
 

@@ -21,7 +21,8 @@ from companion.cards import CardError, parse_cards
 from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
 from companion.game import Game, Standing
-from companion.i18n import _
+from companion.i18n import N_, _
+from companion.recover import iter_lines, read_log
 from companion.scoring import (
     METHODS,
     OPTIONS,
@@ -33,7 +34,7 @@ from companion.scoring import (
 )
 from companion.store import BoxedGame, Store
 from companion.timebox import Phase, clock_text
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 
 def _lang_from_argv(argv: Sequence[str]) -> str | None:
@@ -45,7 +46,7 @@ def _lang_from_argv(argv: Sequence[str]) -> str | None:
     return None
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `game` (new, round, edit, show, list, undo, redo, rename, join, export, import)."""
     try:  # help text in the table's language
         i18n.set_language(_lang_from_argv(sys.argv[1:]))
@@ -91,6 +92,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = games.add_parser("show", parents=[with_game], help=_("print the standings"))
     p.add_argument("--rounds", action="store_true", help=_("also print every round"))
     p.set_defaults(func=cmd_show)
+
+    p = games.add_parser(
+        "duels", parents=[with_game],
+        help=_("list the game's showdown duels, or take missing ones back from the duel log"))
+    p.add_argument("--recover-from", metavar="LOG",
+                   help=_("the duel log (duels.jsonl): store the duels of this game's players "
+                          "that the games file lacks; running it again stores nothing twice"))
+    p.set_defaults(func=cmd_duels)
 
     p = games.add_parser("list", parents=[common], help=_("list the games kept"))
     p.set_defaults(func=cmd_list)
@@ -157,31 +166,34 @@ def _round_arguments(p: argparse.ArgumentParser) -> None:
 # --- helpers -----------------------------------------------------------------
 
 
-def _open(args: argparse.Namespace, need_game: bool = True) -> CompanionApp:
+def _open(args: argparse.Namespace, need_game: bool = True, lazy: bool = False
+          ) -> CompanionApp:
     try:
         i18n.set_language(args.lang)
         if not need_game:  # no game is read: do not load one
             app = CompanionApp(Store(args.db), None)
         else:
             app = CompanionApp.open(args.db, getattr(args, "game", None), lang=args.lang,
-                                    unfinished_only=False, follow=False)
+                                    unfinished_only=False, follow=False, lazy=lazy)
         if need_game and app.game is None:
             app.close()
-            raise UsageError(_("there is no game yet: start one with `uno-showdown game new`"))
+            raise ConfigError(_("there is no game yet: start one with `uno-showdown game new`"))
         return app
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
 
 
 @contextmanager
-def _opened(args: argparse.Namespace, need_game: bool = True) -> Iterator[CompanionApp]:
+def _opened(args: argparse.Namespace, need_game: bool = True, lazy: bool = False
+            ) -> Iterator[CompanionApp]:
     """The app for one command: a companion error becomes a one-line usage error, and the
-    store is closed whatever happens."""
-    app = _open(args, need_game)
+    store is closed whatever happens. `lazy`: the game's past rounds are read only if the
+    command looks at them."""
+    app = _open(args, need_game, lazy)
     try:
         yield app
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     finally:
         app.close()
 
@@ -190,7 +202,7 @@ def _split(entry: str, what: str) -> tuple[str, str]:
     name, sep, rest = entry.partition(":")
     if not sep or not name.strip():
         example = '"Bob: r5 gskip"' if what == "hand" else '"Bob: 25"'
-        raise UsageError(
+        raise ConfigError(
             _("cannot read {entry!r}: write a name, a colon and the {what}, e.g. {example}").format(
                 entry=entry, what=_("cards") if what == "hand" else _("points"), example=example
             )
@@ -211,22 +223,22 @@ class _RoundArgs:
 
 def _round_input(args: argparse.Namespace, method: ScoringMethod) -> _RoundArgs:
     if len(args.winner) > 1:
-        raise UsageError(
+        raise ConfigError(
             _("two winners given ({names}): only one player goes out in a round, "
               "so give --winner once").format(names=", ".join(args.winner))
         )
     order = tuple(n.strip() for n in (args.order or "").split(",") if n.strip())
     if method.entry is Entry.ORDER and not order:
-        raise UsageError(
+        raise ConfigError(
             _("«{method}» records the order the players went out: give it with "
               '--order "Cid,Ann,Bob"').format(method=_(method.label)))
     if method.entry is not Entry.ORDER and not args.winner:
-        raise UsageError(_("say who went out with --winner NAME"))
+        raise ConfigError(_("say who went out with --winner NAME"))
     hands: dict[str, str] = {}
     for entry in args.hand:
         name, cards = _split(entry, "hand")
         if name.casefold() in (n.casefold() for n in hands):
-            raise UsageError(
+            raise ConfigError(
                 _("{name}'s hand is given twice: give each player's hand once").format(name=name)
             )
         hands[name] = cards
@@ -236,7 +248,7 @@ def _round_input(args: argparse.Namespace, method: ScoringMethod) -> _RoundArgs:
         try:
             points[name] = int(value)
         except ValueError:
-            raise UsageError(
+            raise ConfigError(
                 _("{value!r} is not a number of points: write e.g. \"{name}: 25\"").format(
                     value=value, name=name
                 )
@@ -352,7 +364,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_round(args: argparse.Namespace) -> int:
-    with _opened(args) as app:
+    with _opened(args, lazy=True) as app:  # one more round: the history stays in the file
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)
         summary = app.record_round(entered.winner, _parse_hands(entered.hands), entered.points,
@@ -415,15 +427,74 @@ def cmd_show(args: argparse.Namespace) -> int:
         if stats:
             print()
             print(_("Showdown duels:"))
+            contested = any(s.contested for s in stats)
             rows = [
                 [s.name, s.duels, s.wins,
                  "-" if s.best_ms is None else f"{s.best_ms:.0f}",
-                 "-" if s.median_ms is None else f"{s.median_ms:.0f}"]
+                 "-" if s.median_ms is None else f"{s.median_ms:.0f}",
+                 *([s.contested] if contested else [])]
                 for s in sorted(stats, key=lambda s: (s.best_ms is None, s.best_ms or 0))
             ]
-            print(_table([_("player"), _("duels"), _("won"), _("best ms"), _("median ms")],
-                         rows, right={1, 2, 3, 4}))
+            headers = [_("player"), _("duels"), _("won"), _("best ms"), _("median ms")]
+            print(_table([*headers, *([_("contested")] if contested else [])], rows,
+                         right={1, 2, 3, 4, 5}))
         return 0
+
+
+def cmd_duels(args: argparse.Namespace) -> int:
+    if args.recover_from:
+        try:
+            reading = read_log(iter_lines(args.recover_from))
+        except (OSError, ValueError) as exc:  # ValueError: not UTF-8, too long, a NUL
+            if isinstance(exc, OSError):
+                reason = exc.strerror or str(exc)
+            elif isinstance(exc, UnicodeDecodeError):
+                reason = _("it is not UTF-8 text")
+            else:
+                reason = str(exc)
+            raise ConfigError(_("cannot read {path}: {reason}").format(
+                path=args.recover_from[:200], reason=reason)) from None
+    with _opened(args) as app:
+        if args.recover_from:
+            done = app.recover_duels(reading)
+            assert app.game is not None
+            print(_("Game {id}: {taken} duel(s) taken back from {path}; {already} were "
+                    "recorded already.").format(id=app.game.id, taken=done.taken,
+                                                path=args.recover_from, already=done.already))
+            if done.other_players:
+                print(_("{n} duel(s) of players not in this game were left out ({where}): "
+                        "give their game with --game.").format(
+                            n=len(done.other_players), where=", ".join(done.other_players)),
+                      file=sys.stderr)
+            if done.without_players:
+                print(_("{n} duel(s) in the log do not name their players (an older log) "
+                        "and cannot be taken back.").format(n=done.without_players),
+                      file=sys.stderr)
+            return 0
+        duels = app.duels()
+        if not duels:
+            print(_("No showdown duels in this game yet."))
+            return 0
+        rows = []
+        for d in duels:
+            times = ", ".join(f"{n} {'-' if v is None else round(v / 1000)}"
+                              for n, v in d.reaction_us.items())
+            rows.append([d.id, d.after_round, f"{d.challenger} - {d.opponent}",
+                         _(_OUTCOMES[d.outcome]) if d.outcome in _OUTCOMES else d.outcome,
+                         d.winner or "-", times,
+                         _("contested") if d.contested else ""])
+        print(_table(["#", _("after round"), _("players"), _("outcome"), _("winner"),
+                      _("reaction ms"), ""], rows, right={0, 1}))
+        return 0
+
+
+#: How `game duels` names each outcome.
+_OUTCOMES = {
+    "faster": N_("faster"),
+    "early_press": N_("pressed early"),
+    "tie": N_("tie"),
+    "timeout": N_("nobody pressed"),
+}
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -450,7 +521,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
         assert app.game is not None
         n = len(app.game.rounds)
         if not app.undo():
-            raise UsageError(_("there is no round to undo"))
+            raise ConfigError(_("there is no round to undo"))
         print(_("Round {n} taken back; `game redo` puts it back.").format(n=n))
         _print_standings(app)
         return 0
@@ -459,7 +530,7 @@ def cmd_undo(args: argparse.Namespace) -> int:
 def cmd_redo(args: argparse.Namespace) -> int:
     with _opened(args) as app:
         if not app.redo():
-            raise UsageError(_("there is no undone round to redo"))
+            raise ConfigError(_("there is no undone round to redo"))
         assert app.game is not None
         print(_("Round {n} put back.").format(n=len(app.game.rounds)))
         _print_standings(app)
@@ -490,7 +561,7 @@ def cmd_export(args: argparse.Namespace) -> int:
                 Path(args.output).write_text(text, encoding="utf-8")
             except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                raise UsageError(_("cannot write {path}: {reason}").format(
+                raise ConfigError(_("cannot write {path}: {reason}").format(
                     path=args.output[:200], reason=reason)) from None
             print(_("Game {id} written to {path}.").format(id=app.game.id if app.game else "",
                                                           path=args.output), file=sys.stderr)
@@ -503,7 +574,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     try:
         text = transfer.read_export(args.file)
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     with _opened(args, need_game=False) as app:
         fmt = "csv" if args.file.lower().endswith(".csv") else None
         game_id = app.import_game(text, fmt)
@@ -522,6 +593,6 @@ def cmd_points(args: argparse.Namespace) -> int:
         edition.check(cards, _("the cards"))
         options = {parse_option(o) for o in args.option}
     except (CardError, CompanionError) as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     print(card_total(cards, options))
     return 0

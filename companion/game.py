@@ -19,11 +19,12 @@ of the dealer (the method may say otherwise).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any, overload
 
 from companion.cards import Card, CardError, format_cards
 from companion.editions import Edition, get_edition
@@ -149,6 +150,168 @@ class HistoryRow:
     out_on: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the standings, the dealer and the game's end need of the rounds played.
+
+    Carried from round to round (O(entrants) per round, whatever the game's length), and
+    kept by the store beside the game, so a game can be opened and a round added without
+    reading every round ever played. Always the same as a count over the rounds.
+    """
+
+    rounds: int
+    totals: Mapping[str, int]
+    wins: Mapping[str, int]
+    losses: Mapping[str, int]
+    dealer: str  # who deals the next round
+    last_score: RoundScore | None = None  # the newest round's
+
+    def after(self, entrant_of_winner: str, score: RoundScore, loser_entrant: str | None,
+              dealer: str) -> Tally:
+        """The tally with one more round: its winner's entrant, its score, the next dealer."""
+        totals = dict(self.totals)
+        for name, pts in score.points.items():
+            totals[name] = totals.get(name, 0) + pts
+        wins = dict(self.wins)
+        wins[entrant_of_winner] = wins.get(entrant_of_winner, 0) + 1
+        losses = dict(self.losses)
+        if loser_entrant is not None:
+            losses[loser_entrant] = losses.get(loser_entrant, 0) + 1
+        return Tally(self.rounds + 1, MappingProxyType(totals), MappingProxyType(wins),
+                     MappingProxyType(losses), dealer, score)
+
+    def to_json(self) -> dict[str, object]:
+        score = self.last_score
+        return {
+            "rounds": self.rounds, "totals": dict(self.totals), "wins": dict(self.wins),
+            "losses": dict(self.losses), "dealer": self.dealer,
+            "last_score": None if score is None else {
+                "points": dict(score.points), "loser": score.loser,
+                "hand_values": dict(score.hand_values)},
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Tally:
+        score = data.get("last_score")
+        return cls(
+            int(data["rounds"]), MappingProxyType(dict(data["totals"])),
+            MappingProxyType(dict(data["wins"])), MappingProxyType(dict(data["losses"])),
+            str(data["dealer"]),
+            None if score is None else RoundScore(
+                MappingProxyType(dict(score["points"])), score.get("loser"),
+                MappingProxyType(dict(score.get("hand_values") or {}))),
+        )
+
+
+class LazyRounds(Sequence[Round]):
+    """A game's rounds read from the file only when someone looks before the newest ones.
+
+    `count` rounds are in the file (read by `load` on first need); `tail` holds rounds
+    added since, in memory. Its length and its newest rounds cost nothing, so a round can
+    be added to a long game without reading the game's history.
+    """
+
+    def __init__(self, count: int, load: Callable[[], Sequence[Round]],
+                 tail: tuple[Round, ...] = (), cache: list[tuple[Round, ...]] | None = None,
+                 *, last: Round | None = None):
+        """`last`: the newest round in the file, read beforehand (who went out last)."""
+        self._count = count
+        self._load = load
+        self._tail = tail
+        self._cache = cache if cache is not None else []  # shared with what it grows into
+        self._last = last
+
+    def _stored(self) -> tuple[Round, ...]:
+        if not self._cache:
+            rounds = tuple(self._load())
+            if len(rounds) != self._count:
+                raise GameError(_("the game changed in the file while it was read: "
+                                  "try again"))
+            self._cache.append(rounds)
+        return self._cache[0]
+
+    def __len__(self) -> int:
+        return self._count + len(self._tail)
+
+    @overload
+    def __getitem__(self, index: int) -> Round: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Round, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Round | tuple[Round, ...]:
+        if isinstance(index, int):
+            size = len(self)
+            i = index + size if index < 0 else index
+            if not 0 <= i < size:
+                raise IndexError(index)
+            if i >= self._count:
+                return self._tail[i - self._count]
+            if i == self._count - 1 and self._last is not None and not self._cache:
+                return self._last
+        return (self._stored() + self._tail)[index]
+
+    def __iter__(self) -> Iterator[Round]:
+        return iter(self._stored() + self._tail)
+
+    def appended(self, rnd: Round) -> LazyRounds:
+        """These rounds and one more (still without reading the file)."""
+        return LazyRounds(self._count, self._load, (*self._tail, rnd), self._cache,
+                          last=self._last)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyRounds | tuple):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"LazyRounds({len(self)} rounds, {len(self._tail)} in memory)"
+
+
+def _appended(rounds: Sequence[Round], rnd: Round) -> Sequence[Round]:
+    """`rounds` and one more, without reading rounds that are still in the file."""
+    if isinstance(rounds, LazyRounds | _Growing):
+        return rounds.appended(rnd)
+    return (*rounds, rnd)
+
+
+class _Growing(Sequence[Round]):
+    """Rounds being added one after another (`Game.add_rounds`): each step shares one list
+    and appends to it, where a tuple would be copied whole every time (an import of 20,000
+    rounds copied 200 million references). A view is its first `len` rounds of the list."""
+
+    def __init__(self, rounds: Iterable[Round], shared: list[Round] | None = None,
+                 length: int | None = None) -> None:
+        self._list = shared if shared is not None else list(rounds)
+        self._len = len(self._list) if length is None else length
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Round: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Round, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Round | tuple[Round, ...]:
+        if isinstance(index, slice):
+            return tuple(self._list[i] for i in range(*index.indices(self._len)))
+        i = index + self._len if index < 0 else index
+        if not 0 <= i < self._len:
+            raise IndexError(index)
+        return self._list[i]
+
+    def appended(self, rnd: Round) -> _Growing:
+        if len(self._list) != self._len:  # an older view grows: it gets a list of its own
+            return _Growing([*self._list[: self._len], rnd])
+        self._list.append(rnd)
+        return _Growing((), self._list, self._len + 1)
+
+
 def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, ...]:
     """Seat the players of a new game as the method seats them (teams pair partners
     opposite each other), and check the table's size against the method's limits."""
@@ -228,7 +391,8 @@ class Game:
     edition_key: str
     rules: Rules
     players: tuple[Player, ...]
-    rounds: tuple[Round, ...] = ()
+    #: The rounds played: a tuple, or `LazyRounds` when opened from the file for one change.
+    rounds: Sequence[Round] = ()
     undone: tuple[Round, ...] = ()  # the redo stack: the most recently undone round last
     id: int | None = None
     created_at: str = ""
@@ -457,33 +621,39 @@ class Game:
         *, order: Sequence[str] = (), out_on: Card | None = None,
     ) -> Game:
         """Record the next round; this clears the redo stack."""
-        return self.add_rounds([RoundEntry(winner, hands or {}, played_at, tuple(order),
-                                           out_on)])
+        if self.verdict.over:
+            raise GameError(_("this game is over: start a new game to play on"))
+        index = len(self.rounds)
+        rnd = self.make_round(index, winner, hands or {}, played_at, order=order, out_on=out_on)
+        new = replace(self, rounds=_appended(self.rounds, rnd), undone=(),
+                      revision=self.revision + 1)
+        # Carry what is derived over: O(entrants) per round, not O(rounds).
+        score = new._score(index)
+        if "scores" in self.__dict__:
+            new.__dict__["scores"] = (*self.scores, score)
+        new.__dict__["last_score"] = score
+        dealer = self.rules.method.next_dealer(new, index, self.dealer)
+        if "dealers" in self.__dict__:
+            new.__dict__["dealers"] = (*self.dealers, dealer)
+        new.__dict__["tally"] = self.tally.after(
+            self.entrant_of(rnd.winner).name, score,
+            self.entrant_of(score.loser).name if score.loser is not None else None,
+            dealer)
+        return new
 
     def add_rounds(self, entries: Iterable[RoundEntry]) -> Game:
-        """Record rounds in order, each checked as a live round is (`add_round`).
-
-        Linear in the rounds: the scores and totals are carried from one round to the next
-        instead of being derived again, and the rounds are copied once, not once per round
-        (an import replays thousands).
-        """
-        rounds, scores, totals = list(self.rounds), list(self.scores), dict(self.totals)
-        for entry in entries:
-            if self._verdict_after(len(rounds), totals).over:
-                raise GameError(_("this game is over: start a new game to play on"))
-            rnd = self.make_round(len(rounds), entry.winner, entry.hands, entry.played_at,
-                                  order=entry.order, out_on=entry.out_on)
-            score = self._score_of(len(rounds), rnd)
-            for name, pts in score.points.items():
-                totals[name] += pts
-            rounds.append(rnd)
-            scores.append(score)
-        added = len(rounds) - len(self.rounds)
-        new = replace(self, rounds=tuple(rounds), undone=() if added else self.undone,
-                      revision=self.revision + added)
-        new.__dict__["scores"] = tuple(scores)
-        new.__dict__["totals"] = totals
-        return new
+        """Record rounds in order, each checked as a live round is (`add_round`); what an
+        import replays. The rounds are gathered in a list and become the game's once, so
+        thousands of them cost each the same."""
+        game = replace(self, rounds=_Growing(self.rounds))
+        for e in entries:
+            game = game.add_round(e.winner, e.hands, e.played_at, order=e.order,
+                                  out_on=e.out_on)
+        assert isinstance(game.rounds, _Growing)
+        final = replace(game, rounds=tuple(game.rounds))
+        final.__dict__.update({k: v for k, v in game.__dict__.items()
+                               if k in ("scores", "last_score", "dealers", "tally")})
+        return final
 
     def edit_round(
         self, number: int, winner: str | None, hands: Mapping[str, Hand] | None = None,
@@ -564,8 +734,8 @@ class Game:
 
     # -- derived --
 
-    def _score_of(self, index: int, rnd: Round) -> RoundScore:
-        """The points of `rnd` played as round `index` (0-based) of this game."""
+    def _score(self, index: int) -> RoundScore:
+        rnd = self.rounds[index]
         values = {name: self.value_of(h) for name, h in rnd.hands.items()}
         return score_round(self.rules, self.entrants, rnd.winner, values, self.seated_in(index),
                            order=rnd.order, out_on=rnd.out_on)
@@ -573,17 +743,44 @@ class Game:
     @cached_property
     def scores(self) -> tuple[RoundScore, ...]:
         """Each round's points, derived from what was entered."""
-        return tuple(self._score_of(i, rnd) for i, rnd in enumerate(self.rounds))
+        return tuple(self._score(i) for i in range(len(self.rounds)))
 
     @cached_property
     def dealers(self) -> tuple[str, ...]:
         """The dealer of every round played, and of the next round (one more than rounds)."""
-        first = self.seated_in(0)[0] if self.players else ""
-        dealers = [first]
+        dealers = [self._first_dealer()]
         method = self.rules.method
         for i in range(len(self.rounds)):
             dealers.append(method.next_dealer(self, i, dealers[-1]))
         return tuple(dealers)
+
+    def _first_dealer(self) -> str:
+        return self.seated_in(0)[0] if self.players else ""
+
+    def score_of(self, index: int) -> RoundScore:
+        """Round `index`'s score (0-based), without scoring every round for the newest one
+        (the scoring methods ask this for the round just added)."""
+        if "scores" not in self.__dict__ and index == len(self.rounds) - 1:
+            last = self.__dict__.get("last_score")
+            if last is None and "tally" in self.__dict__:
+                last = self.tally.last_score
+            if last is not None:
+                score: RoundScore = last
+                return score
+        return self.scores[index]
+
+    @cached_property
+    def tally(self) -> Tally:
+        """The running sums of all rounds (see `Tally`); carried over by `add_round`."""
+        zero = {e.name: 0 for e in self.entrants}
+        tally = Tally(0, MappingProxyType(zero), MappingProxyType(zero),
+                      MappingProxyType(zero), self._first_dealer())
+        for rnd, score, dealer in zip(self.rounds, self.scores, self.dealers[1:], strict=True):
+            tally = tally.after(
+                self.entrant_of(rnd.winner).name, score,
+                self.entrant_of(score.loser).name if score.loser is not None else None,
+                dealer)
+        return tally
 
     def left_of(self, name: str, index: int) -> str:
         """The next player to `name`'s left who takes part in round `index` (0-based)."""
@@ -599,7 +796,7 @@ class Game:
     @property
     def dealer(self) -> str:
         """Who deals the next round."""
-        return self.dealers[-1]
+        return self.tally.dealer
 
     @property
     def starter(self) -> str:
@@ -608,43 +805,25 @@ class Game:
 
     @cached_property
     def totals(self) -> dict[str, int]:
-        totals = {e.name: 0 for e in self.entrants}
-        for score in self.scores:
-            for name, pts in score.points.items():
-                totals[name] += pts
-        return totals
-
-    @cached_property
-    def _first_rounds(self) -> dict[str, int]:
-        """Each entrant's first round (0-based): when its earliest member sat down."""
-        joined = {p.name: p.joined_round for p in self.players}
-        return {e.name: min(joined[m] for m in e.members) for e in self.entrants}
-
-    def _played_after(self, rounds: int) -> dict[str, int]:
-        return {name: max(0, rounds - first) for name, first in self._first_rounds.items()}
-
-    def _results_of(self, totals: Mapping[str, int], played: Mapping[str, int]
-                    ) -> dict[str, float | None]:
-        method = self.rules.method
-        return {n: method.result(t, played[n]) for n, t in totals.items()}
-
-    def _verdict_after(self, rounds: int, totals: Mapping[str, int]) -> Verdict:
-        """Whether the game is over once `rounds` rounds have given these totals."""
-        results = self._results_of(totals, self._played_after(rounds))
-        return self.rules.method.verdict(self.rules, totals, results)
+        return {e.name: self.tally.totals.get(e.name, 0) for e in self.entrants}
 
     @cached_property
     def rounds_played(self) -> dict[str, int]:
-        return self._played_after(len(self.rounds))
+        played = {e.name: 0 for e in self.entrants}
+        for e in self.entrants:
+            first = min(self.player(m).joined_round for m in e.members)
+            played[e.name] = max(0, len(self.rounds) - first)
+        return played
 
     @cached_property
     def results(self) -> dict[str, float | None]:
         """Each entrant's result beside the total, where the method keeps one (else None)."""
-        return self._results_of(self.totals, self.rounds_played)
+        method = self.rules.method
+        return {n: method.result(t, self.rounds_played[n]) for n, t in self.totals.items()}
 
     @cached_property
     def verdict(self) -> Verdict:
-        return self._verdict_after(len(self.rounds), self.totals)
+        return self.rules.method.verdict(self.rules, self.totals, self.results)
 
     def series(self) -> dict[str, list[int]]:
         """Each entrant's cumulative total after every round, for a chart."""
@@ -659,12 +838,8 @@ class Game:
     def standings(self) -> list[Standing]:
         """One line per entrant, in the method's rank order; equal keys share a rank."""
         totals, played, results = self.totals, self.rounds_played, self.results
-        wins = {e.name: 0 for e in self.entrants}
-        losses = {e.name: 0 for e in self.entrants}
-        for rnd, score in zip(self.rounds, self.scores, strict=True):
-            wins[self.entrant_of(rnd.winner).name] += 1
-            if score.loser is not None:
-                losses[self.entrant_of(score.loser).name] += 1
+        wins = {e.name: self.tally.wins.get(e.name, 0) for e in self.entrants}
+        losses = {e.name: self.tally.losses.get(e.name, 0) for e in self.entrants}
         method = self.rules.method
         verdict = self.verdict
         # the dealer's mark only where someone deals the next round

@@ -22,7 +22,7 @@ PACKAGE = Path(__file__).resolve().parent
 SOURCES = ("app.py", "cards.py", "commands.py", "duels.py", "editions.py", "game.py",
            "i18n.py", "names.py",
            *sorted(f"scoring/{p.name}" for p in (PACKAGE / "scoring").glob("*.py")),
-           "store.py", "timebox.py", "transfer.py")
+           "recover.py", "store.py", "timebox.py", "transfer.py")
 MARKERS = {"_", "N_", "gettext_"}
 PLURAL_MARKERS = {"ngettext"}
 #: The core's catalog, the screen's, and the championship's (which keeps its catalogs here,

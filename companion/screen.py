@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pygame
@@ -288,7 +289,7 @@ class CompanionScreen:
     def _tab_buttons(self) -> list[Button]:
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
         return [
-            Button(f"tab:{name}", cell, _(label), lambda n=name: self.go(n),
+            Button(f"tab:{name}", cell, _(label), partial(self.go, name),
                    selected=self.current.name == name, font_px=18)
             for (name, label, _key), cell in zip(TABS, row(bar, len(TABS), 4), strict=True)
         ]
@@ -329,15 +330,15 @@ class CompanionScreen:
                               pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED)
 
     def _tab_pointer(self, event: pygame.event.Event) -> bool:
-        pos = getattr(event, "pos", None)
+        pos: tuple[int, int] | None = getattr(event, "pos", None)
         in_bar = pos is not None and pos[1] < theme.TAB_BAR_PX
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and in_bar:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and pos and in_bar:
             hit = button_at(self._tab_buttons(), pos)
             self._held_tab = hit.key if hit else None
             return True
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._held_tab:
             held, self._held_tab = self._held_tab, None
-            hit = button_at(self._tab_buttons(), pos) if in_bar else None
+            hit = button_at(self._tab_buttons(), pos) if pos and in_bar else None
             if hit is not None and hit.key == held:
                 hit.on_tap()
             return True
@@ -413,7 +414,7 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
                 if event.type == pygame.QUIT:
                     running = False
                 elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
-                    window = pygame.display.get_surface()
+                    window = pygame.display.get_surface() or window
                     screen.resize(window.get_size())
                 elif (event.type == pygame.KEYDOWN and event.key == pygame.K_q
                       and event.mod & pygame.KMOD_CTRL):

@@ -10,15 +10,17 @@ from __future__ import annotations
 import argparse
 import os
 
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 SIZE_HELP = "window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)"
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    """Read `800x480`; UsageError says how to write it otherwise."""
-    from showdown.commands.emulator import MAX_SIZE
+#: The largest window: what SDL and the graphics cards it runs on can make a surface of.
+MAX_SIZE = (16384, 16384)
 
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Read `800x480`; ConfigError says how to write it otherwise."""
     width, sep, height = text.strip().lower().partition("x")
     try:
         size = (int(width), int(height))
@@ -26,14 +28,14 @@ def parse_size(text: str) -> tuple[int, int]:
         size = (0, 0)
     if (not sep or size[0] < 320 or size[1] < 240
             or size[0] > MAX_SIZE[0] or size[1] > MAX_SIZE[1]):
-        raise UsageError(
+        raise ConfigError(
             f"--size {text[:40]!r} is not a window size: write WIDTHxHEIGHT from 320x240 to "
             f"{MAX_SIZE[0]}x{MAX_SIZE[1]}, e.g. --size 800x480"
         )
     return size
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `companion` to `uno-showdown`."""
     parser = sub.add_parser(
         "companion",
@@ -65,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = CompanionApp.open(args.db, args.game, args.lang)
     except (CompanionError, LanguageError) as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     try:
         return run_companion(app, fullscreen=args.fullscreen, size=size)
     except NoDisplayError:
-        raise UsageError(
+        raise ConfigError(
             "no display to open the screen on: run it on the Pi's desktop or touch display, "
             'or headless under Xvfb: xvfb-run -s "-screen 0 800x480x24" uno-showdown companion'
         ) from None

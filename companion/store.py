@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import json
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -42,7 +43,7 @@ import platformdirs
 from companion import wallclock
 from companion.cards import Card, format_cards, parse_card, parse_cards
 from companion.errors import CompanionError
-from companion.game import Game, Hand, Player, Round
+from companion.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.i18n import _
 from companion.names import name_key
 from companion.scoring import Rules
@@ -65,6 +66,9 @@ def _short(path: Path) -> str:
     """A path as a one-line message shows it: at most 200 characters."""
     text = str(path)
     return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
+class StoreBusyError(StoreError):
+    """The file cannot be written just now (locked by another program, disk full, I/O):
+    the same change may well succeed later, unlike a change the data refuses."""
 
 
 def default_db_path() -> Path:
@@ -166,8 +170,28 @@ CREATE TABLE time_box_games (
 );
 """
 
+# `changed` numbers each game's duel writes, so a screen reads only what is new since it
+# last looked; `log_key` names the duel in the duel log (its number there and the instant
+# of its verdict), so taking duels back from the log never records one twice. `tallies`
+# keeps each game's running sums (`companion.game.Tally`) for the revision they are of:
+# derived, and trusted only at that revision, so a round is added without reading them all.
+_V6 = """
+ALTER TABLE duels ADD COLUMN contested INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE duels ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE duels ADD COLUMN log_key TEXT;
+UPDATE duels SET changed = id;
+CREATE INDEX duels_by_change ON duels (game_id, changed);
+CREATE UNIQUE INDEX duels_by_log_key ON duels (game_id, log_key) WHERE log_key IS NOT NULL;
+CREATE INDEX rounds_undone ON rounds (game_id, number) WHERE undone = 1;
+CREATE TABLE tallies (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    revision INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+"""
+
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -240,6 +264,13 @@ class DuelRow:
     loser: str | None
     reaction_us: Mapping[str, int | None]
     recorded_at: str
+    #: A press reached the table after the verdict with a stamp that would have changed it.
+    contested: bool = False
+    #: Where the duel is in the duel log ("<duel number>@<verdict instant>"), if known.
+    log_key: str | None = None
+    #: The game's duel-write counter when this row was last written (see `duel_changes`).
+    changed: int = 0
+    game_id: int | None = None
 
 
 def _reads(method: F) -> F:
@@ -283,7 +314,9 @@ _FULL = 13
 class Store:
     """One SQLite file holding many games; use from one thread at a time."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, busy_timeout_s: float = 10.0) -> None:
+        """`busy_timeout_s`: how long a write waits for another program's lock on the file
+        before it gives up with `StoreBusyError`."""
         self.path = Path(path) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
         self.lock = threading.RLock()
@@ -295,7 +328,8 @@ class Store:
                 )
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(
-                self.path, isolation_level=None, timeout=10.0, check_same_thread=False
+                self.path, isolation_level=None, timeout=busy_timeout_s,
+                check_same_thread=False
             )
         except sqlite3.Error as exc:
             raise self._unusable(exc) from exc
@@ -402,7 +436,8 @@ class Store:
                 self.conn.execute("ROLLBACK")
 
     def _cannot_save(self, exc: BaseException) -> StoreError:
-        return StoreError(
+        kind = StoreBusyError if isinstance(exc, sqlite3.OperationalError) else StoreError
+        return kind(
             _("cannot save to {path}: {reason}; nothing was changed, so try again").format(
                 path=self.path, reason=exc
             )
@@ -475,13 +510,13 @@ class Store:
              ",".join(game.rules.modifiers), game.created_at, game.revision),
         )
         game_id = int(cur.lastrowid or 0)
-        ids = {}
+        ids: dict[str, int] = {}
         for seat, p in enumerate(game.players):
-            ids[p.name] = conn.execute(
+            ids[p.name] = int(conn.execute(
                 "INSERT INTO players (game_id, name, seat, joined_round, team) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (game_id, p.name, seat, p.joined_round, p.team),
-            ).lastrowid
+            ).lastrowid or 0)
         for number, rnd in enumerate(game.rounds, 1):
             self._insert_round(conn, game_id, ids, number, rnd, undone=False)
         for offset, rnd in enumerate(reversed(game.undone), 1):
@@ -490,8 +525,10 @@ class Store:
             self._insert_duel(
                 conn, game_id, d.after_round, d.challenger, d.opponent, d.cards, d.outcome,
                 d.winner, d.loser, d.reaction_us.get(d.challenger),
-                d.reaction_us.get(d.opponent), d.recorded_at,
+                d.reaction_us.get(d.opponent), d.recorded_at, contested=d.contested,
+                log_key=d.log_key,
             )
+        self._save_tally(conn, game, game_id)
         return game_id
 
     @_reads
@@ -514,7 +551,7 @@ class Store:
         """The most recently created game (with `unfinished_only`, the latest not yet over)."""
         rows = self.conn.execute("SELECT id FROM games ORDER BY id DESC").fetchall()
         for (game_id,) in rows:
-            if not unfinished_only or not self.load_game(game_id).verdict.over:
+            if not unfinished_only or not self.load_game(game_id, lazy=True).verdict.over:
                 return int(game_id)
         return None
 
@@ -537,7 +574,14 @@ class Store:
         return out
 
     @_reads
-    def load_game(self, game_id: int) -> Game:
+    def load_game(self, game_id: int, *, lazy: bool = False) -> Game:
+        """The game as the file holds it, read in one read transaction.
+
+        With `lazy`, the rounds already played are read only if something looks at them:
+        the game comes with its tally (standings, dealer, whether it is over), so a round
+        can be added to a long game at the cost of a short one. A file whose tally is
+        missing or older than the game (written by an older uno-showdown) is read whole.
+        """
         row = None
         if isinstance(game_id, int) and -_MAX_ROW_ID <= game_id <= _MAX_ROW_ID:
             row = self.conn.execute(
@@ -551,7 +595,7 @@ class Store:
                 )
             )
         try:
-            return self._build_game(game_id, row)
+            return self._build_game(game_id, row, lazy)
         except StoreError:
             raise
         except (CompanionError, KeyError, IndexError, TypeError, ValueError, AttributeError
@@ -561,7 +605,7 @@ class Store:
                   "choose another with --db").format(id=game_id, path=self.path, reason=exc)
             ) from exc
 
-    def _build_game(self, game_id: int, row: tuple[Any, ...]) -> Game:
+    def _build_game(self, game_id: int, row: tuple[Any, ...], lazy: bool) -> Game:
         """The game of `row` (its line in `games`) with its players and rounds; in a read."""
         edition, method, target, modifiers, created, revision = row
         rules = Rules.make(method, target, [m for m in modifiers.split(",") if m])
@@ -573,35 +617,97 @@ class Store:
         ):
             players.append(Player(name, joined, team))
             names[pid] = name
-        rounds: dict[int, _StoredRound] = {}
-        for rid, number, winner_id, was_undone, played_at, out_on in self.conn.execute(
-            "SELECT id, number, winner_id, undone, played_at, out_on FROM rounds "
-            "WHERE game_id = ? ORDER BY number", (game_id,),
-        ):
-            rounds[rid] = _StoredRound(number, names[winner_id], played_at, bool(was_undone),
-                                       parse_card(out_on) if out_on is not None else None)
         seat_of = {p.name: i for i, p in enumerate(players)}
+        undone = self._read_rounds(game_id, names, seat_of, undone=True)
+        tally = self._tally(game_id, revision) if lazy else None
+        rounds: Sequence[Round]
+        if tally is not None and self._live_rounds_are(game_id, tally.rounds):
+            count = tally.rounds
+
+            def read_played() -> list[Round]:
+                """The rounds that were in the file when the game was opened."""
+                with self.reading():  # the rounds and their hands as one committed state
+                    return self._read_rounds(game_id, names, seat_of, undone=False, upto=count)
+
+            last = self._read_rounds(game_id, names, seat_of, undone=False, upto=count,
+                                     since=count)
+            rounds = LazyRounds(count, read_played, last=last[-1] if last else None)
+        else:
+            rounds = tuple(self._read_rounds(game_id, names, seat_of, undone=False))
+            tally = None
+        game = Game(
+            edition, rules, tuple(players), rounds, tuple(reversed(undone)),
+            id=game_id, created_at=created, revision=revision,
+        )
+        if tally is not None:
+            game.__dict__["tally"] = tally
+        return game
+
+    def _read_rounds(self, game_id: int, names: Mapping[int, str], seat_of: Mapping[str, int],
+                     *, undone: bool, upto: int | None = None, since: int = 1
+                     ) -> list[Round]:
+        """The game's rounds in play (or its undone ones), oldest first: numbers `since` to
+        `upto` (all by default)."""
+        rounds: dict[int, _StoredRound] = {}
+        which = "undone = 1" if undone else "undone = 0"  # literal: the undone rounds' index
+        if upto is not None:
+            which += f" AND number BETWEEN {int(since)} AND {int(upto)}"
+        for rid, number, winner_id, played_at, out_on in self.conn.execute(
+            "SELECT id, number, winner_id, played_at, out_on FROM rounds WHERE game_id = ? "
+            f"AND {which} ORDER BY number", (game_id,),
+        ):
+            rounds[rid] = _StoredRound(number, names[winner_id], played_at, undone,
+                                       parse_card(out_on) if out_on is not None else None)
         for rid, pid, cards, counted in self.conn.execute(
             "SELECT h.round_id, h.player_id, h.cards, h.counted FROM hands h "
-            "JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ?", (game_id,),
+            f"JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ? AND r.{which}",
+            (game_id,),
         ):
             hand = Hand(cards=parse_cards(cards)) if cards is not None else Hand(counted=counted)
             rounds[rid].hands[names[pid]] = hand
         for rid, pid, place in self.conn.execute(
             "SELECT p.round_id, p.player_id, p.place FROM places p "
-            "JOIN rounds r ON r.id = p.round_id WHERE r.game_id = ?", (game_id,),
+            f"JOIN rounds r ON r.id = p.round_id WHERE r.game_id = ? AND r.{which}",
+            (game_id,),
         ):
             rounds[rid].places[place] = names[pid]
-        done: list[Round] = []
-        undone: list[Round] = []
+        out: list[Round] = []
         for entry in sorted(rounds.values(), key=lambda e: e.number):
             ordered = dict(sorted(entry.hands.items(), key=lambda kv: seat_of[kv[0]]))
-            rnd = Round(entry.winner, MappingProxyType(ordered), entry.played_at,
-                        tuple(entry.places[k] for k in sorted(entry.places)), entry.out_on)
-            (undone if entry.undone else done).append(rnd)
-        return Game(
-            edition, rules, tuple(players), tuple(done), tuple(reversed(undone)),
-            id=game_id, created_at=created, revision=revision,
+            out.append(Round(entry.winner, MappingProxyType(ordered), entry.played_at,
+                             tuple(entry.places[k] for k in sorted(entry.places)),
+                             entry.out_on))
+        return out
+
+    def _tally(self, game_id: int, revision: int) -> Tally | None:
+        """The game's stored tally, if it is of this revision (else it cannot be trusted)."""
+        row = self.conn.execute("SELECT revision, state FROM tallies WHERE game_id = ?",
+                                (game_id,)).fetchone()
+        if row is None or row[0] != revision:
+            return None
+        try:
+            return Tally.from_json(json.loads(row[1]))
+        except (ValueError, KeyError, TypeError):
+            return None  # unreadable: the rounds are read instead
+
+    def _live_rounds_are(self, game_id: int, count: int) -> bool:
+        """Rounds 1..count are in play and count + 1 is not (two index look-ups)."""
+        live = dict(self.conn.execute(
+            "SELECT number, undone FROM rounds WHERE game_id = ? AND number IN (?, ?)",
+            (game_id, count, count + 1),
+        ).fetchall())
+        return live.get(count + 1) != 0 and (count == 0 or live.get(count) == 0)
+
+    def _save_tally(self, conn: sqlite3.Connection, game: Game,
+                    game_id: int | None = None) -> None:
+        """Keep the game's tally beside it, for the revision the change moves it to."""
+        game_id = game.id if game_id is None else game_id
+        assert game_id is not None
+        conn.execute(
+            "INSERT INTO tallies (game_id, revision, state) VALUES (?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET revision = excluded.revision, "
+            "state = excluded.state",
+            (game_id, game.revision, json.dumps(game.tally.to_json())),
         )
 
     def delete_game(self, game_id: int) -> None:
@@ -686,6 +792,7 @@ class Store:
                          (game.id, number))
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
+            self._save_tally(conn, game)  # carried over by the model: O(1)
             return Recorded(late, self._play_on(conn, game, late, successor))
 
     def set_round_count(self, game: Game, was: int, *, now_us: int | None = None,
@@ -708,6 +815,7 @@ class Store:
                 "UPDATE rounds SET undone = (number > ?) WHERE game_id = ?",
                 (len(game.rounds), game.id),
             )
+            self._save_tally(conn, game)
             if len(game.rounds) > was:
                 return Recorded(late, self._play_on(conn, game, late, successor))
             return Recorded()
@@ -726,6 +834,7 @@ class Store:
             )
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number, rnd,
                                undone=False)
+            self._save_tally(conn, game)
 
     def rename_player(self, game: Game, old: str, new: str) -> None:
         """Persist a rename (`game` is the renamed game, `old` the name in the file)."""
@@ -736,6 +845,7 @@ class Store:
             conn.execute(
                 "UPDATE players SET name = ? WHERE game_id = ? AND name = ?", (new, game.id, old)
             )
+            self._save_tally(conn, game)
 
     def save_players(self, game: Game) -> None:
         """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""
@@ -755,6 +865,7 @@ class Store:
                         "VALUES (?, ?, ?, ?, ?)",
                         (game.id, p.name, seat, p.joined_round, p.team),
                     )
+            self._save_tally(conn, game)
 
     # -- time boxes --
 
@@ -872,21 +983,39 @@ class Store:
 
     # -- duels --
 
+    _DUEL_COLUMNS = (
+        "id, after_round, challenger_id, opponent_id, cards, outcome, winner_id, loser_id, "
+        "challenger_reaction_us, opponent_reaction_us, recorded_at, contested, log_key, changed"
+    )
+
     def add_duel(
         self, game_id: int, after_round: int, challenger: str, opponent: str, cards: int,
         outcome: str, winner: str | None, loser: str | None,
         challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
+        *, contested: bool = False, log_key: str | None = None,
     ) -> int:
+        """Store a duel; returns its id. O(1) in the duels already stored.
+
+        With a `log_key` already stored for this game, nothing is written and the stored
+        duel's id is returned: recording the same duel twice is harmless.
+        """
         with self.transaction() as conn:
+            if log_key is not None:
+                row = conn.execute("SELECT id FROM duels WHERE game_id = ? AND log_key = ?",
+                                   (game_id, log_key)).fetchone()
+                if row is not None:
+                    return int(row[0])
             return self._insert_duel(
                 conn, game_id, after_round, challenger, opponent, cards, outcome, winner, loser,
                 challenger_reaction_us, opponent_reaction_us, recorded_at,
+                contested=contested, log_key=log_key,
             )
 
     def _insert_duel(
         self, conn: sqlite3.Connection, game_id: int, after_round: int, challenger: str,
         opponent: str, cards: int, outcome: str, winner: str | None, loser: str | None,
         challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
+        *, contested: bool = False, log_key: str | None = None,
     ) -> int:
         ids = {name_key(k): v for k, v in self._player_ids(conn, game_id).items()}
         missing = [n for n in (challenger, opponent) if name_key(n) not in ids]
@@ -901,26 +1030,47 @@ class Store:
         cur = conn.execute(
             "INSERT INTO duels (game_id, after_round, challenger_id, opponent_id, cards, "
             "outcome, winner_id, loser_id, challenger_reaction_us, opponent_reaction_us, "
-            "recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "recorded_at, contested, log_key, changed) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, after_round, ids[challenger], ids[opponent], cards, outcome,
              ids.get(winner), ids.get(loser), challenger_reaction_us,
-             opponent_reaction_us, recorded_at),
+             opponent_reaction_us, recorded_at, int(contested), log_key,
+             self._next_change(conn, game_id)),
         )
         return int(cur.lastrowid or 0)
+
+    @staticmethod
+    def _next_change(conn: sqlite3.Connection, game_id: int) -> int:
+        """The next number of the game's duel-write counter (one index look-up)."""
+        row = conn.execute("SELECT MAX(changed) FROM duels WHERE game_id = ?",
+                           (game_id,)).fetchone()
+        return int(row[0] or 0) + 1
 
     def set_duel_reactions(
         self, duel_id: int, challenger_us: int | None, opponent_us: int | None
     ) -> None:
         """Complete a duel's reaction times (known only once the slower press is in)."""
         with self.transaction() as conn:
+            self._touch_duel(conn, duel_id)
             conn.execute(
                 "UPDATE duels SET challenger_reaction_us = COALESCE(?, challenger_reaction_us), "
                 "opponent_reaction_us = COALESCE(?, opponent_reaction_us) WHERE id = ?",
                 (challenger_us, opponent_us, duel_id),
             )
 
-    @_reads
-    def duels(self, game_id: int) -> list[DuelRow]:
+    def set_duel_contested(self, duel_id: int) -> None:
+        """Mark a duel contested: a late press would have changed its verdict."""
+        with self.transaction() as conn:
+            self._touch_duel(conn, duel_id)
+            conn.execute("UPDATE duels SET contested = 1 WHERE id = ?", (duel_id,))
+
+    def _touch_duel(self, conn: sqlite3.Connection, duel_id: int) -> None:
+        row = conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()
+        if row is not None:
+            conn.execute("UPDATE duels SET changed = ? WHERE id = ?",
+                         (self._next_change(conn, int(row[0])), duel_id))
+
+    def _duel_rows(self, where: str, params: tuple[object, ...], game_id: int) -> list[DuelRow]:
         names = {
             pid: name for pid, name in self.conn.execute(
                 "SELECT id, name FROM players WHERE game_id = ?", (game_id,)
@@ -928,14 +1078,39 @@ class Store:
         }
         out = []
         for row in self.conn.execute(
-            "SELECT id, after_round, challenger_id, opponent_id, cards, outcome, winner_id, "
-            "loser_id, challenger_reaction_us, opponent_reaction_us, recorded_at FROM duels "
-            "WHERE game_id = ? ORDER BY id", (game_id,),
+            f"SELECT {self._DUEL_COLUMNS} FROM duels WHERE {where} ORDER BY id", params,
         ):
-            did, after, ch, op, cards, outcome, win, lose, ch_us, op_us, at = row
+            did, after, ch, op, cards, outcome, win, lose, ch_us, op_us, at, cont, key, chg = row
             out.append(DuelRow(
                 did, after, names[ch], names[op], cards, outcome, names.get(win),
                 names.get(lose), MappingProxyType({names[ch]: ch_us, names[op]: op_us}), at,
+                bool(cont), key, chg, game_id,
             ))
         return out
 
+    @_reads
+    def duels(self, game_id: int) -> list[DuelRow]:
+        """Every duel of the game, oldest first."""
+        return self._duel_rows("game_id = ?", (game_id,), game_id)
+
+    @_reads
+    def duel_changes(self, game_id: int, since: int) -> list[DuelRow]:
+        """The game's duels written after change number `since` (see `DuelRow.changed`):
+        a screen that keeps the duels it has seen reads only these."""
+        return self._duel_rows("game_id = ? AND changed > ?", (game_id, since), game_id)
+
+    @_reads
+    def duel_with_key(self, game_id: int, log_key: str) -> int | None:
+        """The id of the game's duel taken from the duel log as `log_key`, if stored."""
+        row = self.conn.execute("SELECT id FROM duels WHERE game_id = ? AND log_key = ?",
+                                (game_id, log_key)).fetchone()
+        return None if row is None else int(row[0])
+
+    @_reads
+    def duel(self, duel_id: int) -> DuelRow | None:
+        """One stored duel by id (None if there is none)."""
+        row = self.conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()
+        if row is None:
+            return None
+        rows = self._duel_rows("id = ?", (duel_id,), int(row[0]))
+        return rows[0] if rows else None

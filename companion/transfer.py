@@ -41,7 +41,7 @@ from companion.game import (
 from companion.i18n import _
 from companion.scoring import MAX_TARGET, Entry, Rules
 from companion.store import DuelRow
-from showdown.duel import Outcome
+from showdown.events import Outcome
 
 FORMAT_NAME = "uno-showdown-game"
 #: The newest format: version 2 added a round's `order` and `out_on`.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import pygame
 
@@ -24,7 +25,7 @@ class Button:
     key: str
     rect: pygame.Rect
     label: str
-    on_tap: Callable[[], None]
+    on_tap: Callable[[], object]
     enabled: bool = True
     primary: bool = False
     selected: bool = False
@@ -203,7 +204,7 @@ class Keyboard:
                 shown = ch if self.shift else ch.lower()
                 out.append(Button(f"kb:{ch}", pygame.Rect(x0 + c * (key_w + gap), y, key_w,
                                                           key_h),
-                                  shown, lambda s=shown: self._type(s), font_px=20))
+                                  shown, partial(self._type, shown), font_px=20))
         y = rect.y + len(rows) * (key_h + gap)
         bottom = pygame.Rect(rect.x, y, rect.width, key_h)
         cells = row(bottom, 6, gap)
@@ -244,6 +245,6 @@ def number_pad(rect: pygame.Rect, on_digit: Callable[[int], None],
         elif key == "clear":
             out.append(Button("pad:clear", cell, clear_label, on_clear, font_px=20))
         else:
-            out.append(Button(f"pad:{key}", cell, key, lambda d=int(key): on_digit(d),
+            out.append(Button(f"pad:{key}", cell, key, partial(on_digit, int(key)),
                               font_px=30))
     return out

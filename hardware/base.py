@@ -4,6 +4,10 @@ Every adapter (GPIO, serial microcontroller, pygame emulator, in-memory fake)
 implements `ShowdownUnit`. The service is the only caller, from one thread,
 except `wake()`, which any thread may call to cut a `read_inputs` wait short.
 
+What a unit reports (`PaddlePressed`, `TimerPressed`, `GoShown`, `LaunchFinished`,
+`UnitFault`), the sounds it makes (`Beep`) and the cards it launches (`LaunchPart`) are the
+contract's types, in `showdown.events`; this module holds only the interface.
+
 All times are integers in microseconds on the unit's own monotonic clock: the
 clock its paddle edges are stamped on. The duel is judged on those stamps, so
 an adapter must stamp an edge when it happened (kernel edge tick, board timer),
@@ -14,84 +18,10 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from enum import StrEnum
 
-from showdown.sides import Side
+from showdown.events import Beep, LaunchPart, Side, UnitInput
 
-# --- what the unit reports -------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PaddlePressed:
-    """A paddle's press edge, stamped when the edge happened."""
-
-    side: Side
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class TimerPressed:
-    """The timer button on the unit: starts the countdown of a loaded duel."""
-
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class GoShown:
-    """The instant the unit showed "go", for units that run their own countdown.
-
-    Units whose `show_go()` returns a stamp never send this.
-    """
-
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class LaunchFinished:
-    """The launcher stopped: cards counted out by a sensor (None without one)."""
-
-    t_us: int
-    cards_counted: int | None = None
-    jammed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class UnitFault:
-    """Something went wrong on the unit side (link lost, board reset, motor fault).
-
-    With `abort_duel`, a duel in progress is aborted without a launch.
-    """
-
-    t_us: int
-    reason: str
-    abort_duel: bool = True
-
-
-UnitInput = PaddlePressed | TimerPressed | GoShown | LaunchFinished | UnitFault
-
-
-# --- what the unit is told -------------------------------------------------
-
-
-class Beep(StrEnum):
-    """Sounds the unit makes; an adapter without a buzzer ignores them."""
-
-    TICK = "tick"  # a countdown step
-    GO = "go"
-    EARLY = "early"  # someone pressed too soon
-    LAUNCH = "launch"
-    TIE = "tie"
-    TIMEOUT = "timeout"
-    ERROR = "error"
-
-
-@dataclass(frozen=True, slots=True)
-class LaunchPart:
-    """Cards launched toward one side; a split tie launches two parts."""
-
-    side: Side
-    cards: int
+__all__ = ["ShowdownUnit"]
 
 
 class ShowdownUnit(ABC):

@@ -6,13 +6,13 @@ import argparse
 import sys
 import threading
 
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 #: Units that have a self-test, and the module that opens them.
 SELFTEST_DEVICES = ("gpio",)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add this package's subcommands to `uno-showdown`."""
     parser = sub.add_parser(
         "selftest",
@@ -32,14 +32,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def selftest(args: argparse.Namespace) -> int:
     if not 0 <= args.echo_seconds < 1e6:  # also refuses nan and inf
-        raise UsageError("--echo-seconds must be a number of seconds from 0 to 999999")
+        raise ConfigError("--echo-seconds must be a number of seconds from 0 to 999999")
     from hardware.gpio import open_unit
     from hardware.gpio_selftest import run_selftest
+    from hardware.stop_signals import owned_stop_signals
 
     unit = open_unit(args)
     stop = threading.Event()
     try:
-        return run_selftest(unit, sys.stdout, stop.wait, echo_s=args.echo_seconds,
-                            motor=not args.no_motor)
+        # This command owns the stop signals: the motor stops, then the self-test ends.
+        with owned_stop_signals(unit.stop_launcher, interrupt=True):
+            return run_selftest(unit, sys.stdout, stop.wait, echo_s=args.echo_seconds,
+                                motor=not args.no_motor)
     finally:
         unit.close()

@@ -27,16 +27,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from hardware.base import (
+from hardware.base import ShowdownUnit
+from showdown.events import (
     Beep,
     LaunchFinished,
     LaunchPart,
     PaddlePressed,
-    ShowdownUnit,
+    Side,
     TimerPressed,
     UnitInput,
 )
-from showdown.sides import Side
 
 #: How long the emulated launcher runs: a fixed spin-up plus a slice per card.
 LAUNCH_BASE_US = 350_000

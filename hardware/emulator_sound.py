@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from hardware.base import Beep
+from showdown.events import Beep
 
 log = logging.getLogger(__name__)
 

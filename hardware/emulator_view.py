@@ -9,13 +9,13 @@ pixels). It reads no clock and owns no state besides a cache of rendered text.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import pygame
 
-from hardware.base import LaunchPart
 from hardware.emulator import Display, UnitState, Verdict
-from showdown.sides import Side
+from showdown.events import LaunchPart, Side
 
 LIGHTS = 5
 
@@ -50,7 +50,7 @@ class UnitLayout:
     digits: pygame.Rect
     cards: pygame.Rect
     timer: tuple[tuple[int, int], int]
-    arrows: dict[Side, tuple[tuple[int, int], ...]]  # triangle points per side
+    arrows: Mapping[Side, tuple[tuple[int, int], ...]]  # triangle points per side
     paddles: dict[Side, pygame.Rect]
     names: dict[Side, pygame.Rect]
 

@@ -14,8 +14,8 @@ import heapq
 import itertools
 from dataclasses import dataclass, field
 
-from hardware.base import Beep, LaunchFinished, LaunchPart, ShowdownUnit, UnitInput
-from showdown.sides import Side
+from hardware.base import ShowdownUnit
+from showdown.events import Beep, LaunchFinished, LaunchPart, Side, UnitInput
 
 
 @dataclass(frozen=True, slots=True)

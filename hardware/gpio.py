@@ -14,21 +14,18 @@ Why it looks like this:
   stamped inputs on a `queue.Queue`, and `read_inputs` blocks on it, so the
   service thread is the only one that touches the duel.
 * The launcher (`hardware.launcher`) stops by itself after its hard maximum
-  on-time; the unit also stops it on close, on SIGTERM/SIGINT once
-  `guard_process()` is installed, and at interpreter exit.
+  on-time, and the unit stops it on `close()`. The unit installs no signal
+  handler: the command that runs the table owns SIGTERM, SIGINT and SIGHUP
+  (`hardware.stop_signals`) and stops the motor first.
 """
 
 from __future__ import annotations
 
 import argparse
-import atexit
 import logging
 import queue
-import signal
-import threading
 import warnings
 from collections.abc import Callable
-from types import FrameType
 from typing import Any
 
 from gpiozero import (
@@ -43,21 +40,21 @@ from gpiozero import (
     TonalBuzzer,
 )
 
-from hardware.base import (
-    Beep,
-    LaunchPart,
-    PaddlePressed,
-    ShowdownUnit,
-    TimerPressed,
-    UnitInput,
-)
+from hardware.base import ShowdownUnit
 from hardware.gpio_clock import TickClock, factory_clock
 from hardware.gpio_display import CountdownDisplay
 from hardware.gpio_sound import Beeper
 from hardware.launcher import Launcher
 from hardware.pinmap import BuzzerKind, InputPin, PinMap, load_pinmap
-from showdown.cli import UsageError
-from showdown.sides import Side
+from showdown.events import (
+    Beep,
+    ConfigError,
+    LaunchPart,
+    PaddlePressed,
+    Side,
+    TimerPressed,
+    UnitInput,
+)
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +109,12 @@ class GpioUnit(ShowdownUnit):
 
     name = "gpio"
     runs_own_countdown = False
-    # Edge-to-delivery p99.9 measured by benchmarks/gpio_latency.py (MockFactory, 2 cores):
-    # 0.2 ms idle, up to 4.0 ms with both cores loaded; 5 ms covers that with a margin.
-    # Re-measure on the Pi itself: lgpio's callback thread adds a little the mock cannot.
-    settle_us = 5_000
+    # How long the verdict waits for a late, earlier-stamped edge: edge-to-delivery measured
+    # by benchmarks/gpio_latency.py (MockFactory, 2 cores, both busy, the service at
+    # Nice=-10 as deployed) reached a p99.9 of 17-23 ms; 25 ms covers that, and nobody sees
+    # 25 ms between a slap and the launch. An edge later still contests the verdict (never
+    # silently). The trade-off is in docs/fairness.md; re-measure on the Pi itself.
+    settle_us = 25_000
 
     def __init__(self, pinmap: PinMap, pin_factory: Any | None = None) -> None:
         super().__init__()
@@ -132,7 +131,6 @@ class GpioUnit(ShowdownUnit):
         self._last_timer_us: int | None = None
         self._frozen = False
         self._closed = False
-        self._previous_handlers: dict[int, Any] = {}
         try:
             self._open_devices(pinmap, factory)
         except BaseException:
@@ -144,7 +142,7 @@ class GpioUnit(ShowdownUnit):
             device = make()
         except GPIOZeroError as exc:
             why = str(exc) or type(exc).__name__  # some gpiozero errors carry no message
-            raise UsageError(
+            raise ConfigError(
                 f"cannot open {what} on its pin ({why}): check the pin map and that no other "
                 "program uses that GPIO") from None
         self._devices.append(device)
@@ -162,11 +160,11 @@ class GpioUnit(ShowdownUnit):
         self.timer_button = stamped("the timer button", pinmap.timer_button, self._timer_edge)
         self.go_light = self._open("the go light", lambda: LED(pinmap.go_light,
                                                                 pin_factory=factory))
-        self.arrows = {
-            side: self._open(f"the {side} arrow",
-                             lambda side=side: PWMLED(pinmap.arrow(side), pin_factory=factory))
-            for side in Side
-        }
+        def arrow(side: Side) -> Any:
+            return self._open(f"the {side} arrow",
+                              lambda: PWMLED(pinmap.arrow(side), pin_factory=factory))
+
+        self.arrows = {side: arrow(side) for side in Side}
         self.countdown: CountdownDisplay | None = None
         if pinmap.countdown is not None:
             spec = pinmap.countdown
@@ -311,38 +309,6 @@ class GpioUnit(ShowdownUnit):
     def stop_launcher(self) -> None:
         self.launcher.stop()
 
-    # -- process safety --
-
-    def guard_process(self) -> None:
-        """Stop the motor on SIGTERM/SIGINT and at exit. Call from the main thread.
-
-        SIGINT keeps its usual KeyboardInterrupt; SIGTERM becomes SystemExit(143)
-        so the service's `finally` blocks run instead of the process vanishing
-        with a driver pin left high.
-        """
-        atexit.register(self.stop_launcher)
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            self._previous_handlers[signum] = signal.signal(signum, self._on_signal)
-
-    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
-        self.stop_launcher()
-        previous = self._previous_handlers.get(signum)
-        if callable(previous):
-            previous(signum, frame)
-        elif signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        else:
-            raise SystemExit(128 + signum)
-
-    def _unguard_process(self) -> None:
-        atexit.unregister(self.stop_launcher)
-        if threading.current_thread() is not threading.main_thread():
-            return
-        for signum, previous in self._previous_handlers.items():
-            if signal.getsignal(signum) == self._on_signal:
-                signal.signal(signum, previous)
-        self._previous_handlers.clear()
-
     def close(self) -> None:
         if self._closed:
             self.launcher.stop()
@@ -354,7 +320,6 @@ class GpioUnit(ShowdownUnit):
             if self.beeper is not None:
                 self.beeper.close()
             self._close_devices()
-            self._unguard_process()
 
     def _close_devices(self) -> None:
         launcher = getattr(self, "launcher", None)
@@ -377,8 +342,7 @@ class GpioUnit(ShowdownUnit):
 def open_unit(args: argparse.Namespace) -> GpioUnit:
     """`--device gpio`: the unit on this Pi's header, pins from `--pins` (or the default map).
 
-    Works headless: nothing here needs a display. Installs the SIGTERM/SIGINT
-    guard when called from the main thread.
+    Works headless: nothing here needs a display.
     """
     pinmap = load_pinmap(getattr(args, "pins", None))
     try:
@@ -387,10 +351,7 @@ def open_unit(args: argparse.Namespace) -> GpioUnit:
             warnings.simplefilter("ignore", PinFactoryFallback)
             Device.ensure_pin_factory()
     except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
-        raise UsageError(
+        raise ConfigError(
             f"no GPIO library could be loaded ({exc}): on a Raspberry Pi install lgpio "
             "(see the Raspberry Pi section of the README)") from None
-    unit = GpioUnit(pinmap, Device.pin_factory)
-    if threading.current_thread() is threading.main_thread():
-        unit.guard_process()
-    return unit
+    return GpioUnit(pinmap, Device.pin_factory)

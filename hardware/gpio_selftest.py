@@ -11,13 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from hardware.base import Beep, LaunchFinished, LaunchPart, PaddlePressed, TimerPressed, UnitFault
 from hardware.gpio import GpioUnit
 from hardware.gpio_sound import TUNES
 from hardware.pinmap import CountdownKind
-from showdown.sides import Side
+from showdown.events import (
+    Beep,
+    LaunchFinished,
+    LaunchPart,
+    PaddlePressed,
+    Side,
+    TimerPressed,
+    UnitFault,
+)
 
-Pause = Callable[[float], None]
+Pause = Callable[[float], object]  # e.g. `threading.Event().wait`: wait, maybe cut short
 
 
 def run_selftest(unit: GpioUnit, out: TextIO, pause: Pause, *, echo_s: float = 30.0,

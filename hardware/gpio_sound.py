@@ -11,7 +11,7 @@ import queue
 import threading
 from collections.abc import Callable
 
-from hardware.base import Beep
+from showdown.events import Beep
 
 #: A note: a frequency in Hz (None: silence) and how long, in milliseconds.
 Note = tuple[float | None, int]

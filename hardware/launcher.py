@@ -25,9 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from hardware.base import LaunchFinished, LaunchPart, UnitFault, UnitInput
 from hardware.pinmap import CardSensorPins, LauncherPins
-from showdown.sides import Side
+from showdown.events import LaunchFinished, LaunchPart, Side, UnitFault, UnitInput
 
 log = logging.getLogger(__name__)
 

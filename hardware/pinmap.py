@@ -21,8 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, NoReturn
 
-from showdown.cli import UsageError
-from showdown.sides import Side
+from showdown.events import ConfigError, Side
 
 #: The map used when `--pins` is not given.
 DEFAULT_PINMAP = Path(__file__).with_name("pins") / "pi-header.toml"
@@ -52,7 +51,7 @@ REQUIRED = ("left_paddle", "right_paddle", "timer_button", "go_light", "left_arr
 OPTIONAL = ("countdown", "buzzer", "card_sensor")
 
 
-class PinMapError(UsageError):
+class PinMapError(ConfigError):
     """A pin map that cannot be used; the message names the file and the culprit."""
 
 

@@ -19,6 +19,7 @@ import collections
 import logging
 import threading
 import time
+from typing import Any
 
 from firmware_host import protocol as P
 from firmware_host.link import (
@@ -32,18 +33,18 @@ from firmware_host.link import (
     nak_text,
 )
 from firmware_host.ports import check_port
-from hardware.base import (
+from hardware.base import ShowdownUnit
+from showdown.events import (
     Beep,
     GoShown,
     LaunchFinished,
     LaunchPart,
     PaddlePressed,
-    ShowdownUnit,
+    Side,
     TimerPressed,
     UnitFault,
     UnitInput,
 )
-from showdown.sides import Side
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class SerialUnit(ShowdownUnit):
     # covers one lost frame with room to spare (the Pico's own part is at most 13 ms).
     settle_us = 25_000
 
-    def __init__(self, port: str | None = None, **link_options: float) -> None:
+    def __init__(self, port: str | None = None, **link_options: Any) -> None:
         super().__init__()
         self._cond = threading.Condition()
         self._inputs: collections.deque[UnitInput] = collections.deque()

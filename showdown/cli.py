@@ -16,6 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from showdown.events import ConfigError
+
 COMMAND_MODULES = (
     "showdown.commands.simulate",
     "showdown.commands.replay",
@@ -34,9 +36,8 @@ COMMAND_MODULES = (
 #: the file too big for it, out of quota, or the device failing (`> /dev/full`).
 _OUTPUT_FULL = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
 
-
-class UsageError(Exception):
-    """Bad input from the user: printed as one line, exit status 2."""
+#: The name commands used before the contract had `ConfigError`; the very same class.
+UsageError = ConfigError
 
 
 def one_line(message: str) -> str:
@@ -85,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status = args.func(args)
         sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
-    except UsageError as exc:
+    except ConfigError as exc:
         print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -116,7 +117,7 @@ def _drop_stdout() -> None:
 
 
 if __name__ == "__main__":
-    # Run through the package's module, so commands and this file share one UsageError.
+    # Run through the package's module, so commands and this file share one module state.
     from showdown.cli import main as package_main
 
     sys.exit(package_main())

@@ -17,35 +17,38 @@ verdict counts. A duel launches at most once, whatever it is fed.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from hardware.base import LaunchPart
-from showdown.sides import Side
+from showdown.events import (
+    DuelResult,
+    GoShown,
+    LaunchPart,
+    Outcome,
+    PaddlePressed,
+    Side,
+    TiePolicy,
+)
 
 __all__ = [
     "Abort",
     "Action",
     "Announce",
+    "Contest",
     "Duel",
     "DuelConfig",
     "DuelError",
     "DuelInput",
-    "DuelResult",
     "FreezeCountdown",
-    "GoShown",
     "LaunchCards",
     "Load",
-    "Outcome",
     "Phase",
     "PointArrow",
-    "Press",
     "ShowGo",
     "ShowLoaded",
     "Start",
     "StartCountdown",
-    "TiePolicy",
     "judge",
     "run_to_verdict",
 ]
@@ -55,24 +58,23 @@ class DuelError(ValueError):
     """An input that can never be valid (bad card count, same side twice)."""
 
 
-class Outcome(StrEnum):
-    FASTER = "faster"
-    EARLY_PRESS = "early_press"
-    TIE = "tie"
-    TIMEOUT = "timeout"
-    ABORTED = "aborted"
-
-
-class TiePolicy(StrEnum):
-    REMATCH = "rematch"  # no launch; the same duel can be started again
-    SPLIT = "split"  # the cards are divided between both sides
-
-
 class Phase(StrEnum):
+    """Where a duel is. The three running phases are the countdown's own states."""
+
     IDLE = "idle"  # nothing loaded
     LOADED = "loaded"  # waiting for the timer button
-    RUNNING = "running"  # countdown, then waiting for the presses to settle
-    DONE = "done"  # verdict given; everything else is ignored
+    COUNTING = "counting"  # the countdown runs; go is still to come
+    FROZEN = "frozen"  # an early press stopped the countdown; the verdict follows
+    GO = "go"  # go is on (shown, or reported by the unit); waiting for the presses to settle
+    DONE = "done"  # verdict given; a later press is only timed (or contests it)
+
+    @property
+    def running(self) -> bool:
+        """Started and not yet decided: the engine wants `advance` calls."""
+        return self in _RUNNING
+
+
+_RUNNING = frozenset({Phase.COUNTING, Phase.FROZEN, Phase.GO})
 
 
 MAX_COUNTDOWN_US = 60_000_000  # a minute: countdowns and the response timeout
@@ -152,24 +154,6 @@ class Start:
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
-    """A paddle edge, stamped when it happened."""
-
-    t_us: int
-    side: Side
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "side", Side(self.side))
-
-
-@dataclass(frozen=True, slots=True)
-class GoShown:
-    """The unit's own stamp of the instant "go" was shown, when it differs from the plan."""
-
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
 class Abort:
     """Stop the duel without a launch (link lost, table cancelled)."""
 
@@ -177,7 +161,8 @@ class Abort:
     reason: str = "aborted"
 
 
-DuelInput = Load | Start | Press | GoShown | Abort
+#: What the engine is fed. A press and "go" are the unit's own reports (see `showdown.events`).
+DuelInput = Load | Start | PaddlePressed | GoShown | Abort
 
 
 # --- actions -----------------------------------------------------------------
@@ -221,48 +206,30 @@ class LaunchCards:
 
 
 @dataclass(frozen=True, slots=True)
-class DuelResult:
-    """A verdict, in the terms a table argues about."""
-
-    outcome: Outcome
-    winner: Side | None
-    loser: Side | None
-    arrow: Side | None
-    launch: tuple[LaunchPart, ...]
-    reaction_us: dict[Side, int | None] = field(hash=False, compare=True)
-    go_us: int | None = None
-    decided_at_us: int | None = None
-    rematch: bool = False
-    reason: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The replay command's output object."""
-        launch: Any
-        if not self.launch:
-            launch = None
-        elif self.outcome is Outcome.TIE:
-            launch = [{"side": p.side.value, "cards": p.cards} for p in self.launch]
-        else:
-            launch = {"side": self.launch[0].side.value, "cards": self.launch[0].cards}
-        return {
-            "outcome": self.outcome.value,
-            "winner": self.winner.value if self.winner else None,
-            "loser": self.loser.value if self.loser else None,
-            "arrow": self.arrow.value if self.arrow else None,
-            "launch": launch,
-            "reaction_us": {s.value: self.reaction_us.get(s) for s in Side},
-        }
-
-
-@dataclass(frozen=True, slots=True)
 class Announce:
     """The verdict is final."""
 
     result: DuelResult
 
 
+@dataclass(frozen=True, slots=True)
+class Contest:
+    """A press came after the verdict with a stamp that would have changed it.
+
+    The verdict stands; the service marks the duel contested. `would_be` and `would_win`
+    are the verdict the stamps give with this press counted.
+    """
+
+    side: Side
+    t_us: int
+    given: Outcome
+    would_be: Outcome
+    would_win: Side | None
+
+
 Action = (
     ShowLoaded | StartCountdown | ShowGo | FreezeCountdown | PointArrow | LaunchCards | Announce
+    | Contest
 )
 
 
@@ -333,6 +300,9 @@ class Duel:
     `handle(input)` records an input and returns the actions it calls for at
     once; `advance(now_us)` tells the engine the time and returns what has come
     due (go, the verdict). `next_deadline_us` says when to call `advance` next.
+
+    The phase is one named state (`Phase`); which handler takes which input in
+    which phase is the table `_TRANSITIONS`, and everything absent from it is ignored.
     """
 
     def __init__(
@@ -355,23 +325,21 @@ class Duel:
         self.countdown_us: int | None = None
         self.go_at_us: int | None = None
         self._presses: dict[Side, list[int]] = {Side.LEFT: [], Side.RIGHT: []}
-        self._go_announced = False
-        self._frozen = False
-        self._launched = False
         self.results: list[DuelResult] = []
+        #: The first press that would have changed the final verdict, had it come in time.
+        self.contest: Contest | None = None
 
-    # Which handler takes which input in which phase; anything absent is ignored.
     _TRANSITIONS: ClassVar[dict[tuple[Phase, type], str]] = {
         (Phase.IDLE, Load): "_on_load",
         (Phase.IDLE, Abort): "_on_abort",
         (Phase.LOADED, Start): "_on_start",
-        (Phase.LOADED, Press): "_on_press",
+        (Phase.LOADED, PaddlePressed): "_on_press",
         (Phase.LOADED, GoShown): "_on_go_shown",
         (Phase.LOADED, Abort): "_on_abort",
-        (Phase.RUNNING, Press): "_on_press",
-        (Phase.RUNNING, GoShown): "_on_go_shown",
-        (Phase.RUNNING, Abort): "_on_abort",
-        (Phase.DONE, Press): "_on_press_after_verdict",
+        **{(phase, kind): handler for phase in _RUNNING for kind, handler in (
+            (PaddlePressed, "_on_press"), (GoShown, "_on_go_shown"), (Abort, "_on_abort"),
+        )},
+        (Phase.DONE, PaddlePressed): "_on_press_after_verdict",
     }
 
     @property
@@ -382,7 +350,12 @@ class Duel:
     @property
     def counting(self) -> bool:
         """The countdown is on: started, not frozen by an early press, no "go" yet."""
-        return self.phase is Phase.RUNNING and not self._frozen and not self._go_announced
+        return self.phase is Phase.COUNTING
+
+    @property
+    def launched(self) -> bool:
+        """Cards have flown for this duel (a duel launches at most once)."""
+        return any(r.launch for r in self.results)
 
     @property
     def go_shown_us(self) -> int | None:
@@ -415,26 +388,29 @@ class Duel:
         return actions
 
     def advance(self, now_us: int) -> list[Action]:
-        if self.phase is not Phase.RUNNING:
+        """Tell the engine the time: go when it is due (alone: the caller feeds the unit's
+        stamp of it before the next call), else the verdict once it is safe."""
+        if not self.phase.running:
             return []
         assert self.go_at_us is not None and self.start_us is not None
-        actions: list[Action] = []
-        if not self._frozen and not self._go_announced and now_us >= self.go_at_us:
-            self._go_announced = True
-            actions.append(ShowGo(self.go_at_us))
+        if self.phase is Phase.COUNTING and now_us >= self.go_at_us:
+            # Nothing is judged in this call: presses are judged against the go the players
+            # saw, and the unit says when that was (`GoShown`) only once it has shown it.
+            self.phase = Phase.GO
+            return [ShowGo(self.go_at_us)]
         verdict = self._judge()
         if now_us >= verdict.commit_at_us:
-            actions.extend(self._commit(verdict, now_us))
-        return actions
+            return self._commit(verdict, now_us)
+        return []
 
     @property
     def next_deadline_us(self) -> int | None:
         """When `advance` has something to do, if nothing else arrives first."""
-        if self.phase is not Phase.RUNNING:
+        if not self.phase.running:
             return None
         assert self.go_at_us is not None
         commit = self._judge().commit_at_us
-        if not self._frozen and not self._go_announced:
+        if self.phase is Phase.COUNTING:
             return min(self.go_at_us, commit)
         return commit
 
@@ -453,22 +429,21 @@ class Duel:
         self.start_us = event.t_us
         self.countdown_us = countdown
         self.go_at_us = event.t_us + countdown
-        self._go_announced = self.go_shown_us is not None
-        self._frozen = False
-        self.phase = Phase.RUNNING
+        # A unit's go report may come before the start it belongs to reached the engine.
+        self.phase = Phase.GO if self.go_shown_us is not None else Phase.COUNTING
         actions: list[Action] = [StartCountdown(event.t_us, countdown, self.go_at_us)]
         return actions + self._check_early()
 
-    def _on_press(self, event: Press) -> list[Action]:
+    def _on_press(self, event: PaddlePressed) -> list[Action]:
         self._presses[event.side].append(event.t_us)
-        if self.phase is Phase.RUNNING:
+        if self.phase.running:
             return self._check_early()
         return []
 
     def _on_go_shown(self, event: GoShown) -> list[Action]:
         self._go_reports.append(event.t_us)
-        if self.phase is Phase.RUNNING and self.go_shown_us is not None:
-            self._go_announced = True
+        if self.phase is Phase.COUNTING and self.go_shown_us is not None:
+            self.phase = Phase.GO
         return []
 
     def _on_abort(self, event: Abort) -> list[Action]:
@@ -479,7 +454,7 @@ class Duel:
             arrow=None,
             launch=(),
             reaction_us={Side.LEFT: None, Side.RIGHT: None},
-            go_us=self.go_us if self.phase is Phase.RUNNING else None,
+            go_us=self.go_us if self.phase.running else None,
             decided_at_us=event.t_us,
             reason=event.reason,
         )
@@ -487,10 +462,24 @@ class Duel:
         self.phase = Phase.DONE
         return [Announce(result)]
 
-    def _on_press_after_verdict(self, event: Press) -> list[Action]:
-        """Too late to change anything; still worth timing, for the players' statistics."""
+    def _on_press_after_verdict(self, event: PaddlePressed) -> list[Action]:
+        """Too late to change anything: timed for the players' statistics, and checked.
+
+        A press stamped early enough to have changed the verdict was delivered later than
+        the settle time allowed; the verdict stands, but it is contested, never silent.
+        """
         self._presses[event.side].append(event.t_us)
-        return []
+        result = self.result
+        if (self.contest is not None or result is None or result.outcome is Outcome.ABORTED
+                or self._timing is None):
+            return []
+        start, go = self._timing
+        now = judge(self._presses, start, go, self.config)
+        would_win = _winner(now.outcome, now.first)
+        if now.outcome is result.outcome and would_win is result.winner:
+            return []
+        self.contest = Contest(event.side, event.t_us, result.outcome, now.outcome, would_win)
+        return [self.contest]
 
     def reaction_us(self) -> dict[Side, int | None]:
         """Each player's reaction (first press minus go), including presses that came after
@@ -534,14 +523,14 @@ class Duel:
 
     def _check_early(self) -> list[Action]:
         """Freeze the countdown the moment an early press is known."""
-        if self._frozen or self._go_announced:
-            return []  # once "go" is on, there is nothing left to stop
+        if self.phase is not Phase.COUNTING:
+            return []  # frozen already, or "go" is on: there is nothing left to stop
         verdict = self._judge()
         if verdict.outcome in (Outcome.EARLY_PRESS, Outcome.TIE) and verdict.first is not None:
             first_t = verdict.counted[verdict.first]
             assert self.go_us is not None
             if first_t < self.go_us:
-                self._frozen = True
+                self.phase = Phase.FROZEN
                 return [FreezeCountdown(first_t, verdict.first)]
         return []
 
@@ -582,7 +571,7 @@ class Duel:
                 launch = split_cards(cards, first)
             else:
                 rematch = True
-        if self._launched:
+        if self.launched:
             launch = ()  # never twice, whatever happened before
         result = DuelResult(
             outcome=verdict.outcome,
@@ -600,7 +589,6 @@ class Duel:
         if arrow is not None:
             actions.append(PointArrow(arrow))
         if launch:
-            self._launched = True
             actions.append(LaunchCards(launch))
         actions.append(Announce(result))
         if rematch:
@@ -610,6 +598,17 @@ class Duel:
         else:
             self.phase = Phase.DONE
         return actions
+
+
+def _winner(outcome: Outcome, first: Side | None) -> Side | None:
+    """Who a judgement names the winner: the first presser, or the other one if early."""
+    if first is None:
+        return None
+    if outcome is Outcome.FASTER:
+        return first
+    if outcome is Outcome.EARLY_PRESS:
+        return first.other
+    return None
 
 
 def run_to_verdict(
@@ -623,7 +622,7 @@ def run_to_verdict(
     for event in inputs:
         actions.extend(duel.handle(event))
     horizon = until_us
-    while duel.phase is Phase.RUNNING:
+    while duel.phase.running:
         deadline = duel.next_deadline_us
         assert deadline is not None
         if horizon is not None and deadline > horizon:

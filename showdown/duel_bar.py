@@ -14,18 +14,19 @@ from dataclasses import dataclass, field
 import pygame
 
 from hardware.emulator_view import TextCache
-from showdown.duel import Outcome
-from showdown.service import (
+from showdown.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
-    GoSignalled,
-    LaunchDone,
+    GoShown,
+    LaunchFinished,
+    Outcome,
     ServiceEvent,
-    UnitProblem,
+    Side,
+    UnitFault,
+    VerdictContested,
     VerdictGiven,
 )
-from showdown.sides import Side
 
 MAX_CARDS = 3
 
@@ -116,16 +117,18 @@ class DuelChooser:
                            f"loaded: press {keys.get('timer', 'the timer')} to start")
         elif isinstance(event, CountdownStarted):
             self.status = "Hands on the paddles..."
-        elif isinstance(event, GoSignalled):
+        elif isinstance(event, GoShown):
             self.status = "GO!"
         elif isinstance(event, EarlyPressSeen):
             self.status = f"{who(event.side)} pressed too early!"
         elif isinstance(event, VerdictGiven):
             self.busy = event.result.rematch
             self.status = verdict_text(event, who)
-        elif isinstance(event, UnitProblem):
+        elif isinstance(event, VerdictContested):
+            self.status = contest_text(event, who)
+        elif isinstance(event, UnitFault):
             self.status = f"Unit problem: {event.reason}"
-        elif isinstance(event, LaunchDone) and event.jammed:
+        elif isinstance(event, LaunchFinished) and event.jammed:
             self.status = "The launcher jammed: clear it before the next duel."
         return (self.status, self.busy) != before
 
@@ -146,6 +149,18 @@ def verdict_text(event: VerdictGiven, name: Callable[[Side], str]) -> str:
     if r.outcome is Outcome.TIMEOUT:
         return "Nobody pressed in time: no winner."
     return f"Duel cancelled ({r.reason or 'aborted'})."
+
+
+def contest_text(event: VerdictContested, name: Callable[[Side], str]) -> str:
+    """A verdict a late press would have changed: never silent (see docs/fairness.md)."""
+    late_ms = (event.arrived_us - event.t_us) / 1000
+    if event.would_win is not None:
+        would = f"{name(event.would_win)} would have won"
+    elif event.would_be is Outcome.TIE:
+        would = "it would have been a tie"
+    else:
+        would = "nobody would have won"
+    return f"CONTESTED! {name(event.side)}'s press came {late_ms:.0f} ms late: {would}."
 
 
 @dataclass(frozen=True, slots=True)

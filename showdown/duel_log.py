@@ -7,8 +7,20 @@ One line per input, in arrival order:
     {"t_us": 3150000, "input": "press", "side": "right"}
 
 `t_us` is the unit's stamp. The service adds `arrived_us` (when the input
-reached it) and `duel` (a number); it also writes a `config` line before each
-duel and a `verdict` line after it, which replay reads and checks against.
+reached it) and `duel` (a number). Before each duel it writes a `config` line with
+every setting the engine used, `await_go_report` included (whether the verdict waited
+for the unit's own report of go); "go" itself is an input line (`"input": "go"`, the
+instant the unit showed it). After each verdict it writes a `verdict` line whose
+`t_us` is the instant the engine committed to it, which replay commits at too and
+checks against (with `at`, the wall-clock time), and once the slower press is in, a
+`reactions` line with both players' times. The load line names the players
+(`"players": {"left": "Ann", "right": "Bob"}`) when the table knew them: with those lines
+`uno-showdown game duels --recover-from` takes back a duel the games file missed. A press
+that arrived after the verdict with a stamp that would have changed it gets a
+`contested` line:
+
+    {"input": "contested", "duel": 7, "side": "left", "t_us": 3149000,
+     "arrived_us": 3190000, "given": "faster", "would_be": "faster", "would_win": "left"}
 """
 
 from __future__ import annotations
@@ -16,23 +28,15 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from showdown.duel import (
-    Abort,
-    DuelConfig,
-    DuelError,
-    DuelInput,
-    DuelResult,
-    GoShown,
-    Load,
-    Press,
-    Start,
-    TiePolicy,
-)
-from showdown.sides import Side
+from showdown.duel import Abort, Contest, DuelConfig, DuelError, DuelInput, Load, Start
+from showdown.events import DuelResult, GoShown, PaddlePressed, Side, TiePolicy
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +48,8 @@ CONFIG_FIELDS = (
     "response_timeout_us",
     "settle_us",
 )
+#: Engine settings that are not part of `DuelConfig` (they come from the unit).
+ENGINE_FIELDS = ("await_go_report",)
 
 
 class LogError(ValueError):
@@ -54,16 +60,27 @@ class LogError(ValueError):
 class LogRecord:
     """One decoded line: an input (or a config or a recorded verdict) and when it arrived."""
 
-    kind: str  # "input", "config" or "verdict"
+    kind: str  # "input", "config", "verdict", "reactions" or "contested"
     event: DuelInput | None = None
     arrived_us: int | None = None
     config: dict[str, Any] | None = None
     verdict: dict[str, Any] | None = None
     duel: int | None = None
+    #: config: whether the engine waited for the unit's go report (None: not recorded).
+    await_go_report: bool | None = None
+    #: verdict: the instant the engine committed to it (None in logs older than that).
+    decided_at_us: int | None = None
+    #: contested: the line as written.
+    contest: dict[str, Any] | None = None
+    #: load: who sat at each side, when the table knew (side -> name).
+    players: dict[Side, str] | None = None
+    #: verdict: the wall-clock time it was given (ISO 8601), when the log says.
+    at: str | None = None
 
 
 def encode_input(
-    event: DuelInput, arrived_us: int | None = None, duel: int | None = None
+    event: DuelInput, arrived_us: int | None = None, duel: int | None = None,
+    players: Mapping[Side, str] | None = None,
 ) -> dict[str, Any]:
     line: dict[str, Any] = {"t_us": event.t_us}
     if isinstance(event, Load):
@@ -73,11 +90,13 @@ def encode_input(
             "opponent": event.opponent.value,
             "cards": event.cards,
         }
+        if players:  # who sat where: what taking the duel back into a game needs
+            line["players"] = {side.value: name for side, name in players.items()}
     elif isinstance(event, Start):
         line["input"] = "start"
         if event.countdown_us is not None:
             line["countdown_us"] = event.countdown_us
-    elif isinstance(event, Press):
+    elif isinstance(event, PaddlePressed):
         line |= {"input": "press", "side": event.side.value}
     elif isinstance(event, GoShown):
         line["input"] = "go"
@@ -92,11 +111,15 @@ def encode_input(
     return line
 
 
-def encode_config(config: DuelConfig, duel: int | None = None) -> dict[str, Any]:
+def encode_config(
+    config: DuelConfig, duel: int | None = None, *, await_go_report: bool | None = None
+) -> dict[str, Any]:
     line: dict[str, Any] = {"input": "config"}
     for name in CONFIG_FIELDS:
         value = getattr(config, name)
         line[name] = value.value if isinstance(value, TiePolicy) else value
+    if await_go_report is not None:
+        line["await_go_report"] = await_go_report
     if duel is not None:
         line["duel"] = duel
     return line
@@ -104,6 +127,33 @@ def encode_config(config: DuelConfig, duel: int | None = None) -> dict[str, Any]
 
 #: Stamps and durations fit the device clock: a signed 64-bit count of microseconds.
 _MAX_US = 2**63 - 1
+def encode_verdict(
+    result: DuelResult, duel: int | None = None, at: str | None = None
+) -> dict[str, Any]:
+    line: dict[str, Any] = {"input": "verdict"}
+    if duel is not None:
+        line["duel"] = duel
+    if result.decided_at_us is not None:
+        line["t_us"] = result.decided_at_us
+    if at is not None:
+        line["at"] = at  # wall-clock time, for the record of when it was played
+    line["result"] = result.to_json()
+    return line
+
+
+def encode_contest(contest: Contest, arrived_us: int, duel: int | None = None) -> dict[str, Any]:
+    line: dict[str, Any] = {"input": "contested"}
+    if duel is not None:
+        line["duel"] = duel
+    line |= {
+        "side": contest.side.value,
+        "t_us": contest.t_us,
+        "arrived_us": arrived_us,
+        "given": contest.given.value,
+        "would_be": contest.would_be.value,
+        "would_win": contest.would_win.value if contest.would_win is not None else None,
+    }
+    return line
 
 
 def _int(obj: dict[str, Any], key: str, *, required: bool = True) -> int | None:
@@ -155,14 +205,24 @@ def decode_line(text: str) -> LogRecord | None:
                if k != "tie_policy" and (isinstance(v, bool) or not isinstance(v, int))]
         if bad:
             raise LogError(f'bad config: "{bad[0]}" must be a whole number of microseconds')
+        await_go = obj.get("await_go_report")
+        if await_go is not None and not isinstance(await_go, bool):
+            raise LogError(f'bad config: "await_go_report" must be true or false, not {await_go!r}')
         # Values out of bounds are reported where the config is used, after the replay's
         # own options (which may correct them) are applied.
-        return LogRecord("config", config=config, duel=duel)
+        return LogRecord("config", config=config, duel=duel, await_go_report=await_go)
     if kind == "verdict":
         result = obj.get("result")
-        if result is not None and not isinstance(result, dict):
-            raise LogError(f'"result" must be a JSON object (a verdict), not {result!r}'[:120])
-        return LogRecord("verdict", verdict=result, duel=duel)
+        if not isinstance(result, dict):
+            raise LogError('a "verdict" line needs a "result" object')
+        at = obj.get("at")
+        return LogRecord("verdict", verdict=result, duel=duel,
+                         decided_at_us=_int(obj, "t_us", required=False),
+                         at=at if isinstance(at, str) else None)
+    if kind == "contested":
+        return LogRecord("contested", contest=obj, duel=duel)
+    if kind == "reactions":
+        return LogRecord("reactions", duel=duel)
     t_us = _int(obj, "t_us")
     assert t_us is not None
     arrived = _int(obj, "arrived_us", required=False)
@@ -176,18 +236,41 @@ def decode_line(text: str) -> LogRecord | None:
         elif kind == "start":
             event = Start(t_us, _int(obj, "countdown_us", required=False))
         elif kind == "press":
-            event = Press(t_us, _side(obj, "side"))
+            event = PaddlePressed(_side(obj, "side"), t_us)
         elif kind == "go":
             event = GoShown(t_us)
         elif kind == "abort":
             event = Abort(t_us, str(obj.get("reason", "aborted")))
         else:
             raise LogError(
-                f'unknown "input" {kind!r}: expected load, start, press, go, abort or config'
+                f'unknown "input" {kind!r}: expected load, start, press, go, abort, config, '
+                "verdict, reactions or contested"
             )
     except DuelError as exc:
         raise LogError(str(exc)) from exc
-    return LogRecord("input", event=event, arrived_us=arrived, duel=duel)
+    return LogRecord("input", event=event, arrived_us=arrived, duel=duel,
+                     players=_players(obj) if kind == "load" else None)
+
+
+def _players(obj: dict[str, Any]) -> dict[Side, str] | None:
+    """A load line's `players` (side -> name), or None when it has none or they are unclear."""
+    given = obj.get("players")
+    if not isinstance(given, dict):
+        return None
+    out: dict[Side, str] = {}
+    for key, name in given.items():
+        try:
+            side = Side.parse(str(key))
+        except ValueError:
+            return None
+        if not isinstance(name, str) or not name.strip():
+            return None
+        out[side] = name
+    return out
+
+
+def _utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 class DuelLog:
@@ -203,10 +286,12 @@ class DuelLog:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, stream: IO[str] | None = None,
-                 *, warn: bool = True):
-        """`warn=False`: the owner reports `failed` itself, so no warning is logged."""
+                 *, warn: bool = True, wall_clock: Callable[[], str] | None = None):
+        """`warn=False`: the owner reports `failed` itself, so no warning is logged.
+        `wall_clock`: the date and time written on each verdict line (default: now, UTC)."""
         if (path is None) == (stream is None):
             raise ValueError("give a path or a stream")
+        self.wall_clock = wall_clock or _utc_now
         self.path = Path(path) if path is not None else None
         self.failed: OSError | None = None
         self._warn = warn
@@ -214,10 +299,13 @@ class DuelLog:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._stream: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
             self._owned = True
+            # A pipe or a terminal (`--log /dev/stdout`) cannot be fsynced, only a file.
+            self._syncable = stat.S_ISREG(os.fstat(self._stream.fileno()).st_mode)
         else:
             assert stream is not None
             self._stream = stream
             self._owned = False
+            self._syncable = False
 
     def write(self, line: dict[str, Any], *, sync: bool = False) -> None:
         if self.failed is not None:
@@ -225,7 +313,7 @@ class DuelLog:
         try:
             self._stream.write(json.dumps(line, separators=(", ", ": ")) + "\n")
             self._stream.flush()
-            if sync and self._owned:
+            if sync and self._syncable:
                 os.fsync(self._stream.fileno())
         except OSError as exc:
             self.failed = exc
@@ -233,14 +321,23 @@ class DuelLog:
                 log.warning("cannot write the duel log %s (%s): duels are no longer logged",
                             self.path or "stream", exc.strerror or exc)
 
-    def input(self, event: DuelInput, arrived_us: int | None, duel: int) -> None:
-        self.write(encode_input(event, arrived_us, duel))
+    def input(self, event: DuelInput, arrived_us: int | None, duel: int,
+              players: Mapping[Side, str] | None = None) -> None:
+        self.write(encode_input(event, arrived_us, duel, players))
 
-    def config(self, config: DuelConfig, duel: int) -> None:
-        self.write(encode_config(config, duel))
+    def config(self, config: DuelConfig, duel: int, *, await_go_report: bool = False) -> None:
+        self.write(encode_config(config, duel, await_go_report=await_go_report))
 
     def verdict(self, result: DuelResult, duel: int) -> None:
-        self.write({"input": "verdict", "duel": duel, "result": result.to_json()}, sync=True)
+        self.write(encode_verdict(result, duel, self.wall_clock()), sync=True)
+
+    def reactions(self, reaction_us: Mapping[Side, int | None], duel: int) -> None:
+        """Both players' times, once the slower press is in (after the verdict line)."""
+        self.write({"input": "reactions", "duel": duel,
+                    "reaction_us": {s.value: reaction_us.get(s) for s in Side}})
+
+    def contested(self, contest: Contest, arrived_us: int, duel: int) -> None:
+        self.write(encode_contest(contest, arrived_us, duel), sync=True)
 
     def close(self) -> None:
         if self._owned:

@@ -6,6 +6,10 @@ happened. Other threads talk to it only through `load`, `start`, `abort` and
 `stop`, which queue a command and wake the loop; everything else runs on the
 loop's own thread, so neither the engine nor the unit needs a lock.
 
+The loop never runs a listener: an event is only appended to each listener's queue
+(`showdown.dispatch`), and each listener hears it on a thread of its own. A listener that
+blocks, is slow or raises cannot delay go, a verdict or a launch, nor stop the service.
+
 It is also the second guard of the launcher: a duel id is launched at most
 once even if the engine were to ask twice, and any exception while acting on
 the unit stops the motor before it propagates.
@@ -17,46 +21,53 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 
-from hardware.base import (
-    Beep,
-    LaunchFinished,
-    PaddlePressed,
-    ShowdownUnit,
-    TimerPressed,
-    UnitFault,
-    UnitInput,
-)
-from hardware.base import (
-    GoShown as UnitGoShown,
-)
+from hardware.base import ShowdownUnit
+from showdown.dispatch import Dispatcher, EventFeed
 from showdown.duel import (
     Abort,
     Action,
     Announce,
+    Contest,
     Duel,
     DuelConfig,
     DuelError,
     DuelInput,
-    DuelResult,
     FreezeCountdown,
-    GoShown,
     LaunchCards,
     Load,
-    Outcome,
     Phase,
     PointArrow,
-    Press,
     ShowGo,
     ShowLoaded,
     Start,
     StartCountdown,
 )
 from showdown.duel_log import DuelLog
-from showdown.sides import Side
+from showdown.events import (
+    Beep,
+    CountdownStarted,
+    DuelLoaded,
+    DuelResult,
+    EarlyPressSeen,
+    GoShown,
+    LaunchFinished,
+    Listener,
+    Outcome,
+    PaddlePressed,
+    ReactionsTimed,
+    ServiceEvent,
+    Side,
+    TimerPressed,
+    UnitFault,
+    UnitInput,
+    VerdictContested,
+    VerdictGiven,
+)
 
 log = logging.getLogger(__name__)
 
@@ -64,85 +75,12 @@ log = logging.getLogger(__name__)
 COUNTDOWN_REFRESH_S = 0.02
 #: The longest the loop sleeps with nothing due (commands also wake it).
 IDLE_WAIT_S = 0.25
-
-
-# --- what listeners hear -----------------------------------------------------
+#: How many recent verdicts `results` keeps: a service runs for months.
+RESULTS_KEPT = 1_000
+#: How long `close()` waits for listeners to take what is still queued for them.
+FLUSH_TIMEOUT_S = 3.0
 
 _NO_PLAYERS: Mapping[Side, str] = MappingProxyType({})
-
-
-@dataclass(frozen=True, slots=True)
-class DuelLoaded:
-    duel_id: int
-    challenger: Side
-    opponent: Side
-    cards: int
-    players: Mapping[Side, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class CountdownStarted:
-    duel_id: int
-    countdown_us: int
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class GoSignalled:
-    duel_id: int
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class EarlyPressSeen:
-    duel_id: int
-    side: Side
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class VerdictGiven:
-    """A verdict, with what the companion needs to record it against players."""
-
-    duel_id: int
-    result: DuelResult
-    challenger: Side
-    opponent: Side
-    cards: int
-    players: Mapping[Side, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class ReactionsTimed:
-    """Both players' reaction times for a finished duel, once no press can change them.
-
-    Comes after `VerdictGiven` (which never waits for the slower press), so the
-    statistics can include the player who lost.
-    """
-
-    duel_id: int
-    reaction_us: Mapping[Side, int | None]
-    players: Mapping[Side, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
-class LaunchDone:
-    duel_id: int | None
-    cards_counted: int | None
-    jammed: bool
-
-
-@dataclass(frozen=True, slots=True)
-class UnitProblem:
-    reason: str
-    t_us: int
-
-
-ServiceEvent = (
-    DuelLoaded | CountdownStarted | GoSignalled | EarlyPressSeen | VerdictGiven | ReactionsTimed
-    | LaunchDone | UnitProblem
-)
-Listener = Callable[[ServiceEvent], None]
 
 
 # --- commands from other threads --------------------------------------------
@@ -187,16 +125,20 @@ class ShowdownService:
         self.config = config or DuelConfig()
         self._rng = rng or random.Random()
         self._log = duel_log
-        self._listeners: list[Listener] = list(listeners)
+        self._events = Dispatcher()
+        for listener in listeners:
+            self._events.add(listener)
         self._commands: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._stopped = threading.Event()
         self.duel: Duel | None = None
         self.duel_id = 0
         self._players: Mapping[Side, str] = _NO_PLAYERS
-        self._launched_ids: set[int] = set()
+        # Duel ids only grow, so the newest one launched is all the launch guard needs.
+        self._last_launched_id = 0
         self._launching_id: int | None = None
         self._timing_pending = False
-        self.results: list[tuple[int, DuelResult]] = []
+        #: The latest verdicts as (duel id, result), newest last; at most `RESULTS_KEPT`.
+        self.results: deque[tuple[int, DuelResult]] = deque(maxlen=RESULTS_KEPT)
         if not unit.stamps_edges:
             log.warning(
                 "%s does not stamp paddle edges in hardware: close duels are judged less fairly",
@@ -206,17 +148,26 @@ class ShowdownService:
     # -- listeners --
 
     def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        """Tell `listener` every event from now on, on a thread of its own (never this loop's)."""
+        self._events.add(listener)
 
     def remove_listener(self, listener: Listener) -> None:
-        self._listeners.remove(listener)
+        self._events.remove(listener)
+
+    def subscribe(self, name: str = "subscriber") -> EventFeed:
+        """A queue of every event from now on, for a consumer that drains it itself."""
+        return self._events.subscribe(name)
+
+    def unsubscribe(self, feed: EventFeed) -> None:
+        self._events.unsubscribe(feed)
+
+    def flush_listeners(self, timeout_s: float = FLUSH_TIMEOUT_S) -> list[str]:
+        """Wait (at most `timeout_s`) until listeners have handled every event so far;
+        returns a description of each one still busy."""
+        return self._events.flush(timeout_s)
 
     def _emit(self, event: ServiceEvent) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception:  # a broken listener must not stop the unit
-                log.exception("listener %r failed on %r", listener, event)
+        self._events.emit(event)
 
     # -- commands (any thread) --
 
@@ -256,24 +207,38 @@ class ShowdownService:
     # -- the loop --
 
     @property
+    def stopping(self) -> bool:
+        """`stop()` was called: the loop's owner should stop stepping."""
+        return self._stopped.is_set()
+
+    @property
     def phase(self) -> Phase:
         return self.duel.phase if self.duel is not None else Phase.IDLE
 
     def run(self) -> None:
         """Run until `stop()`; always leaves the launcher stopped."""
         try:
-            while not self._stopped.is_set():
+            while not self.stopping:
                 self.step()
         finally:
             self.unit.stop_launcher()
 
     def step(self, max_wait_s: float = IDLE_WAIT_S) -> None:
-        """One turn of the loop: commands, then inputs (waiting up to what is due), then time."""
+        """One turn of the loop: commands, then inputs (waiting up to what is due), then time.
+
+        The rule for an input near the verdict's deadline, the same live and in replay:
+        every input the unit has delivered when the loop reads it is fed to the engine
+        before the engine is told the time, so whatever was read by the instant the
+        verdict is committed counts. The verdict line in the duel log carries that
+        instant, and replay commits there too.
+        """
         try:
             self._apply_commands()
             inputs = self.unit.read_inputs(self._wait_s(max_wait_s))
-            for item in inputs:
-                self._on_input(item, self.unit.now_us())
+            if inputs:
+                now = self.unit.now_us()
+                for item in inputs:
+                    self._on_input(item, now)
             self._apply_commands()
             self._tick()
         except BaseException:
@@ -283,33 +248,35 @@ class ShowdownService:
     def _wait_s(self, max_wait_s: float) -> float:
         wait = max_wait_s
         duel = self.duel
-        if duel is not None and duel.phase is Phase.RUNNING:
+        if duel is not None and duel.phase.running:
             deadline = duel.next_deadline_us
             if deadline is not None:
                 wait = min(wait, max(0.0, (deadline - self.unit.now_us()) / 1_000_000))
-            if self._counting():
+            if duel.counting:
                 wait = min(wait, COUNTDOWN_REFRESH_S)
         return max(0.0, wait)
-
-    def _counting(self) -> bool:
-        return self.duel is not None and self.duel.counting
 
     def _tick(self) -> None:
         duel = self.duel
         if duel is None:
             return
         now = self.unit.now_us()
-        self._perform(duel.advance(now))
+        actions = duel.advance(now)
+        self._perform(actions)
+        if any(isinstance(a, ShowGo) for a in actions):
+            # Go is on, and the engine knows when it was shown: judge against that go.
+            now = self.unit.now_us()
+            self._perform(duel.advance(now))
         if self._timing_pending and duel.reactions_complete(now):
             self._report_reactions()
-        if self._counting() and duel.go_at_us is not None and duel.countdown_us is not None:
+        if duel.counting and duel.go_at_us is not None and duel.countdown_us is not None:
             self.unit.show_countdown(max(0, duel.go_at_us - now), duel.countdown_us)
 
     def _feed(self, event: DuelInput, arrived_us: int) -> None:
         assert self.duel is not None
         if self._log is not None:
             self._log.input(event, arrived_us, self.duel_id)
-        self._perform(self.duel.handle(event))
+        self._perform(self.duel.handle(event), arrived_us)
 
     def _apply_commands(self) -> None:
         while True:
@@ -328,20 +295,27 @@ class ShowdownService:
     def _report_reactions(self) -> None:
         assert self.duel is not None
         self._timing_pending = False
-        self._emit(ReactionsTimed(self.duel_id, self.duel.reaction_us(), self._players))
+        reaction_us = self.duel.reaction_us()
+        if self._log is not None:
+            self._log.reactions(reaction_us, self.duel_id)
+        self._emit(ReactionsTimed(self.duel_id, reaction_us, self._players))
 
     def _new_duel(self, cmd: _LoadCmd, now: int) -> None:
-        if self.phase is Phase.RUNNING:
+        if self.phase.running:
             self._abort(now, "a new duel was loaded")
         if self._timing_pending:
             self._report_reactions()
         self.duel_id += 1
-        self.duel = Duel(self.config, self._rng, await_go_report=self.unit.runs_own_countdown)
+        await_go = self.unit.runs_own_countdown
+        self.duel = Duel(self.config, self._rng, await_go_report=await_go)
         self._players = cmd.players
         self.unit.set_arrow(None)
         if self._log is not None:
-            self._log.config(self.config, self.duel_id)
-        self._feed(Load(cmd.challenger, cmd.opponent, cmd.cards, now), now)
+            self._log.config(self.config, self.duel_id, await_go_report=await_go)
+        load = Load(cmd.challenger, cmd.opponent, cmd.cards, now)
+        if self._log is not None:
+            self._log.input(load, now, self.duel_id, cmd.players)
+        self._perform(self.duel.handle(load), now)
         self._emit(DuelLoaded(self.duel_id, cmd.challenger, cmd.opponent, cmd.cards, cmd.players))
 
     def _start(self, t_us: int, countdown_us: int | None) -> None:
@@ -356,33 +330,33 @@ class ShowdownService:
 
     def _abort(self, t_us: int, reason: str) -> None:
         self.unit.stop_launcher()
-        if self.duel is not None and self.duel.phase in (Phase.LOADED, Phase.RUNNING):
+        if self.duel is not None and (self.duel.phase is Phase.LOADED or self.duel.phase.running):
             self._feed(Abort(t_us, reason), self.unit.now_us())
 
     def _on_input(self, item: UnitInput, arrived_us: int) -> None:
         duel = self.duel
         if isinstance(item, PaddlePressed):
             if duel is not None and (duel.phase is not Phase.IDLE):
-                # After the verdict a press only times the slower player.
-                self._feed(Press(item.t_us, item.side), arrived_us)
+                # After the verdict a press only times the slower player (or contests it).
+                self._feed(item, arrived_us)
         elif isinstance(item, TimerPressed):
             self._start(item.t_us, None)
-        elif isinstance(item, UnitGoShown):
-            if duel is not None and duel.phase is Phase.RUNNING:
+        elif isinstance(item, GoShown):
+            if duel is not None and duel.phase.running:
                 self._feed(GoShown(item.t_us), arrived_us)
-                self._emit(GoSignalled(self.duel_id, item.t_us))
+                self._emit(GoShown(item.t_us, self.duel_id))
                 self.unit.beep(Beep.GO)
         elif isinstance(item, LaunchFinished):
-            self._emit(LaunchDone(self._launching_id, item.cards_counted, item.jammed))
+            self._emit(replace(item, duel_id=self._launching_id))
             if item.jammed:
                 self.unit.beep(Beep.ERROR)
         elif isinstance(item, UnitFault):
             log.warning("unit fault: %s", item.reason)
-            self._emit(UnitProblem(item.reason, item.t_us))
+            self._emit(item)
             if item.abort_duel:
                 self._abort(item.t_us, item.reason)
 
-    def _perform(self, actions: list[Action]) -> None:
+    def _perform(self, actions: list[Action], arrived_us: int | None = None) -> None:
         unit = self.unit
         for action in actions:
             if isinstance(action, ShowLoaded):
@@ -396,7 +370,7 @@ class ShowdownService:
                     unit.beep(Beep.GO)
                     if stamp is not None:
                         self._feed(GoShown(stamp), unit.now_us())
-                        self._emit(GoSignalled(self.duel_id, stamp))
+                        self._emit(GoShown(stamp, self.duel_id))
             elif isinstance(action, FreezeCountdown):
                 unit.freeze_countdown()
                 unit.beep(Beep.EARLY)
@@ -404,15 +378,17 @@ class ShowdownService:
             elif isinstance(action, PointArrow):
                 unit.set_arrow(action.side)
             elif isinstance(action, LaunchCards):
-                if self.duel_id in self._launched_ids:
+                if self.duel_id <= self._last_launched_id:
                     log.error("duel %d asked to launch twice; refused", self.duel_id)
                     continue
-                self._launched_ids.add(self.duel_id)
+                self._last_launched_id = self.duel_id
                 self._launching_id = self.duel_id
                 unit.launch(action.parts)
                 unit.beep(Beep.LAUNCH)
             elif isinstance(action, Announce):
                 self._announce(action.result)
+            elif isinstance(action, Contest):
+                self._contested(action, unit.now_us() if arrived_us is None else arrived_us)
 
     def _announce(self, result: DuelResult) -> None:
         assert self.duel is not None and self.duel.load is not None
@@ -433,11 +409,43 @@ class ShowdownService:
                          self._players)
         )
 
-    def close(self) -> None:
-        """Stop the launcher and release the unit."""
+    def _contested(self, contest: Contest, arrived_us: int) -> None:
+        """A late press would have changed the verdict: say so, everywhere it is kept."""
+        log.warning(
+            "duel %d: a %s press stamped %d us arrived at %d us, after the verdict (%s); "
+            "counted in time it would have been %s: the verdict is contested",
+            self.duel_id, contest.side, contest.t_us, arrived_us, contest.given,
+            contest.would_be)
+        if self._log is not None:
+            self._log.contested(contest, arrived_us, self.duel_id)
+        self._emit(VerdictContested(
+            self.duel_id, contest.side, contest.t_us, arrived_us, contest.given,
+            contest.would_be, contest.would_win, self._players))
+
+    def close(self, flush_timeout_s: float = FLUSH_TIMEOUT_S) -> None:
+        """Stop the launcher, release the unit, and let listeners finish (bounded).
+
+        Whatever a listener has still not taken after `flush_timeout_s` is named in one
+        logged line; the duel log holds every duel regardless.
+        """
         try:
             self.unit.stop_launcher()
         finally:
-            self.unit.close()
-            if self._log is not None:
-                self._log.close()
+            try:
+                self.unit.close()
+            finally:
+                if self._log is not None:
+                    self._log.close()
+                self.close_listeners(flush_timeout_s)
+
+    def close_listeners(self, flush_timeout_s: float = FLUSH_TIMEOUT_S) -> list[str]:
+        """Let listeners take what is queued for them (at most `flush_timeout_s`), then stop
+        their threads. What is still untaken is named in one logged line, and returned.
+
+        For a command that closes the unit and the duel log itself; `close()` calls it too.
+        """
+        busy = self._events.close(flush_timeout_s)
+        if busy:
+            log.warning("listeners still busy after %.1f s at shutdown: %s",
+                        flush_timeout_s, "; ".join(busy))
+        return busy

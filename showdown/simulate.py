@@ -15,12 +15,19 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 
-from hardware.base import PaddlePressed, TimerPressed
 from hardware.fake import FakeUnit
-from showdown.duel import DuelConfig, DuelResult, Outcome
+from showdown.duel import DuelConfig
 from showdown.duel_log import DuelLog
-from showdown.service import ReactionsTimed, ShowdownService, VerdictGiven
-from showdown.sides import Side
+from showdown.events import (
+    DuelResult,
+    Outcome,
+    PaddlePressed,
+    ReactionsTimed,
+    Side,
+    TimerPressed,
+    VerdictGiven,
+)
+from showdown.service import IDLE_WAIT_S, ShowdownService
 
 MAX_REMATCHES = 50
 
@@ -134,28 +141,30 @@ def simulate(
     report = SimulationReport()
     verdicts: list[VerdictGiven] = []
     timed: list[ReactionsTimed] = []
-
-    def listen(event: object) -> None:
-        if isinstance(event, VerdictGiven):
-            verdicts.append(event)
-        elif isinstance(event, ReactionsTimed):
-            timed.append(event)
-
     service = ShowdownService(
         table, config, rng=random.Random(rng.getrandbits(64)), duel_log=duel_log,
-        listeners=(listen,),
     )
+    feed = service.subscribe("simulation")
+
+    def step(max_wait_s: float = IDLE_WAIT_S) -> None:
+        service.step(max_wait_s)
+        for event in feed.drain():  # heard on this thread, after the loop's turn
+            if isinstance(event, VerdictGiven):
+                verdicts.append(event)
+            elif isinstance(event, ReactionsTimed):
+                timed.append(event)
+
     for n in range(duels):
         challenger = Side.LEFT if n % 2 == 0 else Side.RIGHT
         service.load(challenger, challenger.other, cards)
-        service.step(0)
+        step(0)
         launches_before = len(table.launches)
         final: DuelResult | None = None
         rematches = 0
         while final is None:
             table.deliver(TimerPressed(table.now_us() + 500_000))
             while True:
-                service.step()
+                step()
                 if verdicts:
                     event = verdicts.pop()
                     rematches += event.result.rematch
@@ -166,7 +175,7 @@ def simulate(
                     break
         # Let the launch finish and late presses drain before the next duel.
         table.advance_to(table.now_us() + config.response_timeout_us + 1_000_000)
-        service.step(0)
+        step(0)
         report.duels += 1
         report.results.append(final)
         fired = len(table.launches) - launches_before
@@ -181,6 +190,7 @@ def simulate(
             value = reactions.get(side)
             if value is not None and value >= 0:
                 report.reactions[side].append(value)
+    service.unsubscribe(feed)
     return report
 
 

@@ -30,8 +30,6 @@ import contextlib
 import logging
 import math
 import os
-import queue
-import signal
 import threading
 import time
 import warnings
@@ -44,16 +42,18 @@ import pygame
 from hardware.emulator import EmulatorUnit, UnitState, Verdict, perf_clock_us
 from hardware.emulator_sound import ToneBank
 from hardware.emulator_view import TEXT_DIM, TextCache, UnitLabels, UnitLayout, draw_unit
-from showdown.duel import DuelResult, Outcome, Phase
+from showdown.duel import Phase
 from showdown.duel_bar import DuelBar, DuelChooser
-from showdown.service import (
+from showdown.events import (
     CountdownStarted,
     DuelLoaded,
+    DuelResult,
+    Outcome,
     ServiceEvent,
-    ShowdownService,
+    Side,
     VerdictGiven,
 )
-from showdown.sides import Side
+from showdown.service import ShowdownService
 
 log = logging.getLogger(__name__)
 
@@ -184,9 +184,11 @@ class TableWindow:
         self.chooser = DuelChooser()
         self.bar = DuelBar(self.chooser)
         self._text = TextCache()
-        self._events: queue.SimpleQueue[ServiceEvent] = queue.SimpleQueue()
+        # What the service says, drained on this thread after each turn. When the service
+        # runs on its own thread, a listener (on a dispatcher thread) wakes this loop.
+        self._events = service.subscribe("table window")
         self._main = threading.get_ident()
-        self._windowed_size = pygame.display.get_surface().get_size()
+        self._windowed_size = display_surface().get_size()
         self.companion: Any = None
         if app is not None:
             factory = companion_factory or _companion_screen
@@ -202,15 +204,16 @@ class TableWindow:
         self._full_redraw = True
         self._last_frame_us: int | None = None
         self.frames = 0
-        self.layout(pygame.display.get_surface().get_size())
-        service.add_listener(self._on_service_event)
+        self.layout(display_surface().get_size())
+        if not self.inline:
+            service.add_listener(self._on_service_event)
         if self.unit is not None:
             self.unit.on_change = self._on_unit_change
 
     # -- threads --
 
     def _on_service_event(self, event: ServiceEvent) -> None:
-        self._events.put(event)
+        """The service said something (heard on a dispatcher thread): take it in soon."""
         self._wake_if_elsewhere()
 
     def _on_unit_change(self) -> None:
@@ -249,16 +252,16 @@ class TableWindow:
         if self.fullscreen:
             pygame.display.set_mode(self._windowed_size, pygame.RESIZABLE)
         else:
-            self._windowed_size = pygame.display.get_surface().get_size()
+            self._windowed_size = display_surface().get_size()
             pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
         self.fullscreen = not self.fullscreen
-        self.layout(pygame.display.get_surface().get_size())
+        self.layout(display_surface().get_size())
 
     # -- input --
 
     def duel_active(self) -> bool:
         """A duel is loaded, counting or flying: the unit's keys come first."""
-        if self.chooser.busy or self.service.phase in (Phase.LOADED, Phase.RUNNING):
+        if self.chooser.busy or self.service.phase is Phase.LOADED or self.service.phase.running:
             return True
         return self.unit is not None and self.unit.state.launching_at(self.clock_us())
 
@@ -285,7 +288,7 @@ class TableWindow:
         elif kind in (pygame.FINGERDOWN, pygame.FINGERUP):
             self._finger(event, stamp_us)
         elif kind in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            self.layout(pygame.display.get_surface().get_size())
+            self.layout(display_surface().get_size())
         elif kind in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED):
             self._full_redraw = True
 
@@ -373,7 +376,7 @@ class TableWindow:
     def _finger(self, event: pygame.event.Event, stamp_us: int) -> None:
         if self.unit_layout is None:
             return
-        w, h = pygame.display.get_surface().get_size()
+        w, h = display_surface().get_size()
         pos = (int(event.x * w), int(event.y * h))
         key = ("finger", event.touch_id, event.finger_id)
         if event.type == pygame.FINGERDOWN:
@@ -437,11 +440,7 @@ class TableWindow:
         """Step the service (inline), then take in what it said."""
         if self.inline:
             self.service.step(0)
-        while True:
-            try:
-                event = self._events.get_nowait()
-            except queue.Empty:
-                break
+        for event in self._events.drain():
             if isinstance(event, VerdictGiven):
                 self._refresh_names()
             self._show_on_unit(event)
@@ -473,7 +472,7 @@ class TableWindow:
         elif self._needs_frame(now_us):
             wait_us = 0
         duel = self.service.duel
-        if self.inline and duel is not None and duel.phase is Phase.RUNNING:
+        if self.inline and duel is not None and duel.phase.running:
             deadline = duel.next_deadline_us
             if deadline is not None:
                 wait_us = min(wait_us, deadline - now_us)
@@ -519,7 +518,7 @@ class TableWindow:
         if (not urgent and self._last_frame_us is not None
                 and now_us - self._last_frame_us < FRAME_US):
             return False
-        surface = pygame.display.get_surface()
+        surface = display_surface()
         full = self._full_redraw
         dirty: list[pygame.Rect] = []
         if state is not None and self.unit_layout is not None and (
@@ -557,7 +556,7 @@ class TableWindow:
 
     def precise(self) -> bool:
         """Whether presses need the finest stamps now: a countdown or its presses are on."""
-        return self.service.phase is Phase.RUNNING
+        return self.service.phase.running
 
     def wait_event(self, timeout_ms: int) -> pygame.event.Event:
         """The next event, or NOEVENT after `timeout_ms`.
@@ -598,8 +597,10 @@ class TableWindow:
         return 0
 
     def close(self) -> None:
-        with contextlib.suppress(ValueError):
-            self.service.remove_listener(self._on_service_event)
+        if not self.inline:
+            with contextlib.suppress(ValueError):
+                self.service.remove_listener(self._on_service_event)
+        self.service.unsubscribe(self._events)
         if self.unit is not None:
             self.unit.on_change = None
 
@@ -610,27 +611,18 @@ def _companion_screen(app: Any, size: tuple[int, int]) -> Any:
     return CompanionScreen(app, size)
 
 
-def _quit_on_signals() -> Callable[[], None]:
-    """Make SIGINT/SIGTERM close the window too (after whatever handler was there)."""
-    if threading.current_thread() is not threading.main_thread():
-        return lambda: None
-    previous = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+def display_surface() -> pygame.Surface:
+    """The window's surface; the window is open for as long as the table runs."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        raise NoDisplayError("the window was closed")
+    return surface
 
-    def handler(signum: int, frame: object) -> None:
-        before = previous.get(signal.Signals(signum))
-        if callable(before) and before not in (signal.default_int_handler,):
-            before(signum, frame)
-        if pygame.display.get_init():
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
 
-    for s in previous:
-        signal.signal(s, handler)
-
-    def restore() -> None:
-        for s, h in previous.items():
-            signal.signal(s, h)
-
-    return restore
+def request_quit() -> None:
+    """Close the window from anywhere (a signal handler, another thread)."""
+    if pygame.display.get_init():
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
 
 
 def run_table_window(
@@ -647,14 +639,14 @@ def run_table_window(
     With an `EmulatorUnit` the window shows the unit beside the companion and
     steps the service itself; with any other unit it shows the companion and the
     duel bar and runs `service.run()` on a background thread, stopping it on
-    the way out. Raises NoDisplayError when no window can be opened.
+    the way out. Raises NoDisplayError when no window can be opened. The command that
+    calls it owns the stop signals; `request_quit` is what they do to the window.
     """
     emulated = isinstance(service.unit, EmulatorUnit)
     default = (1280, 720) if emulated else (800, 480)
     open_display(size or default, fullscreen, "UNO Showdown" + (" emulator" if emulated else ""))
     window: TableWindow | None = None
     worker: threading.Thread | None = None
-    restore = _quit_on_signals()
     try:
         if sound is None and emulated:
             sound = ToneBank()
@@ -667,7 +659,6 @@ def run_table_window(
             worker.start()
         return window.run()
     finally:
-        restore()
         if worker is not None:
             service.stop()
             worker.join(timeout=5)

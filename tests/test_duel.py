@@ -8,30 +8,27 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware.base import LaunchPart
 from showdown.duel import (
     Abort,
     Announce,
+    Contest,
     Duel,
     DuelConfig,
     DuelError,
     FreezeCountdown,
-    GoShown,
     LaunchCards,
     Load,
-    Outcome,
     Phase,
     PointArrow,
-    Press,
     ShowGo,
     Start,
     StartCountdown,
-    TiePolicy,
     run_to_verdict,
 )
-from showdown.sides import Side
+from showdown.events import GoShown, LaunchPart, Outcome, PaddlePressed, Side, TiePolicy
 
 L, R = Side.LEFT, Side.RIGHT
+P = PaddlePressed  # a paddle's press: P(side, t_us)
 GO = 3_001_000  # start at 1 ms, 3 s countdown
 
 
@@ -91,7 +88,7 @@ def test_timer_button_without_cards_does_nothing():
 
 
 def test_faster_press_wins_and_cards_fly_at_the_slower_player():
-    duel = duel_of(Press(GO + 150_000, R), Press(GO + 200_000, L))
+    duel = duel_of(P(R, GO + 150_000), P(L, GO + 200_000))
     r = duel.result
     assert (r.outcome, r.winner, r.loser, r.arrow) == (Outcome.FASTER, R, L, None)
     assert r.launch == (LaunchPart(L, 2),)
@@ -102,7 +99,7 @@ def test_faster_press_wins_and_cards_fly_at_the_slower_player():
 
 
 def test_press_exactly_at_go_is_valid():
-    duel = duel_of(Press(GO, L), Press(GO + 90_000, R))
+    duel = duel_of(P(L, GO), P(R, GO + 90_000))
     assert duel.result.outcome is Outcome.FASTER
     assert duel.result.winner is L
     assert duel.result.reaction_us[L] == 0
@@ -112,7 +109,7 @@ def test_early_press_stops_the_countdown_points_the_arrow_and_loses():
     duel = Duel()
     duel.handle(Load(L, R, 3))
     duel.handle(Start(1_000, 3_000_000))
-    acts = duel.handle(Press(2_000_000, L))
+    acts = duel.handle(P(L, 2_000_000))
     assert acts == [FreezeCountdown(2_000_000, L)]  # at once, before any verdict
     acts = duel.advance(2_000_000 + duel.config.settle_us + duel.config.tie_window_us)
     assert PointArrow(L) in acts
@@ -123,20 +120,20 @@ def test_early_press_stops_the_countdown_points_the_arrow_and_loses():
 
 
 def test_when_both_press_early_the_earlier_loses():
-    duel = duel_of(Press(2_500_000, R), Press(2_000_000, L))
+    duel = duel_of(P(R, 2_500_000), P(L, 2_000_000))
     assert duel.result.outcome is Outcome.EARLY_PRESS
     assert duel.result.loser is L
 
 
 def test_presses_before_the_countdown_started_are_not_early():
-    duel = duel_of(Press(500, L), Press(GO + 300_000, L), Press(GO + 200_000, R))
+    duel = duel_of(P(L, 500), P(L, GO + 300_000), P(R, GO + 200_000))
     assert duel.result.outcome is Outcome.FASTER
     assert duel.result.winner is R
 
 
 def test_only_the_first_edge_of_a_paddle_counts():
     # Bounce: R's second edge is earlier than L's press, but R's first was later.
-    duel = duel_of(Press(GO + 160_400, R), Press(GO + 150_000, L), Press(GO + 160_000, R))
+    duel = duel_of(P(R, GO + 160_400), P(L, GO + 150_000), P(R, GO + 160_000))
     assert duel.result.winner is L
     assert duel.reaction_us()[R] == 160_000
 
@@ -144,27 +141,27 @@ def test_only_the_first_edge_of_a_paddle_counts():
 def test_presses_within_the_tie_window_are_a_tie_and_rematch_by_default():
     duel = Duel(DuelConfig(tie_window_us=1_000))
     acts = run_to_verdict(
-        duel, [Load(L, R, 2), Start(1_000, 3_000_000), Press(GO + 100_000, L),
-               Press(GO + 100_999, R)]
+        duel, [Load(L, R, 2), Start(1_000, 3_000_000), P(L, GO + 100_000),
+               P(R, GO + 100_999)]
     )
     tie = duel.results[0]
     assert tie.outcome is Outcome.TIE and tie.rematch and tie.launch == ()
     assert launches(acts) == []
     assert duel.phase is Phase.LOADED  # the same duel can be started again
-    acts = run_to_verdict(duel, [Start(5_000_000, 3_000_000), Press(8_200_000, R),
-                                 Press(8_300_000, L)])
+    acts = run_to_verdict(duel, [Start(5_000_000, 3_000_000), P(R, 8_200_000),
+                                 P(L, 8_300_000)])
     assert duel.result.outcome is Outcome.FASTER and duel.result.winner is R
     assert launches(acts) == [(LaunchPart(L, 2),)]
 
 
 def test_a_gap_equal_to_the_tie_window_is_decided():
-    duel = duel_of(Press(GO + 100_000, L), Press(GO + 101_000, R),
+    duel = duel_of(P(L, GO + 100_000), P(R, GO + 101_000),
                    config=DuelConfig(tie_window_us=1_000))
     assert duel.result.outcome is Outcome.FASTER
 
 
 def test_equal_stamps_are_a_tie_even_with_no_window():
-    duel = duel_of(Press(GO + 100_000, L), Press(GO + 100_000, R),
+    duel = duel_of(P(L, GO + 100_000), P(R, GO + 100_000),
                    config=DuelConfig(tie_window_us=0))
     assert duel.results[0].outcome is Outcome.TIE
 
@@ -173,7 +170,7 @@ def test_split_tie_divides_the_cards_the_later_presser_taking_the_odd_one():
     config = DuelConfig(tie_window_us=1_000, tie_policy=TiePolicy.SPLIT)
     duel = Duel(config)
     acts = run_to_verdict(duel, [Load(L, R, 3), Start(1_000, 3_000_000),
-                                 Press(GO + 100_500, R), Press(GO + 100_000, L)])
+                                 P(R, GO + 100_500), P(L, GO + 100_000)])
     assert launches(acts) == [(LaunchPart(R, 2), LaunchPart(L, 1))]
     assert duel.result.outcome is Outcome.TIE and duel.phase is Phase.DONE
     assert duel.result.to_json()["launch"] == [{"side": "right", "cards": 2},
@@ -192,12 +189,12 @@ def test_nobody_pressing_is_a_timeout_without_launch():
 
 def test_a_press_after_the_response_timeout_does_not_count():
     config = DuelConfig(response_timeout_us=1_000_000)
-    duel = duel_of(Press(GO + 1_000_001, L), config=config)
+    duel = duel_of(P(L, GO + 1_000_001), config=config)
     assert duel.result.outcome is Outcome.TIMEOUT
 
 
 def test_one_press_alone_wins():
-    duel = duel_of(Press(GO + 400_000, R))
+    duel = duel_of(P(R, GO + 400_000))
     assert duel.result.winner is R
     assert duel.result.reaction_us == {L: None, R: 400_000}
 
@@ -209,10 +206,10 @@ def test_late_delivered_early_press_beats_a_faster_looking_press_that_arrived_fi
     duel.handle(Load(L, R, 1))
     duel.handle(Start(1_000, 3_000_000))
     assert duel.advance(GO) == [ShowGo(GO)]
-    duel.handle(Press(GO + 120_000, R))
+    duel.handle(P(R, GO + 120_000))
     duel.advance(GO + 120_000 + 10_000)  # still settling: no verdict yet
     assert duel.results == []
-    duel.handle(Press(GO - 5_000, L))  # stamped before go, arrives now
+    duel.handle(P(L, GO - 5_000))  # stamped before go, arrives now
     acts = duel.advance(GO + 121_000 + config.settle_us)
     assert duel.result.outcome is Outcome.EARLY_PRESS and duel.result.loser is L
     assert PointArrow(L) in acts
@@ -224,17 +221,17 @@ def test_the_verdict_waits_the_settle_time_after_the_decisive_press():
     duel.handle(Load(L, R))
     duel.handle(Start(1_000, 3_000_000))
     duel.advance(GO)
-    duel.handle(Press(GO + 200_000, L))
+    duel.handle(P(L, GO + 200_000))
     assert duel.next_deadline_us == GO + 200_000 + 100 + 20_000
     assert duel.advance(GO + 200_000 + 20_099) == []
-    duel.handle(Press(GO + 190_000, R))  # earlier stamp, arrived within the settle time
+    duel.handle(P(R, GO + 190_000))  # earlier stamp, arrived within the settle time
     acts = duel.advance(GO + 200_000 + 20_100)
     assert next(a for a in acts if isinstance(a, Announce)).result.winner is R
 
 
 def test_go_shown_later_than_planned_moves_the_line():
     """A press after the planned go but before the light came on is early."""
-    duel = duel_of(GoShown(GO + 2_000), Press(GO + 1_000, L), Press(GO + 200_000, R))
+    duel = duel_of(GoShown(GO + 2_000), P(L, GO + 1_000), P(R, GO + 200_000))
     assert duel.result.outcome is Outcome.EARLY_PRESS
     assert duel.result.loser is L
 
@@ -244,22 +241,50 @@ def test_a_go_shown_after_an_early_press_does_not_move_the_line():
     (it heard of the press late) must not make a press after the planned go early too, or the
     verdict would depend on whether that report arrived before the engine committed."""
     config = DuelConfig(tie_window_us=100)
-    duel = duel_of(Press(GO - 50, L), Press(GO + 30, R), GoShown(GO + 500), config=config)
+    duel = duel_of(P(L, GO - 50), P(R, GO + 30), GoShown(GO + 500), config=config)
     assert duel.result.outcome is Outcome.EARLY_PRESS and duel.result.loser is L
     assert duel.result.go_us == GO and duel.result.reaction_us == {L: -50, R: 30}
 
 
 def test_reactions_are_timed_from_the_go_the_unit_showed():
-    duel = duel_of(GoShown(GO + 2_000), Press(GO + 1_000, L), Press(GO + 200_000, R))
+    duel = duel_of(GoShown(GO + 2_000), P(L, GO + 1_000), P(R, GO + 200_000))
     assert duel.result.go_us == GO + 2_000
     assert duel.reaction_us() == {L: -1_000, R: 198_000}
 
 
-def test_inputs_after_the_verdict_are_ignored():
-    duel = duel_of(Press(GO + 150_000, L))
-    assert duel.handle(Press(GO - 1_000_000, R)) == []
+def test_inputs_after_the_verdict_change_nothing():
+    duel = duel_of(P(L, GO + 150_000))
+    assert duel.handle(P(R, GO + 400_000)) == []  # the slower player: only timed
     assert duel.handle(Start(9_000_000, 1_000_000)) == []
-    assert duel.result.winner is L
+    assert duel.result.winner is L and duel.contest is None
+
+
+def test_a_late_press_that_would_have_changed_the_verdict_contests_it():
+    duel = duel_of(P(L, GO + 150_000))
+    (contest,) = duel.handle(P(R, GO + 140_000))  # earlier stamp, delivered too late
+    assert contest == Contest(R, GO + 140_000, Outcome.FASTER, Outcome.FASTER, R)
+    assert duel.result.winner is L  # the verdict stands: the cards have flown
+    assert duel.contest == contest
+    assert duel.handle(P(R, GO - 1_000_000)) == []  # contested once is enough
+
+
+@pytest.mark.parametrize(("late", "would_be", "would_win"), [
+    (P(R, GO - 1_000), Outcome.EARLY_PRESS, L),  # an early press: the other side wins
+    (P(R, GO + 150_050), Outcome.TIE, None),  # within the tie window
+])
+def test_a_contest_names_the_verdict_the_stamps_give(late, would_be, would_win):
+    duel = duel_of(P(L, GO + 150_000))
+    (contest,) = duel.handle(late)
+    assert (contest.would_be, contest.would_win) == (would_be, would_win)
+
+
+def test_a_press_after_a_timeout_contests_it_only_if_stamped_in_time():
+    config = DuelConfig(response_timeout_us=1_000_000)
+    duel = duel_of(config=config)
+    assert duel.result.outcome is Outcome.TIMEOUT
+    assert duel.handle(P(L, GO + 1_000_001)) == []  # too slow anyway
+    (contest,) = duel.handle(P(R, GO + 999_000))
+    assert contest.would_be is Outcome.FASTER and contest.would_win is R
 
 
 def test_abort_gives_no_launch_and_nothing_counts_after():
@@ -269,7 +294,7 @@ def test_abort_gives_no_launch_and_nothing_counts_after():
     acts = duel.handle(Abort(1_000_000, "link lost"))
     assert duel.result.outcome is Outcome.ABORTED and duel.result.reason == "link lost"
     assert launches(acts) == []
-    assert duel.handle(Press(3_100_000, L)) == []
+    assert duel.handle(P(L, 3_100_000)) == []
     assert duel.advance(99_000_000) == []
 
 
@@ -309,7 +334,7 @@ def duel_inputs(draw):
     )
     start = draw(st.integers(0, 1_000_000))
     countdown = draw(st.integers(1, 6_000_000))
-    presses = [Press(start + dt, side) for dt, side in draw(st.lists(press_strategy, max_size=8))]
+    presses = [P(side, start + dt) for dt, side in draw(st.lists(press_strategy, max_size=8))]
     extra = []
     if draw(st.booleans()):
         extra.append(GoShown(start + countdown + draw(st.integers(0, 5_000))))
@@ -357,7 +382,7 @@ def test_delivery_within_the_settle_time_never_changes_the_verdict(case, rnd):
 
 
 any_input = st.one_of(
-    st.builds(Press, st.integers(-1_000_000, 20_000_000), st.sampled_from([L, R])),
+    st.builds(P, st.sampled_from([L, R]), st.integers(-1_000_000, 20_000_000)),
     st.builds(Start, st.integers(-1_000_000, 20_000_000),
               st.one_of(st.none(), st.integers(1, 6_000_000))),
     st.builds(GoShown, st.integers(-1_000_000, 20_000_000)),

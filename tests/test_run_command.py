@@ -6,13 +6,12 @@ import random
 
 import pytest
 
-from hardware.base import LaunchPart, PaddlePressed, TimerPressed
 from hardware.fake import FakeUnit
 from showdown.cli import main
 from showdown.commands.run import have_display, run_headless
 from showdown.duel import DuelConfig
-from showdown.service import ShowdownService, VerdictGiven
-from showdown.sides import Side
+from showdown.events import LaunchPart, PaddlePressed, Side, TimerPressed, VerdictGiven
+from showdown.service import ShowdownService
 
 
 def table() -> tuple[FakeUnit, ShowdownService]:
@@ -61,7 +60,7 @@ def test_run_rejects_bad_options_in_one_line(capsys):
 
 def test_headless_waits_for_the_slower_press_before_loading_the_next_duel(capsys):
     """The loser's time is kept: the next duel is loaded only once both are timed."""
-    from showdown.service import ReactionsTimed
+    from showdown.events import ReactionsTimed
 
     unit, service = table()
     timed: list[ReactionsTimed] = []

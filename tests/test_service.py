@@ -8,30 +8,27 @@ import random
 
 import pytest
 
-from hardware.base import (
-    GoShown,
-    LaunchFinished,
-    LaunchPart,
-    PaddlePressed,
-    TimerPressed,
-    UnitFault,
-)
 from hardware.fake import FakeUnit
-from showdown.duel import DuelConfig, Outcome, Phase
+from showdown.duel import DuelConfig, Phase
 from showdown.duel_log import DuelLog
-from showdown.replay import replay
-from showdown.service import (
+from showdown.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
-    GoSignalled,
-    LaunchDone,
+    GoShown,
+    LaunchFinished,
+    LaunchPart,
+    Outcome,
+    PaddlePressed,
     ReactionsTimed,
-    ShowdownService,
-    UnitProblem,
+    Side,
+    TimerPressed,
+    UnitFault,
+    VerdictContested,
     VerdictGiven,
 )
-from showdown.sides import Side
+from showdown.replay import replay
+from showdown.service import ShowdownService
 
 L, R = Side.LEFT, Side.RIGHT
 
@@ -41,12 +38,19 @@ class Table:
 
     def __init__(self, config: DuelConfig | None = None, unit: FakeUnit | None = None):
         self.unit = unit or FakeUnit()
-        self.events: list[object] = []
+        self._heard: list[object] = []
         self.log = io.StringIO()
         self.service = ShowdownService(
             self.unit, config or DuelConfig(), rng=random.Random(3),
-            duel_log=DuelLog(stream=self.log), listeners=(self.events.append,),
+            duel_log=DuelLog(stream=self.log),
         )
+        self.feed = self.service.subscribe("test")
+
+    @property
+    def events(self) -> list[object]:
+        """Everything the service said so far, in order (drained from its queue)."""
+        self._heard.extend(self.feed.drain())
+        return self._heard
 
     def run_until(self, predicate, limit: int = 10_000) -> None:
         for _ in range(limit):
@@ -67,21 +71,21 @@ def test_a_whole_duel_from_load_to_launch():
     t.service.load(L, R, 2, players={L: "Ann", R: "Bob"})
     t.service.step(0)
     t.unit.deliver(TimerPressed(1_000))
-    t.run_until(lambda: t.of(GoSignalled))
-    go = t.of(GoSignalled)[0].t_us
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
     assert go == 1_000 + t.of(CountdownStarted)[0].countdown_us
     t.unit.deliver(PaddlePressed(R, go + 180_000), arrive_us=go + 181_000)
     t.unit.deliver(PaddlePressed(L, go + 240_000), arrive_us=go + 241_000)
-    t.run_until(lambda: t.of(ReactionsTimed) and t.of(LaunchDone))
+    t.run_until(lambda: t.of(ReactionsTimed) and t.of(LaunchFinished))
     (verdict,) = t.verdicts()
     assert verdict.result.outcome is Outcome.FASTER and verdict.result.winner is R
     assert verdict.players == {L: "Ann", R: "Bob"}
     assert t.unit.launches == [(LaunchPart(L, 2),)]
     assert t.of(ReactionsTimed)[0].reaction_us == {L: 240_000, R: 180_000}
     assert [type(e) for e in t.events] == [
-        DuelLoaded, CountdownStarted, GoSignalled, VerdictGiven, LaunchDone, ReactionsTimed,
+        DuelLoaded, CountdownStarted, GoShown, VerdictGiven, LaunchFinished, ReactionsTimed,
     ] or [type(e) for e in t.events] == [
-        DuelLoaded, CountdownStarted, GoSignalled, VerdictGiven, ReactionsTimed, LaunchDone,
+        DuelLoaded, CountdownStarted, GoShown, VerdictGiven, ReactionsTimed, LaunchFinished,
     ]
     names = [n for n in t.unit.names() if n != "show_countdown"]
     assert names.index("start_countdown") < names.index("show_go") < names.index("launch")
@@ -91,7 +95,7 @@ def test_countdown_lights_are_refreshed_while_counting():
     t = Table()
     t.service.load(L, R, 1)
     t.service.start(2_000_000)
-    t.run_until(lambda: t.of(GoSignalled))
+    t.run_until(lambda: t.of(GoShown))
     refreshes = [c for c in t.unit.calls if c.name == "show_countdown"]
     assert len(refreshes) >= 50  # every ~20 ms over 2 s
     remaining = [c.args[0] for c in refreshes]
@@ -119,8 +123,8 @@ def test_late_delivery_with_an_earlier_stamp_wins():
     t = Table()
     t.service.load(L, R, 1)
     t.service.start(1_000_000)
-    t.run_until(lambda: t.of(GoSignalled))
-    go = t.of(GoSignalled)[0].t_us
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
     t.unit.deliver(PaddlePressed(L, go + 200_000), arrive_us=go + 200_100)
     t.unit.deliver(PaddlePressed(R, go + 195_000), arrive_us=go + 215_000)  # 20 ms late
     t.run_until(lambda: t.verdicts())
@@ -132,16 +136,16 @@ def test_tie_rematch_needs_the_timer_again_and_launches_once_in_the_end():
     t = Table(DuelConfig(tie_window_us=1_000))
     t.service.load(L, R, 1)
     t.service.start(1_000_000)
-    t.run_until(lambda: t.of(GoSignalled))
-    go = t.of(GoSignalled)[0].t_us
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
     t.unit.deliver(PaddlePressed(L, go + 200_000))
     t.unit.deliver(PaddlePressed(R, go + 200_500))
     t.run_until(lambda: t.verdicts())
     assert t.verdicts()[0].result.rematch
     assert t.service.phase is Phase.LOADED and t.unit.launches == []
     t.unit.deliver(TimerPressed(t.unit.now_us() + 1_000))
-    t.run_until(lambda: len(t.of(GoSignalled)) == 2)
-    go2 = t.of(GoSignalled)[1].t_us
+    t.run_until(lambda: len(t.of(GoShown)) == 2)
+    go2 = t.of(GoShown)[1].t_us
     t.unit.deliver(PaddlePressed(R, go2 + 300_000))
     t.run_until(lambda: len(t.verdicts()) == 2)
     assert t.verdicts()[1].result.winner is R
@@ -168,7 +172,7 @@ def test_a_unit_fault_aborts_the_duel_without_launch():
     t.unit.advance_to(10_000_000)
     t.service.step(0)
     assert t.verdicts()[0].result.outcome is Outcome.ABORTED
-    assert t.of(UnitProblem)[0].reason == "link lost"
+    assert t.of(UnitFault)[0].reason == "link lost"
     assert t.unit.launches == []
     assert "stop_launcher" in t.unit.names()
     assert "show_idle" in t.unit.names()  # lights off: nothing is loaded any more
@@ -212,7 +216,7 @@ def test_a_broken_listener_does_not_stop_the_unit():
     t.service.add_listener(broken)
     t.service.load(L, R, 1)
     t.service.start(500_000)
-    t.run_until(lambda: t.of(GoSignalled))
+    t.run_until(lambda: t.of(GoShown))
     t.unit.deliver(PaddlePressed(L, t.unit.now_us() + 100_000))
     t.run_until(lambda: t.verdicts())
     assert t.unit.launches
@@ -242,8 +246,8 @@ def test_run_returns_on_stop_with_the_launcher_stopped():
 def test_launch_finished_reports_cards_counted_and_jams():
     t = Table()
     t.unit.deliver(LaunchFinished(10, cards_counted=1, jammed=True))
-    t.run_until(lambda: t.of(LaunchDone))
-    (done,) = t.of(LaunchDone)
+    t.run_until(lambda: t.of(LaunchFinished))
+    (done,) = t.of(LaunchFinished)
     assert done.jammed and done.cards_counted == 1
     assert t.unit.names()[-1] == "beep"
 
@@ -256,7 +260,7 @@ def test_the_duel_log_replays_to_the_same_verdicts():
         t.run_until(lambda n=n: len(t.of(CountdownStarted)) == n + 1)
         if n == 2:  # an early press
             t.unit.deliver(PaddlePressed(L, t.unit.now_us() + 300_000))
-        t.run_until(lambda n=n: len(t.of(GoSignalled)) == n + 1 or len(t.verdicts()) == n + 1)
+        t.run_until(lambda n=n: len(t.of(GoShown)) == n + 1 or len(t.verdicts()) == n + 1)
         now = t.unit.now_us()
         t.unit.deliver(PaddlePressed(R, now + 150_000 + n), arrive_us=now + 170_000)
         t.unit.deliver(PaddlePressed(L, now + 160_000), arrive_us=now + 161_000)
@@ -269,3 +273,58 @@ def test_the_duel_log_replays_to_the_same_verdicts():
     assert [v.result.outcome for v in verdicts] == [e.result.outcome for e in t.verdicts()]
     timed = [dict(e.reaction_us) for e in t.of(ReactionsTimed)]
     assert [v.result.reaction_us for v in verdicts] == timed
+
+
+def test_a_press_too_late_to_count_that_would_have_won_contests_the_verdict():
+    """Never silent: the verdict stands, and the log, the listeners and replay all say so."""
+    t = Table(DuelConfig(settle_us=5_000))
+    t.service.load(L, R, 1, players={L: "Ann", R: "Bob"})
+    t.service.start(1_000_000)
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
+    t.unit.deliver(PaddlePressed(L, go + 200_000), arrive_us=go + 200_100)
+    # Right pressed first, but its edge took 40 ms to arrive: more than the settle time.
+    t.unit.deliver(PaddlePressed(R, go + 195_000), arrive_us=go + 235_000)
+    t.run_until(lambda: t.of(VerdictContested))
+    (verdict,) = t.verdicts()
+    assert verdict.result.winner is L and t.unit.launches == [(LaunchPart(R, 1),)]
+    (contest,) = t.of(VerdictContested)
+    assert (contest.duel_id, contest.side, contest.t_us, contest.arrived_us) == (
+        1, R, go + 195_000, go + 235_000)
+    assert (contest.given, contest.would_be, contest.would_win) == (
+        Outcome.FASTER, Outcome.FASTER, R)
+    assert contest.players == {L: "Ann", R: "Bob"}
+    lines = [json.loads(line) for line in t.log.getvalue().splitlines()]
+    (logged,) = [line for line in lines if line["input"] == "contested"]
+    assert logged["side"] == "right" and logged["would_win"] == "right"
+    (replayed,) = replay(t.log.getvalue().splitlines())
+    assert replayed.matches is True and replayed.contest is not None
+    assert replayed.to_json()["contested"]["would_win"] == "right"
+
+
+def test_a_slower_press_after_the_verdict_contests_nothing():
+    t = Table()
+    t.service.load(L, R, 1)
+    t.service.start(1_000_000)
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
+    t.unit.deliver(PaddlePressed(L, go + 200_000))
+    t.unit.deliver(PaddlePressed(R, go + 400_000))  # after the verdict, and slower
+    t.run_until(lambda: t.of(ReactionsTimed))
+    assert not t.of(VerdictContested)
+    assert '"contested"' not in t.log.getvalue()
+
+
+def test_a_log_marked_contested_that_replay_finds_clean_fails_the_check():
+    t = Table()
+    t.service.load(L, R, 1)
+    t.service.start(1_000_000)
+    t.run_until(lambda: t.of(GoShown))
+    go = t.of(GoShown)[0].t_us
+    t.unit.deliver(PaddlePressed(L, go + 200_000))
+    t.run_until(lambda: t.of(ReactionsTimed))
+    doctored = [*t.log.getvalue().splitlines(),
+                '{"input": "contested", "duel": 1, "side": "right", "t_us": 5, '
+                '"arrived_us": 6, "given": "faster", "would_be": "faster", "would_win": "right"}']
+    (replayed,) = replay(doctored)
+    assert replayed.matches is False

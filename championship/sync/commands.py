@@ -16,7 +16,7 @@ import threading
 
 from championship.i18n import _
 from companion.errors import CompanionError
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -75,7 +75,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     try:
         agent = _agent(args)
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_a: stop.set())
@@ -108,7 +108,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             meta = store.conn.execute(
                 "SELECT COUNT(*) FROM sqlite_master WHERE name = 'table_sync_meta'").fetchone()
             if not meta[0]:
-                raise UsageError(_("{path} has not joined a championship: run `uno-showdown "
+                raise ConfigError(_("{path} has not joined a championship: run `uno-showdown "
                                    "table join` first").format(path=args.db))
             row = dict(store.conn.execute("SELECT key, value FROM table_sync_meta"))
             file = TableFile(store, int(row["event"]), int(row["table"]))
@@ -127,5 +127,5 @@ def cmd_status(args: argparse.Namespace) -> int:
                 for ln in lines[:standings.get("finalists", 7) + 3]:
                     print(f"{ln['rank']:>3}  {ln['number']:>3}  {ln['name']:<16} {ln['shown']}")
     except CompanionError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     return 0

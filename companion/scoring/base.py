@@ -256,7 +256,7 @@ class ScoringMethod:
 
     def round_line(self, game: Game, index: int) -> str:
         """One line saying what round `index` (0-based) gave, printed after it is saved."""
-        score = game.scores[index]
+        score = game.score_of(index)
         scored = {n: p for n, p in score.points.items() if p}
         return _("Points this round: {points}.").format(
             points=", ".join(f"{n} {p}" for n, p in scored.items()) or "0")

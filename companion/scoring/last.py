@@ -35,7 +35,7 @@ class ToTheLast(WinsAndLosses):
         return RoundScore(points, entry.order[-1] if entry.order else None, {})
 
     def round_line(self, game: Game, index: int) -> str:
-        rnd, score = game.rounds[index], game.scores[index]
+        rnd, score = game.rounds[index], game.score_of(index)
         return _("Finishing order: {order}; {winner} won, {loser} lost.").format(
             order=", ".join(rnd.order), winner=rnd.winner, loser=score.loser or "-")
 

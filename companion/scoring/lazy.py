@@ -28,7 +28,7 @@ class WinsAndLosses(ScoringMethod):
     keeps_totals = False
 
     def next_dealer(self, game: Game, index: int, dealer: str) -> str:
-        loser = game.scores[index].loser
+        loser = game.score_of(index).loser
         return loser if loser is not None else super().next_dealer(game, index, dealer)
 
     def starter(self, game: Game) -> str:
@@ -47,7 +47,7 @@ class WinsAndLosses(ScoringMethod):
 
     def round_line(self, game: Game, index: int) -> str:
         return _("{winner} went out; {loser} had the most left.").format(
-            winner=game.rounds[index].winner, loser=game.scores[index].loser or "-")
+            winner=game.rounds[index].winner, loser=game.score_of(index).loser or "-")
 
 
 class Lazy(WinsAndLosses):

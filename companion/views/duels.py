@@ -29,8 +29,8 @@ HEADER_PX, CELL_PX = 16, 18
 #: Room around a column's text, and the least the player column may shrink to.
 COLUMN_PAD = 14
 PLAYER_MIN_W = 90
-#: Which columns go first when the table is too narrow: Duels, Won, Median (by index).
-DROP_ORDER = (1, 2, 4)
+#: Which columns go first when the table is too narrow: Duels, Won, Median, Contested.
+DROP_ORDER = (1, 2, 4, 5)
 
 
 def fit_columns(width: int, needs: Sequence[int], first_min: int,
@@ -43,7 +43,7 @@ def fit_columns(width: int, needs: Sequence[int], first_min: int,
     """
     shown = [True] * len(needs)
     first = min(first_min, needs[0]) if needs else 0
-    for index in (None, *drop_order):
+    for index in (None, *(i for i in drop_order if i < len(needs))):
         if index is not None:
             shown[index] = False
         if first + sum(n for i, n in enumerate(needs) if shown[i] and i > 0) <= width:
@@ -85,12 +85,19 @@ class DuelsView(View):
         return pygame.Rect(x, r.y + 48, r.right - 8 - x, r.height - 56)
 
     def labels(self) -> tuple[str, ...]:
-        return (_("Player"), _("Duels"), _("Won"), _("Best"), _("Median"))
+        labels = (_("Player"), _("Duels"), _("Won"), _("Best"), _("Median"))
+        return (*labels, _("Contested")) if self.any_contested() else labels
+
+    def any_contested(self) -> bool:
+        """Whether a duel of this game is contested: only then has the table that column."""
+        return any(getattr(s, "contested", 0) for s in self.stats)
 
     def cells(self, s: Any) -> tuple[str, ...]:
-        """One player's row as shown: name, duels, wins, best and median reaction."""
-        return (s.name, str(s.duels), str(s.wins), facts.ms_text(s.best_ms),
-                facts.ms_text(s.median_ms))
+        """One player's row as shown: name, duels, wins, best and median reaction, and how
+        many of the duels are contested (when any is)."""
+        cells = (s.name, str(s.duels), str(s.wins), facts.ms_text(s.best_ms),
+                 facts.ms_text(s.median_ms))
+        return (*cells, str(s.contested)) if self.any_contested() else cells
 
     def columns(self) -> list[tuple[int, pygame.Rect]]:
         """The columns shown, as (index into `labels`, header cell), left to right."""
@@ -147,6 +154,8 @@ class DuelsView(View):
             values = self.cells(s)
             for i, cell in columns:
                 color = theme.ACCENT if top and i in (0, 3) else theme.TEXT
+                if i == 5 and s.contested:
+                    color = theme.DANGER
                 self._draw_cell(surface, values[i], i, cell.move(0, y - t.y), CELL_PX, color,
                                 top and i == 0)
 

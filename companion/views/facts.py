@@ -158,4 +158,8 @@ def duel_lines(duel: Any) -> list[tuple[str, theme.Color]]:
     for name, value in dict(reactions).items():
         shown = _("early") if value is not None and value < 0 else ms(value)
         lines.append((f"{name}: {shown}", theme.TEXT))
+    if getattr(duel, "contested", False):
+        # A press came too late to count and would have changed the verdict: say so.
+        lines.append((_("Contested"), theme.DANGER))
+        lines.append((_("a press came too late"), theme.DANGER))
     return lines

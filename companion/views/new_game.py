@@ -268,7 +268,7 @@ class NewGameView(View):
         gap = 3 if self.narrow() else theme.GAP_PX  # five decks in a narrow panel: every pixel
         for key, cell in zip(EDITIONS, row(self.line(0), len(EDITIONS), gap), strict=True):
             out.append(Button(f"edition:{key}", cell, self._edition_label(key),
-                              lambda k=key: self.set_edition(k), selected=key == self.edition,
+                              partial(self.set_edition, key), selected=key == self.edition,
                               font_px=18))
         method_cell, toggles = self.scoring_cells()
         # its words (the name, and how it plays in a line or two) are drawn by `draw`
@@ -290,7 +290,7 @@ class NewGameView(View):
         area = self.names_rect()
         for i, (name, cell) in enumerate(zip(self.names, grid(area, len(self.names), 5, LINE_H),
                                              strict=True)):
-            out.append(Button(f"name:{i}", cell, name, lambda i=i: self.start_edit(i),
+            out.append(Button(f"name:{i}", cell, name, partial(self.start_edit, i),
                               font_px=18, sublabel=self._seat_note(i)))
         bottom = pygame.Rect(self.rect.right - 8 - 240, self.rect.bottom - 8 - 60, 240, 60)
         out.append(Button("start", bottom, _("Start game"), self.start, primary=True,
@@ -338,7 +338,7 @@ class NewGameView(View):
         if names:
             for name, cell in zip(names, row(picks, 6), strict=False):
                 out.append(Button(f"pick:{name}", cell, name,
-                                  lambda n=name: self._finish_edit(n), font_px=18))
+                                  partial(self._finish_edit, name), font_px=18))
         cancel = pygame.Rect(r.right - 8 - 120, r.y + 8, 120, 56)
         out.append(Button("edit:cancel", cancel, _("Cancel"), self._cancel_edit, sublabel="Esc"))
         keys = pygame.Rect(r.x + 8, r.y + 128, r.width - 16, r.height - 136)

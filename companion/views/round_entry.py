@@ -446,7 +446,7 @@ class RoundEntryView(View):
         header = pygame.Rect(self.rect.x + 8, self.rect.y + 4, self.rect.width - 16, BAR_H - 4)
         for name, cell in zip(counted, row(header, max(1, len(counted)), 6), strict=False):
             out.append(Button(f"player:{name}", cell, name,
-                              lambda n=name: self._select(n), selected=name == self.current,
+                              partial(self._select, name), selected=name == self.current,
                               sublabel=str(self.hand_total(name)), font_px=18))
         if self.on_points(self.current):
             out += self._pad_buttons()
@@ -515,7 +515,7 @@ class RoundEntryView(View):
             left = self.remaining(card)
             used = Counter(self.hands.get(self.current or "", []))[card]
             out.append(Button(f"card:{card.code}", cell, card_label(card),
-                              lambda c=card: self.add(c), enabled=left > 0,
+                              partial(self.add, card), enabled=left > 0,
                               fill=card_fill(card), text_color=card_text_color(card),
                               outline=None if card.colour else theme.TEXT_DIM,
                               font_px=22 if card.colour else 18,
@@ -527,7 +527,7 @@ class RoundEntryView(View):
             if tile.right > strip.right - 150:
                 break
             out.append(Button(f"hand:{i}", tile, card_label(card)[:2] if card.colour is None
-                              else card_label(card), lambda i=i: self.take_back(i),
+                              else card_label(card), partial(self.take_back, i),
                               fill=card_fill(card), text_color=card_text_color(card),
                               font_px=16))
         return out

@@ -13,7 +13,6 @@ import os
 import sqlite3
 from typing import Any
 
-from showdown.cli import UsageError
 from showdown.commands.options import (
     add_duel_options,
     default_duel_log,
@@ -21,6 +20,7 @@ from showdown.commands.options import (
     fit_to_unit,
     open_duel_log,
 )
+from showdown.events import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -30,24 +30,21 @@ NO_DISPLAY = (
 )
 
 
-#: The largest window: what SDL and the graphics cards it runs on can make a surface of.
-MAX_SIZE = (16384, 16384)
-
-
 def parse_size(text: str) -> tuple[int, int]:
     """`1280x720` -> (1280, 720); a usage error for anything else."""
+    from companion.screen_command import MAX_SIZE  # one limit for every window
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise UsageError(f"--size must look like 1280x720, not {text[:40]!r}") from None
+        raise ConfigError(f"--size must look like 1280x720, not {text[:40]!r}") from None
     if w < 320 or h < 240:
-        raise UsageError(f"--size {text} is too small: use at least 320x240")
+        raise ConfigError(f"--size {text} is too small: use at least 320x240")
     if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
-        raise UsageError(f"--size {text} is too large: use at most {MAX_SIZE[0]}x{MAX_SIZE[1]}")
+        raise ConfigError(f"--size {text} is too large: use at most {MAX_SIZE[0]}x{MAX_SIZE[1]}")
     return w, h
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     """Add `emulator` to `uno-showdown`."""
     parser = sub.add_parser(
         "emulator",
@@ -84,15 +81,16 @@ def _open_companion(args: argparse.Namespace) -> Any:
     try:
         return CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
     except (OSError, ValueError, LookupError, sqlite3.Error) as exc:
-        raise UsageError(f"cannot open the score keeper: {exc}") from exc
+        raise ConfigError(f"cannot open the score keeper: {exc}") from exc
 
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from hardware.emulator import EmulatorUnit, quiet_software_stamp_notice
     from hardware.emulator_sound import ToneBank
+    from hardware.stop_signals import owned_stop_signals
     from showdown.service import ShowdownService
-    from showdown.window import KeyMap, NoDisplayError, run_table_window
+    from showdown.window import KeyMap, NoDisplayError, request_quit, run_table_window
 
     size = parse_size(args.size)
     config = duel_config(args)
@@ -100,10 +98,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         keys = KeyMap.parse(args.keys)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     driver = os.environ.get("SDL_VIDEODRIVER", "")
     if driver in ("dummy", "offscreen"):
-        raise UsageError(NO_DISPLAY.format(why=f"SDL_VIDEODRIVER is {driver}"))
+        raise ConfigError(NO_DISPLAY.format(why=f"SDL_VIDEODRIVER is {driver}"))
 
     duel_log = open_duel_log(args.duel_log)
     try:
@@ -118,10 +116,12 @@ def run(args: argparse.Namespace) -> int:
     if app is not None:
         service.add_listener(app.on_service_event)
     try:
-        return run_table_window(service, app, fullscreen=args.fullscreen, size=size,
-                                keys=keys, sound=sound)
+        # This command owns SIGTERM, SIGINT and SIGHUP: the motor stops, then the window.
+        with owned_stop_signals(unit.stop_launcher, request_quit):
+            return run_table_window(service, app, fullscreen=args.fullscreen, size=size,
+                                    keys=keys, sound=sound)
     except NoDisplayError as exc:
-        raise UsageError(NO_DISPLAY.format(why=str(exc) or "SDL found no video device")) from None
+        raise ConfigError(NO_DISPLAY.format(why=str(exc) or "SDL found no video device")) from None
     finally:
         service.close()
         if app is not None:

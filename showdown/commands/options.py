@@ -6,9 +6,9 @@ import argparse
 from dataclasses import fields, replace
 from pathlib import Path
 
-from showdown.cli import UsageError
-from showdown.duel import DuelConfig, DuelError, TiePolicy
+from showdown.duel import DuelConfig, DuelError
 from showdown.duel_log import DuelLog
+from showdown.events import ConfigError, TiePolicy
 
 _DEFAULTS = DuelConfig()
 
@@ -20,7 +20,7 @@ MAX_CARDS = 20
 def check_range(option: str, value: float, low: float, high: float) -> None:
     """Refuse an option's value outside [low, high] (nan is outside), naming the range."""
     if not low <= value <= high:
-        raise UsageError(f"{option} must be from {_shown(low)} to {_shown(high)}, "
+        raise ConfigError(f"{option} must be from {_shown(low)} to {_shown(high)}, "
                          f"not {_shown(value)}")
 
 
@@ -64,7 +64,7 @@ def duel_config(args: argparse.Namespace, **extra: object) -> DuelConfig:
     try:
         return DuelConfig(**(extra | duel_overrides(args)))  # type: ignore[arg-type]
     except DuelError as exc:
-        raise UsageError(str(exc)) from exc
+        raise ConfigError(str(exc)) from exc
 
 
 def fit_to_unit(config: DuelConfig, args: argparse.Namespace, unit: object) -> DuelConfig:
@@ -86,7 +86,7 @@ def open_duel_log(path: str | Path | None, option: str = "--duel-log", *,
         return DuelLog(target, warn=warn)
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise UsageError(
+        raise ConfigError(
             f"cannot write the duel log {target}: {reason}; give another file with {option}"
         ) from None
 

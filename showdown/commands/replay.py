@@ -7,9 +7,9 @@ import json
 import sys
 from typing import TextIO
 
-from showdown.cli import UsageError
 from showdown.commands.options import add_duel_options, duel_overrides
-from showdown.replay import ReplayError, bounded_lines, iter_replay
+from showdown.events import ConfigError
+from showdown.replay import ReplayedVerdict, ReplayError, bounded_lines, iter_replay
 
 EXAMPLE = """\
 input: JSON lines in arrival order, e.g.
@@ -19,10 +19,12 @@ input: JSON lines in arrival order, e.g.
 output: one JSON object per verdict, e.g.
   {"outcome": "faster", "winner": "right", "loser": "left", "arrow": null,
    "launch": {"side": "left", "cards": 2}, "reaction_us": {"left": null, "right": 149000}}
+a verdict that a press arriving too late would have changed also carries
+  "contested": {"side": "left", "t_us": 3148000, "would_be": "faster", "would_win": "left"}
 """
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "replay",
         help="print the verdict of a duel log (JSON lines)",
@@ -35,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser.add_argument("file", nargs="?", default="-", help="the log; - or nothing for stdin")
     parser.add_argument(
         "--check", action="store_true",
-        help="exit 1 if a verdict differs from the one recorded in the log",
+        help="exit 1 if a verdict (or whether it is contested) differs from the log's",
     )
     add_duel_options(parser)
     parser.set_defaults(func=run)
@@ -52,9 +54,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         if exc.filename is None:  # not the log: the output (a full disk), said by main
             raise
-        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from exc
+        raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from exc
     except ValueError as exc:  # a path with a NUL in it
-        raise UsageError(f"cannot read {args.file!r}: {exc}") from None
+        raise ConfigError(f"cannot read {args.file!r}: {exc}") from None
 
 
 def _print_verdicts(stream: TextIO, args: argparse.Namespace) -> int:
@@ -63,19 +65,28 @@ def _print_verdicts(stream: TextIO, args: argparse.Namespace) -> int:
     try:
         for verdict in iter_replay(bounded_lines(stream),
                                    **duel_overrides(args)):  # type: ignore[arg-type]
-            print(json.dumps(verdict.result.to_json()))
+            print(json.dumps(verdict.to_json()))
             printed += 1
             if args.check and verdict.matches is False:
-                print(
-                    f"replay: the duel loaded at line {verdict.line} was recorded as "
-                    f"{json.dumps(verdict.recorded)}",
-                    file=sys.stderr,
-                )
+                _say_difference(verdict)
                 status = 1
     except UnicodeDecodeError:
-        raise UsageError(f"{args.file} is not a duel log: it is not UTF-8 text") from None
+        raise ConfigError(f"{args.file} is not a duel log: it is not UTF-8 text") from None
     except ReplayError as exc:
-        raise UsageError(str(exc)) from exc
+        raise ConfigError(str(exc)) from exc
     if not printed:
-        raise UsageError("no duel in the input reached a verdict (is there a load and a start?)")
+        raise ConfigError("no duel in the input reached a verdict (is there a load and a start?)")
     return status
+
+
+def _say_difference(verdict: ReplayedVerdict) -> None:
+    if verdict.recorded_contested is not None and (
+            verdict.recorded_contested != (verdict.contest is not None)):
+        marked = "contested" if verdict.recorded_contested else "not contested"
+        found = "finds" if verdict.contest is not None else "finds no"
+        print(f"replay: the duel loaded at line {verdict.line} is marked {marked} in "
+              f"the log, but the replay {found} late press that would have changed it",
+              file=sys.stderr)
+    else:
+        print(f"replay: the duel loaded at line {verdict.line} was recorded as "
+              f"{json.dumps(verdict.recorded)}", file=sys.stderr)

@@ -11,14 +11,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
-from types import FrameType
 from typing import Any
 
 from hardware.devices import DEVICES, open_unit
-from showdown.cli import UsageError
+from hardware.stop_signals import owned_stop_signals
 from showdown.commands.options import (
     MAX_CARDS,
     add_duel_options,
@@ -28,14 +27,21 @@ from showdown.commands.options import (
     fit_to_unit,
     open_duel_log,
 )
-from showdown.duel import Outcome
-from showdown.service import ReactionsTimed, ServiceEvent, ShowdownService, VerdictGiven
-from showdown.sides import Side
+from showdown.events import (
+    ConfigError,
+    Outcome,
+    ReactionsTimed,
+    ServiceEvent,
+    Side,
+    VerdictContested,
+    VerdictGiven,
+)
+from showdown.service import ShowdownService
 
 log = logging.getLogger(__name__)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "run",
         help="run the table on a Showdown Unit (GPIO, microcontroller, emulator)",
@@ -95,7 +101,7 @@ def _open_companion(args: argparse.Namespace) -> Any:
         return CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
     except Exception as exc:
         if explicit:
-            raise UsageError(f"cannot keep score: {exc}") from None
+            raise ConfigError(f"cannot keep score: {exc}") from None
         log.warning("running without the score keeper: %s", exc)
         return None
 
@@ -108,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     check_range("--cards", args.cards, 1, MAX_CARDS)
     windowed = not args.headless and have_display()
     if args.device == "emulator" and not windowed:
-        raise UsageError("the emulator unit lives in a window, and there is no display here "
+        raise ConfigError("the emulator unit lives in a window, and there is no display here "
                          "(or --headless was given): run it on a desktop or under xvfb-run")
     config = duel_config(args)
     with ExitStack() as stack:
@@ -120,22 +126,24 @@ def run(args: argparse.Namespace) -> int:
         try:
             unit = open_unit(args.device, args)
         except (OSError, ValueError, RuntimeError) as exc:
-            raise UsageError(f"cannot open the {args.device} unit: {exc}") from exc
+            raise ConfigError(f"cannot open the {args.device} unit: {exc}") from exc
         stack.callback(unit.close)
         stack.callback(unit.stop_launcher)  # runs first: the motor stops before anything else
         if unit.max_cards is not None and args.cards > unit.max_cards:
-            raise UsageError(f"the {unit.name} unit launches at most {unit.max_cards} cards "
+            raise ConfigError(f"the {unit.name} unit launches at most {unit.max_cards} cards "
                              "at once: lower --cards")
         service = ShowdownService(unit, fit_to_unit(config, args, unit), duel_log=duel_log)
+        # Before the companion closes: what the service said reaches it first (bounded).
+        stack.callback(service.close_listeners)
         if app is not None:
             service.add_listener(app.on_service_event)
+        stops: list[Callable[[], None]] = [unit.stop_launcher, service.stop]  # motor first
+        if windowed:
+            from showdown.window import request_quit
 
-        def on_signal(signum: int, frame: FrameType | None) -> None:
-            unit.stop_launcher()  # the motor stops first, whatever else happens
-            service.stop()
-
-        signal.signal(signal.SIGTERM, on_signal)
-        signal.signal(signal.SIGINT, on_signal)
+            stops.append(request_quit)
+        # This command owns SIGTERM, SIGINT and SIGHUP: each stops the motor, then the table.
+        stack.enter_context(owned_stop_signals(*stops))
         if windowed:
             from showdown.window import NoDisplayError, run_table_window
 
@@ -143,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
                 return int(run_table_window(service, app, fullscreen=not args.window) or 0)
             except NoDisplayError as exc:
                 if args.device == "emulator":
-                    raise UsageError(f"the emulator unit lives in a window, and none opens "
+                    raise ConfigError(f"the emulator unit lives in a window, and none opens "
                                      f"here ({exc}): run it on a desktop or under xvfb-run"
                                      ) from None
                 print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
@@ -155,7 +163,10 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
     """The unit on its own: keep a duel loaded; the timer button does the rest.
 
     The next duel is loaded once the last one is timed in full (`ReactionsTimed`), so
-    the slower player's time is kept too; after an abort, at once.
+    the slower player's time is kept too; after an abort, at once. That is the table's
+    own control, so it runs here, between the loop's turns (the service's queue of events
+    is drained after each); telling whoever watches is a listener, on its own thread, so
+    a slow or closed output never holds up the table.
     """
 
     def players() -> dict[Side, str]:
@@ -169,23 +180,38 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
         except OSError as exc:
             log.warning("cannot print the duel: %s", exc)
 
-    def on_event(event: ServiceEvent) -> None:
-        # The next duel is loaded before anything is printed, so the table never waits on it.
+    def tell(event: ServiceEvent) -> None:
         if isinstance(event, VerdictGiven):
-            if event.result.outcome is Outcome.ABORTED:
-                service.load(Side.LEFT, Side.RIGHT, cards, players())
             say(_describe(event))
+        elif isinstance(event, VerdictContested):
+            who = {side: event.players.get(side, side.value) for side in Side}
+            late = (event.arrived_us - event.t_us) / 1000
+            would = (f"{who[event.would_win]} would have won" if event.would_win is not None
+                     else "it would have been a tie" if event.would_be is Outcome.TIE
+                     else "nobody would have won")
+            say(f"  CONTESTED! {who[event.side]}'s press came {late:.0f} ms late: {would}")
         elif isinstance(event, ReactionsTimed):
-            service.load(Side.LEFT, Side.RIGHT, cards, players())
             times = ", ".join(f"{s.value} {v / 1000:.1f} ms"
                               for s, v in event.reaction_us.items() if v is not None)
             say(f"  reactions: {times or 'nobody pressed'}")
 
-    service.add_listener(on_event)
+    control = service.subscribe("headless table")
+    service.add_listener(tell)
     service.load(Side.LEFT, Side.RIGHT, cards, players())
     say(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
         "timer button to start a duel (Ctrl+C to stop)")
-    service.run()
+    try:
+        while not service.stopping:
+            service.step()
+            for event in control.drain():
+                aborted = (isinstance(event, VerdictGiven)
+                           and event.result.outcome is Outcome.ABORTED)
+                if aborted or isinstance(event, ReactionsTimed):
+                    service.load(Side.LEFT, Side.RIGHT, cards, players())
+    finally:
+        service.unit.stop_launcher()
+        service.unsubscribe(control)
+        service.flush_listeners()  # what was said is printed before the command returns
     return 0
 
 

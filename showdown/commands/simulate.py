@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import math
 
-from showdown.cli import UsageError
 from showdown.commands.options import (
     MAX_CARDS,
     add_duel_options,
@@ -13,7 +12,7 @@ from showdown.commands.options import (
     duel_config,
     open_duel_log,
 )
-from showdown.sides import Side
+from showdown.events import ConfigError, Side
 from showdown.simulate import PlayerModel, format_report, simulate
 
 #: Each option's range (lowest, highest; both allowed). Past it a value is a slip: a million
@@ -36,7 +35,7 @@ def number(text: str) -> float:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "simulate",
         help="run duels between simulated players on the fake unit and print a summary",
@@ -92,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         if log is not None:
             log.close()
     if log is not None and log.failed is not None:
-        raise UsageError(f"cannot write the duel log {args.log} "
+        raise ConfigError(f"cannot write the duel log {args.log} "
                          f"({log.failed.strerror or log.failed}): give another file with --log")
     print(format_report(report))
     return 0

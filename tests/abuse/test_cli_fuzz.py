@@ -57,6 +57,7 @@ COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "game round": (["--db", "{db}", "--winner", "Ann", "--points", "Bob: 3"], {}),
     "game edit": (["--db", "{db}", "--winner", "Ann", "--points", "Bob: 4"], {"number": "1"}),
     "game show": (["--db", "{db}", "--rounds"], {}),
+    "game duels": (["--db", "{db}", "--recover-from", "{log}"], {}),
     "game list": (["--db", "{db}"], {}),
     "game undo": (["--db", "{db}"], {}),
     "game redo": (["--db", "{db}"], {}),

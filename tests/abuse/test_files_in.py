@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from hardware.base import PaddlePressed, TimerPressed
 from hardware.fake import FakeUnit
 from hardware.pinmap import (
     DEFAULT_PINMAP,
@@ -31,6 +30,7 @@ from hardware.pinmap import (
 )
 from showdown.duel import DuelConfig
 from showdown.duel_log import DuelLog
+from showdown.events import PaddlePressed, Side, TimerPressed
 from showdown.replay import (
     MAX_INPUTS_PER_DUEL,
     MAX_LINE_CHARS,
@@ -39,7 +39,6 @@ from showdown.replay import (
     iter_replay,
 )
 from showdown.service import ShowdownService, VerdictGiven
-from showdown.sides import Side
 
 from .helpers import cli, refused
 
@@ -124,8 +123,8 @@ PRESS = '{"t_us": 3150000, "input": "press", "side": "right"}\n'
 
 @pytest.mark.parametrize(("text", "why"), [
     ("[" * 50_000 + "\n", "nested too deeply"),
-    (LOAD + START + '{"input": "verdict", "result": 5}\n', '"result" must be a JSON object'),
-    (LOAD + START + '{"input": "verdict", "result": [1]}\n', '"result" must be a JSON object'),
+    (LOAD + START + '{"input": "verdict", "result": 5}\n', 'needs a "result" object'),
+    (LOAD + START + '{"input": "verdict", "result": [1]}\n', 'needs a "result" object'),
     ('{"t_us": ' + "7" * 5000 + ', "input": "load"}\n', "too many digits"),
     ('{"t_us": ' + "7" * 30 + ', "input": "load"}\n', "64-bit"),
     ("x" * (MAX_LINE_CHARS + 1), "longer than"),

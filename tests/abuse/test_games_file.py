@@ -143,11 +143,11 @@ def test_the_screen_outlives_any_error_from_a_refresh(db: Path, monkeypatch) -> 
 
         calls = []
 
-        def broken(game_id: int) -> object:
+        def broken(game_id: int, since: int) -> object:
             calls.append(game_id)
             raise RuntimeError("the disk went away")
 
-        monkeypatch.setattr(app.store, "duels", broken)
+        monkeypatch.setattr(app.store, "duel_changes", broken)
         app._seen_version = None
         for _ in range(3):
             driver.now_ms += 1000
@@ -162,18 +162,20 @@ def test_a_refresh_that_failed_is_tried_again(db: Path, monkeypatch) -> None:
     even when nothing was committed in between."""
     with CompanionApp.open(db, lang="en") as app, Store(db) as other:
         other.add_duel(1, 1, "Ann", "Bob", 2, "faster", "Ann", "Bob", 1, 2, "now")
-        real = app.store.duels
+        app.refresh()  # the duels as they are now, read whole once
+        other.add_duel(1, 1, "Ann", "Bob", 1, "timeout", None, None, None, None, "later")
+        real = app.store.duel_changes
         failures = iter([RuntimeError("the disk went away")])
 
-        def duels_once_broken(game_id: int) -> object:
+        def changes_once_broken(game_id: int, since: int) -> object:
             for failure in failures:
                 raise failure
-            return real(game_id)
+            return real(game_id, since)
 
-        monkeypatch.setattr(app.store, "duels", duels_once_broken)
+        monkeypatch.setattr(app.store, "duel_changes", changes_once_broken)
         with pytest.raises(RuntimeError):
             app.refresh()
-        assert app.refresh() is True and app.last_duel() is not None
+        assert app.refresh() is True and app.last_duel().outcome == "timeout"
 
 
 def test_store_reads_are_one_snapshot(db: Path) -> None:

@@ -15,8 +15,10 @@ import pygame
 import pytest
 
 from hardware.emulator import EmulatorUnit
+from showdown.dispatch import EventFeed
 from showdown.duel import DuelConfig
-from showdown.service import ServiceEvent, ShowdownService, VerdictGiven
+from showdown.events import ServiceEvent, VerdictGiven
+from showdown.service import ShowdownService
 from showdown.window import KeyMap, TableWindow, open_display
 
 COUNTDOWN_US = 3_000_000
@@ -38,6 +40,7 @@ class Table:
     unit: EmulatorUnit
     service: ShowdownService
     clock: ManualClock
+    feed: EventFeed
     heard: list[ServiceEvent] = field(default_factory=list)
 
     @property
@@ -61,6 +64,7 @@ class Table:
     def turn(self, advance_us: int = 0) -> None:
         self.clock.now += advance_us
         self.window.turn(0)
+        self.heard.extend(self.feed.drain())  # what the service said in that turn
 
     def run_for(self, us: int, step_us: int = 10_000) -> None:
         """Let time pass in frame-sized steps, the loop turning as it would."""
@@ -83,10 +87,9 @@ def make_table(config: DuelConfig | None = None, size: tuple[int, int] = (800, 4
     unit = EmulatorUnit(clock_us=clock)
     config = config or DuelConfig(countdown_min_us=COUNTDOWN_US, countdown_max_us=COUNTDOWN_US)
     service = ShowdownService(unit, config)
-    heard: list[ServiceEvent] = []
-    service.add_listener(heard.append)
+    feed = service.subscribe("test")
     window = TableWindow(service, app, keys=keys)  # type: ignore[arg-type]
-    table = Table(window, unit, service, clock, heard)
+    table = Table(window, unit, service, clock, feed)
     table.turn()
     return table
 

@@ -6,9 +6,8 @@ import pygame
 
 from hardware import emulator_view as view
 from hardware.emulator import Display
-from showdown.duel import DuelConfig, Outcome, TiePolicy
-from showdown.service import GoSignalled, LaunchDone
-from showdown.sides import Side
+from showdown.duel import DuelConfig
+from showdown.events import GoShown, LaunchFinished, Outcome, Side, TiePolicy, VerdictContested
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
 
 
@@ -42,7 +41,7 @@ def test_fast_duel_right_wins_and_cards_fly_at_the_left(table: Table) -> None:
     go_at = load_and_start(table)
     assert table.unit.state.display is Display.COUNTING
     table.run_for(go_at - table.clock.now)
-    go = [e for e in table.heard if isinstance(e, GoSignalled)]
+    go = [e for e in table.heard if isinstance(e, GoShown)]
     assert len(go) == 1 and go[0].t_us == go_at
     assert light_colours(table) == [view.LIGHT_GO] * view.LIGHTS
 
@@ -59,7 +58,7 @@ def test_fast_duel_right_wins_and_cards_fly_at_the_left(table: Table) -> None:
     assert table.unit.state.launch and table.unit.state.launch[0].side is Side.LEFT
 
     table.run_for(2_000_000)
-    assert any(isinstance(e, LaunchDone) and e.cards_counted == 2 for e in table.heard)
+    assert any(isinstance(e, LaunchFinished) and e.cards_counted == 2 for e in table.heard)
     layout = table.window.unit_layout
     assert layout is not None
     state = table.unit.state
@@ -109,7 +108,7 @@ def test_early_press_freezes_the_countdown_and_lights_the_arrow(table: Table) ->
     assert colours.count(view.LIGHT_FROZEN) == lit_before  # stopped where it was
     assert view.LIGHT_GO not in colours
     table.run_for(go_at - table.clock.now + 500_000)
-    assert not [e for e in table.heard if isinstance(e, GoSignalled)]  # go never came
+    assert not [e for e in table.heard if isinstance(e, GoShown)]  # go never came
     assert "Left pressed before go" in table.window.chooser.status
 
 
@@ -199,3 +198,23 @@ def test_a_held_key_shows_the_paddle_pressed(table: Table) -> None:
     table.post(pygame.KEYUP, key=pygame.K_l, mod=0, unicode="", scancode=0)
     table.turn(20_000)
     assert table.pixel(probe) == view.PADDLE
+
+
+def test_a_press_delivered_after_the_verdict_that_would_have_won_shows_contested(
+        table: Table) -> None:
+    """The duel bar says so at once; the verdict on the unit stands."""
+    go_at = load_and_start(table)
+    table.run_for(go_at - table.clock.now + 200_000)
+    table.key(pygame.K_a)  # left, 200 ms after go
+    table.turn()
+    table.run_for(100_000)
+    (verdict,) = table.verdicts()
+    assert verdict.result.winner is Side.LEFT
+    # Right's edge, made 150 ms after go, reaches the unit only now (a driver stalled).
+    table.unit.press_paddle(Side.RIGHT, go_at + 150_000)
+    table.turn()
+    (contest,) = [e for e in table.heard if isinstance(e, VerdictContested)]
+    assert contest.side is Side.RIGHT and contest.would_win is Side.RIGHT
+    assert table.window.chooser.status.startswith("CONTESTED! Right's press came ")
+    assert table.window.chooser.status.endswith(" ms late: Right would have won.")
+    assert table.verdicts() == [verdict]  # the verdict stands

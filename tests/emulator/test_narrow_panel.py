@@ -15,7 +15,7 @@ from companion import theme
 from companion.app import CompanionApp
 from companion.i18n import set_language
 from hardware import emulator_view as view
-from showdown.sides import Side
+from showdown.events import Side
 from showdown.window import KeyMap
 from tests.emulator.conftest import Table, make_table
 

@@ -6,10 +6,9 @@ import argparse
 import threading
 import time
 
-from hardware.base import LaunchFinished, LaunchPart, PaddlePressed, TimerPressed
 from hardware.devices import open_unit
 from hardware.emulator import LAUNCH_MAX_US, EmulatorUnit
-from showdown.sides import Side
+from showdown.events import LaunchFinished, LaunchPart, PaddlePressed, Side, TimerPressed
 
 
 def test_the_registry_opens_an_emulator_that_admits_software_stamps() -> None:

@@ -7,8 +7,7 @@ import pytest
 
 from hardware import emulator_view as view
 from hardware.emulator import Verdict
-from showdown.duel import Outcome
-from showdown.sides import Side
+from showdown.events import Outcome, Side
 from tests.emulator.conftest import Table
 from tests.emulator.test_duels import arrow_colour, centroid, light_colours, load_and_start
 
@@ -156,3 +155,15 @@ def test_loading_the_next_duel_takes_the_verdict_down(table: Table) -> None:
     assert table.unit.state.verdict is None
     assert view.digits_text(table.unit.state, table.clock.now) == "READY"
     assert paddle_face(table, Side.LEFT) == view.PADDLE
+
+
+def test_the_duel_bar_says_a_verdict_is_contested() -> None:
+    from showdown.duel_bar import DuelChooser
+    from showdown.events import VerdictContested
+
+    chooser = DuelChooser()
+    chooser.set_names(["Ann", "Bob"])
+    event = VerdictContested(3, Side.RIGHT, 1_000_000, 1_042_000, Outcome.FASTER,
+                             Outcome.FASTER, Side.RIGHT, {Side.LEFT: "Ann", Side.RIGHT: "Bob"})
+    assert chooser.hear(event, {})
+    assert chooser.status == "CONTESTED! Bob's press came 42 ms late: Bob would have won."

@@ -13,10 +13,10 @@ import pytest
 
 from hardware import emulator_view as view
 from hardware.fake import FakeUnit
-from showdown.duel import DuelConfig, Outcome
+from showdown.duel import DuelConfig
 from showdown.duel_bar import DuelChooser
+from showdown.events import Outcome, Side
 from showdown.service import ShowdownService
-from showdown.sides import Side
 from showdown.window import IDLE_WAIT_MS, KeyMap, TableWindow, open_display
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
 
@@ -154,6 +154,7 @@ def test_verdicts_are_recorded_to_the_current_game(tmp_path: Path) -> None:
         table.run_for(100_000)
         (verdict,) = table.verdicts()
         assert dict(verdict.players) == {Side.LEFT: "Ann", Side.RIGHT: "Cy"}
+        assert not table.service.flush_listeners(5.0) and app.flush_duels(5.0)
         (row,) = app.duels()
         assert (row.winner, row.loser, row.outcome) == ("Cy", "Ann", "faster")
         assert "Cy wins" in table.window.chooser.status

@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.pins.pi import PiPin
 
-from hardware.base import UnitInput
 from hardware.gpio import GpioUnit
-from showdown.service import ServiceEvent
+from showdown.events import ServiceEvent, UnitInput
 
 
 class EdgePin(MockPWMPin):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware.base import Beep
 from hardware.gpio_clock import TickClock
 from hardware.gpio_display import countdown_face
 from hardware.gpio_sound import TUNES
 from hardware.pinmap import CountdownKind
+from showdown.events import Beep
 
 WRAP = 1 << 32  # pigpio's microsecond tick counter
 

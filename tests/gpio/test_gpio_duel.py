@@ -11,17 +11,18 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.gpio import GpioUnit, factory_stamps_edges
 from hardware.pinmap import load_pinmap
-from showdown.duel import DuelConfig, Outcome
-from showdown.service import (
+from showdown.duel import DuelConfig
+from showdown.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
-    GoSignalled,
-    LaunchDone,
-    ShowdownService,
+    GoShown,
+    LaunchFinished,
+    Outcome,
+    Side,
     VerdictGiven,
 )
-from showdown.sides import Side
+from showdown.service import ShowdownService
 from tests.gpio.mockpins import EdgePin, EventLog, RecordingUnit, on_time_s, tick_for, within
 
 CONFIG = DuelConfig(settle_us=100_000, tie_window_us=100)
@@ -47,7 +48,7 @@ def test_faster_player_wins_and_cards_fly_at_the_slower(table) -> None:
     service.load(Side.LEFT, cards=2)
     service.start(countdown_us=60_000)
     started = events.wait_for(CountdownStarted)
-    go = events.wait_for(GoSignalled)
+    go = events.wait_for(GoShown)
     assert go.t_us >= started.t_us + 60_000
     assert unit.go_light.is_lit
 
@@ -58,7 +59,7 @@ def test_faster_player_wins_and_cards_fly_at_the_slower(table) -> None:
     assert verdict.result.winner is Side.RIGHT
     assert verdict.result.reaction_us[Side.RIGHT] == pytest.approx(180_000, abs=1)
 
-    done = events.wait_for(LaunchDone)
+    done = events.wait_for(LaunchFinished)
     assert done.jammed is False
     motor = unit.launcher.motor
     # The default map throws forward to the left: the loser.
@@ -74,7 +75,7 @@ def test_a_late_delivered_edge_with_the_earlier_tick_wins(table) -> None:
     unit, service, events = table
     service.load(Side.LEFT, cards=1)
     service.start(countdown_us=40_000)
-    go = events.wait_for(GoSignalled)
+    go = events.wait_for(GoShown)
 
     unit.paddles[Side.RIGHT].pin.press(tick_for(unit, go.t_us + 150_000))
     unit.wait_read(1)  # the later press has reached the service ...
@@ -83,7 +84,7 @@ def test_a_late_delivered_edge_with_the_earlier_tick_wins(table) -> None:
     verdict = events.wait_for(VerdictGiven)
     assert verdict.result.winner is Side.LEFT
     assert verdict.result.reaction_us[Side.LEFT] == pytest.approx(149_000, abs=1)
-    events.wait_for(LaunchDone)
+    events.wait_for(LaunchFinished)
     motor = unit.launcher.motor
     assert len(on_time_s(motor.backward_device.pin)) == 1  # right is backward
     assert on_time_s(motor.forward_device.pin) == []
@@ -102,10 +103,10 @@ def test_an_early_press_freezes_the_countdown_and_loses(table) -> None:
     verdict = events.wait_for(VerdictGiven)
     assert verdict.result.outcome is Outcome.EARLY_PRESS
     assert verdict.result.loser is Side.LEFT
-    events.wait_for(LaunchDone)
+    events.wait_for(LaunchFinished)
 
     assert not unit.go_light.is_lit
-    assert not list(events.of(GoSignalled))
+    assert not list(events.of(GoShown))
     assert unit.countdown.face == "3"  # frozen where it stood
     assert len(on_time_s(unit.launcher.motor.forward_device.pin)) == 1  # left is forward
     left_arrow = unit.arrows[Side.LEFT].pin
@@ -117,7 +118,7 @@ def test_paddle_bounce_counts_the_first_edge_only(table) -> None:
     unit, service, events = table
     service.load(Side.LEFT, cards=1)
     service.start(countdown_us=40_000)
-    go = events.wait_for(GoSignalled)
+    go = events.wait_for(GoShown)
     left = unit.paddles[Side.LEFT].pin
     left.press(tick_for(unit, go.t_us + 200_000))
     left.release(tick_for(unit, go.t_us + 200_300))

@@ -10,11 +10,11 @@ from collections.abc import Callable
 
 import pytest
 
-from hardware.base import LaunchFinished, LaunchPart, UnitFault, UnitInput
 from hardware.launcher import Launcher, plan_launch
 from hardware.pinmap import load_pinmap
+from hardware.stop_signals import owned_stop_signals
+from showdown.events import LaunchFinished, LaunchPart, Side, UnitFault, UnitInput
 from showdown.service import ShowdownService
-from showdown.sides import Side
 from tests.gpio.conftest import quick_pinmap, with_sensor
 from tests.gpio.mockpins import RecordingUnit, on_time_s, tick_for, within
 
@@ -139,19 +139,21 @@ def test_close_stops_a_running_motor(make_unit: MakeUnit) -> None:
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
                     reason="signal handlers need the main thread")
-def test_sigterm_stops_the_motor_and_unwinds(make_unit: MakeUnit) -> None:
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_signal_stops_the_motor_and_unwinds(make_unit: MakeUnit, signum: int) -> None:
+    """What `selftest` does: the command owns the signals, the unit only stops."""
     unit = make_unit(quick_pinmap(base_us=2_000_000, max_on_us=3_000_000))
-    before = signal.getsignal(signal.SIGTERM)
-    unit.guard_process()
+    before = signal.getsignal(signum)
     unit.launch((LaunchPart(Side.LEFT, 1),))
     assert unit.launcher.motor.is_active
-    with pytest.raises(SystemExit) as exit_info:
-        os.kill(os.getpid(), signal.SIGTERM)
+    with pytest.raises(SystemExit) as exit_info, owned_stop_signals(
+            unit.stop_launcher, interrupt=True):
+        os.kill(os.getpid(), signum)
         threading.Event().wait(1.0)  # the handler raises here, on the main thread
-    assert exit_info.value.code == 128 + signal.SIGTERM
+    assert exit_info.value.code == 128 + signum
     assert not unit.launcher.motor.is_active
     unit.close()
-    assert signal.getsignal(signal.SIGTERM) == before
+    assert signal.getsignal(signum) == before
 
 
 def break_beam(unit: RecordingUnit, at_us: int, for_us: int | None) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import signal
-import threading
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from gpiozero import Device
 from hardware.devices import open_unit
 from hardware.gpio import GpioUnit
 from hardware.pinmap import DEFAULT_PINMAP
-from showdown.cli import UsageError
+from showdown.events import ConfigError
 
 
 @pytest.fixture
@@ -22,17 +21,17 @@ def mock_pins(factory, monkeypatch):
     return factory
 
 
-def test_open_unit_uses_the_default_map_and_guards_the_process(mock_pins) -> None:
-    before = signal.getsignal(signal.SIGTERM)
+def test_open_unit_uses_the_default_map_and_leaves_the_signals_alone(mock_pins) -> None:
+    """An adapter offers close(); the command that runs the table owns the signals."""
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)}
     unit = open_unit("gpio", argparse.Namespace(pins=None))
     try:
         assert isinstance(unit, GpioUnit) and unit.stamps_edges
         assert unit.pinmap.source == str(DEFAULT_PINMAP)
-        if threading.current_thread() is threading.main_thread():
-            assert signal.getsignal(signal.SIGTERM) == unit._on_signal
+        assert {s: signal.getsignal(s) for s in before} == before
     finally:
         unit.close()
-    assert signal.getsignal(signal.SIGTERM) == before
+    assert {s: signal.getsignal(s) for s in before} == before
 
 
 def test_open_unit_reads_the_pins_option(mock_pins, tmp_path: Path) -> None:
@@ -52,7 +51,7 @@ def test_a_pin_taken_by_another_device_is_one_line(mock_pins) -> None:
 
     squatter = LED(23, pin_factory=mock_pins)
     try:
-        with pytest.raises(UsageError, match="cannot open the go light on its pin"):
+        with pytest.raises(ConfigError, match="cannot open the go light on its pin"):
             open_unit("gpio", argparse.Namespace(pins=None))
         assert not mock_pins.pin(5).state  # what had been opened was closed again
     finally:
@@ -68,7 +67,7 @@ def test_a_card_sensor_that_cannot_open_releases_the_motor_pins(mock_pins) -> No
     pinmap = with_sensor(quick_pinmap())
     squatter = Button(pinmap.card_sensor.pin, pin_factory=mock_pins)
     try:
-        with pytest.raises(UsageError, match="cannot open the card sensor"):
+        with pytest.raises(ConfigError, match="cannot open the card sensor"):
             GpioUnit(pinmap, mock_pins)
         lp = pinmap.launcher
         motor = Motor(lp.forward, lp.backward, enable=lp.enable, pwm=lp.pwm,

@@ -16,7 +16,7 @@ from hardware.pinmap import (
     pin_uses,
 )
 from showdown.cli import main
-from showdown.sides import Side
+from showdown.events import Side
 
 
 def default_data() -> dict:

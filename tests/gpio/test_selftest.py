@@ -6,7 +6,7 @@ import io
 from collections.abc import Callable
 
 from hardware.gpio_selftest import run_selftest
-from showdown.sides import Side
+from showdown.events import Side
 from tests.gpio.conftest import quick_pinmap, with_sensor
 from tests.gpio.mockpins import RecordingUnit, on_time_s, tick_for
 

@@ -21,11 +21,11 @@ import serial
 
 from firmware_host import protocol as P
 from firmware_host.virtual.mcu import VirtualMCU
-from hardware.base import LaunchPart
 from hardware.serial import SerialUnit
 from showdown.commands.options import fit_to_unit
-from showdown.duel import DuelConfig, Outcome
-from showdown.service import LaunchDone, ServiceEvent, ShowdownService, VerdictGiven
+from showdown.duel import DuelConfig
+from showdown.events import LaunchFinished, LaunchPart, Outcome, ServiceEvent, VerdictGiven
+from showdown.service import ShowdownService
 
 # the settle time is the serial unit's own, as `run` gives it (see open_table)
 FAST = DuelConfig(countdown_min_us=250_000, countdown_max_us=300_000,
@@ -171,8 +171,8 @@ class Table:
     def verdicts(self) -> list[VerdictGiven]:
         return [e for e in self.events if isinstance(e, VerdictGiven)]
 
-    def launches_done(self) -> list[LaunchDone]:
-        return [e for e in self.events if isinstance(e, LaunchDone)]
+    def launches_done(self) -> list[LaunchFinished]:
+        return [e for e in self.events if isinstance(e, LaunchFinished)]
 
 
 @contextlib.contextmanager

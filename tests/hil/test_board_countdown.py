@@ -14,17 +14,17 @@ import pytest
 
 from firmware_host import protocol as P
 from firmware_host.virtual.mcu import VirtualMCU
-from showdown.duel import Outcome
-from showdown.service import (
+from showdown.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
-    GoSignalled,
-    LaunchDone,
+    GoShown,
+    LaunchFinished,
+    Outcome,
     ServiceEvent,
+    Side,
     VerdictGiven,
 )
-from showdown.sides import Side
 from tests.hil.conftest import RawHost, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
@@ -60,8 +60,8 @@ def test_a_duel_started_on_the_board_button_goes_exactly_at_the_board_go(
     assert mcu.wait_until(lambda: fw.cd_start == button)
     planned_go = started.t_us + started.countdown_us
     assert fw.cd_go == link.to_raw(planned_go)
-    go = _one(table, GoSignalled)
-    assert isinstance(go, GoSignalled) and go.t_us >= planned_go  # never before the plan
+    go = _one(table, GoShown)
+    assert isinstance(go, GoShown) and go.t_us >= planned_go  # never before the plan
     go_raw = link.to_raw(go.t_us)
     mcu.press(P.LEFT, P.ticks_add(go_raw, 5_000))
     mcu.press(P.RIGHT, P.ticks_add(go_raw, 9_000))
@@ -69,7 +69,7 @@ def test_a_duel_started_on_the_board_button_goes_exactly_at_the_board_go(
     assert isinstance(verdict, VerdictGiven)
     assert verdict.result.go_us == go.t_us  # the duel's go is the board's go
     assert verdict.result.winner is Side.LEFT and verdict.result.reaction_us[Side.LEFT] == 5_000
-    _one(table, LaunchDone)
+    _one(table, LaunchFinished)
     table.assert_launched_at_most_once(mcu)
 
 
@@ -86,8 +86,8 @@ def test_a_software_start_counts_from_the_engine_start_on_the_board(
     start_raw = table.unit.link.to_raw(started.t_us)
     assert mcu.wait_until(lambda: fw.cd_start == start_raw)
     assert fw.cd_go == P.ticks_add(start_raw, 250_000)
-    go = _one(table, GoSignalled)
-    assert isinstance(go, GoSignalled) and go.t_us >= started.t_us + 250_000
+    go = _one(table, GoShown)
+    assert isinstance(go, GoShown) and go.t_us >= started.t_us + 250_000
 
 
 def test_a_press_a_microsecond_before_the_planned_go_freezes_the_board_and_loses(
@@ -108,9 +108,9 @@ def test_a_press_a_microsecond_before_the_planned_go_freezes_the_board_and_loses
     assert verdict.result.reaction_us[Side.RIGHT] == -1
     assert _one(table, EarlyPressSeen)
     assert mcu.wait_until(lambda: fw.cd_frozen)
-    assert not table.wait_for(lambda e: isinstance(e, GoSignalled), 0.2)  # go never lit
+    assert not table.wait_for(lambda e: isinstance(e, GoShown), 0.2)  # go never lit
     assert mcu.hw is not None and mcu.hw.go_led.value() == 0
-    _one(table, LaunchDone)
+    _one(table, LaunchFinished)
     table.assert_launched_at_most_once(mcu)
 
 
@@ -132,8 +132,8 @@ def test_a_press_is_judged_against_the_go_the_board_actually_lit(
         planned = fw.cd_go
         shown = P.ticks_add(planned, 1_000)
         mcu.advance(P.ticks_diff(shown, mcu.ticks_us()))  # < the 0.5 s host timeout
-        go = _one(table, GoSignalled)
-        assert isinstance(go, GoSignalled) and table.unit.link.to_raw(go.t_us) == shown
+        go = _one(table, GoShown)
+        assert isinstance(go, GoShown) and table.unit.link.to_raw(go.t_us) == shown
         mcu.press(P.LEFT, P.ticks_add(planned, after_planned_us))
         mcu.advance(30_000)  # the board's time moves on; the host's verdict follows
         verdict = _one(table, VerdictGiven)

@@ -14,16 +14,16 @@ import pytest
 
 from firmware_host import protocol as P
 from firmware_host.virtual.mcu import VirtualMCU
-from showdown.duel import Outcome
-from showdown.service import (
+from showdown.events import (
     CountdownStarted,
     EarlyPressSeen,
-    GoSignalled,
-    LaunchDone,
-    UnitProblem,
+    GoShown,
+    LaunchFinished,
+    Outcome,
+    Side,
+    UnitFault,
     VerdictGiven,
 )
-from showdown.sides import Side
 from tests.hil.conftest import FAST, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
@@ -33,8 +33,8 @@ def _of(duel_id: int, kind: type) -> object:
     return lambda e: isinstance(e, kind) and getattr(e, "duel_id", None) == duel_id
 
 
-def _go(table: Table, duel_id: int) -> GoSignalled:
-    got = table.wait_for(_of(duel_id, GoSignalled), 3)
+def _go(table: Table, duel_id: int) -> GoShown:
+    got = table.wait_for(_of(duel_id, GoShown), 3)
     assert got, "the board never showed go"
     return got[0]  # type: ignore[return-value]
 
@@ -45,8 +45,8 @@ def _verdict(table: Table, duel_id: int, timeout_s: float = 3) -> VerdictGiven:
     return got[-1]  # type: ignore[return-value]
 
 
-def _launch_done(table: Table, count: int = 1) -> list[LaunchDone]:
-    return table.wait_for(lambda e: isinstance(e, LaunchDone), 3, count)  # type: ignore[return-value]
+def _launch_done(table: Table, count: int = 1) -> list[LaunchFinished]:
+    return table.wait_for(lambda e: isinstance(e, LaunchFinished), 3, count)  # type: ignore[return-value]
 
 
 def _start(table: Table, cards: int, countdown_us: int) -> int:
@@ -100,7 +100,7 @@ def test_an_early_press_freezes_the_board_countdown_and_loses(rig: Rig, table: T
     assert mcu.firmware is not None and mcu.firmware.cd_frozen
     _launch_done(table)
     # the frozen countdown never lit "go", even well after it was due
-    assert not table.wait_for(lambda e: isinstance(e, GoSignalled), 0.2)
+    assert not table.wait_for(lambda e: isinstance(e, GoShown), 0.2)
     assert mcu.hw is not None and mcu.hw.go_led.value() == 0
     table.assert_launched_at_most_once(mcu)
 
@@ -158,7 +158,7 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
         mcu.replug()
     else:
         mcu.reset()
-    assert table.wait_for(lambda e: isinstance(e, UnitProblem), 2)
+    assert table.wait_for(lambda e: isinstance(e, UnitFault), 2)
     with table.unit.link._ready:
         table.unit.link._ready.wait_for(
             lambda: table.unit.link.connects > connects and table.unit.link.ready, timeout=2)
@@ -171,7 +171,7 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
     after = _play(table, mcu, [(P.LEFT, 15_000)])
     assert after.result.winner is Side.LEFT
     _launch_done(table, 1)
-    table.wait_for(lambda e: isinstance(e, LaunchDone) and e.duel_id == after.duel_id, 3)
+    table.wait_for(lambda e: isinstance(e, LaunchFinished) and e.duel_id == after.duel_id, 3)
     table.assert_launched_at_most_once(mcu)
 
 

@@ -14,10 +14,16 @@ import pytest
 from firmware_host import protocol as P
 from firmware_host.firmware.fw_core import CARD_US, HOST_TIMEOUT_US, MAX_ON_US, SPINUP_US
 from firmware_host.virtual.mcu import VirtualMCU
-from hardware.base import LaunchFinished, LaunchPart, UnitFault
 from hardware.serial import SerialUnit
-from showdown.service import CountdownStarted, GoSignalled, LaunchDone, UnitProblem, VerdictGiven
-from showdown.sides import Side
+from showdown.events import (
+    CountdownStarted,
+    GoShown,
+    LaunchFinished,
+    LaunchPart,
+    Side,
+    UnitFault,
+    VerdictGiven,
+)
 from tests.hil.conftest import LINK_OPTIONS, RawHost, open_table
 
 pytestmark = pytest.mark.hil
@@ -160,7 +166,7 @@ def test_the_table_hears_a_launch_stopped_at_the_maximum_as_jammed(
         assert table.wait_for(lambda e: isinstance(e, CountdownStarted))
         assert mcu.wait_until(lambda: fw.cd_on)
         _advance_while_heartbeating(mcu, P.ticks_diff(fw.cd_go, mcu.ticks_us()))
-        assert table.wait_for(lambda e: isinstance(e, GoSignalled))
+        assert table.wait_for(lambda e: isinstance(e, GoShown))
         _advance_while_heartbeating(mcu, 10_000)
         mcu.press(P.RIGHT)
         verdicts = table.wait_for(lambda e: isinstance(e, VerdictGiven))
@@ -171,10 +177,11 @@ def test_the_table_hears_a_launch_stopped_at_the_maximum_as_jammed(
                                                       mcu.ticks_us()))
         assert mcu.motor_running and not table.launches_done()
         mcu.advance(1)
-        done = table.wait_for(lambda e: isinstance(e, LaunchDone), 2)
-        assert done == [LaunchDone(table.service.duel_id, cards_counted=0, jammed=True)]
+        done = table.wait_for(lambda e: isinstance(e, LaunchFinished), 2)
+        assert [(e.duel_id, e.cards_counted, e.jammed) for e in done] == [
+            (table.service.duel_id, 0, True)]
         assert hw.motor_switches == [(t0, True), (P.ticks_add(t0, MAX_ON_US), False)]
-        problems = [e.reason for e in table.events if isinstance(e, UnitProblem)]
+        problems = [e.reason for e in table.events if isinstance(e, UnitFault)]
         assert problems == ["the launcher hit its maximum on-time and was stopped"]
         table.assert_launched_at_most_once(mcu)
 

@@ -17,11 +17,19 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_host import protocol as P
-from hardware.base import Beep, LaunchFinished, LaunchPart, UnitFault, UnitInput
 from hardware.serial import SerialUnit
-from showdown.duel import Outcome
-from showdown.service import CountdownStarted, GoSignalled, LaunchDone, UnitProblem, VerdictGiven
-from showdown.sides import Side
+from showdown.events import (
+    Beep,
+    CountdownStarted,
+    GoShown,
+    LaunchFinished,
+    LaunchPart,
+    Outcome,
+    Side,
+    UnitFault,
+    UnitInput,
+    VerdictGiven,
+)
 from tests.hil.conftest import LINK_OPTIONS, Rig, Table
 
 pytestmark = pytest.mark.hil
@@ -162,8 +170,8 @@ def test_a_lost_stop_retried_after_the_next_duel_started_does_not_kill_its_count
     result = _verdict(table, duel_id).result
     assert result.outcome is not Outcome.TIMEOUT and result.winner is Side.RIGHT, result
     assert len(mcu.garbled) == 1 and mcu.garbled[0].find(b" ST*") > 0
-    assert table.wait_for(lambda e: isinstance(e, LaunchDone), 3)
-    assert not [e for e in table.events if isinstance(e, UnitProblem)]
+    assert table.wait_for(lambda e: isinstance(e, LaunchFinished), 3)
+    assert not [e for e in table.events if isinstance(e, UnitFault)]
     table.assert_launched_at_most_once(mcu)
 
 
@@ -176,7 +184,7 @@ def _started(table: Table, cards: int) -> int:
 
 
 def _go_raw(table: Table, duel_id: int) -> int:
-    got = table.wait_for(lambda e: isinstance(e, GoSignalled) and e.duel_id == duel_id, 3)
+    got = table.wait_for(lambda e: isinstance(e, GoShown) and e.duel_id == duel_id, 3)
     assert got, "the board never showed go"
     return table.unit.link.to_raw(got[0].t_us)  # type: ignore[attr-defined]
 
@@ -203,7 +211,7 @@ def test_the_faster_player_wins_though_the_first_frame_of_their_press_was_lost(
     assert len(mcu.garbled) == 1
     assert result.winner is winner, result
     assert result.reaction_us[winner] == P.ticks_diff(pressed, go_raw)
-    assert table.wait_for(lambda e: isinstance(e, LaunchDone), 3)
+    assert table.wait_for(lambda e: isinstance(e, LaunchFinished), 3)
     table.assert_launched_at_most_once(mcu)
 
 
@@ -217,7 +225,7 @@ def test_a_duel_whose_launch_frame_is_lost_still_launches_once(
     mcu.press(P.LEFT, P.ticks_add(go_raw, 12_000))
     result = _verdict(table, duel_id).result
     assert result.winner is Side.LEFT and result.launch[0].side is Side.RIGHT
-    done = table.wait_for(lambda e: isinstance(e, LaunchDone), 3)
+    done = table.wait_for(lambda e: isinstance(e, LaunchFinished), 3)
     assert len(done) == 1 and done[0].duel_id == duel_id  # type: ignore[attr-defined]
     assert len(mcu.garbled) == 1 and mcu.launches == 1
     table.assert_launched_at_most_once(mcu)

@@ -15,10 +15,17 @@ import pytest
 
 from firmware_host import protocol as P
 from firmware_host.virtual.mcu import VirtualMCU
-from hardware.base import Beep, LaunchFinished, LaunchPart
 from hardware.serial import SerialUnit
-from showdown.service import CountdownStarted, GoSignalled, LaunchDone, UnitProblem, VerdictGiven
-from showdown.sides import Side
+from showdown.events import (
+    Beep,
+    CountdownStarted,
+    GoShown,
+    LaunchFinished,
+    LaunchPart,
+    Side,
+    UnitFault,
+    VerdictGiven,
+)
 from tests.hil.conftest import LINK_OPTIONS, open_table
 from tests.hil.test_launcher_limits import _advance_while_heartbeating
 
@@ -87,16 +94,17 @@ def test_aborting_a_duel_during_its_launch_is_no_jam_for_the_table(
         assert table.wait_for(lambda e: isinstance(e, CountdownStarted))
         assert mcu.wait_until(lambda: fw.cd_on)
         _advance_while_heartbeating(mcu, P.ticks_diff(fw.cd_go, mcu.ticks_us()))
-        assert table.wait_for(lambda e: isinstance(e, GoSignalled))
+        assert table.wait_for(lambda e: isinstance(e, GoShown))
         _advance_while_heartbeating(mcu, 10_000)
         mcu.press(P.RIGHT)
         assert table.wait_for(lambda e: isinstance(e, VerdictGiven))
         assert mcu.wait_until(lambda: mcu.motor_running)
         _two_cards_out(mcu)
         table.service.abort()
-        done = table.wait_for(lambda e: isinstance(e, LaunchDone), 2)
-        assert done == [LaunchDone(table.service.duel_id, cards_counted=2, jammed=False)]
+        done = table.wait_for(lambda e: isinstance(e, LaunchFinished), 2)
+        assert [(e.duel_id, e.cards_counted, e.jammed) for e in done] == [
+            (table.service.duel_id, 2, False)]
         assert not mcu.motor_running
         assert Beep.ERROR not in beeps, beeps
-        assert not [e for e in table.events if isinstance(e, UnitProblem)]
+        assert not [e for e in table.events if isinstance(e, UnitFault)]
         table.assert_launched_at_most_once(mcu)

@@ -21,22 +21,18 @@ from dataclasses import dataclass, field
 from firmware_host import protocol as P
 from firmware_host.clock import BoardClock
 from firmware_host.virtual.micropython import BoardDriver
-from hardware.base import LaunchPart
 from showdown.duel import (
     Announce,
     Duel,
     DuelConfig,
-    DuelResult,
     FreezeCountdown,
-    GoShown,
     LaunchCards,
     Load,
     PointArrow,
-    Press,
     Start,
     StartCountdown,
 )
-from showdown.sides import Side
+from showdown.events import DuelResult, GoShown, LaunchPart, PaddlePressed, Side
 
 HEARTBEAT_US = 100_000
 RETRY_US = 50_000
@@ -157,8 +153,8 @@ class DuelHost:
             self.events.append((kind, args, t_us))
             if self.duel is not None:
                 if kind == P.PADDLE:
-                    self._perform(self.duel.handle(Press(t_us, Side.LEFT if args[0] == P.LEFT
-                                                         else Side.RIGHT)))
+                    side = Side.LEFT if args[0] == P.LEFT else Side.RIGHT
+                    self._perform(self.duel.handle(PaddlePressed(side, t_us)))
                 elif kind == P.GO_SHOWN:
                     self._perform(self.duel.handle(GoShown(t_us)))
 

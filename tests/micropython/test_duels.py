@@ -17,8 +17,7 @@ import pytest
 from firmware_host import protocol as P
 from firmware_host.firmware.fw_core import HOST_TIMEOUT_US
 from firmware_host.virtual.micropython import BoardDriver
-from showdown.duel import Outcome, TiePolicy
-from showdown.sides import Side
+from showdown.events import Outcome, Side, TiePolicy
 from tests.micropython.duel_host import FAST, DuelHost
 
 COUNTDOWN_US = 300_000

@@ -8,9 +8,7 @@ import pygame
 
 from companion.app import CompanionApp
 from companion.views.facts import duel_lines
-from showdown.duel import DuelResult, Outcome
-from showdown.service import VerdictGiven
-from showdown.sides import Side
+from showdown.events import DuelResult, Outcome, Side, VerdictGiven
 
 from .conftest import Driver
 
@@ -98,6 +96,7 @@ def test_a_duel_from_the_unit_appears_with_best_and_median_reactions(driver: Dri
     driver.app.on_service_event(verdict(Side.LEFT, {Side.LEFT: 180_000, Side.RIGHT: 240_000}))
     driver.app.on_service_event(verdict(Side.RIGHT, {Side.LEFT: 300_000, Side.RIGHT: 210_000}))
     driver.app.on_service_event(verdict(Side.LEFT, {Side.LEFT: 200_000, Side.RIGHT: 260_000}))
+    assert driver.app.flush_duels(5.0)  # written by the recorder's own thread
     driver.now_ms += 1000
     driver.screen.update(driver.now_ms)
     assert driver.screen.dirty  # the screen noticed on its own
@@ -108,3 +107,22 @@ def test_a_duel_from_the_unit_appears_with_best_and_median_reactions(driver: Dri
     lines = [text for text, _color in duel_lines(driver.view.last)]
     assert lines[:3] == ["Ann vs Bob", "Ann won", "Bob takes 2"]
     assert "Ann: 200 ms" in lines
+
+
+def test_a_contested_duel_says_so_on_the_duels_view(driver: Driver) -> None:
+    from showdown.events import VerdictContested
+
+    driver.tap("tab:duels")
+    driver.app.on_service_event(verdict(Side.LEFT, {Side.LEFT: 180_000, Side.RIGHT: 240_000}))
+    assert "Contested" not in driver.view.labels()  # no such column while none is
+    driver.app.on_service_event(VerdictContested(
+        1, Side.RIGHT, 170_000, 260_000, Outcome.FASTER, Outcome.FASTER, Side.RIGHT,
+        {Side.LEFT: "Ann", Side.RIGHT: "Bob"}))
+    assert driver.app.flush_duels(5.0)
+    driver.now_ms += 1000
+    driver.screen.update(driver.now_ms)
+    driver.frame()
+    assert driver.view.labels()[-1] == "Contested"
+    assert {s.name: s.contested for s in driver.view.stats} == {"Ann": 1, "Bob": 1, "Cid": 0}
+    lines = [text for text, _color in duel_lines(driver.view.last)]
+    assert lines[-2:] == ["Contested", "a press came too late"]

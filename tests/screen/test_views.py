@@ -186,9 +186,7 @@ def test_a_duel_recorded_by_another_program_shows_up_on_the_screen(
     driver: Driver, db: Path
 ) -> None:
     """`run --headless` records duels in its own process; the screen still shows them."""
-    from showdown.duel import DuelResult, Outcome
-    from showdown.service import ReactionsTimed, VerdictGiven
-    from showdown.sides import Side
+    from showdown.events import DuelResult, Outcome, ReactionsTimed, Side, VerdictGiven
 
     table = CompanionApp.open(db, lang="en")
     players = {Side.LEFT: "Ann", Side.RIGHT: "Bob"}

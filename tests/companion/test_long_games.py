@@ -1,0 +1,137 @@
+"""A long game costs no more per round than a short one, and says exactly the same.
+
+The game's tally (totals, wins, losses, dealer) is carried from round to round and kept by
+the store beside the game, so `uno-showdown game round` reads no past round. These tests
+check that the carried tally is always the count over the rounds, that a game opened
+without its rounds answers as the whole game does, and that a tally the file cannot vouch
+for is never used.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.app import CompanionApp
+from companion.game import Game, Hand, LazyRounds
+from companion.scoring import MAX_TARGET, METHODS, Entry, Rules
+from companion.store import Store
+from showdown.cli import main
+
+
+def what_it_says(game: Game) -> tuple[object, ...]:
+    return (game.standings(), game.dealer, game.starter, game.verdict, game.totals)
+
+
+def fresh(game: Game) -> Game:
+    """The same game with nothing carried over: everything counted from the rounds."""
+    return Game(game.edition_key, game.rules, game.players, tuple(game.rounds), game.undone,
+                id=game.id, created_at=game.created_at, revision=game.revision)
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    """A game of any method, played a few rounds in (until it is over, if it ends)."""
+    method = METHODS[draw(st.sampled_from(sorted(METHODS)))]
+    players = ["Ann", "Bob", "Cid", "Dan"]
+    target = MAX_TARGET if method.takes_target else None
+    game = Game.new("classic", Rules.make(method.key, target), players)
+    for _ in range(draw(st.integers(0, 25))):
+        if game.verdict.over:
+            break
+        winner = draw(st.sampled_from(players))
+        if method.entry is Entry.ORDER:
+            rest = draw(st.permutations([p for p in players if p != winner]))
+            game = game.add_round(winner, order=(winner, *rest))
+        elif method.entry is Entry.WINNER:
+            game = game.add_round(winner)
+        else:
+            side = game.entrant_of(winner).members
+            points = {p: (0 if p in side else draw(st.integers(1, 60))) for p in players}
+            game = game.add_round(winner, {p: Hand(counted=v) for p, v in points.items()})
+    return game
+
+
+@given(games())
+@settings(max_examples=150)
+def test_the_carried_tally_is_the_count_over_the_rounds(game: Game) -> None:
+    again = fresh(game)
+    assert game.tally == again.tally
+    assert what_it_says(game) == what_it_says(again)
+
+
+def long_game(path, rounds: int, method: str = "winner") -> int:
+    players = ["Ann", "Bob", "Cid"]
+    game = Game.new("classic", Rules.make(method, None if method == "lazy" else MAX_TARGET),
+                    players)
+    for n in range(rounds):
+        winner = players[n % 3]
+        game = game.add_round(winner, {p: Hand(counted=0 if p == winner else n % 7 + 1)
+                                       for p in players})
+    with Store(path) as store:
+        return store.create_game(game)
+
+
+def test_a_game_opened_lazily_answers_as_the_whole_game(tmp_path) -> None:
+    db = tmp_path / "g.db"
+    game_id = long_game(db, 300, "lazy")
+    with Store(db) as store:
+        lazy, whole = store.load_game(game_id, lazy=True), store.load_game(game_id)
+        assert isinstance(lazy.rounds, LazyRounds) and not isinstance(whole.rounds, LazyRounds)
+        assert what_it_says(lazy) == what_it_says(whole)
+        assert lazy.rounds._cache == []  # nothing read to say all that
+        assert lazy.history() == whole.history()  # and everything is there when asked for
+
+
+def test_rounds_added_to_a_lazily_opened_game_are_what_the_whole_game_gets(tmp_path) -> None:
+    db_lazy, db_whole = tmp_path / "lazy.db", tmp_path / "whole.db"
+    ids = long_game(db_lazy, 200), long_game(db_whole, 200)
+    for db, game_id, lazy in ((db_lazy, ids[0], True), (db_whole, ids[1], False)):
+        with CompanionApp.open(db, game_id, lang="en", lazy=lazy) as app:
+            app.record_round("Bob", points={"Ann": 12, "Cid": 3})
+            app.record_round("Cid", points={"Ann": 1, "Bob": 30})
+            if lazy:
+                assert app.game is not None and app.game.rounds._cache == []
+    with Store(db_lazy) as a, Store(db_whole) as b:
+        one, two = a.load_game(ids[0]), b.load_game(ids[1])
+        assert what_it_says(one) == what_it_says(two)
+        assert one.rounds == two.rounds and len(one.rounds) == 202
+        assert a.load_game(ids[0], lazy=True).tally == one.tally
+
+
+def test_undo_and_edit_after_a_lazy_open_read_the_rounds_they_need(tmp_path) -> None:
+    db = tmp_path / "g.db"
+    game_id = long_game(db, 50)
+    with CompanionApp.open(db, game_id, lang="en", lazy=True) as app:
+        assert app.undo()
+        app.edit_round(3, "Ann", points={"Bob": 5, "Cid": 6})
+    with Store(db) as store:
+        game = store.load_game(game_id)
+        assert len(game.rounds) == 49 and len(game.undone) == 1
+        assert store.load_game(game_id, lazy=True).tally == fresh(game).tally
+
+
+def test_a_tally_the_file_cannot_vouch_for_is_not_used(tmp_path) -> None:
+    """An older uno-showdown changed the game without keeping the tally: read it whole."""
+    db = tmp_path / "g.db"
+    game_id = long_game(db, 40)
+    with Store(db) as store:
+        store.conn.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
+        store.conn.execute("UPDATE tallies SET state = '{\"rounds\": 1}'")
+        game = store.load_game(game_id, lazy=True)
+        assert not isinstance(game.rounds, LazyRounds)
+        assert game.tally == fresh(store.load_game(game_id)).tally
+
+
+def test_the_cli_says_the_same_of_a_long_game_as_of_a_short_one(tmp_path, capsys) -> None:
+    db = tmp_path / "g.db"
+    game_id = long_game(db, 500)
+    argv = ["game", "round", "--db", str(db), "--game", str(game_id), "--winner", "Ann",
+            "--points", "Bob: 7", "--points", "Cid: 9", "--lang", "en"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "Round 501 saved." in out
+    assert main(["game", "show", "--db", str(db), "--game", str(game_id), "--lang", "en"]) == 0
+    shown = capsys.readouterr().out
+    standings = out[out.index("#"):]
+    assert standings in shown  # the standings after the round are what `show` counts
