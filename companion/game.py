@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 from companion.cards import Card, CardError, format_cards
 from companion.editions import Edition, get_edition
@@ -51,6 +51,7 @@ MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
 #: number above this is a typing slip (and would not fit the games file as an integer).
 MAX_HAND_POINTS = 9999
+T = TypeVar("T")
 
 
 @contextmanager
@@ -271,33 +272,35 @@ class LazyRounds(Sequence[Round]):
         return f"LazyRounds({len(self)} rounds, {len(self._tail)} in memory)"
 
 
-def _appended(rounds: Sequence[Round], rnd: Round) -> Sequence[Round]:
-    """`rounds` and one more, without reading rounds that are still in the file."""
-    if isinstance(rounds, LazyRounds | _Growing):
-        return rounds.appended(rnd)
-    return (*rounds, rnd)
+def _appended(items: Sequence[T], item: T) -> Sequence[T]:
+    """`items` and one more: rounds without reading those still in the file, and what is
+    being added round after round (`_Growing`) without copying all of it each time."""
+    if isinstance(items, LazyRounds | _Growing):
+        return items.appended(item)
+    return (*items, item)
 
 
-class _Growing(Sequence[Round]):
-    """Rounds being added one after another (`Game.add_rounds`): each step shares one list
-    and appends to it, where a tuple would be copied whole every time (an import of 20,000
-    rounds copied 200 million references). A view is its first `len` rounds of the list."""
+class _Growing(Sequence[T]):
+    """Rounds (and their scores and dealers) being added one after another by
+    `Game.add_rounds`: each step shares one list and appends to it, where a tuple would be
+    copied whole every time (an import of 20,000 rounds copied 200 million references).
+    A view is the first `len` items of the list."""
 
-    def __init__(self, rounds: Iterable[Round], shared: list[Round] | None = None,
+    def __init__(self, items: Iterable[T], shared: list[T] | None = None,
                  length: int | None = None) -> None:
-        self._list = shared if shared is not None else list(rounds)
+        self._list = shared if shared is not None else list(items)
         self._len = len(self._list) if length is None else length
 
     def __len__(self) -> int:
         return self._len
 
     @overload
-    def __getitem__(self, index: int) -> Round: ...
+    def __getitem__(self, index: int) -> T: ...
 
     @overload
-    def __getitem__(self, index: slice) -> tuple[Round, ...]: ...
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
 
-    def __getitem__(self, index: int | slice) -> Round | tuple[Round, ...]:
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
         if isinstance(index, slice):
             return tuple(self._list[i] for i in range(*index.indices(self._len)))
         i = index + self._len if index < 0 else index
@@ -305,10 +308,10 @@ class _Growing(Sequence[Round]):
             raise IndexError(index)
         return self._list[i]
 
-    def appended(self, rnd: Round) -> _Growing:
+    def appended(self, item: T) -> _Growing[T]:
         if len(self._list) != self._len:  # an older view grows: it gets a list of its own
-            return _Growing([*self._list[: self._len], rnd])
-        self._list.append(rnd)
+            return _Growing([*self._list[: self._len], item])
+        self._list.append(item)
         return _Growing((), self._list, self._len + 1)
 
 
@@ -630,11 +633,11 @@ class Game:
         # Carry what is derived over: O(entrants) per round, not O(rounds).
         score = new._score(index)
         if "scores" in self.__dict__:
-            new.__dict__["scores"] = (*self.scores, score)
+            new.__dict__["scores"] = _appended(self.scores, score)
         new.__dict__["last_score"] = score
         dealer = self.rules.method.next_dealer(new, index, self.dealer)
         if "dealers" in self.__dict__:
-            new.__dict__["dealers"] = (*self.dealers, dealer)
+            new.__dict__["dealers"] = _appended(self.dealers, dealer)
         new.__dict__["tally"] = self.tally.after(
             self.entrant_of(rnd.winner).name, score,
             self.entrant_of(score.loser).name if score.loser is not None else None,
@@ -646,13 +649,17 @@ class Game:
         import replays. The rounds are gathered in a list and become the game's once, so
         thousands of them cost each the same."""
         game = replace(self, rounds=_Growing(self.rounds))
+        for name in ("scores", "dealers"):  # derived once, then grown the same way
+            game.__dict__[name] = _Growing(getattr(game, name))
         for e in entries:
             game = game.add_round(e.winner, e.hands, e.played_at, order=e.order,
                                   out_on=e.out_on)
-        assert isinstance(game.rounds, _Growing)
         final = replace(game, rounds=tuple(game.rounds))
-        final.__dict__.update({k: v for k, v in game.__dict__.items()
-                               if k in ("scores", "last_score", "dealers", "tally")})
+        for name, value in game.__dict__.items():
+            if name in ("scores", "dealers"):
+                final.__dict__[name] = tuple(value)
+            elif name in ("last_score", "tally"):
+                final.__dict__[name] = value
         return final
 
     def edit_round(
