@@ -43,6 +43,12 @@ class LoggedDuel:
     def name(self, side: Side | None) -> str | None:
         return None if side is None else self.players.get(side)
 
+    def launch_failed(self) -> None:
+        """The log says the unit never confirmed this duel's launch: nobody won or takes
+        the cards, as the table recorded it."""
+        self.outcome = Outcome.LAUNCH_FAILED
+        self.winner = self.loser = None
+
 
 @dataclass
 class _Loaded:
@@ -119,6 +125,8 @@ def read_log(lines: Iterable[str]) -> LogReading:
                         last.reaction_us[side] = value
         elif kind == "contested" and duel in current and current[duel].verdicts:
             current[duel].verdicts[-1].contested = True
+        elif kind == "launch_failed" and duel in current and current[duel].verdicts:
+            current[duel].verdicts[-1].launch_failed()
     return reading
 
 

@@ -48,6 +48,7 @@ from companion.i18n import _
 from companion.names import name_key
 from companion.scoring import Rules
 from companion.timebox import State, TimeBox, TimeBoxError
+from showdown.events import Outcome
 
 APP_NAME = "uno-showdown"
 DB_NAME = "games.sqlite3"
@@ -1063,6 +1064,14 @@ class Store:
         with self.transaction() as conn:
             self._touch_duel(conn, duel_id)
             conn.execute("UPDATE duels SET contested = 1 WHERE id = ?", (duel_id,))
+
+    def set_duel_launch_failed(self, duel_id: int) -> None:
+        """The unit never confirmed the duel's launch: it ends as launch failed, and nobody
+        is credited a win or the cards (the reaction times stay: the presses happened)."""
+        with self.transaction() as conn:
+            self._touch_duel(conn, duel_id)
+            conn.execute("UPDATE duels SET outcome = ?, winner_id = NULL, loser_id = NULL "
+                         "WHERE id = ?", (Outcome.LAUNCH_FAILED.value, duel_id))
 
     def _touch_duel(self, conn: sqlite3.Connection, duel_id: int) -> None:
         row = conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()

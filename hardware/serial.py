@@ -9,7 +9,10 @@ engine's planned go, and a press is early on the board exactly when it is
 early for the engine. Its clock is the board's, unwrapped and kept
 monotonic by the link (firmware_host/clock.py). When the link drops or the
 board restarts it reports `UnitFault(abort_duel=True)`, so a duel in progress
-ends without a launch, and the link reconnects by itself.
+ends without a launch, and the link reconnects by itself. A launch the board did
+not confirm (it could not be sent, was never acknowledged before the link gave
+up, or was refused) is reported with `launch_failed=True`: the duel that called
+for it ends as launch failed, and nobody is credited its cards.
 """
 
 from __future__ import annotations
@@ -93,7 +96,10 @@ class SerialUnit(ShowdownUnit):
         if isinstance(event, BoardEvent):
             item = self._board_input(event)
         elif isinstance(event, Lost):
-            item = UnitFault(event.t_us, f"lost the board: {event.reason}", abort_duel=True)
+            # a launch the board had not acknowledged may never have run: its duel's cards
+            # cannot be counted as flown
+            item = UnitFault(event.t_us, f"lost the board: {event.reason}", abort_duel=True,
+                             launch_failed=P.LAUNCH in event.unconfirmed)
         elif isinstance(event, VersionMismatch):
             item = UnitFault(
                 event.t_us,
@@ -108,6 +114,7 @@ class SerialUnit(ShowdownUnit):
                 event.t_us, f"the board refused {_COMMAND_TEXT.get(event.kind, event.kind)}: "
                 f"{nak_text(event.reason)}",
                 abort_duel=event.kind in (P.COUNTDOWN, P.LAUNCH),
+                launch_failed=event.kind == P.LAUNCH,
             )
         elif isinstance(event, Connected):
             log.info("board %08x ready on %s", event.boot_id, event.port)
@@ -201,7 +208,7 @@ class SerialUnit(ShowdownUnit):
             args += [P.LEFT if part.side is Side.LEFT else P.RIGHT, part.cards]
         if not self._command(P.LAUNCH, tuple(args)):
             self._report(UnitFault(self.now_us(), "the launch was not sent: the board is not "
-                                   "connected", abort_duel=False))
+                                   "connected", abort_duel=False, launch_failed=True))
 
     def _report(self, item: UnitInput) -> None:
         """Hand the service an input of the unit's own making (read with the board's)."""

@@ -21,6 +21,14 @@ that arrived after the verdict with a stamp that would have changed it gets a
 
     {"input": "contested", "duel": 7, "side": "left", "t_us": 3149000,
      "arrived_us": 3190000, "given": "faster", "would_be": "faster", "would_win": "left"}
+
+A launch the unit never confirmed (not sent, not acknowledged, refused) gets a
+`launch_failed` line: the duel ends as launch failed and nobody takes its cards. Replay
+still judges the presses (the verdict line stays what the table judged); whether the cards
+flew is the unit's news, not an input.
+
+    {"input": "launch_failed", "duel": 7, "t_us": 3290000,
+     "reason": "lost the board: the board did not acknowledge command LA #12"}
 """
 
 from __future__ import annotations
@@ -60,7 +68,7 @@ class LogError(ValueError):
 class LogRecord:
     """One decoded line: an input (or a config or a recorded verdict) and when it arrived."""
 
-    kind: str  # "input", "config", "verdict", "reactions" or "contested"
+    kind: str  # "input", "config", "verdict", "reactions", "contested" or "launch_failed"
     event: DuelInput | None = None
     arrived_us: int | None = None
     config: dict[str, Any] | None = None
@@ -221,6 +229,8 @@ def decode_line(text: str) -> LogRecord | None:
                          at=at if isinstance(at, str) else None)
     if kind == "contested":
         return LogRecord("contested", contest=obj, duel=duel)
+    if kind == "launch_failed":  # the unit's news, not an input: replay judges presses
+        return LogRecord("launch_failed", duel=duel)
     if kind == "reactions":
         return LogRecord("reactions", duel=duel)
     t_us = _int(obj, "t_us")
@@ -338,6 +348,11 @@ class DuelLog:
 
     def contested(self, contest: Contest, arrived_us: int, duel: int) -> None:
         self.write(encode_contest(contest, arrived_us, duel), sync=True)
+
+    def launch_failed(self, reason: str, t_us: int, duel: int) -> None:
+        """The unit never confirmed this duel's launch: it ends as launch failed."""
+        self.write({"input": "launch_failed", "duel": duel, "t_us": t_us, "reason": reason},
+                   sync=True)
 
     def close(self) -> None:
         if self._owned:

@@ -164,8 +164,8 @@ def _group(
                 current.recorded.append(record.verdict)
                 current.steps.append(_Decided(record.decided_at_us))
             continue
-        if record.kind == "reactions":
-            continue  # the replay times the players itself
+        if record.kind in ("reactions", "launch_failed"):
+            continue  # the replay times the players itself; whether cards flew is no press
         if record.kind == "contested":
             if current is not None and current.contested is None:
                 current.contested = record.contest

@@ -29,6 +29,7 @@ from showdown.commands.options import (
 )
 from showdown.events import (
     ConfigError,
+    LaunchFailed,
     Outcome,
     ReactionsTimed,
     ServiceEvent,
@@ -190,6 +191,8 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
                      else "it would have been a tie" if event.would_be is Outcome.TIE
                      else "nobody would have won")
             say(f"  CONTESTED! {who[event.side]}'s press came {late:.0f} ms late: {would}")
+        elif isinstance(event, LaunchFailed):
+            say(_describe_failed(event))
         elif isinstance(event, ReactionsTimed):
             times = ", ".join(f"{s.value} {v / 1000:.1f} ms"
                               for s, v in event.reaction_us.items() if v is not None)
@@ -213,6 +216,12 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
         service.unsubscribe(control)
         service.flush_listeners()  # what was said is printed before the command returns
     return 0
+
+
+def _describe_failed(event: LaunchFailed) -> str:
+    """A verdict whose cards never flew: said as plainly as the verdict was."""
+    return (f"duel {event.duel_id}: launch failed ({event.reason}): nobody takes the cards; "
+            "load the duel again")
 
 
 def _describe(event: VerdictGiven) -> str:
