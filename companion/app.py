@@ -343,11 +343,13 @@ class CompanionApp:
         game = self.game
         if game is None or game.id is None:
             return
-        try:
-            self.game = self.store.load_game(game.id)
-        except CompanionError:  # deleted elsewhere: there is no game to show any more
+        if self.store.game_revision(game.id) is None:  # deleted elsewhere: nothing to show
             self.game = None
             self._attach()
+            return
+        # Any other error (the file damaged, unreadable for a moment) goes to the caller, and
+        # the game held here stays as it was: a screen keeps showing it and tries again.
+        self.game = self.store.load_game(game.id)
 
     def refresh(self) -> bool:
         """Catch up with what another program (the CLI, `run` recording duels, a second
@@ -357,28 +359,33 @@ class CompanionApp:
             version = self.store.data_version()
             if version == self._seen_version:
                 return False
+            changed = self._catch_up()
+            # Only now: a refresh that failed half-way (it raised) is tried again next time.
             self._seen_version = version
+            return changed
+
+    def _catch_up(self) -> bool:
+        game = self.game
+        if game is None or game.id is None:
+            return False
+        changed = self.store.game_revision(game.id) != game.revision
+        if changed:
+            names = self.game.names if self.game is not None else []
+            self._reload()
+            if self.game is not None and self.game.names != names:
+                self._attach()  # a rename elsewhere: the duels name the players anew
+                return True
+        if self._reload_box():
+            changed = True
             game = self.game
             if game is None or game.id is None:
-                return False
-            changed = self.store.game_revision(game.id) != game.revision
-            if changed:
-                names = self.game.names if self.game is not None else []
-                self._reload()
-                if self.game is not None and self.game.names != names:
-                    self._attach()  # a rename elsewhere: the duels name the players anew
-                    return True
-            if self._reload_box():
-                changed = True
-                game = self.game
-                if game is None or game.id is None:
-                    return True
-            if self.game is not None and self.game.id is not None:
-                self._known_duels()
-                # Only the duels written since the last look: O(new), not O(stored).
-                changed = self._take_duels(
-                    self.store.duel_changes(self.game.id, self._duels_seen)) or changed
-            return changed
+                return True
+        if self.game is not None and self.game.id is not None:
+            self._known_duels()
+            # Only the duels written since the last look: O(new), not O(stored).
+            changed = self._take_duels(
+                self.store.duel_changes(self.game.id, self._duels_seen)) or changed
+        return changed
 
     def reload(self) -> None:
         """Read the current game from the file again (to show what others have changed)."""

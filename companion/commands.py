@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion import i18n, table_commands
+from companion import i18n, table_commands, transfer
 from companion.app import CompanionApp
 from companion.cards import CardError, parse_cards
 from companion.editions import EDITIONS, get_edition
@@ -483,10 +483,15 @@ def cmd_duels(args: argparse.Namespace) -> int:
     if args.recover_from:
         try:
             reading = read_log(iter_lines(args.recover_from))
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else _("it is not UTF-8 text")
+        except (OSError, ValueError) as exc:  # ValueError: not UTF-8, too long, a NUL
+            if isinstance(exc, OSError):
+                reason = exc.strerror or str(exc)
+            elif isinstance(exc, UnicodeDecodeError):
+                reason = _("it is not UTF-8 text")
+            else:
+                reason = str(exc)
             raise ConfigError(_("cannot read {path}: {reason}").format(
-                path=args.recover_from, reason=reason)) from None
+                path=args.recover_from[:200], reason=reason)) from None
     with _opened(args) as app:
         if args.recover_from:
             done = app.recover_duels(reading)
@@ -538,10 +543,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             return 0
         rows = []
         for info in infos:
-            over = app.store.load_game(info.id).verdict.over
+            try:
+                state = _("over") if app.store.load_game(info.id).verdict.over else _("playing")
+            except CompanionError:  # one damaged game does not hide the others
+                state = _("damaged")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),
-                         info.rounds, info.last_played[:16].replace("T", " "),
-                         _("over") if over else _("playing")])
+                         info.rounds, info.last_played[:16].replace("T", " "), state])
         print(_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
                       _("last played"), ""], rows, right={0, 4}))
         return 0
@@ -590,9 +597,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.output:
             try:
                 Path(args.output).write_text(text, encoding="utf-8")
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise ConfigError(_("cannot write {path}: {reason}").format(
-                    path=args.output, reason=exc.strerror)) from None
+                    path=args.output[:200], reason=reason)) from None
             print(_("Game {id} written to {path}.").format(id=app.game.id if app.game else "",
                                                           path=args.output), file=sys.stderr)
         else:
@@ -602,11 +610,9 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_import(args: argparse.Namespace) -> int:
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-        raise ConfigError(_("cannot read {path}: {reason}").format(
-            path=args.file, reason=reason)) from None
+        text = transfer.read_export(args.file)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
     with _opened(args, need_game=False) as app:
         fmt = "csv" if args.file.lower().endswith(".csv") else None
         game_id = app.import_game(text, fmt)

@@ -29,13 +29,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 from companion import house_rules as house
 from companion.cards import Card, CardError, format_cards, parse_card
 from companion.editions import Edition, get_edition
-from companion.errors import CompanionError
+from companion.errors import GameError  # defined there, raised and caught as companion.game's
 from companion.i18n import _
+
+# `check_name` stays importable from here: the one check of names lives in companion.names.
+from companion.names import check_name, check_seat, check_unique, name_key
 from companion.scoring import (
     Entrant,
     Entry,
@@ -55,13 +58,9 @@ MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
 #: number above this is a typing slip (and would not fit the games file as an integer).
 MAX_HAND_POINTS = 9999
-_FORBIDDEN_IN_NAMES = ":,+"
+T = TypeVar("T")
 #: The card whose deck has showdown cards (the symbol on coloured cards is not in the notation).
 WILD_SHOWDOWN = parse_card("showdown")
-
-
-class GameError(CompanionError):
-    """An operation the rules or the table's state do not allow; the message says what to do."""
 
 
 @contextmanager
@@ -286,24 +285,47 @@ class LazyRounds(Sequence[Round]):
         return f"LazyRounds({len(self)} rounds, {len(self._tail)} in memory)"
 
 
-def check_name(name: str) -> str:
-    clean = " ".join(name.split())
-    if not clean:
-        raise GameError(_("a player's name cannot be empty"))
-    if any(ch in clean for ch in _FORBIDDEN_IN_NAMES):
-        raise GameError(
-            _("{name!r} cannot be a player's name: leave out the characters : , +").format(
-                name=clean
-            )
-        )
-    return clean
+def _appended(items: Sequence[T], item: T) -> Sequence[T]:
+    """`items` and one more: rounds without reading those still in the file, and what is
+    being added round after round (`_Growing`) without copying all of it each time."""
+    if isinstance(items, LazyRounds | _Growing):
+        return items.appended(item)
+    return (*items, item)
 
 
-def _appended(rounds: Sequence[Round], rnd: Round) -> Sequence[Round]:
-    """`rounds` and one more, without reading rounds that are still in the file."""
-    if isinstance(rounds, LazyRounds):
-        return rounds.appended(rnd)
-    return (*rounds, rnd)
+class _Growing(Sequence[T]):
+    """Rounds (and their scores and dealers) being added one after another by
+    `Game.add_rounds`: each step shares one list and appends to it, where a tuple would be
+    copied whole every time (an import of 20,000 rounds copied 200 million references).
+    A view is the first `len` items of the list."""
+
+    def __init__(self, items: Iterable[T], shared: list[T] | None = None,
+                 length: int | None = None) -> None:
+        self._list = shared if shared is not None else list(items)
+        self._len = len(self._list) if length is None else length
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            return tuple(self._list[i] for i in range(*index.indices(self._len)))
+        i = index + self._len if index < 0 else index
+        if not 0 <= i < self._len:
+            raise IndexError(index)
+        return self._list[i]
+
+    def appended(self, item: T) -> _Growing[T]:
+        if len(self._list) != self._len:  # an older view grows: it gets a list of its own
+            return _Growing([*self._list[: self._len], item])
+        self._list.append(item)
+        return _Growing((), self._list, self._len + 1)
 
 
 def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, ...]:
@@ -312,16 +334,71 @@ def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, .
     with _as_game_error():
         players = tuple(Player(n, 0, team) for n, team in method.seat(names, check_name))
         method.check_players(len(players))
-    seen: set[str] = set()
-    for p in players:
-        if p.name.casefold() in seen:
-            raise GameError(
-                _("{name} is in the list twice: give each player a different name").format(
-                    name=p.name
-                )
-            )
-        seen.add(p.name.casefold())
+    check_unique(p.name for p in players)
     return players
+
+
+def check_roster(method: ScoringMethod, players: Sequence[Player], rounds: int
+                 ) -> tuple[Player, ...]:
+    """Players as a game of `rounds` rounds (undone ones too) may hold them; names made clean.
+
+    For a game that did not start at this table (an imported file): every rule a live game
+    keeps for its players is checked here, as `seat_players` and `add_player` check them one
+    at a time. Names pass `check_name` and are unique; the players who sat down at the start
+    are a table the method takes, seated as the method seats them (under the teams method,
+    teams of two partners sitting opposite; under any other, no teams); late joiners joined
+    after a round that was played, each one a player the method lets join.
+    """
+    clean = tuple(replace(p, name=check_name(p.name)) for p in players)
+    check_unique(p.name for p in clean)
+    founders = [p for p in clean if p.joined_round == 0]
+    with _as_game_error():
+        if len(founders) < len(clean):
+            method.check_late_joiner()
+        method.check_players(len(founders))
+        method.check_players(len(clean))
+        expected = method.seat([p.name for p in founders], check_name)
+    for p in clean:
+        if not 0 <= p.joined_round <= rounds:
+            raise GameError(
+                _("{name} joined after round {n}, but the game has {count} rounds: check "
+                  "when they joined").format(name=p.name, n=p.joined_round, count=rounds)
+            )
+    if all(team is None for _name, team in expected):
+        teamed = next((p for p in clean if p.team is not None), None)
+        if teamed is not None:
+            raise GameError(
+                _("{name} is in a team, but only the teams method has teams: leave the team "
+                  "out").format(name=teamed.name)
+            )
+    elif _teams_of(founders) != _teams_of(Player(n, 0, t) for n, t in expected):
+        raise GameError(
+            _("the teams method needs teams of exactly two partners sitting opposite each "
+              "other: check the players' teams and seats")
+        )
+    return clean
+
+
+def _teams_of(players: Iterable[Player]) -> set[frozenset[str]] | None:
+    """Who plays with whom, whatever the teams are numbered; None if someone has no team."""
+    teams: dict[int, set[str]] = {}
+    for p in players:
+        if p.team is None:
+            return None
+        teams.setdefault(p.team, set()).add(p.name)
+    return {frozenset(members) for members in teams.values()}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """A round as typed or read from a file, before the model checks it (`Game.add_rounds`)."""
+
+    winner: str | None
+    hands: Mapping[str, Hand]
+    played_at: str = ""
+    order: tuple[str, ...] = ()
+    out_on: Card | None = None
+    showdown_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -382,9 +459,9 @@ class Game:
 
     def player(self, name: str) -> Player:
         """Find a player by name, ignoring case; GameError names the players if there is none."""
-        key = " ".join(name.split()).casefold()
+        key = name_key(name)
         for p in self.players:
-            if p.name.casefold() == key:
+            if name_key(p.name) == key:
                 return p
         raise GameError(
             _("there is no player {name!r} in this game: the players are {names}").format(
@@ -592,16 +669,34 @@ class Game:
         # Carry what is derived over: O(entrants) per round, not O(rounds).
         score = new._score(index)
         if "scores" in self.__dict__:
-            new.__dict__["scores"] = (*self.scores, score)
+            new.__dict__["scores"] = _appended(self.scores, score)
         new.__dict__["last_score"] = score
         dealer = self.rules.method.next_dealer(new, index, self.dealer)
         if "dealers" in self.__dict__:
-            new.__dict__["dealers"] = (*self.dealers, dealer)
+            new.__dict__["dealers"] = _appended(self.dealers, dealer)
         new.__dict__["tally"] = self.tally.after(
             self.entrant_of(rnd.winner).name, score,
             self.entrant_of(score.loser).name if score.loser is not None else None,
             dealer)
         return new
+
+    def add_rounds(self, entries: Iterable[RoundEntry]) -> Game:
+        """Record rounds in order, each checked as a live round is (`add_round`); what an
+        import replays. The rounds are gathered in a list and become the game's once, so
+        thousands of them cost each the same."""
+        game = replace(self, rounds=_Growing(self.rounds))
+        for name in ("scores", "dealers"):  # derived once, then grown the same way
+            game.__dict__[name] = _Growing(getattr(game, name))
+        for e in entries:
+            game = game.add_round(e.winner, e.hands, e.played_at, order=e.order,
+                                  out_on=e.out_on, showdown_out=e.showdown_out)
+        final = replace(game, rounds=tuple(game.rounds))
+        for name, value in game.__dict__.items():
+            if name in ("scores", "dealers"):
+                final.__dict__[name] = tuple(value)
+            elif name in ("last_score", "tally"):
+                final.__dict__[name] = value
+        return final
 
     def edit_round(
         self, number: int, winner: str | None, hands: Mapping[str, Hand] | None = None,
@@ -638,8 +733,8 @@ class Game:
     def rename(self, old: str, new: str) -> Game:
         was = self.player(old).name
         name = check_name(new)
-        if name.casefold() != was.casefold() and any(
-            p.name.casefold() == name.casefold() for p in self.players
+        if name_key(name) != name_key(was) and any(
+            name_key(p.name) == name_key(name) for p in self.players
         ):
             raise GameError(
                 _("{name} is already playing: choose another name").format(name=name)
@@ -671,13 +766,13 @@ class Game:
         with _as_game_error():
             self.rules.method.check_late_joiner()
         clean = check_name(name)
-        if any(p.name.casefold() == clean.casefold() for p in self.players):
+        if any(name_key(p.name) == name_key(clean) for p in self.players):
             raise GameError(_("{name} is already playing: choose another name").format(name=clean))
         with _as_game_error():
             self.rules.method.check_players(len(self.players) + 1)
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
-        position = len(self.players) if seat is None else max(0, min(seat, len(self.players)))
+        position = len(self.players) if seat is None else check_seat(seat, len(self.players))
         players = list(self.players)
         players.insert(position, Player(clean, len(self.rounds)))
         return replace(self, players=tuple(players), undone=(), revision=self.revision + 1)

@@ -13,6 +13,7 @@ the last deal once the time is up, or done; it is redrawn when the shown second 
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable
 from functools import partial
@@ -39,6 +40,8 @@ from companion.widgets import Button, button_at, row_weighted
 if TYPE_CHECKING:
     from companion.app import CompanionApp
 
+log = logging.getLogger(__name__)
+
 #: Tabs along the top: view name, label (translated when drawn), function key (the window
 #: around the screen keeps F6-F11 for the duel bar, so the table's helpers have none).
 TABS: tuple[tuple[str, str, int | None], ...] = (
@@ -56,6 +59,8 @@ TAB_PX, TAB_PAD_PX = 18, 16
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
 #: How long a notice stays on screen.
 NOTICE_MS = 3000
+#: The notice's text size, in pixels.
+NOTICE_PX = 20
 #: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
 POLL_MS = 250
 #: Height of the time box's banner under the tabs.
@@ -127,8 +132,8 @@ class CompanionScreen:
             self._next_poll_ms = now_ms + POLL_MS
             try:
                 self.app.refresh()  # a round entered from the command line shows up here too
-            except CompanionError as exc:
-                self.notify(str(exc))
+            except Exception as exc:  # the table's window must outlive any bad read
+                self._refresh_failed(exc)
             signature = self._app_signature()
             if len(signature) != len(self._signature) or any(
                     a is not b for a, b in zip(signature, self._signature, strict=True)):
@@ -139,6 +144,17 @@ class CompanionScreen:
             self._dirty = True
         if self.banner() != self._banner_shown:  # the clock moved on a second
             self._dirty = True
+
+    def _refresh_failed(self, exc: Exception) -> None:
+        """Say in one line why the game could not be read; the next poll simply tries again."""
+        if isinstance(exc, CompanionError):
+            message = str(exc)
+        else:
+            log.exception("reading the games file failed")
+            message = _("The games file could not be read ({reason}); trying again").format(
+                reason=type(exc).__name__)
+        if message != self._notice:  # one notice for a failure that repeats every poll
+            self.notify(message)
 
     def draw(self, surface: pygame.Surface) -> None:
         self._layout()  # a view may have gone full screen (the name keyboard)
@@ -306,11 +322,20 @@ class CompanionScreen:
             button.draw(surface, pressed=button.key == self._held_tab)
 
     def _draw_notice(self, surface: pygame.Surface) -> None:
-        image = theme.font(20, True).render(self._notice, True, theme.BACKGROUND)
-        box = image.get_rect().inflate(32, 20)
+        """The notice in a box above the bottom buttons, wrapped to the screen's width: an
+        error names a file and says what to do, and all of it must be readable."""
+        lines = notice_lines(self._notice, self.size[0] - 64)
+        f = theme.font(NOTICE_PX, True)
+        images = [f.render(line, True, theme.BACKGROUND) for line in lines]
+        width = max(i.get_width() for i in images)
+        height = sum(i.get_height() for i in images)
+        box = pygame.Rect(0, 0, width + 32, height + 20)
         box.midbottom = (self.size[0] // 2, self.size[1] - 72)
         pygame.draw.rect(surface, theme.ACCENT, box, border_radius=10)
-        surface.blit(image, image.get_rect(center=box.center))
+        y = box.y + 10
+        for image in images:
+            surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
+            y += image.get_height()
 
     def _handle(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN:
@@ -360,6 +385,24 @@ class CompanionScreen:
             self.go("standings")
             return True
         return False
+
+
+def notice_lines(message: str, width: int, most: int = 3) -> list[str]:
+    """`message` broken at spaces into at most `most` lines of `width` pixels (the last one
+    cut with … if even that is not enough)."""
+    f = theme.font(NOTICE_PX, True)
+    lines: list[str] = []
+    words = message.split(" ")
+    while words and len(lines) < most - 1:
+        line = words.pop(0)
+        while words and f.size(f"{line} {words[0]}")[0] <= width:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines.append(theme.fit(" ".join(words), NOTICE_PX, width, bold=True,
+                               min_size=NOTICE_PX)[0])
+    return [theme.fit(line, NOTICE_PX, width, bold=True, min_size=NOTICE_PX)[0]
+            for line in lines] or [""]
 
 
 def game_is_over(app: CompanionApp) -> bool:

@@ -142,6 +142,13 @@ def showdown_said(value: str | None) -> tuple[bool, bool | None]:
 # -- the commands -------------------------------------------------------------------------
 
 
+def _word(value: object) -> str:
+    """A positional argument as typed (argparse hands `-- --` over as an empty list)."""
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value) if value is not None else ""
+
+
 def cmd_house_rules(args: argparse.Namespace) -> int:
     from companion import house_rules as house
     from companion.editions import edition_key
@@ -217,7 +224,7 @@ def cmd_direction(args: argparse.Namespace) -> int:
         game = app.game
         assert game is not None
         if args.direction is not None:
-            word = args.direction.strip().lower()
+            word = _word(args.direction).strip().lower()
             if word == "reverse":
                 app.reverse()
             else:
@@ -233,18 +240,18 @@ def cmd_item(args: argparse.Namespace) -> int:
     from companion.commands import _opened
     from companion.items import ONLY_THE_ITEM, describe, reveal
 
-    colour_word = args.colour.strip().lower()
+    colour_word = _word(args.colour).strip().lower()
     colours = dict(zip(COLOURS, [*Colour, None], strict=True))
     if colour_word not in colours:
         raise ConfigError(_("{colour!r} is not a card colour: choose {choices}").format(
-            colour=args.colour, choices=", ".join(COLOURS)))
+            colour=_word(args.colour), choices=", ".join(COLOURS)))
     with _opened(args) as app:
         game = app.game
         assert game is not None
         if game.edition_key != "mario-kart":
             raise ConfigError(_("only UNO Mario Kart has the Wild Item Box: this game is played "
                                "with {edition}").format(edition=game.edition.title))
-        effect = reveal(game.seating, args.player, colours[colour_word])
+        effect = reveal(game.seating, _word(args.player), colours[colour_word])
         print(f"{effect.item.label}: " + " ".join(describe(effect)))
         print(_(ONLY_THE_ITEM))
         return 0
@@ -257,7 +264,7 @@ def cmd_first_card(args: argparse.Namespace) -> int:
     with _opened(args) as app:
         game = app.game
         assert game is not None
-        card = game.edition.parse_hand(args.card, _("the first card"))
+        card = game.edition.parse_hand(_word(args.card), _("the first card"))
         if len(card) != 1:
             raise ConfigError(_("give the one card turned up first, e.g. r5"))
         print(" ".join(describe_opening(app.opening(card[0]))))

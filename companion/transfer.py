@@ -30,13 +30,23 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from companion import house_rules as house
 from companion.cards import Card, format_cards, parse_card, parse_cards
-from companion.errors import CompanionError
-from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, GameError, Hand, Player, Round
+from companion.editions import get_edition
+from companion.errors import CompanionError, GameError
+from companion.game import (
+    MAX_HAND_POINTS,
+    MAX_PLAYERS,
+    Game,
+    Hand,
+    Player,
+    Round,
+    RoundEntry,
+    check_roster,
+)
 from companion.i18n import _
 from companion.scoring import MAX_TARGET, Entry, Rules, RulesError
 from companion.store import DuelRow
@@ -52,8 +62,39 @@ CSV_COLUMNS = ("edition", "method", "target", "options", "round", "played_at", "
 CSV_VARIANT_COLUMNS = ("place", "out_on", "house_rules", "deals_first", "showdown_out")
 
 
+#: The largest file `game import` reads: ten times a 20,000-round game of ten players as CSV,
+#: so a file of another kind (a disk image, /dev/zero) is refused before it fills the memory.
+MAX_FILE_BYTES = 32 * 1024 * 1024
+
+
 class TransferError(CompanionError):
     """A file that is not an exported game, or whose contents break the rules."""
+
+
+def read_export(path: str) -> str:
+    """The text of a file to import: UTF-8, at most `MAX_FILE_BYTES`, or one sentence why not.
+
+    Read as a stream up to the cap, so a device or a pipe that never ends is refused too.
+    """
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise TransferError(_("cannot read {path}: {reason}").format(
+            path=path[:200], reason=reason)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise TransferError(
+            _("{path} is larger than {mib} MiB, so it is not a game written by `game export`: "
+              "check the file name").format(path=path, mib=MAX_FILE_BYTES // (1024 * 1024))
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TransferError(
+            _("{path} is not a game written by `game export`: it is not UTF-8 text ({reason})"
+              ).format(path=path, reason=exc.reason)
+        ) from None
 
 
 def _hand_json(hand: Hand) -> str | int:
@@ -196,7 +237,8 @@ def import_game(text: str, fmt: str | None = None) -> tuple[Game, list[DuelRow]]
         raise TransferError(
             _("the file holds a game the rules refuse: {reason}").format(reason=exc)
         ) from None
-    except (ValueError, LookupError, TypeError, AttributeError, RecursionError) as exc:
+    except (ValueError, LookupError, TypeError, AttributeError, RecursionError, csv.Error
+            ) as exc:
         raise TransferError(
             _("the file is not a game exported by uno-showdown ({reason}): "
               "export it again with `game export`").format(reason=exc)
@@ -269,34 +311,27 @@ def _hand_from(value: object, field: str) -> Hand:
     raise _bad(field, value, _("cards or a number of points"))
 
 
-@dataclass(frozen=True, slots=True)
-class _Entered:
-    """A round as read from a file, before it is replayed through the game model."""
-
-    winner: str
-    hands: dict[str, Hand]
-    played_at: str
-    order: tuple[str, ...] = ()
-    out_on: Card | None = None
-    showdown_out: bool = False
-
-
 def _replay(
     edition: str, rules: Rules, players: list[Player], created_at: str,
-    rounds: list[_Entered], house_rules: Sequence[str] = (), first_dealer: str | None = None,
+    rounds: list[RoundEntry], house_rules: Sequence[str] = (), first_dealer: str | None = None,
 ) -> Game:
-    """The game the file describes, built by the same operations as typed input."""
-    base = Game.new(edition, rules, [p.name for p in players if p.joined_round == 0],
-                    created_at=created_at, house_rules=house_rules, first_dealer=first_dealer)
+    """The game the file describes, built the way a live game is: every check a table makes.
+
+    The players pass the roster checks of a live game (names, how many, teams of two, late
+    joiners), the house rules the checks of a new game, then the rounds are added through
+    the model in order, each checked as a live round is; `Game.add_rounds` does that in time
+    linear in the rounds.
+    """
+    roster = check_roster(rules.method, players, len(rounds))
+    key = get_edition(edition).key
     try:
-        rules.method.check_players(len(players))
+        chosen = house.check(key, rules.method.key, house_rules)
     except RulesError as exc:
         raise GameError(str(exc)) from None
-    game = replace(base, players=tuple(players))
-    for r in rounds:
-        game = game.add_round(r.winner or None, r.hands, r.played_at, order=r.order,
-                              out_on=r.out_on, showdown_out=r.showdown_out)
-    return game
+    game = Game(key, rules, roster, created_at=created_at, house_rules=chosen)
+    if first_dealer is not None:
+        game = replace(game, first_dealer=game.player(first_dealer).name)
+    return game.add_rounds(replace(r, winner=r.winner or None) for r in rounds)
 
 
 def _flag(value: object, field: str) -> bool:
@@ -344,10 +379,10 @@ def _from_json(data: object) -> tuple[Game, list[DuelRow]]:
         }
         order = tuple(_text(n, f"{where}.order[{j}]")
                       for j, n in enumerate(_list(r, "order", required=False)))
-        entries.append(_Entered(_text(r["winner"], f"{where}.winner"), hands,
-                                _text(r.get("played_at", ""), f"{where}.played_at"),
-                                order, _card_from(r.get("out_on"), f"{where}.out_on"),
-                                _flag(r.get("showdown_out", False), f"{where}.showdown_out")))
+        entries.append(RoundEntry(_text(r["winner"], f"{where}.winner"), hands,
+                                  _text(r.get("played_at", ""), f"{where}.played_at"),
+                                  order, _card_from(r.get("out_on"), f"{where}.out_on"),
+                                  _flag(r.get("showdown_out", False), f"{where}.showdown_out")))
     chosen = [_text(k, f"house_rules[{i}]")
               for i, k in enumerate(_list(data, "house_rules", required=False))]
     dealer = data.get("first_dealer")
@@ -440,8 +475,8 @@ def _from_csv(text: str) -> Game:
             places = {line: _whole(r.get("place") or "", cell(line, "place"), 1, MAX_PLAYERS)
                       for line, r in group}
             order = tuple(r["player"] for line, r in sorted(group, key=lambda lr: places[lr[0]]))
-            entries.append(_Entered(won["player"], {}, group[0][1]["played_at"], order, out_on,
-                                    showdown_out))
+            entries.append(RoundEntry(won["player"], {}, group[0][1]["played_at"], order, out_on,
+                                      showdown_out))
             continue
         hands: dict[str, Hand] = {}
         if kind is Entry.HANDS:
@@ -452,7 +487,7 @@ def _from_csv(text: str) -> Game:
                                    MAX_HAND_POINTS)))
                 for line, r in group
             }
-        entries.append(_Entered(won["player"], hands, group[0][1]["played_at"], (), out_on,
-                                showdown_out))
+        entries.append(RoundEntry(won["player"], hands, group[0][1]["played_at"], (), out_on,
+                                  showdown_out))
     return _replay(first["edition"], rules, players, seating[0][1]["played_at"], entries,
                    chosen, dealers[0] if dealers else None)

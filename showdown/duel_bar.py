@@ -19,6 +19,7 @@ from showdown.events import (
     DuelLoaded,
     EarlyPressSeen,
     GoShown,
+    LaunchFailed,
     LaunchFinished,
     Outcome,
     ServiceEvent,
@@ -139,6 +140,10 @@ class DuelChooser:
             self.status = verdict_text(event, who)
         elif isinstance(event, VerdictContested):
             self.status = contest_text(event, who)
+        elif isinstance(event, LaunchFailed):
+            self.busy = False
+            self.status = (f"Launch failed ({event.reason}): nobody takes the cards. "
+                           "Load the duel again.")
         elif isinstance(event, UnitFault):
             self.status = f"Unit problem: {event.reason}"
         elif isinstance(event, LaunchFinished) and event.jammed:

@@ -48,6 +48,7 @@ from showdown.events import (
     CountdownStarted,
     DuelLoaded,
     DuelResult,
+    LaunchFailed,
     Outcome,
     ServiceEvent,
     Side,
@@ -481,7 +482,7 @@ class TableWindow:
         """
         if self.unit is None:
             return
-        if isinstance(event, VerdictGiven):
+        if isinstance(event, VerdictGiven | LaunchFailed):
             self.unit.show_verdict(*verdict_lights(event.result))
         elif isinstance(event, DuelLoaded | CountdownStarted):
             self.unit.show_verdict(None)

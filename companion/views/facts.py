@@ -152,6 +152,8 @@ def duel_lines(duel: Any) -> list[tuple[str, theme.Color]]:
         lines.append((_("Nobody pressed"), theme.TEXT_DIM))
     elif outcome == "aborted":
         lines.append((_("Cancelled"), theme.TEXT_DIM))
+    elif outcome == "launch_failed":  # judged, but the cards never flew: nobody takes them
+        lines.append((_("Launch failed: no cards"), theme.DANGER))
     elif winner:
         lines.append((_("{name} won").format(name=winner), theme.ACCENT))
     if loser and cards and outcome != "aborted":

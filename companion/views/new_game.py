@@ -27,7 +27,9 @@ import pygame
 from companion import theme
 from companion.editions import EDITIONS
 from companion.errors import CompanionError
+from companion.game import check_name
 from companion.i18n import _ as core_
+from companion.names import MAX_NAME_LENGTH
 from companion.scoring import METHODS, OPTIONS, ScoringMethod
 from companion.views.base import View
 from companion.views.i18n import _
@@ -183,17 +185,20 @@ class NewGameView(View):
         self.keyboard.shift = True
 
     def _type(self, text: str) -> None:
-        if len(self.draft) < 20:
-            self.draft += text
+        if len(self.draft) < MAX_NAME_LENGTH:
+            self.draft += text[: MAX_NAME_LENGTH - len(self.draft)]
 
     def _backspace(self) -> None:
         self.draft = self.draft[:-1]
 
     def _finish_edit(self, name: str | None = None) -> None:
         if self.editing is not None:
-            chosen = " ".join((name if name is not None else self.draft).split())
-            if chosen:
-                self.names[self.editing] = chosen
+            typed = name if name is not None else self.draft
+            if typed.strip():  # nothing typed keeps the name there was
+                try:  # the same check as every other way a name comes in
+                    self.names[self.editing] = check_name(typed)
+                except CompanionError as exc:
+                    self.error = str(exc)
                 self.dealer.fit(self.names)
         self.editing, self.draft = None, ""
 
@@ -220,7 +225,11 @@ class NewGameView(View):
         """Names from earlier games not already at this table: one tap instead of typing."""
         taken = {n.casefold() for n in self.names}
         out: list[str] = []
-        for info in sorted(self.app.games(), key=lambda g: g.last_played, reverse=True):
+        try:
+            games = self.app.games()
+        except CompanionError:  # the file unreadable for now: no picks, typing still works
+            games = []
+        for info in sorted(games, key=lambda g: g.last_played, reverse=True):
             for name in info.players:
                 if name.casefold() not in taken:
                     taken.add(name.casefold())

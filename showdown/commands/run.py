@@ -19,7 +19,9 @@ from typing import Any
 from hardware.devices import DEVICES, open_unit
 from hardware.stop_signals import owned_stop_signals
 from showdown.commands.options import (
+    MAX_CARDS,
     add_duel_options,
+    check_range,
     default_duel_log,
     duel_config,
     fit_to_unit,
@@ -27,6 +29,7 @@ from showdown.commands.options import (
 )
 from showdown.events import (
     ConfigError,
+    LaunchFailed,
     Outcome,
     ReactionsTimed,
     ServiceEvent,
@@ -63,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="show the screen in a window instead of filling the display",
     )
     parser.add_argument("--cards", type=int, default=1,
-                        help="cards per duel when headless (default 1)")
+                        help=f"cards per duel when headless, 1 to {MAX_CARDS} (default 1)")
     parser.add_argument("--db", metavar="PATH", help="the companion's score database")
     parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
     parser.add_argument("--lang", help="language of the screen (en, ru, uk, hy)")
@@ -109,8 +112,7 @@ def run(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if args.cards < 1:
-        raise ConfigError("--cards must be at least 1")
+    check_range("--cards", args.cards, 1, MAX_CARDS)
     windowed = not args.headless and have_display()
     if args.device == "emulator" and not windowed:
         raise ConfigError("the emulator unit lives in a window, and there is no display here "
@@ -189,6 +191,8 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
                      else "it would have been a tie" if event.would_be is Outcome.TIE
                      else "nobody would have won")
             say(f"  CONTESTED! {who[event.side]}'s press came {late:.0f} ms late: {would}")
+        elif isinstance(event, LaunchFailed):
+            say(_describe_failed(event))
         elif isinstance(event, ReactionsTimed):
             times = ", ".join(f"{s.value} {v / 1000:.1f} ms"
                               for s, v in event.reaction_us.items() if v is not None)
@@ -212,6 +216,12 @@ def run_headless(service: ShowdownService, cards: int, app: Any) -> int:
         service.unsubscribe(control)
         service.flush_listeners()  # what was said is printed before the command returns
     return 0
+
+
+def _describe_failed(event: LaunchFailed) -> str:
+    """A verdict whose cards never flew: said as plainly as the verdict was."""
+    return (f"duel {event.duel_id}: launch failed ({event.reason}): nobody takes the cards; "
+            "load the duel again")
 
 
 def _describe(event: VerdictGiven) -> str:

@@ -211,7 +211,7 @@ def test_a_commit_that_fails_is_rolled_back_and_the_next_change_saves(db):
         ("game", "there is no game 99999999999999999999999"),
         ("text", "is not a games file (file is not a database)"),
         ("other program", "is not a games file (it holds another program's tables)"),
-        ("directory", "cannot open the games file"),
+        ("directory", "is a folder, not a games file"),
         ("lang", "unknown language 'xx'"),
     ],
 )
