@@ -506,9 +506,10 @@ def cmd_results(args: argparse.Namespace) -> int:
 
             try:
                 Path(args.html).write_text(results_sheet(snap), encoding="utf-8")
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise ConfigError(_("cannot write {path}: {reason}").format(
-                    path=args.html, reason=exc.strerror)) from None
+                    path=args.html, reason=reason)) from None
             print(_("Results sheet written to {path}.").format(path=args.html), file=sys.stderr)
         if args.json:
             _print_json(results_json(snap))
@@ -585,7 +586,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return Path(value) if value else None
 
     for value in (args.tls_cert, args.tls_key, args.ca):
-        if value and not Path(value).is_file():
+        try:
+            found = not value or Path(value).is_file()
+        except (OSError, ValueError):  # a name too long, a NUL in it
+            found = False
+        if not found:
             raise ConfigError(_("there is no file {path}").format(path=value))
     opts = ServeOptions(args.db, args.event, args.lang, listen=args.listen,
                         broker=args.broker, advertise=args.advertise,

@@ -45,6 +45,7 @@ from typing import TypeVar
 
 from companion import transfer, wallclock
 from companion.cards import Card, parse_card
+from companion.deal import Opening, first_card
 from companion.duels import DuelRecorder, ReactionStats, reaction_stats
 from companion.editions import Edition
 from companion.errors import CompanionError
@@ -54,6 +55,15 @@ from companion.recover import LogReading
 from companion.scoring import Rules
 from companion.store import BoxedGame, DuelRow, GameChangedError, GameInfo, Recorded, Store
 from companion.timebox import Phase, State, TimeBoxError
+from companion.turns import (
+    Direction,
+    DuelProposal,
+    LastCardDuel,
+    Seating,
+    last_card_duel,
+    showdown_card,
+    wild_showdown,
+)
 
 __all__ = [
     "CompanionApp",
@@ -67,6 +77,8 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+#: How long the last-card rule waits for a verdict just heard to reach the games file.
+LAST_CARD_WAIT_S = 2.0
 
 log = logging.getLogger(__name__)
 
@@ -113,13 +125,13 @@ def _card(card: str | Card | None) -> Card | None:
 
 
 def play_on_game(game: Game, created_at: str = "") -> Game:
-    """The table's next game when `game` ended inside a time box: the same edition, rules
-    and players in the same seats, turned so that the player the rules name to deal next
-    deals first (the one who went out, under the championship's rules)."""
+    """The table's next game when `game` ended inside a time box: the same edition, rules,
+    house rules and players in the same seats, turned so that the player the rules name to
+    deal next deals first (the one who went out, under the championship's rules)."""
     names = game.names
     first = names.index(game.dealer) if game.dealer in names else 0
     return Game.new(game.edition_key, game.rules, names[first:] + names[:first],
-                    created_at=created_at)
+                    created_at=created_at, house_rules=game.house_rules)
 
 
 def build_hands(
@@ -167,6 +179,8 @@ class CompanionApp:
         self._boxed: BoxedGame | None = None
         #: Switch to a newer game when one appears in the file (see `refresh`).
         self.follows_newest_game = False
+        #: The duel the table's helper proposed last (the duel bar takes it up).
+        self._proposal: DuelProposal | None = None
         self._attach()
         self._follow()
 
@@ -331,11 +345,13 @@ class CompanionApp:
         game = self.game
         if game is None or game.id is None:
             return
-        try:
-            self.game = self.store.load_game(game.id)
-        except CompanionError:  # deleted elsewhere: there is no game to show any more
+        if self.store.game_revision(game.id) is None:  # deleted elsewhere: nothing to show
             self.game = None
             self._attach()
+            return
+        # Any other error (the file damaged, unreadable for a moment) goes to the caller, and
+        # the game held here stays as it was: a screen keeps showing it and tries again.
+        self.game = self.store.load_game(game.id)
 
     def refresh(self) -> bool:
         """Catch up with what another program (the CLI, `run` recording duels, a second
@@ -346,29 +362,34 @@ class CompanionApp:
             version = self.store.data_version()
             if version == self._seen_version:
                 return False
-            self._seen_version = version
             switched = self.follows_newest_game and self.follow_newest_game()
+            changed = self._catch_up()
+            # Only now: a refresh that failed half-way (it raised) is tried again next time.
+            self._seen_version = version
+            return changed or switched
+
+    def _catch_up(self) -> bool:
+        game = self.game
+        if game is None or game.id is None:
+            return False
+        changed = self.store.game_revision(game.id) != game.revision
+        if changed:
+            names = self.game.names if self.game is not None else []
+            self._reload()
+            if self.game is not None and self.game.names != names:
+                self._attach()  # a rename elsewhere: the duels name the players anew
+                return True
+        if self._reload_box():
+            changed = True
             game = self.game
             if game is None or game.id is None:
-                return switched
-            changed = self.store.game_revision(game.id) != game.revision
-            if changed:
-                names = self.game.names if self.game is not None else []
-                self._reload()
-                if self.game is not None and self.game.names != names:
-                    self._attach()  # a rename elsewhere: the duels name the players anew
-                    return True
-            if self._reload_box():
-                changed = True
-                game = self.game
-                if game is None or game.id is None:
-                    return True
-            if self.game is not None and self.game.id is not None:
-                self._known_duels()
-                # Only the duels written since the last look: O(new), not O(stored).
-                changed = self._take_duels(
-                    self.store.duel_changes(self.game.id, self._duels_seen)) or changed
-            return changed or switched
+                return True
+        if self.game is not None and self.game.id is not None:
+            self._known_duels()
+            # Only the duels written since the last look: O(new), not O(stored).
+            changed = self._take_duels(
+                self.store.duel_changes(self.game.id, self._duels_seen)) or changed
+        return changed
 
     def reload(self) -> None:
         """Read the current game from the file again (to show what others have changed)."""
@@ -388,15 +409,19 @@ class CompanionApp:
 
     def new_game(
         self, edition: str, method: str, players: list[str], target: int | None = None,
-        options: Iterable[str] = (),
+        options: Iterable[str] = (), *, house_rules: Iterable[str] = (),
+        first_dealer: str | None = None,
     ) -> int:
         """Start and save a new game; it becomes the current game. Returns its id.
 
         `method` is a method's key or one of its names (`companion.scoring.METHODS`),
-        `options` the keys of its house rules (`companion.scoring.OPTIONS`).
+        `options` the keys of its scoring options (`companion.scoring.OPTIONS`),
+        `house_rules` the keys of the house rules in force (`companion.house_rules`), and
+        `first_dealer` who deals the first round (default: the first player).
         """
         rules = Rules.make(method, target, options)
-        game = Game.new(edition, rules, players, created_at=_iso(self.clock()))
+        game = Game.new(edition, rules, players, created_at=_iso(self.clock()),
+                        house_rules=house_rules, first_dealer=first_dealer)
         if self._boxed is not None:  # a table in a time box plays the box's games
             self._reload_box()
             if self._boxed is not None:
@@ -454,18 +479,30 @@ class CompanionApp:
         *,
         order: Sequence[str] = (),
         out_on: str | Card | None = None,
+        showdown: bool | None = None,
+        showdown_said: bool | None = None,
     ) -> RoundSummary:
         """Record the next round; committed to disk before this returns.
 
         What a round needs is the method's (`game.rules.method.entry`): who went out and the
         other hands; a finishing order (`order`, first out first, `winner` may be None); or
         only who went out. `out_on` is the card the winner went out on (H2O option).
+
+        `showdown`: the winner went out on a showdown card, so the round stands only if they
+        won its duel: the duel just recorded decides, or `showdown_said` (True won, False
+        lost) where the unit recorded none. A lost duel raises `GameError` saying play goes
+        on, and nothing is written (see `last_card`).
         """
+        if showdown:  # outside the lock: the duel's recorder may need it to finish
+            verdict = self.last_card(order[0] if order else winner, showdown_said)
+            if not verdict.won:
+                raise GameError(verdict.message())
         with self._lock:
             game = self._require()
             self._box_allows_a_round()
             new = game.add_round(winner, build_hands(hands, points), _iso(self.clock()),
-                                 order=order, out_on=_card(out_on))
+                                 order=order, out_on=_card(out_on),
+                                 showdown_out=bool(showdown))
             successor = play_on_game(new, _iso(self.clock())) if new.verdict.over else None
             recorded = self._save(lambda: self.store.append_round(
                 new, now_us=self.clock(), successor=successor))
@@ -528,11 +565,16 @@ class CompanionApp:
         *,
         order: Sequence[str] = (),
         out_on: str | Card | None = None,
+        showdown: bool = False,
     ) -> None:
-        """Correct a past round (1-based number), given as `record_round` takes a round."""
+        """Correct a past round (1-based number), given as `record_round` takes a round.
+
+        `showdown` keeps the mark that the winner went out on a showdown card (and won it).
+        """
         with self._lock:
             new = self._require().edit_round(number, winner, build_hands(hands, points),
-                                             order=order, out_on=_card(out_on))
+                                             order=order, out_on=_card(out_on),
+                                             showdown_out=showdown)
             self._save(lambda: self.store.replace_round(new, number))
             self.game = new
 
@@ -563,6 +605,86 @@ class CompanionApp:
             self.game = new
             self._moved_on(recorded)
             return True
+
+    def last_card(self, winner: str | None, said: bool | None = None) -> LastCardDuel:
+        """Whether `winner`, going out on a showdown card in the round in play, won its duel:
+        the duel just recorded, or what the table `said` (True won, False lost)."""
+        game = self._require()
+        if winner is None or not winner.strip():
+            raise GameError(_("say who went out: choose the player who emptied their hand"))
+        name = game.player(winner).name
+        if said is None:  # the duel just played decides: make sure it is read
+            # a verdict heard here is written first (never under the lock: the recorder
+            # takes it to tell this app what it wrote)
+            self._recorder.flush(LAST_CARD_WAIT_S)
+            with self._lock:
+                if game.id is not None:  # and one another program recorded is read
+                    self._known_duels()
+                    self._take_duels(self.store.duel_changes(game.id, self._duels_seen))
+        return last_card_duel(name, self.duels(), len(game.rounds), said)
+
+    # -- the table in play --
+
+    def seating(self) -> Seating:
+        """The players of the round in play, clockwise, and the direction of play."""
+        return self._require().seating
+
+    def set_direction(self, direction: Direction) -> Direction:
+        """Play goes `direction` in the round in play (shared with every screen and command
+        through the games file); returns it."""
+        with self._lock:
+            game = self._require()
+            new = game.set_direction(direction)
+            if new is not game:
+                self._save(lambda: self.store.save_table(new))
+                self.game = new
+            return new.direction
+
+    def reverse(self) -> Direction:
+        """A Reverse was played: turn the direction of play; returns the new one."""
+        return self.set_direction(self._require().direction.reversed())
+
+    def set_first_dealer(self, name: str) -> None:
+        """Say who deals the first round (the highest-card draw's winner, or by hand)."""
+        with self._lock:
+            new = self._require().set_first_dealer(name)
+            self._save(lambda: self.store.save_table(new))
+            self.game = new
+
+    def opening(self, card: str | Card) -> Opening:
+        """What the first card turned up in the round in play means for who starts.
+
+        A Reverse that lets the dealer start also turns the direction of play (saved)."""
+        with self._lock:
+            game = self._require()
+            drawn = card if isinstance(card, Card) else parse_card(card)
+            opening = first_card(game.edition_key, game.house_rules, drawn, game.dealer,
+                                 game.starter, game.seating.players)
+            if opening.starter is not None:
+                self.set_direction(opening.direction)
+            return opening
+
+    def propose_showdown(self, played_by: str, cards: int) -> DuelProposal:
+        """A showdown card played by `played_by`: propose them against the next player in the
+        direction of play, with the `cards` its symbol shows (the duel bar takes it up)."""
+        with self._lock:
+            self._proposal = showdown_card(self._require().seating, played_by, cards)
+            return self._proposal
+
+    def propose_wild_showdown(self, played_by: str, opponent: str, cards: int) -> DuelProposal:
+        """A Wild Showdown: `played_by` chose `opponent` and 1-3 cards."""
+        with self._lock:
+            self._proposal = wild_showdown(self._require().seating, played_by, opponent, cards)
+            return self._proposal
+
+    def proposed_duel(self) -> DuelProposal | None:
+        """The duel proposed last, if its players are still at the table."""
+        proposal = self._proposal
+        game = self.game
+        if proposal is None or game is None or not {proposal.challenger,
+                                                    proposal.opponent} <= set(game.names):
+            return None
+        return proposal
 
     # -- players --
 

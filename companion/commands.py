@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion import i18n
+from companion import i18n, table_commands
 from companion.command_options import common_options, help_language
 from companion.editions import EDITIONS
 from companion.errors import CompanionError
@@ -27,7 +27,7 @@ from showdown.events import ConfigError
 
 if TYPE_CHECKING:  # the games file's code is imported when a `game` command runs
     from companion.app import CompanionApp
-    from companion.game import Game, Standing
+    from companion.game import Game, HistoryRow, Standing
     from companion.store import BoxedGame
 
 
@@ -53,17 +53,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=_('players in seating order, e.g. "Ann,Bob,Cid"; teams: "Ann+Cid,Bob+Dan"'))
     p.add_argument("--target", type=int, help=_("points that end the game (default per method)"))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule, as often as needed: {choices}").format(
+                   help=_("a scoring option, as often as needed: {choices}").format(
                        choices="; ".join(_option_help(o) for o in OPTIONS.values())))
+    table_commands.add_new_game_arguments(p)
     p.set_defaults(func=cmd_new)
 
     p = games.add_parser("round", parents=[with_game], help=_("record a round"))
     _round_arguments(p)
+    table_commands.add_round_arguments(p)
     p.set_defaults(func=cmd_round)
 
     p = games.add_parser("edit", parents=[with_game], help=_("correct a past round"))
     p.add_argument("number", type=int, help=_("the round's number"))
     _round_arguments(p)
+    table_commands.add_edit_arguments(p)
     p.set_defaults(func=cmd_edit)
 
     p = games.add_parser("show", parents=[with_game], help=_("print the standings"))
@@ -106,6 +109,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = games.add_parser("import", parents=[common], help=_("read an exported game as a new game"))
     p.add_argument("file", help=_("a JSON or CSV file written by `game export`"))
     p.set_defaults(func=cmd_import)
+
+    table_commands.register(games, common, with_game)
 
 
 def _option_help(option: Option) -> str:
@@ -260,6 +265,13 @@ def percent_of(total: int, target: int) -> int:
     return max(0, min(100, total * 100 // target))
 
 
+def _house_rules_line(game: Game) -> str:
+    from companion.house_rules import HOUSE_RULES, ordered
+
+    return _("House rules: {rules}.").format(
+        rules=", ".join(_(HOUSE_RULES[k].title) for k in ordered(game.house_rules)))
+
+
 def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
     method = game.rules.method
     teams = any(len(e.members) > 1 for e in game.entrants)
@@ -328,7 +340,10 @@ def _print_standings(app: CompanionApp) -> None:
 def cmd_new(args: argparse.Namespace) -> int:
     with _opened(args, need_game=False) as app:
         names = [n for n in args.players.split(",") if n.strip()]
-        game_id = app.new_game(args.edition, args.method, names, args.target, args.option)
+        dealer = table_commands.first_dealer(
+            [n for entry in names for n in entry.split("+")], args.draw, args.first_dealer)
+        game_id = app.new_game(args.edition, args.method, names, args.target, args.option,
+                               house_rules=args.house_rule, first_dealer=dealer)
         game = app.game
         assert game is not None
         print(game_id)
@@ -339,6 +354,8 @@ def cmd_new(args: argparse.Namespace) -> int:
             ),
             file=sys.stderr,
         )
+        if game.house_rules:
+            print(_house_rules_line(game), file=sys.stderr)
         return 0
 
 
@@ -346,8 +363,16 @@ def cmd_round(args: argparse.Namespace) -> int:
     with _opened(args, lazy=True) as app:  # one more round: the history stays in the file
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)
+        showdown, said = table_commands.showdown_said(args.showdown)
+        if showdown:
+            verdict = app.last_card(entered.order[0] if entered.order else entered.winner,
+                                    said)
+            if not verdict.won:  # the rules' outcome, not a mistake: nothing to record
+                print(_("No round recorded: {reason}.").format(reason=verdict.message()))
+                return 1
         summary = app.record_round(entered.winner, _parse_hands(entered.hands), entered.points,
-                                   order=entered.order, out_on=entered.out_on)
+                                   order=entered.order, out_on=entered.out_on,
+                                   showdown=showdown, showdown_said=said)
         game = app.game
         assert game is not None
         print(_("Round {n} saved.").format(n=summary.number))
@@ -371,8 +396,11 @@ def cmd_edit(args: argparse.Namespace) -> int:
     with _opened(args) as app:
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)
+        showdown = table_commands.edited_showdown(app.game, args.number, entered.winner,
+                                                  entered.order, args.showdown)
         app.edit_round(args.number, entered.winner, _parse_hands(entered.hands),
-                       entered.points, order=entered.order, out_on=entered.out_on)
+                       entered.points, order=entered.order, out_on=entered.out_on,
+                       showdown=showdown)
         print(_("Round {n} corrected.").format(n=args.number))
         _print_standings(app)
         return 0
@@ -385,6 +413,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(_("Game {id}: {edition}, {rules}; rounds played: {n}.").format(
             id=game.id, edition=game.edition.title, rules=_rules_line(game),
             n=len(game.rounds)))
+        if game.house_rules:
+            print(_house_rules_line(game))
         boxed = app.time_box()
         if boxed is not None:
             print(_box_line(boxed, game.id, app.clock()))
@@ -395,8 +425,7 @@ def cmd_show(args: argparse.Namespace) -> int:
             names = [e.name for e in game.entrants]
             rows = [
                 [h.number, h.dealer,
-                 h.winner if h.out_on is None else _("{name} on {card}").format(
-                     name=h.winner, card=h.out_on),
+                 _went_out(h),
                  *(h.cells[n] for n in names)]
                 for h in game.history()
             ]
@@ -420,16 +449,30 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
 
 
+def _went_out(row: HistoryRow) -> str:
+    """Who went out, and on which card where that counts (H2O, a showdown card won)."""
+    if row.out_on is not None:
+        return _("{name} on {card}").format(name=row.winner, card=row.out_on)
+    if row.showdown_out:
+        return _("{name} on a showdown card").format(name=row.winner)
+    return row.winner
+
+
 def cmd_duels(args: argparse.Namespace) -> int:
     from companion.recover import iter_lines, read_log
 
     if args.recover_from:
         try:
             reading = read_log(iter_lines(args.recover_from))
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else _("it is not UTF-8 text")
+        except (OSError, ValueError) as exc:  # ValueError: not UTF-8, too long, a NUL
+            if isinstance(exc, OSError):
+                reason = exc.strerror or str(exc)
+            elif isinstance(exc, UnicodeDecodeError):
+                reason = _("it is not UTF-8 text")
+            else:
+                reason = str(exc)
             raise ConfigError(_("cannot read {path}: {reason}").format(
-                path=args.recover_from, reason=reason)) from None
+                path=args.recover_from[:200], reason=reason)) from None
     with _opened(args) as app:
         if args.recover_from:
             done = app.recover_duels(reading)
@@ -481,10 +524,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             return 0
         rows = []
         for info in infos:
-            over = app.store.load_game(info.id).verdict.over
+            try:
+                state = _("over") if app.store.load_game(info.id).verdict.over else _("playing")
+            except CompanionError:  # one damaged game does not hide the others
+                state = _("damaged")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),
-                         info.rounds, info.last_played[:16].replace("T", " "),
-                         _("over") if over else _("playing")])
+                         info.rounds, info.last_played[:16].replace("T", " "), state])
         print(_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
                       _("last played"), ""], rows, right={0, 4}))
         return 0
@@ -533,9 +578,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         if args.output:
             try:
                 Path(args.output).write_text(text, encoding="utf-8")
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise ConfigError(_("cannot write {path}: {reason}").format(
-                    path=args.output, reason=exc.strerror)) from None
+                    path=args.output[:200], reason=reason)) from None
             print(_("Game {id} written to {path}.").format(id=app.game.id if app.game else "",
                                                           path=args.output), file=sys.stderr)
         else:
@@ -544,12 +590,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    from companion import transfer
+
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else str(exc)
-        raise ConfigError(_("cannot read {path}: {reason}").format(
-            path=args.file, reason=reason)) from None
+        text = transfer.read_export(args.file)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
     with _opened(args, need_game=False) as app:
         fmt = "csv" if args.file.lower().endswith(".csv") else None
         game_id = app.import_game(text, fmt)

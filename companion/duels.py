@@ -22,7 +22,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.store import DuelRow, Store, StoreBusyError, StoreError
-from showdown.events import Outcome, ReactionsTimed, Side, VerdictContested, VerdictGiven
+from showdown.events import (
+    LaunchFailed,
+    Outcome,
+    ReactionsTimed,
+    Side,
+    VerdictContested,
+    VerdictGiven,
+)
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +118,24 @@ class PendingDuel:
     log_key: str | None
     contested: bool = False
 
+    def launch_failed(self) -> None:
+        """The unit never confirmed the launch: nobody won, nobody takes the cards."""
+        self.outcome = Outcome.LAUNCH_FAILED.value
+        self.winner = self.loser = None
+
     def describe(self) -> str:
         return f"duel {self.service_duel_id} ({self.challenger} vs {self.opponent})"
+
+
+@dataclass(frozen=True, slots=True)
+class _Update:
+    """What was learnt of a duel already stored: both reaction times (challenger's,
+    opponent's), that a late press contests it, that its launch failed."""
+
+    duel_id: int
+    reactions: tuple[int | None, int | None] | None = None
+    contested: bool = False
+    launch_failed: bool = False
 
 
 class DuelRecorder:
@@ -152,8 +175,8 @@ class DuelRecorder:
         self._pending: OrderedDict[int, PendingDuel] = OrderedDict()
         self._pending_of: dict[int, int] = {}  # service duel id -> its key in `_pending`
         self._next_key = 0
-        #: Updates for duels already stored: (stored id, reactions or None, contested).
-        self._updates: deque[tuple[int, tuple[int | None, int | None] | None, bool]] = deque()
+        #: Updates for duels already stored.
+        self._updates: deque[_Update] = deque()
         #: service duel id -> (stored duel id, challenger side, opponent side), newest last.
         self._stored: OrderedDict[int, tuple[int, Side, Side]] = OrderedDict()
         self._busy = False
@@ -171,6 +194,8 @@ class DuelRecorder:
             self._update(event.duel_id, reactions=event.reaction_us)
         elif isinstance(event, VerdictContested):
             self._update(event.duel_id, contested=True)
+        elif isinstance(event, LaunchFailed):
+            self._update(event.duel_id, launch_failed=True)
 
     def _verdict(self, event: VerdictGiven) -> None:
         result = event.result
@@ -202,7 +227,7 @@ class DuelRecorder:
             self._cond.notify_all()
 
     def _update(self, service_duel_id: int, *, reactions: Mapping[Side, int | None] | None
-                = None, contested: bool = False) -> None:
+                = None, contested: bool = False, launch_failed: bool = False) -> None:
         with self._cond:
             key = self._pending_of.get(service_duel_id)
             pending = self._pending.get(key) if key is not None else None
@@ -212,6 +237,8 @@ class DuelRecorder:
                         if reactions.get(side) is not None:
                             pending.reaction_us[i] = reactions.get(side)
                 pending.contested = pending.contested or contested
+                if launch_failed:
+                    pending.launch_failed()
                 return
             stored = self._stored.get(service_duel_id)
             if stored is None:
@@ -220,7 +247,7 @@ class DuelRecorder:
             times = None
             if reactions is not None:
                 times = (reactions.get(challenger), reactions.get(opponent))
-            self._updates.append((duel_id, times, contested))
+            self._updates.append(_Update(duel_id, times, contested, launch_failed))
             self._start()
             self._cond.notify_all()
 
@@ -274,8 +301,7 @@ class DuelRecorder:
         """Write what is pending, oldest first; a busy file stops it for a retry."""
         while True:
             with self._cond:
-                job: tuple[int, PendingDuel] | tuple[int, tuple[int | None, int | None] | None,
-                                                      bool]
+                job: tuple[int, PendingDuel] | _Update
                 if self._pending:
                     job = next(iter(self._pending.items()))
                 elif self._updates:
@@ -283,26 +309,28 @@ class DuelRecorder:
                 else:
                     return
             store = self._connection()
-            if len(job) == 2:
+            if isinstance(job, tuple):
                 self._write_duel(store, *job)
             else:
-                duel_id, times, contested = job
-                if times is not None:
-                    store.set_duel_reactions(duel_id, *times)
-                if contested:
-                    store.set_duel_contested(duel_id)
+                if job.reactions is not None:
+                    store.set_duel_reactions(job.duel_id, *job.reactions)
+                if job.contested:
+                    store.set_duel_contested(job.duel_id)
+                if job.launch_failed:
+                    store.set_duel_launch_failed(job.duel_id)
                 with self._cond:
                     self._updates.popleft()
-                self._tell(store, duel_id)
+                self._tell(store, job.duel_id)
 
     def _write_duel(self, store: Store, key: int, p: PendingDuel) -> None:
         with self._cond:  # a snapshot: times may still arrive while it is written
             times = list(p.reaction_us)
             contested = p.contested
+            outcome, winner, loser = p.outcome, p.winner, p.loser
         try:
             duel_id = store.add_duel(
-                p.game_id, p.after_round, p.challenger, p.opponent, p.cards, p.outcome,
-                p.winner, p.loser, times[0], times[1], p.recorded_at, contested=contested,
+                p.game_id, p.after_round, p.challenger, p.opponent, p.cards, outcome,
+                winner, loser, times[0], times[1], p.recorded_at, contested=contested,
                 log_key=p.log_key,
             )
         except StoreBusyError:
@@ -317,9 +345,11 @@ class DuelRecorder:
             self._stored[p.service_duel_id] = (duel_id, p.sides[0], p.sides[1])
             while len(self._stored) > REMEMBERED:
                 self._stored.popitem(last=False)
-            if p.reaction_us != times or p.contested != contested:  # learnt while writing
+            failed_since = p.outcome != outcome  # learnt while writing
+            if p.reaction_us != times or p.contested != contested or failed_since:
                 later = (p.reaction_us[0], p.reaction_us[1])
-                self._updates.append((duel_id, later, p.contested and not contested))
+                self._updates.append(_Update(duel_id, later, p.contested and not contested,
+                                             failed_since))
         self._tell(store, duel_id)
 
     def _forget(self, key: int, p: PendingDuel) -> None:

@@ -5,3 +5,11 @@ from __future__ import annotations
 
 class CompanionError(ValueError):
     """Something the person at the table typed or chose cannot be done; the message says why."""
+
+
+class GameError(CompanionError):
+    """An operation the rules or the table's state do not allow; the message says what to do.
+
+    Defined here rather than in `companion.game` (which re-exports it) so that the small
+    modules the model uses, such as `companion.names`, can raise it too.
+    """

@@ -13,23 +13,32 @@ ordered are the scoring method's to say (`companion.scoring`): the model asks `r
 and never branches on which method it is.
 
 Seating: `players` is in seating order, each next player sitting to the left of the previous.
-The first dealer is the first player; by default the deal passes left and play starts left
-of the dealer (the method may say otherwise).
+The first dealer is the first player unless the table chose another (`first_dealer`, by the
+highest-card draw or by hand); by default the deal passes left and play starts left of the
+dealer (the method may say otherwise). Every deal starts clockwise; a Reverse during the
+deal in play turns the direction (`reverse`, kept only for the round in play).
+
+Beside the scoring rules a game keeps the house rules the table chose (`house_rules`,
+checked by `companion.house_rules`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
-from companion.cards import Card, CardError, format_cards
+from companion import house_rules as house
+from companion.cards import Card, CardError, format_cards, parse_card
 from companion.editions import Edition, get_edition
-from companion.errors import CompanionError
+from companion.errors import GameError  # defined there, raised and caught as companion.game's
 from companion.i18n import _
+
+# `check_name` stays importable from here: the one check of names lives in companion.names.
+from companion.names import check_name, check_seat, check_unique, name_key
 from companion.scoring import (
     Entrant,
     Entry,
@@ -42,17 +51,16 @@ from companion.scoring import (
     score_round,
 )
 from companion.scoring import options as scoring_options
+from companion.turns import Direction, Seating
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
 #: number above this is a typing slip (and would not fit the games file as an integer).
 MAX_HAND_POINTS = 9999
-_FORBIDDEN_IN_NAMES = ":,+"
-
-
-class GameError(CompanionError):
-    """An operation the rules or the table's state do not allow; the message says what to do."""
+T = TypeVar("T")
+#: The card whose deck has showdown cards (the symbol on coloured cards is not in the notation).
+WILD_SHOWDOWN = parse_card("showdown")
 
 
 @contextmanager
@@ -91,7 +99,9 @@ class Round:
 
     `hands`: every player's hand, for methods that count hands (empty otherwise). `order`:
     the finishing order, first out first, for methods that record one. `out_on`: the card
-    the winner went out on, where an option makes it count (H2O).
+    the winner went out on, where an option makes it count (H2O). `showdown_out`: the winner
+    went out on a showdown card and won its duel (UNO Showdown: they had to, for the round
+    to stand).
     """
 
     winner: str
@@ -99,6 +109,7 @@ class Round:
     played_at: str = ""  # wall-clock ISO time, stamped by the edge that saves it
     order: tuple[str, ...] = ()
     out_on: Card | None = None
+    showdown_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +161,7 @@ class HistoryRow:
     cells: Mapping[str, str] = field(default_factory=dict)
     order: tuple[str, ...] = ()
     out_on: str | None = None
+    showdown_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,24 +285,47 @@ class LazyRounds(Sequence[Round]):
         return f"LazyRounds({len(self)} rounds, {len(self._tail)} in memory)"
 
 
-def check_name(name: str) -> str:
-    clean = " ".join(name.split())
-    if not clean:
-        raise GameError(_("a player's name cannot be empty"))
-    if any(ch in clean for ch in _FORBIDDEN_IN_NAMES):
-        raise GameError(
-            _("{name!r} cannot be a player's name: leave out the characters : , +").format(
-                name=clean
-            )
-        )
-    return clean
+def _appended(items: Sequence[T], item: T) -> Sequence[T]:
+    """`items` and one more: rounds without reading those still in the file, and what is
+    being added round after round (`_Growing`) without copying all of it each time."""
+    if isinstance(items, LazyRounds | _Growing):
+        return items.appended(item)
+    return (*items, item)
 
 
-def _appended(rounds: Sequence[Round], rnd: Round) -> Sequence[Round]:
-    """`rounds` and one more, without reading rounds that are still in the file."""
-    if isinstance(rounds, LazyRounds):
-        return rounds.appended(rnd)
-    return (*rounds, rnd)
+class _Growing(Sequence[T]):
+    """Rounds (and their scores and dealers) being added one after another by
+    `Game.add_rounds`: each step shares one list and appends to it, where a tuple would be
+    copied whole every time (an import of 20,000 rounds copied 200 million references).
+    A view is the first `len` items of the list."""
+
+    def __init__(self, items: Iterable[T], shared: list[T] | None = None,
+                 length: int | None = None) -> None:
+        self._list = shared if shared is not None else list(items)
+        self._len = len(self._list) if length is None else length
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            return tuple(self._list[i] for i in range(*index.indices(self._len)))
+        i = index + self._len if index < 0 else index
+        if not 0 <= i < self._len:
+            raise IndexError(index)
+        return self._list[i]
+
+    def appended(self, item: T) -> _Growing[T]:
+        if len(self._list) != self._len:  # an older view grows: it gets a list of its own
+            return _Growing([*self._list[: self._len], item])
+        self._list.append(item)
+        return _Growing((), self._list, self._len + 1)
 
 
 def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, ...]:
@@ -299,16 +334,71 @@ def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, .
     with _as_game_error():
         players = tuple(Player(n, 0, team) for n, team in method.seat(names, check_name))
         method.check_players(len(players))
-    seen: set[str] = set()
-    for p in players:
-        if p.name.casefold() in seen:
-            raise GameError(
-                _("{name} is in the list twice: give each player a different name").format(
-                    name=p.name
-                )
-            )
-        seen.add(p.name.casefold())
+    check_unique(p.name for p in players)
     return players
+
+
+def check_roster(method: ScoringMethod, players: Sequence[Player], rounds: int
+                 ) -> tuple[Player, ...]:
+    """Players as a game of `rounds` rounds (undone ones too) may hold them; names made clean.
+
+    For a game that did not start at this table (an imported file): every rule a live game
+    keeps for its players is checked here, as `seat_players` and `add_player` check them one
+    at a time. Names pass `check_name` and are unique; the players who sat down at the start
+    are a table the method takes, seated as the method seats them (under the teams method,
+    teams of two partners sitting opposite; under any other, no teams); late joiners joined
+    after a round that was played, each one a player the method lets join.
+    """
+    clean = tuple(replace(p, name=check_name(p.name)) for p in players)
+    check_unique(p.name for p in clean)
+    founders = [p for p in clean if p.joined_round == 0]
+    with _as_game_error():
+        if len(founders) < len(clean):
+            method.check_late_joiner()
+        method.check_players(len(founders))
+        method.check_players(len(clean))
+        expected = method.seat([p.name for p in founders], check_name)
+    for p in clean:
+        if not 0 <= p.joined_round <= rounds:
+            raise GameError(
+                _("{name} joined after round {n}, but the game has {count} rounds: check "
+                  "when they joined").format(name=p.name, n=p.joined_round, count=rounds)
+            )
+    if all(team is None for _name, team in expected):
+        teamed = next((p for p in clean if p.team is not None), None)
+        if teamed is not None:
+            raise GameError(
+                _("{name} is in a team, but only the teams method has teams: leave the team "
+                  "out").format(name=teamed.name)
+            )
+    elif _teams_of(founders) != _teams_of(Player(n, 0, t) for n, t in expected):
+        raise GameError(
+            _("the teams method needs teams of exactly two partners sitting opposite each "
+              "other: check the players' teams and seats")
+        )
+    return clean
+
+
+def _teams_of(players: Iterable[Player]) -> set[frozenset[str]] | None:
+    """Who plays with whom, whatever the teams are numbered; None if someone has no team."""
+    teams: dict[int, set[str]] = {}
+    for p in players:
+        if p.team is None:
+            return None
+        teams.setdefault(p.team, set()).add(p.name)
+    return {frozenset(members) for members in teams.values()}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEntry:
+    """A round as typed or read from a file, before the model checks it (`Game.add_rounds`)."""
+
+    winner: str | None
+    hands: Mapping[str, Hand]
+    played_at: str = ""
+    order: tuple[str, ...] = ()
+    out_on: Card | None = None
+    showdown_out: bool = False
 
 
 @dataclass(frozen=True)
@@ -328,6 +418,13 @@ class Game:
     #: the store writes a change only over the revision it came from, so a change made from
     #: a stale copy (another screen, the CLI) is refused instead of overwriting that work.
     revision: int = field(default=0, compare=False)
+    #: The house rules in force (keys of `companion.house_rules.HOUSE_RULES`).
+    house_rules: frozenset[str] = frozenset()
+    #: Who dealt the first round, when the table chose (None: the first player).
+    first_dealer: str | None = None
+    #: The round (0-based) whose play goes counter-clockwise after a Reverse; any other
+    #: round goes clockwise. Table state of the deal in play, so not compared or exported.
+    reversed_round: int | None = field(default=None, compare=False)
 
     @classmethod
     def new(
@@ -337,11 +434,18 @@ class Game:
         names: Sequence[str],
         *,
         created_at: str = "",
+        house_rules: Iterable[str] = (),
+        first_dealer: str | None = None,
     ) -> Game:
         ed = get_edition(edition)
         with _as_game_error():
             scoring_options.check_edition(rules, ed)
-        return cls(ed.key, rules, seat_players(rules.method, names), created_at=created_at)
+            chosen = house.check(ed.key, rules.method.key, house_rules)
+        game = cls(ed.key, rules, seat_players(rules.method, names), created_at=created_at,
+                   house_rules=chosen)
+        if first_dealer is not None and first_dealer.strip():
+            game = replace(game, first_dealer=game.player(first_dealer).name)
+        return game
 
     # -- who plays --
 
@@ -355,9 +459,9 @@ class Game:
 
     def player(self, name: str) -> Player:
         """Find a player by name, ignoring case; GameError names the players if there is none."""
-        key = " ".join(name.split()).casefold()
+        key = name_key(name)
         for p in self.players:
-            if p.name.casefold() == key:
+            if name_key(p.name) == key:
                 return p
         raise GameError(
             _("there is no player {name!r} in this game: the players are {names}").format(
@@ -385,16 +489,22 @@ class Game:
 
     def make_round(
         self, index: int, winner: str | None, hands: Mapping[str, Hand], played_at: str = "",
-        *, order: Sequence[str] = (), out_on: Card | None = None,
+        *, order: Sequence[str] = (), out_on: Card | None = None, showdown_out: bool = False,
     ) -> Round:
         """Check a round entered for position `index` (0-based) and return it in canonical form.
 
         What a round needs is the method's `entry`: who went out and every other hand, a
         finishing order (`order`, first out first; the last player may be left out), or only
-        who went out. `out_on` is the card the winner went out on (H2O option only).
+        who went out. `out_on` is the card the winner went out on (H2O option only);
+        `showdown_out` says they went out on a showdown card and won its duel.
         """
         seated = self.seated_in(index)
         entry = self.rules.method.entry
+        if showdown_out and not self.edition.holds(WILD_SHOWDOWN):
+            raise GameError(
+                _("only the UNO Showdown deck has showdown cards to go out on: leave the "
+                  "showdown out")
+            )
         if entry is Entry.ORDER:
             if hands:
                 raise GameError(self._no_hands_message())
@@ -402,7 +512,8 @@ class Game:
                 with _as_game_error():
                     scoring_options.check_out_on(self.rules, out_on)
             ranked = self._check_order(index, seated, winner, order)
-            return Round(ranked[0], MappingProxyType({}), played_at, ranked)
+            return Round(ranked[0], MappingProxyType({}), played_at, ranked,
+                         showdown_out=showdown_out)
         if order:
             raise GameError(
                 _("«{method}» records who went out, not a finishing order: leave the order "
@@ -416,7 +527,7 @@ class Game:
         if entry is Entry.WINNER:
             if hands:
                 raise GameError(self._no_hands_message())
-            return Round(win, MappingProxyType({}), played_at)
+            return Round(win, MappingProxyType({}), played_at, showdown_out=showdown_out)
         given = self._check_hands(index, win, hands, seated)
         everything: list[Card] = [out_on] if out_on is not None else []
         edition = self.edition
@@ -430,7 +541,7 @@ class Game:
         except CardError as exc:
             raise GameError(str(exc)) from None
         ordered = {name: given[name] for name in seated}
-        return Round(win, MappingProxyType(ordered), played_at, (), out_on)
+        return Round(win, MappingProxyType(ordered), played_at, (), out_on, showdown_out)
 
     def _no_hands_message(self) -> str:
         return _("«{method}» counts no hands: leave the cards and points out").format(
@@ -545,32 +656,51 @@ class Game:
 
     def add_round(
         self, winner: str | None, hands: Mapping[str, Hand] | None = None, played_at: str = "",
-        *, order: Sequence[str] = (), out_on: Card | None = None,
+        *, order: Sequence[str] = (), out_on: Card | None = None, showdown_out: bool = False,
     ) -> Game:
         """Record the next round; this clears the redo stack."""
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
         index = len(self.rounds)
-        rnd = self.make_round(index, winner, hands or {}, played_at, order=order, out_on=out_on)
+        rnd = self.make_round(index, winner, hands or {}, played_at, order=order, out_on=out_on,
+                              showdown_out=showdown_out)
         new = replace(self, rounds=_appended(self.rounds, rnd), undone=(),
                       revision=self.revision + 1)
         # Carry what is derived over: O(entrants) per round, not O(rounds).
         score = new._score(index)
         if "scores" in self.__dict__:
-            new.__dict__["scores"] = (*self.scores, score)
+            new.__dict__["scores"] = _appended(self.scores, score)
         new.__dict__["last_score"] = score
         dealer = self.rules.method.next_dealer(new, index, self.dealer)
         if "dealers" in self.__dict__:
-            new.__dict__["dealers"] = (*self.dealers, dealer)
+            new.__dict__["dealers"] = _appended(self.dealers, dealer)
         new.__dict__["tally"] = self.tally.after(
             self.entrant_of(rnd.winner).name, score,
             self.entrant_of(score.loser).name if score.loser is not None else None,
             dealer)
         return new
 
+    def add_rounds(self, entries: Iterable[RoundEntry]) -> Game:
+        """Record rounds in order, each checked as a live round is (`add_round`); what an
+        import replays. The rounds are gathered in a list and become the game's once, so
+        thousands of them cost each the same."""
+        game = replace(self, rounds=_Growing(self.rounds))
+        for name in ("scores", "dealers"):  # derived once, then grown the same way
+            game.__dict__[name] = _Growing(getattr(game, name))
+        for e in entries:
+            game = game.add_round(e.winner, e.hands, e.played_at, order=e.order,
+                                  out_on=e.out_on, showdown_out=e.showdown_out)
+        final = replace(game, rounds=tuple(game.rounds))
+        for name, value in game.__dict__.items():
+            if name in ("scores", "dealers"):
+                final.__dict__[name] = tuple(value)
+            elif name in ("last_score", "tally"):
+                final.__dict__[name] = value
+        return final
+
     def edit_round(
         self, number: int, winner: str | None, hands: Mapping[str, Hand] | None = None,
-        *, order: Sequence[str] = (), out_on: Card | None = None,
+        *, order: Sequence[str] = (), out_on: Card | None = None, showdown_out: bool = False,
     ) -> Game:
         """Replace round `number` (1-based) with corrected input, keeping when it was played."""
         if not 1 <= number <= len(self.rounds):
@@ -581,7 +711,7 @@ class Game:
             )
         old = self.rounds[number - 1]
         rnd = self.make_round(number - 1, winner, hands or {}, old.played_at,
-                              order=order, out_on=out_on)
+                              order=order, out_on=out_on, showdown_out=showdown_out)
         rounds = list(self.rounds)
         rounds[number - 1] = rnd
         return replace(self, rounds=tuple(rounds), revision=self.revision + 1)
@@ -603,8 +733,8 @@ class Game:
     def rename(self, old: str, new: str) -> Game:
         was = self.player(old).name
         name = check_name(new)
-        if name.casefold() != was.casefold() and any(
-            p.name.casefold() == name.casefold() for p in self.players
+        if name_key(name) != name_key(was) and any(
+            name_key(p.name) == name_key(name) for p in self.players
         ):
             raise GameError(
                 _("{name} is already playing: choose another name").format(name=name)
@@ -614,7 +744,8 @@ class Game:
             hands = {(name if k == was else k): v for k, v in rnd.hands.items()}
             return Round(name if rnd.winner == was else rnd.winner,
                          MappingProxyType(hands), rnd.played_at,
-                         tuple(name if k == was else k for k in rnd.order), rnd.out_on)
+                         tuple(name if k == was else k for k in rnd.order), rnd.out_on,
+                         rnd.showdown_out)
 
         players = tuple(replace(p, name=name) if p.name == was else p for p in self.players)
         return replace(
@@ -623,6 +754,7 @@ class Game:
             rounds=tuple(fix(r) for r in self.rounds),
             undone=tuple(fix(r) for r in self.undone),
             revision=self.revision + 1,
+            first_dealer=name if self.first_dealer == was else self.first_dealer,
         )
 
     def add_player(self, name: str, seat: int | None = None) -> Game:
@@ -634,13 +766,13 @@ class Game:
         with _as_game_error():
             self.rules.method.check_late_joiner()
         clean = check_name(name)
-        if any(p.name.casefold() == clean.casefold() for p in self.players):
+        if any(name_key(p.name) == name_key(clean) for p in self.players):
             raise GameError(_("{name} is already playing: choose another name").format(name=clean))
         with _as_game_error():
             self.rules.method.check_players(len(self.players) + 1)
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))
-        position = len(self.players) if seat is None else max(0, min(seat, len(self.players)))
+        position = len(self.players) if seat is None else check_seat(seat, len(self.players))
         players = list(self.players)
         players.insert(position, Player(clean, len(self.rounds)))
         return replace(self, players=tuple(players), undone=(), revision=self.revision + 1)
@@ -668,7 +800,8 @@ class Game:
         return tuple(dealers)
 
     def _first_dealer(self) -> str:
-        return self.seated_in(0)[0] if self.players else ""
+        """Who dealt the first round: the one the table chose, else the first player."""
+        return self.first_dealer or (self.seated_in(0)[0] if self.players else "")
 
     def score_of(self, index: int) -> RoundScore:
         """Round `index`'s score (0-based), without scoring every round for the newest one
@@ -715,6 +848,50 @@ class Game:
     def starter(self) -> str:
         """Who plays first in the next round."""
         return self.rules.method.starter(self)
+
+    # -- the deal in play --
+
+    @property
+    def direction(self) -> Direction:
+        """Which way play goes in the round in play: clockwise unless a Reverse turned it."""
+        if self.reversed_round is not None and self.reversed_round == len(self.rounds):
+            return Direction.COUNTERCLOCKWISE
+        return Direction.CLOCKWISE
+
+    def set_direction(self, direction: Direction) -> Game:
+        """The game with play in the round in play going `direction`."""
+        if direction is self.direction:
+            return self
+        reversed_round = (len(self.rounds) if direction is Direction.COUNTERCLOCKWISE
+                          else None)
+        return self._with_table(reversed_round=reversed_round)
+
+    def reverse(self) -> Game:
+        """A Reverse was played: the direction of the round in play turns."""
+        return self.set_direction(self.direction.reversed())
+
+    @property
+    def seating(self) -> Seating:
+        """The players of the round in play, clockwise, and the way play goes now."""
+        return Seating(tuple(self.seated_in(len(self.rounds))), self.direction)
+
+    def set_first_dealer(self, name: str) -> Game:
+        """Say who dealt the first round (before it is played)."""
+        if self.rounds:
+            raise GameError(
+                _("the first round has been played, so its dealer is known: undo the rounds "
+                  "to choose another")
+            )
+        return replace(self, first_dealer=self.player(name).name, revision=self.revision + 1)
+
+    def _with_table(self, **changes: Any) -> Game:
+        """The game with the table's state changed: the rounds, scores and tally stay as they
+        are (carried over, so a long game need not be read again for a Reverse)."""
+        new = replace(self, revision=self.revision + 1, **changes)
+        for derived in ("scores", "last_score", "dealers", "tally"):
+            if derived in self.__dict__:
+                new.__dict__[derived] = self.__dict__[derived]
+        return new
 
     @cached_property
     def totals(self) -> dict[str, int]:
@@ -805,6 +982,7 @@ class Game:
                                             for e in self.entrants}),
                     order=rnd.order,
                     out_on=rnd.out_on.code if rnd.out_on is not None else None,
+                    showdown_out=rnd.showdown_out,
                 )
             )
         return rows

@@ -19,10 +19,12 @@ from companion.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 PACKAGE = Path(__file__).resolve().parent
 #: The modules whose strings belong to the core's catalog (the screen keeps its own domain).
-SOURCES = ("app.py", "cards.py", "command_options.py", "commands.py", "duels.py",
-           "editions.py", "game.py", "i18n.py", "points_command.py",
+SOURCES = ("app.py", "cards.py", "command_options.py", "commands.py", "deal.py", "duels.py",
+           "editions.py", "game.py", "house_rules.py", "i18n.py", "items.py", "names.py",
+           "points_command.py",
            *sorted(f"scoring/{p.name}" for p in (PACKAGE / "scoring").glob("*.py")),
-           "store.py", "timebox.py", "transfer.py")
+           "recover.py", "store.py", "table_commands.py", "timebox.py", "transfer.py",
+           "turns.py")
 MARKERS = {"_", "N_", "gettext_"}
 PLURAL_MARKERS = {"ngettext"}
 #: The core's catalog, the screen's, and the championship's (which keeps its catalogs here,

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
-                   help=_("a house rule: {choices}").format(choices=", ".join(OPTIONS)))
+                   help=_("a scoring option: {choices}").format(choices=", ".join(OPTIONS)))
     p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
     p.set_defaults(func=cmd_points)
 

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import _
 from showdown.events import Outcome, Side
 
 
@@ -41,6 +42,12 @@ class LoggedDuel:
 
     def name(self, side: Side | None) -> str | None:
         return None if side is None else self.players.get(side)
+
+    def launch_failed(self) -> None:
+        """The log says the unit never confirmed this duel's launch: nobody won or takes
+        the cards, as the table recorded it."""
+        self.outcome = Outcome.LAUNCH_FAILED
+        self.winner = self.loser = None
 
 
 @dataclass
@@ -90,7 +97,7 @@ def read_log(lines: Iterable[str]) -> LogReading:
             continue
         try:
             obj = json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # not JSON, nested too deep, a 5,000-digit number
             reading.unreadable += 1
             continue
         if not isinstance(obj, dict):
@@ -118,6 +125,8 @@ def read_log(lines: Iterable[str]) -> LogReading:
                         last.reaction_us[side] = value
         elif kind == "contested" and duel in current and current[duel].verdicts:
             current[duel].verdicts[-1].contested = True
+        elif kind == "launch_failed" and duel in current and current[duel].verdicts:
+            current[duel].verdicts[-1].launch_failed()
     return reading
 
 
@@ -149,6 +158,22 @@ def _verdict(reading: LogReading, loaded: _Loaded, duel: int, number: int,
     reading.duels.append(logged)
 
 
+#: The longest line read: a table's lines are about 200 characters. Past this the file is
+#: not a duel log (/dev/zero has no line end at all), and reading on would fill the memory.
+MAX_LINE_CHARS = 64 * 1024
+
+
+class LogTooLong(ValueError):
+    """A line longer than `MAX_LINE_CHARS`: the file is not a duel log."""
+
+
 def iter_lines(path: str) -> Iterator[str]:
+    """The log's lines one at a time, none longer than `MAX_LINE_CHARS` (`LogTooLong`)."""
     with open(path, encoding="utf-8") as stream:
-        yield from stream
+        number = 0
+        while line := stream.readline(MAX_LINE_CHARS + 1):
+            number += 1
+            if len(line) > MAX_LINE_CHARS:
+                raise LogTooLong(_("line {n} is longer than {max} characters: this is not a "
+                                   "duel log").format(n=number, max=MAX_LINE_CHARS))
+            yield line

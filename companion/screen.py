@@ -14,6 +14,7 @@ the last deal once the time is up, or done; it is redrawn when the shown second 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -33,30 +34,42 @@ from companion.views.history import HistoryView
 from companion.views.i18n import N_, _
 from companion.views.new_game import NewGameView
 from companion.views.round_entry import RoundEntryView
+from companion.views.rules import RulesView
 from companion.views.standings import StandingsView
-from companion.widgets import Button, button_at, row
+from companion.views.table import TableView
+from companion.widgets import Button, button_at, row_weighted
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
 
-#: Tabs along the top: view name, label (translated when drawn), function key.
-TABS: tuple[tuple[str, str, int], ...] = (
+log = logging.getLogger(__name__)
+
+#: Tabs along the top: view name, label (translated when drawn), function key (the window
+#: around the screen keeps F6-F11 for the duel bar, so the table's helpers have none).
+TABS: tuple[tuple[str, str, int | None], ...] = (
     ("standings", N_("Standings"), pygame.K_F1),
     ("history", N_("History"), pygame.K_F2),
     ("chart", N_("Chart"), pygame.K_F3),
     ("duels", N_("Duels"), pygame.K_F4),
+    ("table", N_("Table"), None),
+    ("rules", N_("Rules"), None),
     ("new_game", N_("New game"), pygame.K_F5),
 )
+#: The tabs' type, and the room around a label.
+TAB_PX, TAB_PAD_PX = 18, 16
 #: SDL's fall-back drivers that draw nowhere: fine when asked for (tests), not as a display.
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
 #: How long a notice stays on screen.
 NOTICE_MS = 3000
 #: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
 POLL_MS = 250
-#: The notice's type size, the room around its words, and how it keeps off the edges.
+#: The notice's type size, the room around its words, how it keeps off the edges, and
+#: the most lines a long one (an error naming a file) is wrapped to.
 NOTICE_PX = 20
 NOTICE_PAD_X, NOTICE_PAD_Y = 16, 10
+NOTICE_TIGHT_PAD_Y = 3
 NOTICE_MARGIN = 8
+NOTICE_LINES = 3
 #: How finely the notice looks for a free place, and the narrowest it gets.
 NOTICE_STEP_PX = 4
 NOTICE_MIN_W = 160
@@ -84,6 +97,8 @@ class CompanionScreen:
                 HistoryView(self),
                 ChartView(self),
                 DuelsView(self),
+                TableView(self),
+                RulesView(self),
                 GameOverView(self),
                 NewGameView(self),
             )
@@ -96,7 +111,7 @@ class CompanionScreen:
         self._now_ms = 0
         self._next_poll_ms = 0
         self._signature: tuple[object, ...] = ()
-        self._notice_cache: tuple[object, tuple[pygame.Rect, str, int]] | None = None
+        self._notice_cache: tuple[object, tuple[pygame.Rect, list[str]]] | None = None
         self._banner_shown: tuple[str, str, Phase] | None = None
         self._layout()
         self.current.enter()
@@ -128,8 +143,8 @@ class CompanionScreen:
             self._next_poll_ms = now_ms + POLL_MS
             try:
                 self.app.refresh()  # a round entered from the command line shows up here too
-            except CompanionError as exc:
-                self.notify(str(exc))
+            except Exception as exc:  # the table's window must outlive any bad read
+                self._refresh_failed(exc)
             signature = self._app_signature()
             if len(signature) != len(self._signature) or any(
                     a is not b for a, b in zip(signature, self._signature, strict=True)):
@@ -140,6 +155,17 @@ class CompanionScreen:
             self._dirty = True
         if self.banner() != self._banner_shown:  # the clock moved on a second
             self._dirty = True
+
+    def _refresh_failed(self, exc: Exception) -> None:
+        """Say in one line why the game could not be read; the next poll simply tries again."""
+        if isinstance(exc, CompanionError):
+            message = str(exc)
+        else:
+            log.exception("reading the games file failed")
+            message = _("The games file could not be read ({reason}); trying again").format(
+                reason=type(exc).__name__)
+        if message != self._notice:  # one notice for a failure that repeats every poll
+            self.notify(message)
 
     def draw(self, surface: pygame.Surface) -> None:
         self._layout()  # a view may have gone full screen (the name keyboard)
@@ -233,6 +259,14 @@ class CompanionScreen:
         else:
             self.notify(_("Nothing to redo"))
 
+    def reverse(self) -> None:
+        """A Reverse was played: turn the direction of play (Ctrl+R anywhere)."""
+        table = self.views["table"]
+        assert isinstance(table, TableView)
+        if self.app.game is not None:
+            table.reverse(tell=self.current is not table)
+            self.invalidate()
+
     def edit_round(self, number: int) -> None:
         """Open round `number` (1-based) in round entry, as it was entered, to correct it."""
         entry = self.views["round_entry"]
@@ -281,11 +315,16 @@ class CompanionScreen:
                    max_width=status_rect.x - strip.x - 28)
 
     def _tab_buttons(self) -> list[Button]:
+        """The tabs, each as wide as its label wants (in whatever language), so a long label
+        gets the room a short one leaves, and the type shrinks only when all are too wide."""
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
+        font = theme.font(TAB_PX, True)
+        weights = [font.size(_(label))[0] + TAB_PAD_PX for _name, label, _key in TABS]
         return [
             Button(f"tab:{name}", cell, _(label), partial(self.go, name),
-                   selected=self.current.name == name, font_px=18)
-            for (name, label, _key), cell in zip(TABS, row(bar, len(TABS), 4), strict=True)
+                   selected=self.current.name == name, font_px=TAB_PX)
+            for (name, label, _key), cell in zip(
+                TABS, row_weighted(bar, weights, 4, minimum=theme.TOUCH_PX), strict=True)
         ]
 
     def _draw_tabs(self, surface: pygame.Surface) -> None:
@@ -300,48 +339,65 @@ class CompanionScreen:
         round"), so it must not hide what the finger goes for. The first place that
         covers no button wins, looking from the bottom of the screen (where notices are
         expected) upwards, centred, then against the left or right edge; where no
-        place is free the box narrows (the words are cut to fit) and the search
-        starts again.
+        place is free the box narrows (the words wrap to more lines, up to three, and
+        are cut past that) and the search starts again.
         """
         return self._notice_layout()[0] if self._notice else None
 
-    def _notice_layout(self) -> tuple[pygame.Rect, str, int]:
-        """The notice's box, its words as they fit, and their size (see `notice_rect`)."""
+    def _notice_layout(self) -> tuple[pygame.Rect, list[str]]:
+        """The notice's box and its lines as they fit (see `notice_rect`)."""
         w, h = self.size
         key = (self._notice, self.size, tuple(tuple(b.rect) for b in self.buttons()))
         if self._notice_cache is not None and self._notice_cache[0] == key:
             return self._notice_cache[1]
         buttons = [b.rect for b in self.buttons()]
-        natural = theme.font(NOTICE_PX, True).size(self._notice)[0] + 2 * NOTICE_PAD_X
-        width = min(natural, w - 2 * NOTICE_MARGIN)
-        height = theme.font(NOTICE_PX, True).get_linesize() + 2 * NOTICE_PAD_Y
-        first: pygame.Rect | None = None
-        found: pygame.Rect | None = None
-        while found is None:
-            for y in range(h - NOTICE_MARGIN - height, NOTICE_MARGIN - 1, -NOTICE_STEP_PX):
-                for x in ((w - width) // 2, NOTICE_MARGIN, w - NOTICE_MARGIN - width):
-                    box = pygame.Rect(x, y, width, height)
-                    first = first or box
-                    if box.collidelist(buttons) < 0:
-                        found = box
-                        break
-                if found is not None:
+        f = theme.font(NOTICE_PX, True)
+        natural = min(f.size(self._notice)[0] + 2 * NOTICE_PAD_X, w - 2 * NOTICE_MARGIN)
+        found: tuple[pygame.Rect, list[str]] | None = None
+        # All the words on up to three lines first (an error must be read in full); where
+        # that fits nowhere, fewer lines with the words cut, as on a crowded page; last, one
+        # line in a tight box, which fits between two rows of buttons.
+        tries = [(most, NOTICE_PAD_Y) for most in range(NOTICE_LINES, 0, -1)]
+        for most, pad_y in [*tries, (1, NOTICE_TIGHT_PAD_Y)]:
+            width = natural
+            while found is None:
+                lines = notice_lines(self._notice, width - 2 * NOTICE_PAD_X, most)
+                found = self._free_place(width, len(lines) * f.get_linesize() + 2 * pad_y,
+                                         lines, buttons)
+                if width <= NOTICE_MIN_W:
                     break
-            if found is None and width > NOTICE_MIN_W:
                 width = max(NOTICE_MIN_W, width * 4 // 5)
-            elif found is None:
-                found = first or pygame.Rect(0, 0, width, height)  # the screen is all buttons
-        words, size = theme.fit(self._notice, NOTICE_PX, found.width - 2 * NOTICE_PAD_X,
-                                bold=True)
-        layout = (found, words, size)
-        self._notice_cache = (key, layout)
-        return layout
+            if found is not None:
+                break
+        if found is None:  # the screen is all buttons: at the bottom, every word shown
+            lines = notice_lines(self._notice, natural - 2 * NOTICE_PAD_X, NOTICE_LINES)
+            box = pygame.Rect(0, 0, natural, len(lines) * f.get_linesize() + 2 * NOTICE_PAD_Y)
+            box.midbottom = (w // 2, h - NOTICE_MARGIN)
+            found = (box, lines)
+        self._notice_cache = (key, found)
+        return found
+
+    def _free_place(self, width: int, height: int, lines: list[str],
+                    buttons: list[pygame.Rect]) -> tuple[pygame.Rect, list[str]] | None:
+        """The first box of that size that covers no button, from the bottom up, centred
+        or against an edge; None when there is none."""
+        w, h = self.size
+        for y in range(h - NOTICE_MARGIN - height, NOTICE_MARGIN - 1, -NOTICE_STEP_PX):
+            for x in ((w - width) // 2, NOTICE_MARGIN, w - NOTICE_MARGIN - width):
+                box = pygame.Rect(x, y, width, height)
+                if box.collidelist(buttons) < 0:
+                    return box, lines
+        return None
 
     def _draw_notice(self, surface: pygame.Surface) -> None:
-        box, words, size = self._notice_layout()
-        image = theme.font(size, True).render(words, True, theme.BACKGROUND)
+        box, lines = self._notice_layout()
+        f = theme.font(NOTICE_PX, True)
+        images = [f.render(line, True, theme.BACKGROUND) for line in lines]
         pygame.draw.rect(surface, theme.ACCENT, box, border_radius=10)
-        surface.blit(image, image.get_rect(center=box.center))
+        y = box.centery - len(images) * f.get_linesize() // 2
+        for image in images:
+            surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
+            y += f.get_linesize()
 
     def _handle(self, event: pygame.event.Event) -> bool:
         if event.type == pygame.KEYDOWN:
@@ -380,14 +436,35 @@ class CompanionScreen:
         if ctrl and event.key == pygame.K_y:
             self.redo()
             return True
+        if ctrl and event.key == pygame.K_r:
+            self.reverse()
+            return True
         for name, _label, key in TABS:
-            if event.key == key:
+            if key is not None and event.key == key:
                 self.go(name)
                 return True
         if event.key == pygame.K_ESCAPE and self.current.name != "standings":
             self.go("standings")
             return True
         return False
+
+
+def notice_lines(message: str, width: int, most: int = 3) -> list[str]:
+    """`message` broken at spaces into at most `most` lines of `width` pixels (the last one
+    cut with … if even that is not enough)."""
+    f = theme.font(NOTICE_PX, True)
+    lines: list[str] = []
+    words = message.split(" ")
+    while words and len(lines) < most - 1:
+        line = words.pop(0)
+        while words and f.size(f"{line} {words[0]}")[0] <= width:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines.append(theme.fit(" ".join(words), NOTICE_PX, width, bold=True,
+                               min_size=NOTICE_PX)[0])
+    return [theme.fit(line, NOTICE_PX, width, bold=True, min_size=NOTICE_PX)[0]
+            for line in lines] or [""]
 
 
 def game_is_over(app: CompanionApp) -> bool:

@@ -15,6 +15,10 @@ from showdown.events import ConfigError
 SIZE_HELP = "window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)"
 
 
+#: The largest window: what SDL and the graphics cards it runs on can make a surface of.
+MAX_SIZE = (16384, 16384)
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """Read `800x480`; ConfigError says how to write it otherwise."""
     width, sep, height = text.strip().lower().partition("x")
@@ -22,10 +26,11 @@ def parse_size(text: str) -> tuple[int, int]:
         size = (int(width), int(height))
     except ValueError:
         size = (0, 0)
-    if not sep or size[0] < 320 or size[1] < 240:
+    if (not sep or size[0] < 320 or size[1] < 240
+            or size[0] > MAX_SIZE[0] or size[1] > MAX_SIZE[1]):
         raise ConfigError(
-            f"--size {text!r} is not a window size: write WIDTHxHEIGHT of at least 320x240, "
-            "e.g. --size 800x480"
+            f"--size {text[:40]!r} is not a window size: write WIDTHxHEIGHT from 320x240 to "
+            f"{MAX_SIZE[0]}x{MAX_SIZE[1]}, e.g. --size 800x480"
         )
     return size
 

@@ -26,6 +26,7 @@ followed, in the same transaction, by the game the table plays on in.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import sqlite3
@@ -39,13 +40,16 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from companion import house_rules as house
 from companion import wallclock
 from companion.cards import Card, format_cards, parse_card, parse_cards
 from companion.errors import CompanionError
 from companion.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.i18n import _
+from companion.names import name_key
 from companion.scoring import Rules
 from companion.timebox import State, TimeBox, TimeBoxError
+from showdown.events import Outcome
 
 APP_NAME = "uno-showdown"
 DB_NAME = "games.sqlite3"
@@ -60,6 +64,10 @@ class GameChangedError(StoreError):
     """The game in the file moved on since this copy was loaded (another screen or the CLI)."""
 
 
+def _short(path: Path) -> str:
+    """A path as a one-line message shows it: at most 200 characters."""
+    text = str(path)
+    return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
 class StoreBusyError(StoreError):
     """The file cannot be written just now (locked by another program, disk full, I/O):
     the same change may well succeed later, unlike a change the data refuses."""
@@ -184,8 +192,22 @@ CREATE TABLE tallies (
 );
 """
 
+# The table's helpers: the house rules a game plays by, who dealt first (by the highest-card
+# draw or by hand), the round whose play goes counter-clockwise after a Reverse, and a round
+# won by going out on a showdown card (and winning its duel).
+_V7 = """
+CREATE TABLE house_rules (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    rule TEXT NOT NULL,
+    PRIMARY KEY (game_id, rule)
+);
+ALTER TABLE games ADD COLUMN reversed_round INTEGER;
+ALTER TABLE players ADD COLUMN deals_first INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE rounds ADD COLUMN showdown_out INTEGER NOT NULL DEFAULT 0;
+"""
+
 #: Schema scripts in order: MIGRATIONS[i] takes a file from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -200,6 +222,7 @@ class _StoredRound:
     played_at: str
     undone: bool
     out_on: Card | None
+    showdown_out: bool = False
     hands: dict[str, Hand] = field(default_factory=dict)
     places: dict[int, str] = field(default_factory=dict)
 
@@ -267,15 +290,42 @@ class DuelRow:
     game_id: int | None = None
 
 
-def _locked(method: F) -> F:
-    """Run a read under the store's lock, so it never sees another thread's open transaction."""
+def _reads(method: F) -> F:
+    """Run a read in one read transaction (`Store.reading`): all its queries see one state."""
 
     @functools.wraps(method)
     def wrapper(self: Store, *args: Any, **kwargs: Any) -> Any:
-        with self.lock:
+        with self.reading():
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
+
+
+@functools.cache
+def _schema(version: int) -> dict[str, frozenset[str]]:
+    """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS[:version]:
+            conn.executescript(script)
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: frozenset(r[1] for r in conn.execute(f"PRAGMA table_info({t})"))
+                for t in tables}
+    finally:
+        conn.close()
+
+
+def _read_only_text() -> str:
+    return _("cannot open the games file {path} for writing ({reason}): make the file "
+             "and its folder writable, or choose another with --db")
+
+
+#: SQLite's primary result codes (sqlite3.h) that say why a file cannot be the games file:
+#: READONLY, PERM, CANTOPEN and AUTH (not ours to write), BUSY and LOCKED (held by another
+#: program), FULL (no space).
+_READ_ONLY = frozenset({8, 3, 14, 23})
+_BUSY = frozenset({5, 6})
+_FULL = 13
 
 
 class Store:
@@ -288,15 +338,27 @@ class Store:
         # The service thread records duels while the screen thread records rounds.
         self.lock = threading.RLock()
         try:
+            if self.path.is_dir():
+                raise StoreError(
+                    _("{path} is a folder, not a games file: give a file name with --db").format(
+                        path=self.path)
+                )
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.conn = sqlite3.connect(
                 self.path, isolation_level=None, timeout=busy_timeout_s,
                 check_same_thread=False
             )
-        except (OSError, sqlite3.Error) as exc:
+        except sqlite3.Error as exc:
+            raise self._unusable(exc) from exc
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM,
+                                                          errno.EROFS):
+                raise StoreError(_read_only_text().format(path=_short(self.path),
+                                                          reason=reason)) from exc
             raise StoreError(
                 _("cannot open the games file {path}: {reason}; choose another with --db").format(
-                    path=self.path, reason=exc
+                    path=_short(self.path), reason=reason
                 )
             ) from exc
         try:
@@ -305,15 +367,27 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
             self._migrate()
-        except (sqlite3.DatabaseError, StoreError) as exc:
+        except (sqlite3.Error, StoreError) as exc:
             self.conn.close()
-            if isinstance(exc, StoreError):
-                raise
-            raise StoreError(
-                _("{path} is not a games file ({reason}): choose another with --db").format(
-                    path=self.path, reason=exc
-                )
-            ) from exc
+            cause = exc.__cause__ if isinstance(exc, StoreError) else exc
+            if isinstance(cause, sqlite3.Error):  # a migration's write failed: say why
+                raise self._unusable(cause) from exc
+            raise
+
+    def _unusable(self, exc: sqlite3.Error) -> StoreError:
+        """Why the file cannot be the games file, told apart by SQLite's error code."""
+        code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF  # extended -> primary
+        if code in _READ_ONLY:
+            text = _read_only_text()
+        elif code in _BUSY:
+            text = _("the games file {path} is locked by another program ({reason}): close "
+                     "it and try again, or choose another with --db")
+        elif code == _FULL:
+            text = _("cannot write the games file {path} ({reason}): free some disk space, "
+                     "or choose another with --db")
+        else:
+            text = _("{path} is not a games file ({reason}): choose another with --db")
+        return StoreError(text.format(path=self.path, reason=exc))
 
     def close(self) -> None:
         self.conn.close()
@@ -346,6 +420,31 @@ class Store:
                     raise self._cannot_save(exc) from exc
                 raise
 
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same committed state of the file.
+
+        Without it, a game read in several queries (the game, its players, its rounds, their
+        hands) while another program commits could pair rounds of one state with players of
+        another. In WAL mode the snapshot costs nothing and blocks no writer. Nested reads,
+        and reads inside a write, share the transaction already open. SQLite's errors (a
+        damaged file, a table gone) become a one-sentence `StoreError`.
+        """
+        with self.lock:
+            own = not self.conn.in_transaction
+            try:
+                if own:
+                    self.conn.execute("BEGIN")
+                yield self.conn
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    _("cannot read the games file {path} ({reason}): check the file, or "
+                      "choose another with --db").format(path=self.path, reason=exc)
+                ) from exc
+            finally:
+                if own:
+                    self._roll_back()
+
     def _roll_back(self) -> None:
         """End the open transaction, if SQLite has not already ended it itself."""
         if self.conn.in_transaction:
@@ -367,13 +466,30 @@ class Store:
         return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
 
     def _refuse_foreign_database(self) -> None:
-        """A database of another program (tables, no schema version) is left alone."""
-        if self.schema_version() == 0 and self.conn.execute(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'"
-        ).fetchone()[0]:
+        """A database of another program is left alone: tables without a schema version, or
+        a version whose tables and columns are not there (a file that only says it is ours).
+
+        Checked before any migration, so a foreign file is never changed.
+        """
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            return  # refused by `_migrate`, with its own message
+        found = {
+            name: frozenset(r[1] for r in self.conn.execute(
+                "PRAGMA table_info(\"{}\")".format(name.replace('"', '""'))))
+            for (name,) in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        }
+        reason = None
+        if version == 0 and found:
+            reason = _("it holds another program's tables")
+        for table, columns in _schema(version).items():
+            if reason is None and not columns <= found.get(table, frozenset()):
+                reason = _("its table {table} is missing or incomplete").format(table=table)
+        if reason is not None:
             raise StoreError(
                 _("{path} is not a games file ({reason}): choose another with --db").format(
-                    path=self.path, reason=_("it holds another program's tables")
+                    path=self.path, reason=reason
                 )
             )
 
@@ -405,19 +521,25 @@ class Store:
                     duels: Sequence[DuelRow] = ()) -> int:
         """`create_game` inside a transaction the caller holds (several changes as one)."""
         cur = conn.execute(
-            "INSERT INTO games (edition, method, target, modifiers, created_at, revision) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO games (edition, method, target, modifiers, created_at, revision, "
+            "reversed_round) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game.edition_key, game.rules.method.key, game.rules.target,
-             ",".join(game.rules.modifiers), game.created_at, game.revision),
+             ",".join(game.rules.modifiers), game.created_at, game.revision,
+             game.reversed_round),
         )
         game_id = int(cur.lastrowid or 0)
         ids: dict[str, int] = {}
         for seat, p in enumerate(game.players):
             ids[p.name] = int(conn.execute(
-                "INSERT INTO players (game_id, name, seat, joined_round, team) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (game_id, p.name, seat, p.joined_round, p.team),
+                "INSERT INTO players (game_id, name, seat, joined_round, team, deals_first) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, p.name, seat, p.joined_round, p.team,
+                 int(p.name == game.first_dealer)),
             ).lastrowid or 0)
+        conn.executemany(
+            "INSERT INTO house_rules (game_id, rule) VALUES (?, ?)",
+            [(game_id, key) for key in house.ordered(game.house_rules)],
+        )
         for number, rnd in enumerate(game.rounds, 1):
             self._insert_round(conn, game_id, ids, number, rnd, undone=False)
         for offset, rnd in enumerate(reversed(game.undone), 1):
@@ -432,22 +554,22 @@ class Store:
         self._save_tally(conn, game, game_id)
         return game_id
 
-    @_locked
+    @_reads
     def game_ids(self) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT id FROM games ORDER BY id")]
 
-    @_locked
+    @_reads
     def data_version(self) -> int:
         """Changes whenever another connection (another program) commits to the file."""
         return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
 
-    @_locked
+    @_reads
     def game_revision(self, game_id: int) -> int | None:
         """The game's revision in the file (None if it is gone): cheap enough to poll."""
         row = self.conn.execute("SELECT revision FROM games WHERE id = ?", (game_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    @_locked
+    @_reads
     def latest_game_id(self, unfinished_only: bool = False) -> int | None:
         """The most recently created game (with `unfinished_only`, the latest not yet over)."""
         rows = self.conn.execute("SELECT id FROM games ORDER BY id DESC").fetchall()
@@ -456,7 +578,7 @@ class Store:
                 return int(game_id)
         return None
 
-    @_locked
+    @_reads
     def list_games(self) -> list[GameInfo]:
         out = []
         for gid, edition, method, created in self.conn.execute(
@@ -474,9 +596,9 @@ class Store:
             out.append(GameInfo(gid, edition, method, names, count, created, last or created))
         return out
 
-    @_locked
+    @_reads
     def load_game(self, game_id: int, *, lazy: bool = False) -> Game:
-        """The game as the file holds it.
+        """The game as the file holds it, read in one read transaction.
 
         With `lazy`, the rounds already played are read only if something looks at them:
         the game comes with its tally (standings, dealer, whether it is over), so a round
@@ -486,8 +608,8 @@ class Store:
         row = None
         if isinstance(game_id, int) and -_MAX_ROW_ID <= game_id <= _MAX_ROW_ID:
             row = self.conn.execute(
-                "SELECT edition, method, target, modifiers, created_at, revision FROM games "
-                "WHERE id = ?", (game_id,),
+                "SELECT edition, method, target, modifiers, created_at, revision, "
+                "reversed_round FROM games WHERE id = ?", (game_id,),
             ).fetchone()
         if row is None:
             raise StoreError(
@@ -495,16 +617,34 @@ class Store:
                     id=game_id, path=self.path
                 )
             )
-        edition, method, target, modifiers, created, revision = row
+        try:
+            return self._build_game(game_id, row, lazy)
+        except StoreError:
+            raise
+        except (CompanionError, KeyError, IndexError, TypeError, ValueError, AttributeError
+                ) as exc:  # a row another program wrote: never a traceback
+            raise StoreError(
+                _("game {id} in {path} is damaged ({reason}): restore the file from a copy, or "
+                  "choose another with --db").format(id=game_id, path=self.path, reason=exc)
+            ) from exc
+
+    def _build_game(self, game_id: int, row: tuple[Any, ...], lazy: bool) -> Game:
+        """The game of `row` (its line in `games`) with its players and rounds; in a read."""
+        edition, method, target, modifiers, created, revision, reversed_round = row
         rules = Rules.make(method, target, [m for m in modifiers.split(",") if m])
+        chosen = frozenset(r for (r,) in self.conn.execute(
+            "SELECT rule FROM house_rules WHERE game_id = ?", (game_id,)))
         players = []
         names: dict[int, str] = {}
-        for pid, name, joined, team in self.conn.execute(
-            "SELECT id, name, joined_round, team FROM players WHERE game_id = ? ORDER BY seat",
-            (game_id,),
+        first_dealer: str | None = None
+        for pid, name, joined, team, deals_first in self.conn.execute(
+            "SELECT id, name, joined_round, team, deals_first FROM players WHERE game_id = ? "
+            "ORDER BY seat", (game_id,),
         ):
             players.append(Player(name, joined, team))
             names[pid] = name
+            if deals_first:
+                first_dealer = name
         seat_of = {p.name: i for i, p in enumerate(players)}
         undone = self._read_rounds(game_id, names, seat_of, undone=True)
         tally = self._tally(game_id, revision) if lazy else None
@@ -514,7 +654,7 @@ class Store:
 
             def read_played() -> list[Round]:
                 """The rounds that were in the file when the game was opened."""
-                with self.lock:
+                with self.reading():  # the rounds and their hands as one committed state
                     return self._read_rounds(game_id, names, seat_of, undone=False, upto=count)
 
             last = self._read_rounds(game_id, names, seat_of, undone=False, upto=count,
@@ -525,7 +665,8 @@ class Store:
             tally = None
         game = Game(
             edition, rules, tuple(players), rounds, tuple(reversed(undone)),
-            id=game_id, created_at=created, revision=revision,
+            id=game_id, created_at=created, revision=revision, house_rules=chosen,
+            first_dealer=first_dealer, reversed_round=reversed_round,
         )
         if tally is not None:
             game.__dict__["tally"] = tally
@@ -540,12 +681,13 @@ class Store:
         which = "undone = 1" if undone else "undone = 0"  # literal: the undone rounds' index
         if upto is not None:
             which += f" AND number BETWEEN {int(since)} AND {int(upto)}"
-        for rid, number, winner_id, played_at, out_on in self.conn.execute(
-            "SELECT id, number, winner_id, played_at, out_on FROM rounds WHERE game_id = ? "
-            f"AND {which} ORDER BY number", (game_id,),
+        for rid, number, winner_id, played_at, out_on, showdown_out in self.conn.execute(
+            "SELECT id, number, winner_id, played_at, out_on, showdown_out FROM rounds "
+            f"WHERE game_id = ? AND {which} ORDER BY number", (game_id,),
         ):
             rounds[rid] = _StoredRound(number, names[winner_id], played_at, undone,
-                                       parse_card(out_on) if out_on is not None else None)
+                                       parse_card(out_on) if out_on is not None else None,
+                                       bool(showdown_out))
         for rid, pid, cards, counted in self.conn.execute(
             "SELECT h.round_id, h.player_id, h.cards, h.counted FROM hands h "
             f"JOIN rounds r ON r.id = h.round_id WHERE r.game_id = ? AND r.{which}",
@@ -564,7 +706,7 @@ class Store:
             ordered = dict(sorted(entry.hands.items(), key=lambda kv: seat_of[kv[0]]))
             out.append(Round(entry.winner, MappingProxyType(ordered), entry.played_at,
                              tuple(entry.places[k] for k in sorted(entry.places)),
-                             entry.out_on))
+                             entry.out_on, entry.showdown_out))
         return out
 
     def _tally(self, game_id: int, revision: int) -> Tally | None:
@@ -617,10 +759,10 @@ class Store:
         rnd: Round, *, undone: bool,
     ) -> None:
         rid = conn.execute(
-            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at, out_on) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO rounds (game_id, number, winner_id, undone, played_at, out_on, "
+            "showdown_out) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (game_id, number, ids[rnd.winner], int(undone), rnd.played_at,
-             rnd.out_on.code if rnd.out_on is not None else None),
+             rnd.out_on.code if rnd.out_on is not None else None, int(rnd.showdown_out)),
         ).lastrowid
         conn.executemany(
             "INSERT INTO places (round_id, player_id, place) VALUES (?, ?, ?)",
@@ -735,6 +877,18 @@ class Store:
             )
             self._save_tally(conn, game)
 
+    def save_table(self, game: Game) -> None:
+        """Persist the table's state: the direction of the round in play, who dealt first."""
+        assert game.id is not None
+        with self.transaction() as conn:
+            self._advance(conn, game, len(game.rounds))
+            conn.execute("UPDATE games SET reversed_round = ? WHERE id = ?",
+                         (game.reversed_round, game.id))
+            conn.execute(
+                "UPDATE players SET deals_first = COALESCE(name = ?, 0) WHERE game_id = ?",
+                (game.first_dealer, game.id))
+            self._save_tally(conn, game)
+
     def save_players(self, game: Game) -> None:
         """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""
         assert game.id is not None
@@ -810,11 +964,11 @@ class Store:
             "SELECT game_id FROM time_box_games WHERE box_id = ? ORDER BY seq", (box_id,)))
         return BoxedGame(_box_from_row(row), games[-1] if games else 0, games)
 
-    @_locked
+    @_reads
     def time_box(self, box_id: int) -> BoxedGame:
         return self.load_time_box(self.conn, box_id)
 
-    @_locked
+    @_reads
     def time_box_of(self, game_id: int) -> BoxedGame | None:
         """The box the game was played in, or None for a game played without a clock."""
         return self._boxed(self.conn, game_id)
@@ -905,16 +1059,16 @@ class Store:
         challenger_reaction_us: int | None, opponent_reaction_us: int | None, recorded_at: str,
         *, contested: bool = False, log_key: str | None = None,
     ) -> int:
-        ids = {k.casefold(): v for k, v in self._player_ids(conn, game_id).items()}
-        missing = [n for n in (challenger, opponent) if n.casefold() not in ids]
+        ids = {name_key(k): v for k, v in self._player_ids(conn, game_id).items()}
+        missing = [n for n in (challenger, opponent) if name_key(n) not in ids]
         if missing:
             raise StoreError(
                 _("there is no player {name!r} in this game: the players are {names}").format(
                     name=missing[0], names=", ".join(self._player_ids(conn, game_id))
                 )
             )
-        challenger, opponent = challenger.casefold(), opponent.casefold()
-        winner, loser = (winner or "").casefold(), (loser or "").casefold()
+        challenger, opponent = name_key(challenger), name_key(opponent)
+        winner, loser = name_key(winner or ""), name_key(loser or "")
         cur = conn.execute(
             "INSERT INTO duels (game_id, after_round, challenger_id, opponent_id, cards, "
             "outcome, winner_id, loser_id, challenger_reaction_us, opponent_reaction_us, "
@@ -952,6 +1106,14 @@ class Store:
             self._touch_duel(conn, duel_id)
             conn.execute("UPDATE duels SET contested = 1 WHERE id = ?", (duel_id,))
 
+    def set_duel_launch_failed(self, duel_id: int) -> None:
+        """The unit never confirmed the duel's launch: it ends as launch failed, and nobody
+        is credited a win or the cards (the reaction times stay: the presses happened)."""
+        with self.transaction() as conn:
+            self._touch_duel(conn, duel_id)
+            conn.execute("UPDATE duels SET outcome = ?, winner_id = NULL, loser_id = NULL "
+                         "WHERE id = ?", (Outcome.LAUNCH_FAILED.value, duel_id))
+
     def _touch_duel(self, conn: sqlite3.Connection, duel_id: int) -> None:
         row = conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()
         if row is not None:
@@ -976,25 +1138,25 @@ class Store:
             ))
         return out
 
-    @_locked
+    @_reads
     def duels(self, game_id: int) -> list[DuelRow]:
         """Every duel of the game, oldest first."""
         return self._duel_rows("game_id = ?", (game_id,), game_id)
 
-    @_locked
+    @_reads
     def duel_changes(self, game_id: int, since: int) -> list[DuelRow]:
         """The game's duels written after change number `since` (see `DuelRow.changed`):
         a screen that keeps the duels it has seen reads only these."""
         return self._duel_rows("game_id = ? AND changed > ?", (game_id, since), game_id)
 
-    @_locked
+    @_reads
     def duel_with_key(self, game_id: int, log_key: str) -> int | None:
         """The id of the game's duel taken from the duel log as `log_key`, if stored."""
         row = self.conn.execute("SELECT id FROM duels WHERE game_id = ? AND log_key = ?",
                                 (game_id, log_key)).fetchone()
         return None if row is None else int(row[0])
 
-    @_locked
+    @_reads
     def duel(self, duel_id: int) -> DuelRow | None:
         """One stored duel by id (None if there is none)."""
         row = self.conn.execute("SELECT game_id FROM duels WHERE id = ?", (duel_id,)).fetchone()

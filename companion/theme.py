@@ -125,16 +125,16 @@ def text(
 
 
 def wrap(content: str, size: int, max_width: int, *, bold: bool = False,
-         max_lines: int = 3) -> list[str]:
+         max_lines: int | None = None) -> list[str]:
     """`content` broken at spaces into lines no wider than `max_width` at `size`.
 
-    A word too long for a line stays whole (`text` cuts it when drawn); past
-    `max_lines` the last line takes the rest, and `text` ends it in "…".
+    A word too long for a line stays whole on its own line (`text` cuts it when drawn);
+    past `max_lines` (when given) the last line takes the rest, and `text` ends it in "…".
     """
     f = font(size, bold)
     lines: list[str] = []
     for word in content.split():
-        full = len(lines) >= max_lines
+        full = max_lines is not None and len(lines) >= max_lines
         if lines and (full or f.size(lines[-1] + " " + word)[0] <= max_width):
             lines[-1] += " " + word
         else:

@@ -14,6 +14,14 @@ winner went out on, under the H2O option). Undone rounds and duels are kept only
 JSON rounds carry `order` and `out_on` in the same cases. A file is written with the lowest
 format version that holds it (2 for those fields, else 1), so an older uno-showdown still
 reads every game it could have written.
+
+Version 3 adds what the table's helpers keep: the game's `house_rules` (a list of keys),
+its `first_dealer` (a player's name, when the table chose one) and a round's
+`showdown_out` (the winner went out on a showdown card and won its duel). In CSV they are
+the optional columns `house_rules` (the keys, space-separated, on every row),
+`deals_first` (1 on the first dealer's seating row) and `showdown_out` (1 on the winner's
+row). The direction of play is the deal in play's, not the game's record, so it is not
+exported.
 """
 
 from __future__ import annotations
@@ -22,28 +30,71 @@ import csv
 import io
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from companion import house_rules as house
 from companion.cards import Card, format_cards, parse_card, parse_cards
-from companion.errors import CompanionError
-from companion.game import MAX_HAND_POINTS, MAX_PLAYERS, Game, GameError, Hand, Player, Round
+from companion.editions import get_edition
+from companion.errors import CompanionError, GameError
+from companion.game import (
+    MAX_HAND_POINTS,
+    MAX_PLAYERS,
+    Game,
+    Hand,
+    Player,
+    Round,
+    RoundEntry,
+    check_roster,
+)
 from companion.i18n import _
 from companion.scoring import MAX_TARGET, Entry, Rules, RulesError
 from companion.store import DuelRow
 from showdown.events import Outcome
 
 FORMAT_NAME = "uno-showdown-game"
-#: The newest format: version 2 added a round's `order` and `out_on`.
-FORMAT_VERSION = 2
+#: The newest format: version 2 added a round's `order` and `out_on`; version 3 the house
+#: rules, the first dealer and a round won on a showdown card.
+FORMAT_VERSION = 3
 CSV_COLUMNS = ("edition", "method", "target", "options", "round", "played_at", "seat",
                "player", "team", "joined_round", "winner", "hand", "hand_value", "points")
 #: Columns written after CSV_COLUMNS only for games that use them; optional when read.
-CSV_VARIANT_COLUMNS = ("place", "out_on")
+CSV_VARIANT_COLUMNS = ("place", "out_on", "house_rules", "deals_first", "showdown_out")
+
+
+#: The largest file `game import` reads: ten times a 20,000-round game of ten players as CSV,
+#: so a file of another kind (a disk image, /dev/zero) is refused before it fills the memory.
+MAX_FILE_BYTES = 32 * 1024 * 1024
 
 
 class TransferError(CompanionError):
     """A file that is not an exported game, or whose contents break the rules."""
+
+
+def read_export(path: str) -> str:
+    """The text of a file to import: UTF-8, at most `MAX_FILE_BYTES`, or one sentence why not.
+
+    Read as a stream up to the cap, so a device or a pipe that never ends is refused too.
+    """
+    try:
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise TransferError(_("cannot read {path}: {reason}").format(
+            path=path[:200], reason=reason)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise TransferError(
+            _("{path} is larger than {mib} MiB, so it is not a game written by `game export`: "
+              "check the file name").format(path=path, mib=MAX_FILE_BYTES // (1024 * 1024))
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TransferError(
+            _("{path} is not a game written by `game export`: it is not UTF-8 text ({reason})"
+              ).format(path=path, reason=exc.reason)
+        ) from None
 
 
 def _hand_json(hand: Hand) -> str | int:
@@ -60,11 +111,19 @@ def _round_json(rnd: Round) -> dict[str, Any]:
         out["order"] = list(rnd.order)
     if rnd.out_on is not None:
         out["out_on"] = rnd.out_on.code
+    if rnd.showdown_out:
+        out["showdown_out"] = True
     return out
 
 
-def _needs_version_2(game: Game) -> bool:
-    return any(r.order or r.out_on is not None for r in (*game.rounds, *game.undone))
+def _format_version(game: Game) -> int:
+    """The lowest format version that holds everything the game has."""
+    played = (*game.rounds, *game.undone)
+    if game.house_rules or game.first_dealer or any(r.showdown_out for r in played):
+        return 3
+    if any(r.order or r.out_on is not None for r in played):
+        return 2
+    return 1
 
 
 def _variant_columns(game: Game) -> tuple[str, ...]:
@@ -74,6 +133,12 @@ def _variant_columns(game: Game) -> tuple[str, ...]:
         out.append("place")
     if game.rules.h2o:
         out.append("out_on")
+    if game.house_rules:
+        out.append("house_rules")
+    if game.first_dealer:
+        out.append("deals_first")
+    if any(r.showdown_out for r in game.rounds):
+        out.append("showdown_out")
     return tuple(out)
 
 
@@ -88,11 +153,13 @@ def export_game(game: Game, duels: Sequence[DuelRow] = (), fmt: str = "json") ->
 def _to_json(game: Game, duels: Sequence[DuelRow]) -> dict[str, Any]:
     return {
         "format": FORMAT_NAME,
-        "version": FORMAT_VERSION if _needs_version_2(game) else 1,
+        "version": _format_version(game),
         "edition": game.edition_key,
         "method": game.rules.method.key,
         "target": game.rules.target,
         "options": list(game.rules.modifiers),
+        **({"house_rules": list(house.ordered(game.house_rules))} if game.house_rules else {}),
+        **({"first_dealer": game.first_dealer} if game.first_dealer else {}),
         "created_at": game.created_at,
         "players": [
             {"name": p.name, "joined_round": p.joined_round, "team": p.team}
@@ -121,10 +188,13 @@ def _to_csv(game: Game) -> str:
               "" if game.rules.target is None else game.rules.target,
               " ".join(game.rules.modifiers)]
     seat = {p.name: i for i, p in enumerate(game.players)}
+    chosen = " ".join(house.ordered(game.house_rules))
     for p in game.players:
+        cells = {"place": "", "out_on": "", "house_rules": chosen,
+                 "deals_first": int(p.name == game.first_dealer), "showdown_out": ""}
         writer.writerow([*common, 0, game.created_at, seat[p.name], p.name,
                          "" if p.team is None else p.team, p.joined_round, "", "", "", "",
-                         *("" for _ in extra)])
+                         *(cells[c] for c in extra)])
     for index, (rnd, score) in enumerate(zip(game.rounds, game.scores, strict=True)):
         names = rnd.order or tuple(rnd.hands) or tuple(game.seated_in(index))
         for name in names:
@@ -132,7 +202,9 @@ def _to_csv(game: Game) -> str:
             hand = rnd.hands.get(name)
             cells = {"place": rnd.order.index(name) + 1 if name in rnd.order else "",
                      "out_on": rnd.out_on.code if rnd.out_on is not None
-                     and name == rnd.winner else ""}
+                     and name == rnd.winner else "",
+                     "house_rules": chosen, "deals_first": "",
+                     "showdown_out": int(rnd.showdown_out) if name == rnd.winner else ""}
             writer.writerow([
                 *common, index + 1, rnd.played_at, seat[name], name,
                 "" if p.team is None else p.team, p.joined_round,
@@ -165,7 +237,8 @@ def import_game(text: str, fmt: str | None = None) -> tuple[Game, list[DuelRow]]
         raise TransferError(
             _("the file holds a game the rules refuse: {reason}").format(reason=exc)
         ) from None
-    except (ValueError, LookupError, TypeError, AttributeError, RecursionError) as exc:
+    except (ValueError, LookupError, TypeError, AttributeError, RecursionError, csv.Error
+            ) as exc:
         raise TransferError(
             _("the file is not a game exported by uno-showdown ({reason}): "
               "export it again with `game export`").format(reason=exc)
@@ -238,33 +311,38 @@ def _hand_from(value: object, field: str) -> Hand:
     raise _bad(field, value, _("cards or a number of points"))
 
 
-@dataclass(frozen=True, slots=True)
-class _Entered:
-    """A round as read from a file, before it is replayed through the game model."""
-
-    winner: str
-    hands: dict[str, Hand]
-    played_at: str
-    order: tuple[str, ...] = ()
-    out_on: Card | None = None
-
-
 def _replay(
     edition: str, rules: Rules, players: list[Player], created_at: str,
-    rounds: list[_Entered],
+    rounds: list[RoundEntry], house_rules: Sequence[str] = (), first_dealer: str | None = None,
 ) -> Game:
-    """The game the file describes, built by the same operations as typed input."""
-    base = Game.new(edition, rules, [p.name for p in players if p.joined_round == 0],
-                    created_at=created_at)
+    """The game the file describes, built the way a live game is: every check a table makes.
+
+    The players pass the roster checks of a live game (names, how many, teams of two, late
+    joiners), the house rules the checks of a new game, then the rounds are added through
+    the model in order, each checked as a live round is; `Game.add_rounds` does that in time
+    linear in the rounds.
+    """
+    roster = check_roster(rules.method, players, len(rounds))
+    key = get_edition(edition).key
     try:
-        rules.method.check_players(len(players))
+        chosen = house.check(key, rules.method.key, house_rules)
     except RulesError as exc:
         raise GameError(str(exc)) from None
-    game = replace(base, players=tuple(players))
-    for r in rounds:
-        game = game.add_round(r.winner or None, r.hands, r.played_at, order=r.order,
-                              out_on=r.out_on)
-    return game
+    game = Game(key, rules, roster, created_at=created_at, house_rules=chosen)
+    if first_dealer is not None:
+        game = replace(game, first_dealer=game.player(first_dealer).name)
+    return game.add_rounds(replace(r, winner=r.winner or None) for r in rounds)
+
+
+def _flag(value: object, field: str) -> bool:
+    """A yes/no field: true or false in JSON, 1, 0 or nothing in CSV."""
+    if isinstance(value, bool):
+        return value
+    if value in ("", None, "0"):
+        return False
+    if value == "1":
+        return True
+    raise _bad(field, value, _("true or false (1 or 0 in CSV)"))
 
 
 def _card_from(value: object, field: str) -> Card | None:
@@ -301,11 +379,16 @@ def _from_json(data: object) -> tuple[Game, list[DuelRow]]:
         }
         order = tuple(_text(n, f"{where}.order[{j}]")
                       for j, n in enumerate(_list(r, "order", required=False)))
-        entries.append(_Entered(_text(r["winner"], f"{where}.winner"), hands,
-                                _text(r.get("played_at", ""), f"{where}.played_at"),
-                                order, _card_from(r.get("out_on"), f"{where}.out_on")))
+        entries.append(RoundEntry(_text(r["winner"], f"{where}.winner"), hands,
+                                  _text(r.get("played_at", ""), f"{where}.played_at"),
+                                  order, _card_from(r.get("out_on"), f"{where}.out_on"),
+                                  _flag(r.get("showdown_out", False), f"{where}.showdown_out")))
+    chosen = [_text(k, f"house_rules[{i}]")
+              for i, k in enumerate(_list(data, "house_rules", required=False))]
+    dealer = data.get("first_dealer")
     game = _replay(_text(data["edition"], "edition"), rules, players,
-                   _text(data.get("created_at", ""), "created_at"), entries)
+                   _text(data.get("created_at", ""), "created_at"), entries, chosen,
+                   None if dealer is None else _text(dealer, "first_dealer"))
     for _round in data.get("undone", []):
         game = game.undo()
     duels = [_duel_from(raw, f"duels[{i}]", game)
@@ -369,6 +452,11 @@ def _from_csv(text: str) -> Game:
                _whole(r["team"], cell(line, "team"), 0, MAX_PLAYERS) if r["team"] else None)
         for line, r in seating
     ]
+    dealers = [r["player"] for line, r in seating
+               if _flag(r.get("deals_first") or "", cell(line, "deals_first"))]
+    if len(dealers) > 1:
+        raise _bad("deals_first", "1", _("1 on one player's row only"))
+    chosen = (first.get("house_rules") or "").split()
     by_round: dict[int, list[tuple[int, dict[str, str]]]] = {}
     for line, r in numbered:
         if rounds[line]:
@@ -382,11 +470,13 @@ def _from_csv(text: str) -> Game:
             raise ValueError(f"round {number} must have one row with winner 1")
         line, won = winners[0]
         out_on = _card_from(won.get("out_on"), cell(line, "out_on"))
+        showdown_out = _flag(won.get("showdown_out") or "", cell(line, "showdown_out"))
         if kind is Entry.ORDER:
             places = {line: _whole(r.get("place") or "", cell(line, "place"), 1, MAX_PLAYERS)
                       for line, r in group}
             order = tuple(r["player"] for line, r in sorted(group, key=lambda lr: places[lr[0]]))
-            entries.append(_Entered(won["player"], {}, group[0][1]["played_at"], order, out_on))
+            entries.append(RoundEntry(won["player"], {}, group[0][1]["played_at"], order, out_on,
+                                      showdown_out))
             continue
         hands: dict[str, Hand] = {}
         if kind is Entry.HANDS:
@@ -397,5 +487,7 @@ def _from_csv(text: str) -> Game:
                                    MAX_HAND_POINTS)))
                 for line, r in group
             }
-        entries.append(_Entered(won["player"], hands, group[0][1]["played_at"], (), out_on))
-    return _replay(first["edition"], rules, players, seating[0][1]["played_at"], entries)
+        entries.append(RoundEntry(won["player"], hands, group[0][1]["played_at"], (), out_on,
+                                  showdown_out))
+    return _replay(first["edition"], rules, players, seating[0][1]["played_at"], entries,
+                   chosen, dealers[0] if dealers else None)

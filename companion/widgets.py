@@ -103,6 +103,25 @@ def row(rect: pygame.Rect, count: int, gap: int = theme.GAP_PX) -> list[pygame.R
     ]
 
 
+def row_weighted(rect: pygame.Rect, weights: Sequence[float], gap: int = theme.GAP_PX,
+                 minimum: int = 0) -> list[pygame.Rect]:
+    """Split `rect` into cells side by side, each `minimum` wide and sharing the rest of the
+    room in proportion to how much its weight asks beyond that."""
+    if not weights:
+        return []
+    room = rect.width - gap * (len(weights) - 1)
+    floor = min(minimum, room / len(weights))
+    extra = room - floor * len(weights)
+    wants = [max(0.0, w - floor) for w in weights]
+    total = sum(wants)
+    cells, x = [], float(rect.x)
+    for want in wants:
+        width = floor + (extra * want / total if total else extra / len(weights))
+        cells.append(pygame.Rect(round(x), rect.y, round(x + width) - round(x), rect.height))
+        x += width + gap
+    return cells
+
+
 def grid(rect: pygame.Rect, count: int, columns: int, cell_h: int,
          gap: int = theme.GAP_PX) -> list[pygame.Rect]:
     """Cells of `cell_h` laid left to right, top to bottom, `columns` to a row."""

@@ -93,12 +93,22 @@ def _virtual_mcu(args: argparse.Namespace) -> int:
     if not 0 <= args.start_ticks < P.TICKS_PERIOD:
         raise ConfigError(f"--start-ticks must be between 0 and {P.TICKS_PERIOD - 1}")
     link = Path(args.link) if args.link else None
-    if link is not None and link.exists() and not link.is_symlink():
-        raise ConfigError(f"{link} exists and is not a symlink: choose another --link path")
-    if link is not None and not link.parent.is_dir():
-        raise ConfigError(f"the folder {link.parent} does not exist: create it or pick another")
+    try:
+        if link is not None and link.exists() and not link.is_symlink():
+            raise ConfigError(f"{link} exists and is not a symlink: choose another --link path")
+        if link is not None and not link.parent.is_dir():
+            raise ConfigError(f"the folder {link.parent} does not exist: create it or pick "
+                             "another")
+    except (OSError, ValueError) as exc:  # a name too long, a NUL in it
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ConfigError(f"cannot use {args.link[:200]!r} as --link ({reason}): choose "
+                         "another path") from None
     mcu = VirtualMCU(link, start_ticks=args.start_ticks, card_sensor=not args.no_card_sensor)
-    mcu.start()
+    try:
+        mcu.start()
+    except OSError as exc:  # no pseudo-terminal left, or the link cannot be made there
+        raise ConfigError(f"cannot start the virtual board ({exc.strerror or exc}): "
+                         "choose another --link path") from None
     print(mcu.port, flush=True)
     print(HELP, file=sys.stderr, flush=True)
     try:

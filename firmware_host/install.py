@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import TextIO
 
 import serial
-from serial.tools import list_ports
 
 from firmware_host import board_files, link
 from firmware_host import protocol as P
+from firmware_host.ports import check_port
 
 HELLO_TIMEOUT_S = 3.0  # a board that runs the firmware answers a hello at once
 RETURN_TIMEOUT_S = 15.0  # after a reset, the USB port goes away and comes back
@@ -58,9 +58,10 @@ class BoardHello:
 def resolve_port(port: str | None) -> str:
     """The board's port: the one given (it must exist), else the Pico found by its USB id."""
     if port is not None:
-        if not os.path.exists(port) and not any(i.device == port for i in list_ports.comports()):
-            raise InstallError(f"there is no serial port {port}: plug the Pico in, or pass the "
-                               "port it has (e.g. --port /dev/ttyACM0)")
+        try:  # the same check as `run --port`: a folder, a plain file or /dev/null is no port
+            check_port(port)
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+            raise InstallError(str(exc)) from None
         return port
     found = link.find_board()
     if found is None:

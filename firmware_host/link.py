@@ -110,6 +110,9 @@ class Connected:
 class Lost:
     reason: str
     t_us: int
+    #: The kinds of the commands still unacknowledged when the link was lost, oldest first:
+    #: the board may never have run them (a launch there means its cards may not have flown).
+    unconfirmed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,13 +338,14 @@ class Link:
     def _lose(self, reason: str) -> None:
         """Forget the port and every pending command; say so if a session was up."""
         was = self.state
+        unconfirmed = tuple(p.kind for _seq, p in sorted(self._pending.items()))
         self._drop_port()
         self._pending.clear()
         self._set_state(LinkState.DISCONNECTED)
         if was in (LinkState.READY, LinkState.HANDSHAKE):
             log.warning("link lost: %s", reason)
         if was is LinkState.READY:
-            self._emit(Lost(reason, self.clock.now_us(self._host_us())))
+            self._emit(Lost(reason, self.clock.now_us(self._host_us()), unconfirmed))
 
     def _emit(self, event: LinkEvent) -> None:
         """Queue `event` for the listener; called under the lock, told after it (`_tell`)."""

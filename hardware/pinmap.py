@@ -14,6 +14,7 @@ The default map, `pins/pi-header.toml`, suits the 40-pin header of a Pi 4 or 5.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,6 +28,23 @@ DEFAULT_PINMAP = Path(__file__).with_name("pins") / "pi-header.toml"
 
 #: GPIO0/1 carry the HAT ID EEPROM; 28 and up are not on the 40-pin header.
 USABLE_GPIOS = range(2, 28)
+
+#: The hard limit of the motor's on-time in one launch, whatever the pin map says: 5 s is
+#: twenty cards at the default times with room to spare, and short enough that a runaway
+#: motor stops before it throws the deck or burns its driver.
+MAX_ON_LIMIT_MS = 5_000
+#: The largest pin map read: a real one is a few kilobytes; this refuses a device or a
+#: disk image given by mistake before it fills the memory.
+MAX_PINMAP_BYTES = 1024 * 1024
+#: The range of every time in the pin map, in milliseconds: (lowest, highest).
+TIME_RANGES_MS = {
+    "base_ms": (0, MAX_ON_LIMIT_MS),
+    "per_card_ms": (0, MAX_ON_LIMIT_MS),
+    "pause_ms": (0, MAX_ON_LIMIT_MS),
+    "max_on_ms": (1, MAX_ON_LIMIT_MS),
+    "jam_ms": (1, MAX_ON_LIMIT_MS),
+    "run_on_ms": (0, 1_000),
+}
 
 REQUIRED = ("left_paddle", "right_paddle", "timer_button", "go_light", "left_arrow",
             "right_arrow", "launcher")
@@ -91,6 +109,12 @@ class LauncherPins:
     pause_us: int = 200_000
     #: The motor never runs longer than this in one launch, whatever happens.
     max_on_us: int = 2_000_000
+
+    def __post_init__(self) -> None:
+        # The launcher's watchdog is a timer of this length: it must be one that can run.
+        if not 0 < self.max_on_us <= MAX_ON_LIMIT_MS * 1000:
+            raise PinMapError(f"the launcher's max_on_ms must be from 1 to {MAX_ON_LIMIT_MS}, "
+                              f"not {self.max_on_us / 1000:g}")
 
     def side_is_forward(self, side: Side) -> bool:
         return side is self.forward_side
@@ -172,10 +196,13 @@ class _Section:
             self.fail(f"{key} should be true or false, not {value!r}")
         return bool(value)
 
-    def ms(self, key: str, default_us: int, minimum: float = 0) -> int:
+    def ms(self, key: str, default_us: int) -> int:
+        """A time in milliseconds within its range in `TIME_RANGES_MS` (nan and inf are not)."""
+        low, high = TIME_RANGES_MS[key]
         value = self._get(key, default_us / 1000)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
-            self.fail(f"{key} should be a number of milliseconds of at least {minimum}, "
+        is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not is_number or not low <= value <= high:  # also false for nan
+            self.fail(f"{key} should be a number of milliseconds from {low} to {high}, "
                       f"not {value!r}")
         return round(value * 1000)
 
@@ -209,10 +236,10 @@ def _gpio(value: Any, fail: Any) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
     elif isinstance(value, str):
-        text = value.strip().upper()
-        for prefix in ("GPIO", "BCM"):
-            if text.startswith(prefix) and text[len(prefix):].isdigit():
-                number = int(text[len(prefix):])
+        # ASCII digits only: "²".isdigit() is true, and int() refuses it
+        found = re.fullmatch(r"(?:GPIO|BCM)([0-9]{1,3})", value.strip().upper())
+        if found is not None:
+            number = int(found.group(1))
     if number is None:
         fail(f"{value!r} is not a GPIO number (write 17 or \"GPIO17\")")
         raise AssertionError("unreachable: fail raises")
@@ -258,7 +285,7 @@ def parse_pinmap(data: dict[str, Any], where: str = "<pin map>") -> PinMap:
         base_us=s.ms("base_ms", 150_000),
         per_card_us=s.ms("per_card_ms", 120_000),
         pause_us=s.ms("pause_ms", 200_000),
-        max_on_us=s.ms("max_on_ms", 2_000_000, minimum=1),
+        max_on_us=s.ms("max_on_ms", 2_000_000),
     )
     s.done()
     if launcher.base_us + launcher.per_card_us > launcher.max_on_us:
@@ -293,7 +320,7 @@ def parse_pinmap(data: dict[str, Any], where: str = "<pin map>") -> PinMap:
         s = section("card_sensor")
         sensor = CardSensorPins(
             s.pin(), s.flag("active_low", True),
-            jam_us=s.ms("jam_ms", 400_000, minimum=1),
+            jam_us=s.ms("jam_ms", 400_000),
             run_on_us=s.ms("run_on_ms", 40_000),
         )
         s.done()
@@ -362,13 +389,24 @@ def load_pinmap(path: str | Path | None = None) -> PinMap:
     """Read and validate a pin map file (the default one when `path` is None)."""
     file = Path(path) if path is not None else DEFAULT_PINMAP
     try:
-        text = file.read_text(encoding="utf-8")
+        with open(file, "rb") as stream:  # read up to the cap: /dev/zero never ends
+            raw = stream.read(MAX_PINMAP_BYTES + 1)
     except FileNotFoundError:
         raise PinMapError(f"pin map {file} not found: check the --pins path") from None
-    except OSError as exc:
-        raise PinMapError(f"cannot read pin map {file}: {exc.strerror}") from None
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
+        reason = exc.strerror if isinstance(exc, OSError) else exc
+        raise PinMapError(f"cannot read pin map {file}: {reason}") from None
+    if len(raw) > MAX_PINMAP_BYTES:
+        raise PinMapError(f"{file} is larger than {MAX_PINMAP_BYTES // 1024} KiB, so it is not "
+                          "a pin map: check the --pins path")
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise PinMapError(f"{file} is not UTF-8 text ({exc.reason} at byte {exc.start}): "
+                          "save the pin map as UTF-8") from None
     except tomllib.TOMLDecodeError as exc:
         raise PinMapError(f"{file} is not valid TOML ({exc}): fix the file") from None
+    except RecursionError:
+        raise PinMapError(f"{file} is not a pin map (its tables or lists are nested too "
+                          "deeply): fix the file") from None
     return parse_pinmap(data, str(file))

@@ -9,7 +9,10 @@ engine's planned go, and a press is early on the board exactly when it is
 early for the engine. Its clock is the board's, unwrapped and kept
 monotonic by the link (firmware_host/clock.py). When the link drops or the
 board restarts it reports `UnitFault(abort_duel=True)`, so a duel in progress
-ends without a launch, and the link reconnects by itself.
+ends without a launch, and the link reconnects by itself. A launch the board did
+not confirm (it could not be sent, was never acknowledged before the link gave
+up, or was refused) is reported with `launch_failed=True`: the duel that called
+for it ends as launch failed, and nobody is credited its cards.
 """
 
 from __future__ import annotations
@@ -17,13 +20,9 @@ from __future__ import annotations
 import argparse
 import collections
 import logging
-import os
-import stat
 import threading
 import time
 from typing import Any
-
-from serial.tools import list_ports
 
 from firmware_host import protocol as P
 from firmware_host.link import (
@@ -36,6 +35,7 @@ from firmware_host.link import (
     VersionMismatch,
     nak_text,
 )
+from firmware_host.ports import check_port
 from hardware.base import ShowdownUnit
 from showdown.events import (
     Beep,
@@ -96,7 +96,10 @@ class SerialUnit(ShowdownUnit):
         if isinstance(event, BoardEvent):
             item = self._board_input(event)
         elif isinstance(event, Lost):
-            item = UnitFault(event.t_us, f"lost the board: {event.reason}", abort_duel=True)
+            # a launch the board had not acknowledged may never have run: its duel's cards
+            # cannot be counted as flown
+            item = UnitFault(event.t_us, f"lost the board: {event.reason}", abort_duel=True,
+                             launch_failed=P.LAUNCH in event.unconfirmed)
         elif isinstance(event, VersionMismatch):
             item = UnitFault(
                 event.t_us,
@@ -111,6 +114,7 @@ class SerialUnit(ShowdownUnit):
                 event.t_us, f"the board refused {_COMMAND_TEXT.get(event.kind, event.kind)}: "
                 f"{nak_text(event.reason)}",
                 abort_duel=event.kind in (P.COUNTDOWN, P.LAUNCH),
+                launch_failed=event.kind == P.LAUNCH,
             )
         elif isinstance(event, Connected):
             log.info("board %08x ready on %s", event.boot_id, event.port)
@@ -204,7 +208,7 @@ class SerialUnit(ShowdownUnit):
             args += [P.LEFT if part.side is Side.LEFT else P.RIGHT, part.cards]
         if not self._command(P.LAUNCH, tuple(args)):
             self._report(UnitFault(self.now_us(), "the launch was not sent: the board is not "
-                                   "connected", abort_duel=False))
+                                   "connected", abort_duel=False, launch_failed=True))
 
     def _report(self, item: UnitInput) -> None:
         """Hand the service an input of the unit's own making (read with the board's)."""
@@ -269,52 +273,3 @@ def open_unit(args: argparse.Namespace) -> SerialUnit:
     if port is not None:
         check_port(port)
     return SerialUnit(port)
-
-
-def check_port(port: str) -> None:
-    """Refuse a `--port` that cannot be a serial port, naming it and what to pass instead.
-
-    A path must exist and be a terminal device (a tty, a pty, a USB serial
-    adapter): a plain file, a directory or /dev/null would "open" or fail
-    quietly in the link's thread, which would then wait for a board forever.
-    A name that is no path (COM3) must be one the system lists.
-    """
-    try:
-        mode: int | None = os.stat(port).st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        raise OSError(f"cannot look at the serial port {port} ({exc.strerror}): check the path "
-                      "and your access to it") from exc
-    if mode is None:
-        if any(info.device == port for info in list_ports.comports()):
-            return
-        raise FileNotFoundError(
-            f"there is no serial port {port}: plug the board in, or pass the port it has "
-            f"{_PORT_HINT}")
-    if stat.S_ISDIR(mode):
-        raise OSError(f"{port} is a directory, not a serial port: pass the board's port "
-                      f"{_PORT_HINT}")
-    if not stat.S_ISCHR(mode) or not _is_terminal(port):
-        raise OSError(f"{port} is not a serial port (not a terminal device): pass the board's "
-                      f"port {_PORT_HINT}")
-
-
-_PORT_HINT = "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself"
-
-
-def _is_terminal(port: str) -> bool:
-    """True when the character device at `port` is a terminal (/dev/null, say, is not).
-
-    Opened the way pyserial opens a port (no controlling tty, no waiting), and closed at once.
-    """
-    flags = os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(port, flags)
-    except OSError as exc:
-        raise OSError(f"cannot open the serial port {port} ({exc.strerror}): check your access "
-                      "to it (on Linux, membership of the dialout group)") from exc
-    try:
-        return os.isatty(fd)
-    finally:
-        os.close(fd)

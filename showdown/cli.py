@@ -13,11 +13,12 @@ imports none of them: it lists the one-line summaries below.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 #: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
 #: place for that line: the modules give their parsers none).
@@ -48,6 +49,37 @@ COMMANDS: dict[str, tuple[str, str]] = {
                     "run the microcontroller firmware on a pseudo-terminal, for "
                     "`run --device serial`"),
 }
+
+
+#: Errors writing the output that are no fault of the program: the disk or device is full,
+#: the file too big for it, out of quota, or the device failing (`> /dev/full`).
+_OUTPUT_FULL = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
+
+
+def one_line(message: str) -> str:
+    """`message` as one printable line: a newline, an escape sequence or an invisible mark
+    that came with the user's own input (a file name, a player's name) is shown escaped, so
+    an error neither spills over lines nor repaints the terminal."""
+    return "".join(ch if ch == " " or ch.isprintable() else ascii(ch)[1:-1] for ch in message)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's parser, but a bad option is one line on stderr and exit status 2.
+
+    argparse would print the whole usage first; a table's script or log then holds a block
+    of text where one sentence says what was wrong. Every subcommand's parser is of this
+    class (argparse gives subparsers their parent's class).
+    """
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # `--duels=--`: argparse drops the "--" and hands the option an empty list, which no
+        # command expects (a TypeError far from here). It is no value: say so.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+        return super()._get_values(action, arg_strings)
 
 
 def __getattr__(name: str) -> Any:
@@ -85,7 +117,7 @@ class _Version(argparse.Action):
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser for `argv`: the chosen subcommand in full, the others as summaries."""
     args = list(sys.argv[1:] if argv is None else argv)
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="uno-showdown",
         description="A Showdown Unit for UNO Showdown: fair duels, the table's scores, "
         "on a Raspberry Pi, a microcontroller or the desktop emulator.",
@@ -110,22 +142,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)  # `--help` and `--version` end here
     try:
         status = args.func(args)
+        sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         # The reader went away (`uno-showdown game show | head`): nothing left to say.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _drop_stdout()
         return 1
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_FULL:
+            raise
+        _drop_stdout()
+        where = exc.filename or "the output"
+        print(one_line(f"uno-showdown {args.command}: cannot write {where} ({exc.strerror}): "
+                       "free some space or write somewhere else"), file=sys.stderr)
+        return 2
     except Exception as exc:
         # A ConfigError can only come from a command that loaded the contract; looking it up
         # here rather than importing it keeps `points` from paying for the contract's import.
         events = sys.modules.get("showdown.events")
         if events is None or not isinstance(exc, events.ConfigError):
             raise
-        print(f"uno-showdown {args.command}: {exc}", file=sys.stderr)
+        print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
         return 2
     return int(status or 0)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so what is still buffered goes nowhere
+    quietly instead of failing again, with a second message, as the interpreter exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind stdout (a test's capture): nothing to do
+        pass
 
 
 if __name__ == "__main__":

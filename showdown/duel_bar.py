@@ -19,6 +19,7 @@ from showdown.events import (
     DuelLoaded,
     EarlyPressSeen,
     GoShown,
+    LaunchFailed,
     LaunchFinished,
     Outcome,
     ServiceEvent,
@@ -74,6 +75,19 @@ class DuelChooser:
         """Seat the next player at `side`, skipping whoever sits at the other paddle."""
         self.pairing = seat_next(self.names, self.pairing, side)
 
+    def take(self, challenger: str, opponent: str, cards: int, wild: bool = False) -> bool:
+        """Seat a duel the companion's table helper proposed (a showdown card's player at the
+        left paddle, the opponent the rules give them at the right), with its cards; False
+        when a name is not among the players."""
+        if challenger not in self.names or opponent not in self.names or challenger == opponent:
+            return False
+        self.pairing = Pairing(challenger, opponent)
+        self.set_cards(cards)
+        what = "Wild Showdown" if wild else "Showdown card"
+        self.status = (f"{what}: {challenger} vs {opponent}, {_cards(self.cards)}: "
+                       "load the duel (F10).")
+        return True
+
     def set_cards(self, cards: int) -> None:
         self.cards = min(MAX_CARDS, max(1, cards))
 
@@ -103,6 +117,10 @@ class DuelChooser:
             self.status = verdict_text(event, who)
         elif isinstance(event, VerdictContested):
             self.status = contest_text(event, who)
+        elif isinstance(event, LaunchFailed):
+            self.busy = False
+            self.status = (f"Launch failed ({event.reason}): nobody takes the cards. "
+                           "Load the duel again.")
         elif isinstance(event, UnitFault):
             self.status = f"Unit problem: {event.reason}"
         elif isinstance(event, LaunchFinished) and event.jammed:

@@ -21,11 +21,20 @@ that arrived after the verdict with a stamp that would have changed it gets a
 
     {"input": "contested", "duel": 7, "side": "left", "t_us": 3149000,
      "arrived_us": 3190000, "given": "faster", "would_be": "faster", "would_win": "left"}
+
+A launch the unit never confirmed (not sent, not acknowledged, refused) gets a
+`launch_failed` line: the duel ends as launch failed and nobody takes its cards. Replay
+still judges the presses (the verdict line stays what the table judged); whether the cards
+flew is the unit's news, not an input.
+
+    {"input": "launch_failed", "duel": 7, "t_us": 3290000,
+     "reason": "lost the board: the board did not acknowledge command LA #12"}
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import stat
 from collections.abc import Callable, Mapping
@@ -36,6 +45,8 @@ from typing import IO, Any
 
 from showdown.duel import Abort, Contest, DuelConfig, DuelError, DuelInput, Load, Start
 from showdown.events import DuelResult, GoShown, PaddlePressed, Side, TiePolicy
+
+log = logging.getLogger(__name__)
 
 CONFIG_FIELDS = (
     "countdown_min_us",
@@ -57,7 +68,7 @@ class LogError(ValueError):
 class LogRecord:
     """One decoded line: an input (or a config or a recorded verdict) and when it arrived."""
 
-    kind: str  # "input", "config", "verdict", "reactions" or "contested"
+    kind: str  # "input", "config", "verdict", "reactions", "contested" or "launch_failed"
     event: DuelInput | None = None
     arrived_us: int | None = None
     config: dict[str, Any] | None = None
@@ -122,6 +133,8 @@ def encode_config(
     return line
 
 
+#: Stamps and durations fit the device clock: a signed 64-bit count of microseconds.
+_MAX_US = 2**63 - 1
 def encode_verdict(
     result: DuelResult, duel: int | None = None, at: str | None = None
 ) -> dict[str, Any]:
@@ -157,8 +170,10 @@ def _int(obj: dict[str, Any], key: str, *, required: bool = True) -> int | None:
         if required:
             raise LogError(f'missing "{key}"')
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise LogError(f'"{key}" must be an integer number of microseconds, not {value!r}')
+    if isinstance(value, bool) or not isinstance(value, int) or not -_MAX_US <= value <= _MAX_US:
+        shown = f"{value!r}"[:40]
+        raise LogError(f'"{key}" must be an integer number of microseconds (64-bit), '
+                       f"not {shown}")
     return value
 
 
@@ -180,6 +195,10 @@ def decode_line(text: str) -> LogRecord | None:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LogError(f"not JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise LogError("not a duel-log record (nested too deeply)") from None
+    except ValueError:  # the only other refusal: a number of more than 4,300 digits
+        raise LogError("not a duel-log record (a number with too many digits)") from None
     if not isinstance(obj, dict):
         raise LogError("expected a JSON object")
     kind = obj.get("input")
@@ -210,6 +229,8 @@ def decode_line(text: str) -> LogRecord | None:
                          at=at if isinstance(at, str) else None)
     if kind == "contested":
         return LogRecord("contested", contest=obj, duel=duel)
+    if kind == "launch_failed":  # the unit's news, not an input: replay judges presses
+        return LogRecord("launch_failed", duel=duel)
     if kind == "reactions":
         return LogRecord("reactions", duel=duel)
     t_us = _int(obj, "t_us")
@@ -266,15 +287,24 @@ class DuelLog:
     """Appends duel records to a JSON-lines file, flushed line by line.
 
     Each verdict line is fsynced: a duel someone may dispute survives a power cut.
+
+    A write that fails (the disk full, the device gone) never reaches the caller: the table
+    goes on judging, which matters more than its log. The first failure is logged as a
+    warning and kept in `failed`, and nothing more is written, so the file never holds a
+    duel with lines missing in the middle; a command whose output *is* the log (`simulate
+    --log`) reads `failed` and says so.
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None, stream: IO[str] | None = None,
-                 *, wall_clock: Callable[[], str] | None = None):
-        """`wall_clock`: the date and time written on each verdict line (default: now, UTC)."""
+                 *, warn: bool = True, wall_clock: Callable[[], str] | None = None):
+        """`warn=False`: the owner reports `failed` itself, so no warning is logged.
+        `wall_clock`: the date and time written on each verdict line (default: now, UTC)."""
         if (path is None) == (stream is None):
             raise ValueError("give a path or a stream")
         self.wall_clock = wall_clock or _utc_now
         self.path = Path(path) if path is not None else None
+        self.failed: OSError | None = None
+        self._warn = warn
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._stream: IO[str] = open(self.path, "a", encoding="utf-8")  # noqa: SIM115
@@ -288,10 +318,18 @@ class DuelLog:
             self._syncable = False
 
     def write(self, line: dict[str, Any], *, sync: bool = False) -> None:
-        self._stream.write(json.dumps(line, separators=(", ", ": ")) + "\n")
-        self._stream.flush()
-        if sync and self._syncable:
-            os.fsync(self._stream.fileno())
+        if self.failed is not None:
+            return
+        try:
+            self._stream.write(json.dumps(line, separators=(", ", ": ")) + "\n")
+            self._stream.flush()
+            if sync and self._syncable:
+                os.fsync(self._stream.fileno())
+        except OSError as exc:
+            self.failed = exc
+            if self._warn:
+                log.warning("cannot write the duel log %s (%s): duels are no longer logged",
+                            self.path or "stream", exc.strerror or exc)
 
     def input(self, event: DuelInput, arrived_us: int | None, duel: int,
               players: Mapping[Side, str] | None = None) -> None:
@@ -311,6 +349,14 @@ class DuelLog:
     def contested(self, contest: Contest, arrived_us: int, duel: int) -> None:
         self.write(encode_contest(contest, arrived_us, duel), sync=True)
 
+    def launch_failed(self, reason: str, t_us: int, duel: int) -> None:
+        """The unit never confirmed this duel's launch: it ends as launch failed."""
+        self.write({"input": "launch_failed", "duel": duel, "t_us": t_us, "reason": reason},
+                   sync=True)
+
     def close(self) -> None:
         if self._owned:
-            self._stream.close()
+            try:
+                self._stream.close()
+            except OSError as exc:  # the last flush failed: already the first failure?
+                self.failed = self.failed or exc

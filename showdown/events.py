@@ -12,8 +12,8 @@ error with the types below, and with no other: one type per concept.
 * Verdicts: `Outcome`, `TiePolicy`, `DuelResult`.
 * What the service tells its listeners (`ServiceEvent`): `DuelLoaded`, `CountdownStarted`,
   `GoShown` (with its duel), `EarlyPressSeen`, `VerdictGiven`, `VerdictContested`,
-  `ReactionsTimed`, `LaunchFinished` (with its duel), `UnitFault`. Listeners hear them on
-  a thread of their own, never on the loop that owns time.
+  `ReactionsTimed`, `LaunchFinished` (with its duel), `LaunchFailed`, `UnitFault`.
+  Listeners hear them on a thread of their own, never on the loop that owns time.
 * `ConfigError`: bad input or configuration from the person at the table; every command
   prints its message as one line and exits with status 2. Adapters raise it too, so no
   layer below the command line needs the command line.
@@ -36,6 +36,7 @@ __all__ = [
     "DuelResult",
     "EarlyPressSeen",
     "GoShown",
+    "LaunchFailed",
     "LaunchFinished",
     "LaunchPart",
     "Listener",
@@ -146,12 +147,16 @@ class LaunchFinished:
 class UnitFault:
     """Something went wrong on the unit side (link lost, board reset, motor fault).
 
-    With `abort_duel`, a duel in progress is aborted without a launch.
+    With `abort_duel`, a duel in progress is aborted without a launch. With
+    `launch_failed`, the launch the unit was last asked for was never confirmed (not sent,
+    not acknowledged, refused): nobody can say its cards flew, so the duel that called for
+    it ends as `Outcome.LAUNCH_FAILED`.
     """
 
     t_us: int
     reason: str
     abort_duel: bool = True
+    launch_failed: bool = False
 
 
 UnitInput = PaddlePressed | TimerPressed | GoShown | LaunchFinished | UnitFault
@@ -178,6 +183,9 @@ class Outcome(StrEnum):
     TIE = "tie"
     TIMEOUT = "timeout"
     ABORTED = "aborted"
+    #: Judged, but the launch the verdict called for was never confirmed by the unit: no
+    #: cards are credited to anybody, and no win (see `DuelResult.with_launch_failed`).
+    LAUNCH_FAILED = "launch_failed"
 
 
 class TiePolicy(StrEnum):
@@ -199,6 +207,12 @@ class DuelResult:
     decided_at_us: int | None = None
     rematch: bool = False
     reason: str | None = None
+
+    def with_launch_failed(self, reason: str, t_us: int) -> DuelResult:
+        """This verdict once its launch failed: nobody won or takes cards, the arrow is off;
+        the reaction times stay (the presses happened), `reason` says what went wrong."""
+        return DuelResult(Outcome.LAUNCH_FAILED, None, None, None, (), self.reaction_us,
+                          self.go_us, t_us, False, reason)
 
     def to_json(self) -> dict[str, Any]:
         """The replay command's output object."""
@@ -290,8 +304,25 @@ class ReactionsTimed:
     players: Mapping[Side, str] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class LaunchFailed:
+    """The launch a verdict called for was not confirmed by the unit, so that duel ends as
+    launch failed: `result` is its verdict as it now stands (`Outcome.LAUNCH_FAILED`: no
+    winner, no loser, no cards), `reason` what went wrong. Comes after the `VerdictGiven`
+    of the same duel, possibly after the next duel was loaded.
+    """
+
+    duel_id: int
+    reason: str
+    result: DuelResult
+    challenger: Side
+    opponent: Side
+    cards: int
+    players: Mapping[Side, str] = field(default_factory=dict)
+
+
 ServiceEvent = (
     DuelLoaded | CountdownStarted | GoShown | EarlyPressSeen | VerdictGiven | VerdictContested
-    | ReactionsTimed | LaunchFinished | UnitFault
+    | ReactionsTimed | LaunchFinished | LaunchFailed | UnitFault
 )
 Listener = Callable[[ServiceEvent], None]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from showdown.duel import DuelError, Load, Phase
 from showdown.events import (
     DuelLoaded,
+    LaunchFailed,
     Outcome,
     ReactionsTimed,
     ServiceEvent,
@@ -120,6 +121,8 @@ class HeadlessTable:
                      else "it would have been a tie" if event.would_be is Outcome.TIE
                      else "nobody would have won")
             self.say(f"  CONTESTED! {who[event.side]}'s press came {late:.0f} ms late: {would}")
+        elif isinstance(event, LaunchFailed):
+            self.say(describe_failed(event))
         elif isinstance(event, ReactionsTimed):
             times = ", ".join(f"{event.players.get(side, side.value)} {us / 1000:.1f} ms"
                               for side, us in event.reaction_us.items() if us is not None)
@@ -203,6 +206,12 @@ class HeadlessTable:
         if game is None:
             return "no game yet: start one with `uno-showdown game new` to name players"
         return f"game {game.id}: {', '.join(app.player_names())}"
+
+
+def describe_failed(event: LaunchFailed) -> str:
+    """A verdict whose cards never flew: said as plainly as the verdict was."""
+    return (f"duel {event.duel_id}: launch failed ({event.reason}): nobody takes the cards; "
+            "load the duel again")
 
 
 def describe_verdict(event: VerdictGiven) -> str:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TextIO
 
 from showdown.duel import (
     Contest,
@@ -37,11 +37,34 @@ from showdown.duel import (
 from showdown.duel_log import LogError, LogRecord, decode_line, encode_input
 from showdown.events import DuelResult, GoShown, TiePolicy
 
+#: The longest line read: a table's lines are about 150 characters. Past this the input is
+#: not a duel log (a binary file, /dev/zero), and reading on would only fill the memory.
+MAX_LINE_CHARS = 64 * 1024
+#: The most inputs one duel may have: a table logs a dozen or two (a bouncing switch a few
+#: more). Past this the log is not a table's, and one duel's inputs are held in memory.
+MAX_INPUTS_PER_DUEL = 10_000
+
 
 class ReplayError(ValueError):
     """A log that cannot be replayed; the message names the line."""
 
 
+def bounded_lines(stream: TextIO) -> Iterator[str]:
+    """The lines of `stream`, read one at a time, none longer than `MAX_LINE_CHARS`.
+
+    A log of any length is replayed in little memory: a duel is judged, and printed, as
+    soon as its lines are in.
+    """
+    number = 0
+    while True:
+        line = stream.readline(MAX_LINE_CHARS + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE_CHARS:
+            raise ReplayError(f"line {number} is longer than {MAX_LINE_CHARS:,} characters: "
+                              "this is not a duel log")
+        yield line
 @dataclass(frozen=True, slots=True)
 class _Input:
     line: int
@@ -141,8 +164,8 @@ def _group(
                 current.recorded.append(record.verdict)
                 current.steps.append(_Decided(record.decided_at_us))
             continue
-        if record.kind == "reactions":
-            continue  # the replay times the players itself
+        if record.kind in ("reactions", "launch_failed"):
+            continue  # the replay times the players itself; whether cards flew is no press
         if record.kind == "contested":
             if current is not None and current.contested is None:
                 current.contested = record.contest
@@ -154,6 +177,10 @@ def _group(
             current = _DuelRecord(number, config, await_go)
         elif current is None:
             raise ReplayError(f'line {number}: a "{_kind(record.event)}" before any "load"')
+        if len(current.steps) >= MAX_INPUTS_PER_DUEL:
+            raise ReplayError(
+                f"line {number}: the duel loaded at line {current.first_line} has more than "
+                f"{MAX_INPUTS_PER_DUEL:,} inputs, far more than a table logs: check the file")
         current.steps.append(_Input(number, record.event, record.arrived_us))
     if current is not None:
         yield current
@@ -224,6 +251,20 @@ def replay(
 
     Options given here win over `config` lines in the log.
     """
+    return list(iter_replay(lines, config, tie_window_us=tie_window_us, tie_policy=tie_policy,
+                            response_timeout_us=response_timeout_us, settle_us=settle_us))
+
+
+def iter_replay(
+    lines: Iterable[str],
+    config: DuelConfig | None = None,
+    *,
+    tie_window_us: int | None = None,
+    tie_policy: TiePolicy | str | None = None,
+    response_timeout_us: int | None = None,
+    settle_us: int | None = None,
+) -> Iterator[ReplayedVerdict]:
+    """`replay`, one verdict at a time as the lines come in (for a log of any length)."""
     overrides: dict[str, Any] = {
         k: v
         for k, v in {
@@ -238,7 +279,6 @@ def replay(
         replace(config or DuelConfig(), **overrides)
     except DuelError as exc:
         raise ReplayError(str(exc)) from exc
-    verdicts: list[ReplayedVerdict] = []
     for duel in _group(lines, config or DuelConfig(), overrides):
         results, contest = replay_duel(duel, table_clock=not overrides)
         for i, result in enumerate(results):
@@ -247,6 +287,5 @@ def replay(
             logged_contest = None
             if final and recorded is not None and duel.knows_decisions:
                 logged_contest = duel.contested is not None
-            verdicts.append(ReplayedVerdict(
-                duel.first_line, result, recorded, contest if final else None, logged_contest))
-    return verdicts
+            yield ReplayedVerdict(
+                duel.first_line, result, recorded, contest if final else None, logged_contest)

@@ -55,6 +55,7 @@ from showdown.events import (
     DuelResult,
     EarlyPressSeen,
     GoShown,
+    LaunchFailed,
     LaunchFinished,
     Listener,
     Outcome,
@@ -110,6 +111,16 @@ class _StopCmd:
     pass
 
 
+@dataclass(frozen=True, slots=True)
+class _Launched:
+    """The verdict whose launch the unit has not yet confirmed by finishing it."""
+
+    duel_id: int
+    result: DuelResult
+    load: Load
+    players: Mapping[Side, str]
+
+
 class ShowdownService:
     """Runs duels on a Showdown Unit; see the module docstring for the threading rules."""
 
@@ -137,6 +148,7 @@ class ShowdownService:
         # Duel ids only grow, so the newest one launched is all the launch guard needs.
         self._last_launched_id = 0
         self._launching_id: int | None = None
+        self._launched: _Launched | None = None
         self._timing_pending = False
         #: The latest verdicts as (duel id, result), newest last; at most `RESULTS_KEPT`.
         self.results: deque[tuple[int, DuelResult]] = deque(maxlen=RESULTS_KEPT)
@@ -362,12 +374,15 @@ class ShowdownService:
                 self._emit(GoShown(item.t_us, self.duel_id))
                 self.unit.beep(Beep.GO)
         elif isinstance(item, LaunchFinished):
+            self._launched = None  # the unit ran it: whatever it counted, it was launched
             self._emit(replace(item, duel_id=self._launching_id))
             if item.jammed:
                 self.unit.beep(Beep.ERROR)
         elif isinstance(item, UnitFault):
             log.warning("unit fault: %s", item.reason)
             self._emit(item)
+            if item.launch_failed:
+                self._launch_failed(item.t_us, item.reason)
             if item.abort_duel:
                 self._abort(item.t_us, item.reason)
 
@@ -419,10 +434,30 @@ class ShowdownService:
             self.unit.set_arrow(None)
             self.unit.show_idle()
         self._timing_pending = not result.rematch and result.outcome is not Outcome.ABORTED
+        if result.launch and self._launching_id == self.duel_id:
+            self._launched = _Launched(self.duel_id, result, load, self._players)
         self._emit(
             VerdictGiven(self.duel_id, result, load.challenger, load.opponent, load.cards,
                          self._players)
         )
+
+    def _launch_failed(self, t_us: int, reason: str) -> None:
+        """The unit did not confirm the launch a verdict called for: that duel ends as
+        launch failed, told everywhere its verdict went (the duel log, the listeners)."""
+        launched, self._launched = self._launched, None
+        if launched is None:  # no verdict waits on a launch: a stop's, or one already done
+            log.info("the unit confirmed no launch, and none was waiting: %s", reason)
+            return
+        result = launched.result.with_launch_failed(reason, t_us)
+        log.warning("duel %d: the launch was not confirmed (%s): the duel ends as launch "
+                    "failed, and nobody takes its cards", launched.duel_id, reason)
+        self.results.append((launched.duel_id, result))
+        if self._log is not None:
+            self._log.launch_failed(reason, t_us, launched.duel_id)
+        self.unit.beep(Beep.ERROR)
+        load = launched.load
+        self._emit(LaunchFailed(launched.duel_id, reason, result, load.challenger, load.opponent,
+                                load.cards, launched.players))
 
     def _contested(self, contest: Contest, arrived_us: int) -> None:
         """A late press would have changed the verdict: say so, everywhere it is kept."""

@@ -48,6 +48,7 @@ from showdown.events import (
     CountdownStarted,
     DuelLoaded,
     DuelResult,
+    LaunchFailed,
     Outcome,
     ServiceEvent,
     Side,
@@ -98,6 +99,8 @@ class Companion(Protocol):
     """What the window needs of `companion.app.CompanionApp`."""
 
     def player_names(self) -> list[str]: ...
+
+    def proposed_duel(self) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +213,8 @@ class TableWindow:
         self._drawn_names: dict[Side, str] = {}
         self._full_redraw = True
         self._last_frame_us: int | None = None
+        #: The last duel proposal taken from the companion's table helper.
+        self._proposal: object = None
         self.frames = 0
         self.layout(display_surface().get_size())
         if not self.inline:
@@ -464,6 +469,24 @@ class TableWindow:
             self.companion.update(self.clock_us() // 1000)  # get_ticks() is 0 without pygame.init()
             if self.companion.dirty:  # maybe a new game or new players: show them in the bar
                 self._refresh_names()
+            self._take_proposal()
+
+    def _take_proposal(self) -> None:
+        """Seat the duel the table helper just proposed ("showdown card played by Ann"), once;
+        never while a duel is loaded or running."""
+        if self.app is None or self.chooser.busy:
+            return
+        try:
+            proposal = self.app.proposed_duel()
+        except Exception:  # the bar must keep working while the store is busy
+            log.exception("could not read the proposed duel")
+            return
+        if proposal is None or proposal is self._proposal:
+            return
+        self._proposal = proposal
+        if self.chooser.take(proposal.challenger, proposal.opponent, proposal.cards,
+                             proposal.wild):
+            self.bar.dirty = True
 
     def _show_on_unit(self, event: ServiceEvent) -> None:
         """Light a verdict on the emulated unit; take it down when the next duel comes.
@@ -473,7 +496,7 @@ class TableWindow:
         """
         if self.unit is None:
             return
-        if isinstance(event, VerdictGiven):
+        if isinstance(event, VerdictGiven | LaunchFailed):
             self.unit.show_verdict(*verdict_lights(event.result))
         elif isinstance(event, DuelLoaded | CountdownStarted):
             self.unit.show_verdict(None)

@@ -53,7 +53,7 @@ def test_dummy_video_driver_is_no_display(monkeypatch):
 
 def test_run_rejects_bad_options_in_one_line(capsys):
     assert main(["run", "--device", "emulator", "--cards", "0"]) == 2
-    assert "--cards must be at least 1" in capsys.readouterr().err
+    assert "--cards must be from 1 to 20, not 0" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["run", "--device", "toaster"])
 

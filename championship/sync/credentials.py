@@ -61,6 +61,10 @@ class Credentials:
         return json.dumps(data, indent=1) + "\n"
 
 
+#: The largest credentials file read: one holds a name, a password and a certificate.
+MAX_FILE_BYTES = 256 * 1024
+
+
 def write_credentials(path: Path, creds: Credentials) -> None:
     """Write the file readable by its owner only (replacing one that was there)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -80,10 +84,13 @@ def read_credentials(path: str | Path) -> Credentials:
     p = Path(path)
     try:
         mode = p.stat().st_mode
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
+        with open(p, "rb") as stream:  # a few kilobytes; a device that never ends is not one
+            raw = stream.read(MAX_FILE_BYTES + 1)
+        text = raw.decode("utf-8") if len(raw) <= MAX_FILE_BYTES else ""
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise EventError(_("cannot read the credentials file {path}: {reason}").format(
-            path=p, reason=exc.strerror or exc)) from None
+            path=p, reason=reason)) from None
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
         raise EventError(_("{path} can be read by other users of this computer: make it "
                            "yours alone with `chmod 600 {path}`").format(path=p))

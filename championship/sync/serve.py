@@ -37,7 +37,8 @@ def parse_host_port(text: str, default_host: str, what: str) -> tuple[str, int]:
     if not sep:
         host, port = "", text
     host = host.strip("[]") or default_host
-    if not port.isdigit() or not 0 < int(port) < 65536:
+    # ASCII digits only: "²".isdigit() is true and int() refuses it
+    if not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 < int(port) < 65536:
         raise EventError(_("{text} is not an address for {what}: write HOST:PORT, e.g. "
                            "0.0.0.0:8080").format(text=text, what=what))
     return host, int(port)
@@ -106,6 +107,15 @@ class Served:
         self.web_server: object | None = None
 
     def write_files(self) -> list[str]:
+        try:
+            return self._write_files()
+        except (OSError, ValueError) as exc:  # a folder that cannot be, a NUL in its name
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise EventError(_("cannot write the tables' credentials to {folder}: {reason}; "
+                               "choose another --credentials-dir").format(
+                folder=self.folder, reason=reason)) from None
+
+    def _write_files(self) -> list[str]:
         lines = []
         for t, creds in self.table_creds.items():
             path = self.folder / f"table-{t}.json"

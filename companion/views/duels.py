@@ -17,6 +17,7 @@ from typing import Any
 import pygame
 
 from companion import theme
+from companion.errors import CompanionError
 from companion.views import facts
 from companion.views.base import View, heading
 from companion.views.i18n import _
@@ -64,7 +65,11 @@ class DuelsView(View):
         if self.app.game is None:
             self.stats, self.last = [], None
             return
-        stats = list(self.app.duel_stats().values())
+        try:
+            stats = list(self.app.duel_stats().values())
+        except CompanionError as exc:  # the file unreadable for now: say so, show what we have
+            self.nav.notify(str(exc))
+            stats = []
         stats.sort(key=lambda s: (s.best_ms is None, s.best_ms or 0.0, s.name))
         self.stats = stats
         self.last = self.app.last_duel()

@@ -102,10 +102,12 @@ def round_number(row: Any) -> int:
 
 
 def round_winner(row: Any) -> str:
-    """Who went out, and on which card where that counts (H2O)."""
+    """Who went out, and on which card where that counts (H2O, a showdown card won)."""
     out_on = getattr(row, "out_on", None)
     if out_on:
         return f"{row.winner} · {card_label(parse_card(out_on))}"
+    if getattr(row, "showdown_out", False):
+        return f"{row.winner} · {card_label(parse_card('showdown'))}"
     return str(row.winner)
 
 
@@ -150,6 +152,8 @@ def duel_lines(duel: Any) -> list[tuple[str, theme.Color]]:
         lines.append((_("Nobody pressed"), theme.TEXT_DIM))
     elif outcome == "aborted":
         lines.append((_("Cancelled"), theme.TEXT_DIM))
+    elif outcome == "launch_failed":  # judged, but the cards never flew: nobody takes them
+        lines.append((_("Launch failed: no cards"), theme.DANGER))
     elif winner:
         lines.append((_("{name} won").format(name=winner), theme.ACCENT))
     if loser and cards and outcome != "aborted":

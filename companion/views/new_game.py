@@ -11,6 +11,10 @@ every method (`companion.scoring.METHODS`) with a line on each, so a table can p
 does not know by name. Beside it are the house rules that method takes (a lone 0 worth 50,
 H2O's deductions); choosing H2O also chooses the deck that has its cards. A method that
 fixes its own target (seven-round UNO: 7 hands) shows it without − and +.
+
+Beside Start, two buttons open a page each (`table_setup`): the house rules the game plays
+by (the rules of its deck and method, each with its wording), and who deals first (the
+highest-card draw, or by hand).
 """
 
 from __future__ import annotations
@@ -23,10 +27,14 @@ import pygame
 from companion import theme
 from companion.editions import EDITIONS
 from companion.errors import CompanionError
+from companion.game import check_name
 from companion.i18n import _ as core_
+from companion.names import MAX_NAME_LENGTH
 from companion.scoring import METHODS, OPTIONS, ScoringMethod
 from companion.views.base import View
 from companion.views.i18n import _
+from companion.views.round_entry import DIGIT_KEYS
+from companion.views.table_setup import DealerPicker, HouseRulesPicker
 from companion.widgets import Button, Keyboard, grid, row, two_lines
 
 LABEL_W = 120
@@ -81,10 +89,14 @@ class NewGameView(View):
         self.draft = ""
         self.error = ""
         self.keyboard = Keyboard(self._type, self._backspace, self._finish_edit, _("Done"))
+        #: The house rules page and the first dealer page, and which of them is open.
+        self.house_rules = HouseRulesPicker()
+        self.dealer = DealerPicker()
+        self.page: str | None = None
 
     @property
     def full_screen(self) -> bool:  # type: ignore[override]
-        return self.editing is not None or self.choosing
+        return self.editing is not None or self.choosing or self.page is not None
 
     def enter(self) -> None:
         """Offer the current game's table again (a rematch), or four fresh players.
@@ -92,7 +104,7 @@ class NewGameView(View):
         Only on arriving: while the view is shown, a change elsewhere (a duel recorded, a
         round from the command line) leaves what the table has chosen so far as it is.
         """
-        if self.editing is not None or self.choosing or self.shown:
+        if self.editing is not None or self.choosing or self.page is not None or self.shown:
             return
         self.shown = True
         game = self.app.game
@@ -102,6 +114,8 @@ class NewGameView(View):
             self.target = game.rules.target
             self.options = set(game.rules.options)
             self.names = [p.name for p in game.players]
+            self.house_rules.chosen = set(game.house_rules)
+            self.dealer.clear()  # a rematch draws (or chooses) its first dealer afresh
         elif not self.names:
             self.names = [self.default_name(i) for i in range(4)]
 
@@ -121,6 +135,7 @@ class NewGameView(View):
         if made_for:
             self.set_method(made_for[0])
         self.options = {o for o in self.options if self._deck_fits(o)}
+        self.house_rules.fit(self.edition, self.method.key)
 
     def _deck_fits(self, option: str) -> bool:
         return all(EDITIONS[self.edition].holds(c) for c in OPTIONS[option].needs_cards)
@@ -129,6 +144,7 @@ class NewGameView(View):
         self.method = method
         self.target = method.default_target
         self.options &= set(method.options)
+        self.house_rules.fit(self.edition, method.key)
         self.choosing = False
         count = len(self.names)
         if count % method.players_step:
@@ -144,6 +160,7 @@ class NewGameView(View):
         if not self._deck_fits(key):
             self.edition = next(e for e in EDITIONS if all(
                 EDITIONS[e].holds(c) for c in OPTIONS[key].needs_cards))
+            self.house_rules.fit(self.edition, self.method.key)
 
     def step_target(self, sign: int) -> None:
         if self.target is not None and self.method.takes_target:
@@ -158,6 +175,7 @@ class NewGameView(View):
                 i += 1
             self.names.append(self.default_name(i))
         del self.names[count:]
+        self.dealer.fit(self.names)
 
     def step_count(self, sign: int) -> None:
         self.set_count(len(self.names) + sign * self.method.players_step)
@@ -167,17 +185,21 @@ class NewGameView(View):
         self.keyboard.shift = True
 
     def _type(self, text: str) -> None:
-        if len(self.draft) < 20:
-            self.draft += text
+        if len(self.draft) < MAX_NAME_LENGTH:
+            self.draft += text[: MAX_NAME_LENGTH - len(self.draft)]
 
     def _backspace(self) -> None:
         self.draft = self.draft[:-1]
 
     def _finish_edit(self, name: str | None = None) -> None:
         if self.editing is not None:
-            chosen = " ".join((name if name is not None else self.draft).split())
-            if chosen:
-                self.names[self.editing] = chosen
+            typed = name if name is not None else self.draft
+            if typed.strip():  # nothing typed keeps the name there was
+                try:  # the same check as every other way a name comes in
+                    self.names[self.editing] = check_name(typed)
+                except CompanionError as exc:
+                    self.error = str(exc)
+                self.dealer.fit(self.names)
         self.editing, self.draft = None, ""
 
     def _cancel_edit(self) -> None:
@@ -187,10 +209,13 @@ class NewGameView(View):
         target = self.target if self.method.takes_target else None
         options = [o for o in OPTIONS if o in self.options]
         try:
-            self.app.new_game(self.edition, self.method.key, list(self.names), target, options)
+            self.app.new_game(self.edition, self.method.key, list(self.names), target, options,
+                              house_rules=sorted(self.house_rules.chosen),
+                              first_dealer=self.dealer.dealer)
         except CompanionError as exc:  # GameError, RulesError: the message says what to change
             self.error = str(exc)
             return
+        self.dealer.clear()
         self.error = ""
         self.nav.notify(_("New game started"))
         self.nav.invalidate()
@@ -200,7 +225,11 @@ class NewGameView(View):
         """Names from earlier games not already at this table: one tap instead of typing."""
         taken = {n.casefold() for n in self.names}
         out: list[str] = []
-        for info in sorted(self.app.games(), key=lambda g: g.last_played, reverse=True):
+        try:
+            games = self.app.games()
+        except CompanionError:  # the file unreadable for now: no picks, typing still works
+            games = []
+        for info in sorted(games, key=lambda g: g.last_played, reverse=True):
             for name in info.players:
                 if name.casefold() not in taken:
                     taken.add(name.casefold())
@@ -250,11 +279,23 @@ class NewGameView(View):
                    for i in range(count)]
         return method, toggles
 
+    def open_page(self, page: str) -> None:
+        self.page, self.error = page, ""
+        self.dealer.fit(self.names)
+
+    def close_page(self) -> None:
+        self.page = None
+
     def buttons(self) -> list[Button]:
         if self.editing is not None:
             return self._edit_buttons()
         if self.choosing:
             return self._method_buttons()
+        if self.page == "house_rules":
+            return self.house_rules.buttons(self.rect, self.edition, self.method.key,
+                                            self.close_page)
+        if self.page == "dealer":
+            return self.dealer.buttons(self.rect, self.names, self.close_page)
         out: list[Button] = []
         gap = 3 if self.narrow() else theme.GAP_PX  # five decks in a narrow panel: every pixel
         for key, cell in zip(EDITIONS, row(self.line(0), len(EDITIONS), gap), strict=True):
@@ -283,10 +324,22 @@ class NewGameView(View):
                                              strict=True)):
             out.append(Button(f"name:{i}", cell, name, partial(self.start_edit, i),
                               font_px=18, sublabel=self._seat_note(i)))
-        bottom = pygame.Rect(self.rect.right - 8 - 240, self.rect.bottom - 8 - 60, 240, 60)
+        bottom = self.start_rect()
         out.append(Button("start", bottom, _("Start game"), self.start, primary=True,
                           font_px=22, sublabel="Enter"))
+        pages = pygame.Rect(self.rect.x + 8, bottom.y, bottom.x - 8 - self.rect.x - 8, 60)
+        rules_cell, dealer_cell = row(pages, 2)
+        out.append(Button("house_rules", rules_cell, self.house_rules.label(),
+                          partial(self.open_page, "house_rules"), font_px=17))
+        out.append(Button("first_dealer", dealer_cell, self.dealer.label(self.names),
+                          partial(self.open_page, "dealer"), font_px=17))
         return out
+
+    def start_rect(self) -> pygame.Rect:
+        """Start, bottom right; in a narrow panel a third of the row, sharing it with the
+        house rules and first dealer buttons."""
+        width = (self.rect.width - 32) // 3 if self.narrow() else 240
+        return pygame.Rect(self.rect.right - 8 - width, self.rect.bottom - 8 - 60, width, 60)
 
     def _seat_note(self, index: int) -> str:
         """A seat's team, where the method seats teams (partners opposite each other)."""
@@ -349,6 +402,14 @@ class NewGameView(View):
             if event.key == pygame.K_ESCAPE:
                 self.close_methods()
             return True
+        if self.page is not None:
+            if event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.close_page()
+            elif self.page == "dealer" and event.key in DIGIT_KEYS:
+                self.dealer.type_rank(self.names, DIGIT_KEYS[event.key])
+            elif self.page == "dealer" and event.key == pygame.K_BACKSPACE:
+                self.dealer.take_back(self.names)
+            return True
         if self.editing is not None:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self._finish_edit()
@@ -368,6 +429,12 @@ class NewGameView(View):
     def draw_content(self, surface: pygame.Surface) -> None:
         if self.editing is not None:
             self._draw_editor(surface)
+            return
+        if self.page == "house_rules":
+            self.house_rules.draw(surface, self.rect, self.edition, self.method.key)
+            return
+        if self.page == "dealer":
+            self.dealer.draw(surface, self.rect, self.names)
             return
         r = self.rect
         if self.choosing:
@@ -399,15 +466,16 @@ class NewGameView(View):
         theme.text(surface, _("Seating order, clockwise. Tap a name to change it."),
                    (r.x + 12, self.names_rect().y - 4), 16, theme.TEXT_DIM,
                    anchor="bottomleft", max_width=r.width - 24)
-        if self.error:
-            box = pygame.Rect(r.x + 8, r.bottom - 8 - 60, r.width - 16 - 248, 60)
+        if self.error:  # between the names and the buttons under them
+            top = self.names_rect().bottom + 2
+            box = pygame.Rect(r.x + 8, top, r.width - 16, r.bottom - 8 - 60 - 2 - top)
             pygame.draw.rect(surface, theme.DANGER, box, border_radius=8)
             theme.text(surface, self.error, box.center, 16, anchor="center",
                        max_width=box.width - 16)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        if self.editing is not None:
+        if self.editing is not None or self.page is not None:
             return
         if self.choosing:
             for method, box in zip(METHODS.values(), self.method_rects(), strict=True):

@@ -26,11 +26,17 @@ What a round asks for is the scoring method's (`rules.method.entry`):
 * only who went out (seven-round UNO): tap the player, see the hand they draw next, and
   confirm.
 
+With the UNO Showdown deck the bar has the card the winner went out on too: another card,
+or a showdown card, whose duel they must win for the round to stand (the rules). The duel
+the unit just recorded decides ("won vs Bob" or "lost vs Bob"); without one, a tap says
+won or lost. A lost duel records nothing: the button that confirms says that play goes on.
+
 Keys: 1-9 pick who went out (or the next in the finishing order); then r/y/g/b choose a
 colour, 0-9 add a number, s skip, v reverse, d draw two, w wild, f wild draw four, x the
 edition's special wild; Backspace takes the last card back; p switches the player
 between cards and points (on points, 0-9 and Backspace type the number); o changes the card
-the winner went out on (H2O); Tab/arrows move between players; Enter confirms; Esc cancels.
+the winner went out on (H2O, UNO Showdown); Tab/arrows move between players; Enter confirms;
+Esc cancels.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ from companion import theme
 from companion.cards import Card, parse_card
 from companion.errors import CompanionError
 from companion.scoring import H2O_DEDUCTIONS, Entry, hand_value
+from companion.turns import LastCardDuel
 from companion.views import facts
 from companion.views.base import View
 from companion.views.facts import card_label
@@ -103,6 +110,12 @@ class RoundEntryView(View):
         self.order: list[str] = []
         #: The card the winner went out on, where it counts (H2O); None: another card.
         self.out_on: Card | None = None
+        #: UNO Showdown: the winner went out on a showdown card; and what the table said of
+        #: its duel (True won, False lost) when the unit recorded none (None: the record).
+        self.showdown = False
+        self.showdown_said: bool | None = None
+        self._verdict_key: tuple[object, ...] = ()
+        self._verdict: LastCardDuel | None = None
 
     # -- state --
 
@@ -121,6 +134,8 @@ class RoundEntryView(View):
         self.hands = {name: [] for name in self.players()}
         self.counting, self.typed = set(), {}
         self.order, self.out_on = [], None
+        self.showdown, self.showdown_said = False, None
+        self._verdict_key = ()  # a new round asks the duels afresh
 
     def entry(self) -> Entry:
         """What the game's method asks a round for."""
@@ -149,6 +164,7 @@ class RoundEntryView(View):
                 self.counting.add(name)
                 self.typed[name] = str(hand.counted)
         self.out_on = rnd.out_on
+        self.showdown = rnd.showdown_out
         if rnd.order:
             self.order = list(rnd.order)
             return
@@ -175,6 +191,8 @@ class RoundEntryView(View):
         return [p for p in self.players() if p not in out]
 
     def choose_winner(self, name: str) -> None:
+        if name != self.winner and self.editing is None:
+            self.showdown, self.showdown_said = False, None
         self.winner = name
         for p in self.out_players():
             self.hands[p] = []
@@ -260,6 +278,50 @@ class RoundEntryView(View):
             self.out_on = choices[(at + 1) % len(choices)]
             self.error = ""
 
+    # -- a showdown card last --
+
+    def showdown_deck(self) -> bool:
+        """Whether the game's deck has showdown cards to go out on."""
+        game = self.app.game
+        return game is not None and game.edition.holds(parse_card("showdown"))
+
+    def showdown_verdict(self) -> LastCardDuel | None:
+        """How the duel on the winner's last card went (None: not a showdown card, a past
+        round being corrected, or no duel recorded and nothing said yet)."""
+        if not self.showdown or self.editing is not None or self.winner is None:
+            return None
+        game = self.app.game
+        # asked on every frame: read the duels again only when something they depend on moved
+        key = (self.winner, self.showdown_said, game, self.app.last_duel())
+        if key != self._verdict_key:
+            try:
+                verdict: LastCardDuel | None = self.app.last_card(self.winner,
+                                                                  self.showdown_said)
+            except CompanionError:
+                verdict = None
+            self._verdict_key, self._verdict = key, verdict
+        return self._verdict
+
+    def cycle_showdown(self) -> None:
+        """Another card → a showdown card (the recorded duel decides; without one: won →
+        lost) → another card. Correcting a past round only marks it on or off."""
+        self.error = ""
+        if self.editing is not None:
+            self.showdown = not self.showdown
+        elif not self.showdown:
+            self.showdown, self.showdown_said = True, None
+            self._verdict_key = ()  # the duel just played may be newer than the last look
+            if self.showdown_verdict() is None:  # the unit recorded no duel: the table says
+                self.showdown_said = True
+        elif self.showdown_said is True:
+            self.showdown_said = False
+        else:
+            self.showdown, self.showdown_said = False, None
+
+    def lost_showdown(self) -> bool:
+        verdict = self.showdown_verdict()
+        return verdict is not None and not verdict.won
+
     # -- a finishing order --
 
     def place(self, name: str) -> None:
@@ -299,6 +361,11 @@ class RoundEntryView(View):
         game = self.app.game
         if game is None:
             return
+        if self.lost_showdown():  # the rules: no round; the winner takes the cards, play on
+            self.reset()
+            self.nav.notify(_("No round: play goes on"))
+            self.nav.go("standings")
+            return
         summary = None
         entry = self.entry()
         order: list[str] = []
@@ -319,11 +386,13 @@ class RoundEntryView(View):
         try:
             if editing is not None:
                 self.app.edit_round(editing, winner if not order else None, hands=hands,
-                                    points=points, order=order, out_on=self.out_on)
+                                    points=points, order=order, out_on=self.out_on,
+                                    showdown=self.showdown)
             else:
                 summary = self.app.record_round(winner if not order else None, hands=hands,
                                                 points=points, order=order,
-                                                out_on=self.out_on)
+                                                out_on=self.out_on, showdown=self.showdown,
+                                                showdown_said=self.showdown_said)
         except CompanionError as exc:  # GameError and CardError: the message says what to fix
             self.error = str(exc)
             return
@@ -405,9 +474,37 @@ class RoundEntryView(View):
         cells = row(self.bar_rect(), 4)
         out.append(Button("cancel", cells[0], _("Cancel"), self.cancel, sublabel="Esc"))
         if only_winner:
-            out.append(Button("confirm", cells[3], _("Confirm"), self.confirm, primary=True,
-                              enabled=self.winner is not None, sublabel=self._confirm_note()))
+            if self.showdown_deck() and self.winner is not None:
+                out.append(self._showdown_button(cells[2]))
+            out.append(self._confirm_button(cells[3], enabled=self.winner is not None))
         return out
+
+    def _confirm_button(self, cell: pygame.Rect, enabled: bool = True) -> Button:
+        if self.lost_showdown():
+            return Button("confirm", cell, _("Play goes on"), self.confirm, primary=True,
+                          sublabel=_("no round"), font_px=17)
+        return Button("confirm", cell, _("Confirm"), self.confirm, primary=True,
+                      enabled=enabled, sublabel=self._confirm_note())
+
+    def _showdown_button(self, cell: pygame.Rect) -> Button:
+        """UNO Showdown: did the winner go out on a showdown card, and how did its duel go."""
+        if not self.showdown:
+            return Button("showdown", cell, _("other card"), self.cycle_showdown,
+                          sublabel=_("went out on · O"), font_px=17)
+        verdict = self.showdown_verdict()
+        if self.editing is not None or verdict is None:
+            note = _("went out on · O")
+        else:
+            duel = verdict.duel
+            other = "" if duel is None else (duel.opponent if duel.challenger == verdict.player
+                                             else duel.challenger)
+            if other:
+                note = (_("won vs {name}") if verdict.won else _("lost vs {name}")).format(
+                    name=other)
+            else:
+                note = _("won") if verdict.won else _("lost")
+        return Button("showdown", cell, _("Showdown"), self.cycle_showdown, sublabel=note,
+                      selected=True, font_px=17, fill=theme.CARD_COLORS["wild"])
 
     def _order_buttons(self) -> list[Button]:
         """Every player as a button showing their place; taps build the finishing order."""
@@ -453,7 +550,9 @@ class RoundEntryView(View):
         else:
             out += self._card_buttons()
         h2o = bool(self.out_on_choices())
-        bar = row(self.bar_rect(), 7 if h2o else 6)
+        showdown = self.showdown_deck()
+        extra = h2o or showdown
+        bar = row(self.bar_rect(), 7 if extra else 6)
         on_points = self.on_points(self.current)
         out += [
             Button("cancel", bar[0], _("Cancel"), self.cancel, sublabel="Esc"),
@@ -462,7 +561,9 @@ class RoundEntryView(View):
         ]
         if h2o:
             out.append(self._out_on_button(bar[2]))
-        bar = bar[1:] if h2o else bar
+        elif showdown:
+            out.append(self._showdown_button(bar[2]))
+        bar = bar[1:] if extra else bar
         out += [
             Button("points", bar[2], _("Points"), self.toggle_points, selected=on_points,
                    sublabel="P", enabled=self.current is not None, font_px=18),
@@ -472,8 +573,7 @@ class RoundEntryView(View):
                                                   else self.hands[self.current]))),
             Button("next", bar[4], _("Next"), lambda: self.move(1), sublabel="Tab",
                    enabled=len(counted) > 1),
-            Button("confirm", bar[5], _("Confirm"), self.confirm, primary=True,
-                   sublabel=self._confirm_note()),
+            self._confirm_button(bar[5]),
         ]
         return out
 
@@ -565,6 +665,9 @@ class RoundEntryView(View):
         if entry is not Entry.HANDS and key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.confirm()
             return True
+        if entry is Entry.WINNER and key == pygame.K_o and self.showdown_deck() and self.winner:
+            self.cycle_showdown()
+            return True
         return False
 
     def _hand_key(self, event: pygame.event.Event) -> bool:
@@ -575,6 +678,8 @@ class RoundEntryView(View):
             self.toggle_points()
         elif key == pygame.K_o and self.out_on_choices():
             self.cycle_out_on()
+        elif key == pygame.K_o and self.showdown_deck():
+            self.cycle_showdown()
         elif self.on_points(self.current) and key in DIGIT_KEYS:
             self.type_digit(DIGIT_KEYS[key])
         elif self.on_points(self.current) and key == pygame.K_DELETE:
@@ -637,12 +742,21 @@ class RoundEntryView(View):
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)
-        if self.error:  # on top of the hand strip (or the title), until the next tap
+        verdict = self.showdown_verdict()
+        message, fill = self.error, theme.DANGER
+        if not message and verdict is not None and not verdict.won:
+            message, fill = verdict.message(), theme.PANEL_HI
+        if message:  # on top of the hand strip (or the title), until the next tap
             box = self.strip_rect() if self.winner is not None and self.entry() is Entry.HANDS \
                 else pygame.Rect(self.rect.x + 8, self.rect.y + 4, self.rect.width - 16, BAR_H)
-            pygame.draw.rect(surface, theme.DANGER, box, border_radius=8)
-            theme.text(surface, self.error, box.center, 17, theme.TEXT, anchor="center",
-                       max_width=box.width - 16)
+            pygame.draw.rect(surface, fill, box, border_radius=8)
+            lines = theme.wrap(message, 15, box.width - 16)
+            if len(lines) > 2 or fill is theme.DANGER:
+                lines = [message]
+            for i, line in enumerate(lines):
+                y = box.centery + (i - (len(lines) - 1) / 2) * 19
+                theme.text(surface, line, (box.centerx, round(y)), 15 if len(lines) > 1
+                           else 17, theme.TEXT, anchor="center", max_width=box.width - 16)
 
     def _draw_strip(self, surface: pygame.Surface) -> None:
         strip = self.strip_rect()

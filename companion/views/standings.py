@@ -149,6 +149,8 @@ class StandingsView(View):
         ]
 
     def handle_key(self, event: pygame.event.Event) -> bool:
+        if event.mod & pygame.KMOD_CTRL:  # Ctrl+R is the screen's Reverse, not "round"
+            return False
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_r):
             return self.tap("game_over") or self.tap("enter_round") or self.tap("new_game")
         return False

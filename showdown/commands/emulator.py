@@ -32,12 +32,15 @@ NO_DISPLAY = (
 
 def parse_size(text: str) -> tuple[int, int]:
     """`1280x720` -> (1280, 720); a usage error for anything else."""
+    from companion.screen_command import MAX_SIZE  # one limit for every window
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise ConfigError(f"--size must look like 1280x720, not {text!r}") from None
+        raise ConfigError(f"--size must look like 1280x720, not {text[:40]!r}") from None
     if w < 320 or h < 240:
         raise ConfigError(f"--size {text} is too small: use at least 320x240")
+    if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
+        raise ConfigError(f"--size {text} is too large: use at most {MAX_SIZE[0]}x{MAX_SIZE[1]}")
     return w, h
 
 

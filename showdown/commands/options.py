@@ -15,6 +15,24 @@ if TYPE_CHECKING:
 
 _DEFAULTS = DuelConfig()
 
+#: The most cards one duel loads, on any unit: a Wild Showdown asks for 1 to 3, a house
+#: rule may load more, and 20 is what a microcontroller unit's launcher takes at once.
+MAX_CARDS = 20
+
+
+def check_range(option: str, value: float, low: float, high: float) -> None:
+    """Refuse an option's value outside [low, high] (nan is outside), naming the range."""
+    if not low <= value <= high:
+        raise ConfigError(f"{option} must be from {_shown(low)} to {_shown(high)}, "
+                         f"not {_shown(value)}")
+
+
+def _shown(value: float) -> str:
+    """A number as a person wrote it: 1000000 as is, 1e308 or a 300-digit int short."""
+    if abs(value) < 1e15 and float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6g}"
+
 
 def add_duel_options(parser: argparse.ArgumentParser) -> None:
     """Add the judging options; each defaults to None so 'not given' can be told apart."""
@@ -60,17 +78,21 @@ def fit_to_unit(config: DuelConfig, args: argparse.Namespace, unit: object) -> D
     return config
 
 
-def open_duel_log(path: str | Path | None, option: str = "--duel-log") -> DuelLog:
-    """The duel log at `path` (default: the user's), or a one-line error saying why not."""
+def open_duel_log(path: str | Path | None, option: str = "--duel-log", *,
+                  warn: bool = True) -> DuelLog:
+    """The duel log at `path` (default: the user's), or a one-line error saying why not.
+
+    `warn=False` for a command that reports a failed write itself (see `DuelLog`).
+    """
     from showdown.duel_log import DuelLog
 
     target = Path(path) if path else default_duel_log()
     try:
-        return DuelLog(target)
-    except OSError as exc:
+        return DuelLog(target, warn=warn)
+    except (OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise ConfigError(
-            f"cannot write the duel log {target}: {exc.strerror or exc}; "
-            f"give another file with {option}"
+            f"cannot write the duel log {target}: {reason}; give another file with {option}"
         ) from None
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, TextIO
 
 from showdown.commands.options import add_duel_options, duel_overrides
 from showdown.events import ConfigError
+
+if TYPE_CHECKING:
+    from showdown.replay import ReplayedVerdict
 
 EXAMPLE = """\
 input: JSON lines in arrival order, e.g.
@@ -41,38 +45,51 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from showdown.replay import ReplayError, replay
-
+    """Print each verdict as soon as its duel is read: a log of any length runs in little
+    memory (lines are read one at a time, each at most `MAX_LINE_CHARS` long)."""
     try:
         if args.file == "-":
-            verdicts = replay(sys.stdin, **duel_overrides(args))  # type: ignore[arg-type]
-        else:
-            with open(args.file, encoding="utf-8") as stream:
-                verdicts = replay(stream, **duel_overrides(args))  # type: ignore[arg-type]
+            return _print_verdicts(sys.stdin, args)
+        with open(args.file, encoding="utf-8") as stream:
+            return _print_verdicts(stream, args)
     except OSError as exc:
+        if exc.filename is None:  # not the log: the output (a full disk), said by main
+            raise
         raise ConfigError(f"cannot read {args.file}: {exc.strerror}") from exc
+    except ValueError as exc:  # a path with a NUL in it
+        raise ConfigError(f"cannot read {args.file!r}: {exc}") from None
+
+
+def _print_verdicts(stream: TextIO, args: argparse.Namespace) -> int:
+    from showdown.replay import ReplayError, bounded_lines, iter_replay
+
+    status = 0
+    printed = 0
+    try:
+        for verdict in iter_replay(bounded_lines(stream),
+                                   **duel_overrides(args)):  # type: ignore[arg-type]
+            print(json.dumps(verdict.to_json()))
+            printed += 1
+            if args.check and verdict.matches is False:
+                _say_difference(verdict)
+                status = 1
     except UnicodeDecodeError:
         raise ConfigError(f"{args.file} is not a duel log: it is not UTF-8 text") from None
     except ReplayError as exc:
         raise ConfigError(str(exc)) from exc
-    if not verdicts:
+    if not printed:
         raise ConfigError("no duel in the input reached a verdict (is there a load and a start?)")
-    status = 0
-    for verdict in verdicts:
-        print(json.dumps(verdict.to_json()))
-        if args.check and verdict.matches is False:
-            if verdict.recorded_contested is not None and (
-                    verdict.recorded_contested != (verdict.contest is not None)):
-                marked = "contested" if verdict.recorded_contested else "not contested"
-                found = "finds" if verdict.contest is not None else "finds no"
-                print(f"replay: the duel loaded at line {verdict.line} is marked {marked} in "
-                      f"the log, but the replay {found} late press that would have changed it",
-                      file=sys.stderr)
-            else:
-                print(
-                    f"replay: the duel loaded at line {verdict.line} was recorded as "
-                    f"{json.dumps(verdict.recorded)}",
-                    file=sys.stderr,
-                )
-            status = 1
     return status
+
+
+def _say_difference(verdict: ReplayedVerdict) -> None:
+    if verdict.recorded_contested is not None and (
+            verdict.recorded_contested != (verdict.contest is not None)):
+        marked = "contested" if verdict.recorded_contested else "not contested"
+        found = "finds" if verdict.contest is not None else "finds no"
+        print(f"replay: the duel loaded at line {verdict.line} is marked {marked} in "
+              f"the log, but the replay {found} late press that would have changed it",
+              file=sys.stderr)
+    else:
+        print(f"replay: the duel loaded at line {verdict.line} was recorded as "
+              f"{json.dumps(verdict.recorded)}", file=sys.stderr)

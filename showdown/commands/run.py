@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 from hardware.devices import DEVICES, open_unit
 from hardware.stop_signals import owned_stop_signals
 from showdown.commands.options import (
+    MAX_CARDS,
     add_duel_options,
+    check_range,
     default_duel_log,
     duel_config,
     fit_to_unit,
@@ -58,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="show the screen in a window instead of filling the display",
     )
     parser.add_argument("--cards", type=int, default=1,
-                        help="cards per duel when headless (default 1)")
+                        help=f"cards per duel when headless, 1 to {MAX_CARDS} (default 1)")
     parser.add_argument("--db", metavar="PATH", help="the companion's score database")
     parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
     parser.add_argument("--lang", help="language of the screen (en, ru, uk, hy)")
@@ -113,8 +115,7 @@ def run(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if args.cards < 1:
-        raise ConfigError("--cards must be at least 1")
+    check_range("--cards", args.cards, 1, MAX_CARDS)
     windowed = not args.headless and have_display()
     if args.device == "emulator" and not windowed:
         raise ConfigError("the emulator unit lives in a window, and there is no display here "

@@ -5,8 +5,25 @@ from __future__ import annotations
 import argparse
 import math
 
-from showdown.commands.options import add_duel_options, duel_config, open_duel_log
+from showdown.commands.options import (
+    MAX_CARDS,
+    add_duel_options,
+    check_range,
+    duel_config,
+    open_duel_log,
+)
 from showdown.events import ConfigError
+
+#: Each option's range (lowest, highest; both allowed). Past it a value is a slip: a million
+#: duels take minutes, a jitter past a second is a broken link, not a late one.
+RANGES: dict[str, tuple[float, float]] = {
+    "--duels": (1, 1_000_000),
+    "--cards": (1, MAX_CARDS),
+    "--jitter-ms": (0, 1_000),
+    "--early-rate": (0, 1),
+    "--left-ms": (1, 60_000),
+    "--right-ms": (1, 60_000),
+}
 
 
 def number(text: str) -> float:
@@ -24,23 +41,26 @@ def register(sub: argparse._SubParsersAction) -> None:
         "simulated players (human-like reaction times, some early presses, some who never "
         "press) and random delivery delays, then print a summary table.",
     )
-    parser.add_argument("--duels", type=int, default=100, help="how many duels (default 100)")
+    parser.add_argument("--duels", type=int, default=100,
+                        help="how many duels, 1 to 1000000 (default 100)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--cards", type=int, default=1, help="cards per duel (default 1)")
+    parser.add_argument("--cards", type=int, default=1,
+                        help=f"cards per duel, 1 to {MAX_CARDS} (default 1)")
     parser.add_argument(
         "--jitter-ms", type=number, default=5.0,
-        help="largest delay between a press and its delivery (default 5)",
+        help="largest delay between a press and its delivery, 0 to 1000 (default 5)",
     )
     parser.add_argument(
         "--early-rate", type=number, default=0.05,
-        help="chance that a player anticipates go and presses early (default 0.05)",
+        help="chance that a player anticipates go and presses early, 0 to 1 (default 0.05)",
     )
     parser.add_argument(
-        "--left-ms", type=number, default=260.0, help="left player's median reaction (default 260)"
+        "--left-ms", type=number, default=260.0,
+        help="left player's median reaction, 1 to 60000 (default 260)"
     )
     parser.add_argument(
         "--right-ms", type=number, default=260.0,
-        help="right player's median reaction (default 260)",
+        help="right player's median reaction, 1 to 60000 (default 260)",
     )
     parser.add_argument("--log", metavar="FILE", help="append every duel to this duel log")
     add_duel_options(parser)
@@ -51,16 +71,10 @@ def run(args: argparse.Namespace) -> int:
     from showdown.events import Side
     from showdown.simulate import PlayerModel, format_report, simulate
 
-    if args.duels < 1:
-        raise ConfigError("--duels must be at least 1")
-    if args.cards < 1:
-        raise ConfigError("--cards must be at least 1")
-    if args.jitter_ms < 0:
-        raise ConfigError("--jitter-ms must not be negative")
-    if not 0 <= args.early_rate <= 1:
-        raise ConfigError("--early-rate must be between 0 and 1")
-    if args.left_ms <= 0 or args.right_ms <= 0:
-        raise ConfigError("reaction times must be positive")
+    for option, value in (("--duels", args.duels), ("--cards", args.cards),
+                          ("--jitter-ms", args.jitter_ms), ("--early-rate", args.early_rate),
+                          ("--left-ms", args.left_ms), ("--right-ms", args.right_ms)):
+        check_range(option, value, *RANGES[option])
     config = duel_config(args)
     players = {
         Side.LEFT: PlayerModel(median_reaction_us=int(args.left_ms * 1000),
@@ -68,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         Side.RIGHT: PlayerModel(median_reaction_us=int(args.right_ms * 1000),
                                 early_rate=args.early_rate),
     }
-    log = open_duel_log(args.log, "--log") if args.log else None
+    log = open_duel_log(args.log, "--log", warn=False) if args.log else None
     try:
         report = simulate(
             args.duels, args.seed, config=config, max_jitter_us=int(args.jitter_ms * 1000),
@@ -77,5 +91,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if log is not None:
             log.close()
+    if log is not None and log.failed is not None:
+        raise ConfigError(f"cannot write the duel log {args.log} "
+                         f"({log.failed.strerror or log.failed}): give another file with --log")
     print(format_report(report))
     return 0

@@ -93,7 +93,7 @@ BAD_FILES = [
     ("rounds.0.hands", ["Ann"], "rounds[0].hands"),
     ("rounds.0.played_at", 3, "rounds[0].played_at"),
     ("duels", {"Bob": 1}, "duels in the file"),
-    ("version", 3, "version in the file is 3"),
+    ("version", 4, "version in the file is 4"),
 ]
 
 
@@ -211,7 +211,7 @@ def test_a_commit_that_fails_is_rolled_back_and_the_next_change_saves(db):
         ("game", "there is no game 99999999999999999999999"),
         ("text", "is not a games file (file is not a database)"),
         ("other program", "is not a games file (it holds another program's tables)"),
-        ("directory", "cannot open the games file"),
+        ("directory", "is a folder, not a games file"),
         ("lang", "unknown language 'xx'"),
     ],
 )

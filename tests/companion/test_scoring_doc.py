@@ -11,12 +11,15 @@ from showdown.cli import main
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
 
 
-def session() -> list[tuple[str, list[str]]]:
+def session(doc: Path = DOC, section: str | None = None) -> list[tuple[str, list[str]]]:
+    """The page's `$ uno-showdown ...` commands with the lines each prints (plain ``` blocks;
+    a ```text block is an excerpt, not run), from the `## section` only when one is named."""
     steps: list[tuple[str, list[str]]] = []
-    text = DOC.read_text(encoding="utf-8")
-    variants = text.split("\n## Variants", 1)[1].split("\n## ", 1)[0]  # the terminal
-    # walkthrough further down is tested by test_readme_session.py
-    for block in re.findall(r"```\n(.*?)```", variants, re.S):
+    text = doc.read_text(encoding="utf-8")
+    if section is not None:
+        text = text.split(f"\n## {section}", 1)[1].split("\n## ", 1)[0]
+    fences = re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+    for block in (body for kind, body in fences if not kind):
         current: list[str] | None = None
         for line in block.splitlines():
             if line.startswith("$ uno-showdown "):
@@ -27,11 +30,13 @@ def session() -> list[tuple[str, list[str]]]:
     return steps
 
 
-def test_the_scoring_page_prints_what_it_says(tmp_path, capsys, monkeypatch):
+def run_session(doc: Path, tmp_path: Path, capsys, monkeypatch,
+                section: str | None = None) -> int:
+    """Run a page's commands in order on a fresh games file, each against what it shows;
+    returns how many ran."""
     monkeypatch.setenv("LANGUAGE", "en")
     db = tmp_path / "games.db"
-    steps = session()
-    assert len(steps) >= 8
+    steps = session(doc, section)
     for command, expected in steps:
         argv = shlex.split(command)[1:]
         argv[2:2] = ["--db", str(db)]
@@ -41,3 +46,9 @@ def test_the_scoring_page_prints_what_it_says(tmp_path, capsys, monkeypatch):
         assert actual == [line.rstrip() for line in expected], (
             f"{command}\n--- docs\n" + "\n".join(expected) + "\n--- printed\n"
             + "\n".join(actual))
+    return len(steps)
+
+
+def test_the_scoring_page_prints_what_it_says(tmp_path, capsys, monkeypatch):
+    # The variants; the terminal walkthrough further down is test_readme_session.py's.
+    assert run_session(DOC, tmp_path, capsys, monkeypatch, "Variants") >= 8

@@ -84,6 +84,26 @@ def within(planned_s: float) -> _Within:
     return _Within(planned_s)
 
 
+class _CutAt(_Within):
+    """Equal to a run cut at an instant fixed before the motor started (`limit_s` after the
+    launch was asked for): the watchdog's maximum on-time, or a jam timed from the stamp of
+    a card stuck in the beam. Never later than that instant (plus a loaded machine's
+    lateness), and well past half of it.
+
+    The watchdog's timer starts just before the motor does, so the motor can never outrun
+    the limit; the time between the two (a thread switch, milliseconds on a busy machine)
+    comes off the measured run. The run being cut there, not by its own end (planned far
+    longer) nor at once, is what the lower bound tells apart."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, float) and (
+            self.planned_s / 2 <= other <= self.planned_s + self.late_s)
+
+
+def cut_at(limit_s: float) -> _Within:
+    return _CutAt(limit_s)
+
+
 class RecordingUnit(GpioUnit):
     """A GpioUnit that lets a test wait until the service has read a given input."""
 

@@ -16,7 +16,7 @@ from hardware.stop_signals import owned_stop_signals
 from showdown.events import LaunchFinished, LaunchPart, Side, UnitFault, UnitInput
 from showdown.service import ShowdownService
 from tests.gpio.conftest import quick_pinmap, with_sensor
-from tests.gpio.mockpins import RecordingUnit, on_time_s, tick_for, within
+from tests.gpio.mockpins import RecordingUnit, cut_at, on_time_s, tick_for, within
 
 MakeUnit = Callable[..., RecordingUnit]
 
@@ -80,7 +80,7 @@ def test_the_maximum_on_time_stops_the_motor_and_says_so(make_unit: MakeUnit) ->
     [fault] = [i for i in seen if isinstance(i, UnitFault)]
     assert "maximum on-time of 100 ms" in fault.reason and not fault.abort_duel
     [(_, length)] = on_time_s(motor_pins(unit)[0])
-    assert length == within(0.100)
+    assert length == cut_at(0.100)
 
 
 def test_the_maximum_holds_even_if_the_launch_thread_hangs(make_unit: MakeUnit,
@@ -94,7 +94,7 @@ def test_the_maximum_holds_even_if_the_launch_thread_hangs(make_unit: MakeUnit,
     assert isinstance(reports.get(timeout=2), LaunchFinished)
     assert isinstance(reports.get(timeout=2), UnitFault)
     [(_, length)] = on_time_s(motor_pins(unit)[0])
-    assert length == within(0.080)
+    assert length == cut_at(0.080)
 
 
 def test_an_exception_in_the_launch_stops_the_motor(make_unit: MakeUnit, monkeypatch) -> None:
@@ -185,7 +185,7 @@ def test_a_card_stuck_in_the_beam_is_a_jam(make_unit: MakeUnit) -> None:
     [finished] = [i for i in wait_for(unit, LaunchFinished) if isinstance(i, LaunchFinished)]
     assert (finished.cards_counted, finished.jammed) == (1, True)
     [(_, length)] = on_time_s(motor_pins(unit)[1])
-    assert length == within(0.061)
+    assert length == cut_at(0.061)
     assert not unit.launcher.motor.is_active
 
 

@@ -24,6 +24,7 @@ from firmware_host.virtual.mcu import VirtualMCU
 from hardware.serial import SerialUnit
 from showdown.commands.options import fit_to_unit
 from showdown.duel import DuelConfig
+from showdown.duel_log import DuelLog
 from showdown.events import LaunchFinished, LaunchPart, Outcome, ServiceEvent, VerdictGiven
 from showdown.service import ShowdownService
 
@@ -176,13 +177,15 @@ class Table:
 
 
 @contextlib.contextmanager
-def open_table(port: str, config: DuelConfig = FAST) -> Iterator[Table]:
+def open_table(port: str, config: DuelConfig = FAST, *,
+               duel_log: DuelLog | None = None) -> Iterator[Table]:
     """A running service on a SerialUnit at `port`, stopped and closed afterwards.
 
     The duel config gets the unit's own settle time, exactly as `uno-showdown run` does.
     """
     unit = SerialUnit(port, **LINK_OPTIONS)
-    service = ShowdownService(unit, fit_to_unit(config, argparse.Namespace(settle_us=None), unit))
+    service = ShowdownService(unit, fit_to_unit(config, argparse.Namespace(settle_us=None), unit),
+                              duel_log=duel_log)
     tab = Table(unit, service)
     service.add_listener(tab.hear)
     thread = threading.Thread(target=service.run, name="service", daemon=True)

@@ -10,6 +10,10 @@ than the background, and some words. Then what a person would notice as broken:
 * a button outside the screen, or two buttons on top of each other;
 * the view's own words under one of its buttons, or off the edge of the screen;
 * a notice covering a button.
+
+The table's helpers are among the views: each page of the Table view (seats, a showdown
+proposed, a Wild Showdown's opponent, the Item Box, the first card), the Rules view, the new
+game's house rules and first dealer pages, and a round won on a showdown card.
 """
 
 from __future__ import annotations
@@ -137,6 +141,15 @@ def long_names(app: CompanionApp) -> None:
                                                                   Side.RIGHT: 199_500})
 
 
+def house_rules(app: CompanionApp) -> None:
+    """Play under house rules, counter-clockwise, with a showdown proposed."""
+    app.new_game("showdown", "winner", ["Ann", "Bob", "Cid", "Dan", "Eve"],
+                 house_rules=["jump_in", "stacking", "seven_zero"])
+    _rounds(app, 2)
+    app.reverse()
+    app.propose_showdown("Cid", 2)
+
+
 STATES: dict[str, Build] = {
     "no game": no_game,
     "no rounds": no_rounds,
@@ -149,6 +162,7 @@ STATES: dict[str, Build] = {
     "lazy": lazy,
     "championship": championship,
     "long names": long_names,
+    "house rules": house_rules,
 }
 
 
@@ -204,6 +218,48 @@ def _game_over(screen: CompanionScreen) -> bool:
     return True
 
 
+def _tap(screen: CompanionScreen, *keys: str) -> bool:
+    """Tap the buttons named `keys` in turn, as a finger would (False: one is not there, or
+    greyed out, in this state); a key ending in "*" is the first button it starts."""
+    for key in keys:
+        button = next((b for b in screen.buttons() if b.key == key or (
+            key.endswith("*") and b.key.startswith(key[:-1]))), None)
+        if button is None or not button.enabled:
+            return False
+        screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=button.rect.center,
+                                               button=1))
+        screen.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=button.rect.center,
+                                               button=1))
+        screen.update(16)
+    return True
+
+
+def _table(page: str, *keys: str) -> Callable[[CompanionScreen], bool]:
+    """The Table view's `page` (the deck decides which it has), then `keys` tapped."""
+    def reach(screen: CompanionScreen) -> bool:
+        screen.go("table")
+        if not page:
+            return True
+        return _tap(screen, f"page:{page}", *keys)
+    return reach
+
+
+def _new_game_page(*keys: str) -> Callable[[CompanionScreen], bool]:
+    def reach(screen: CompanionScreen) -> bool:
+        screen.go("new_game")
+        return _tap(screen, *keys)
+    return reach
+
+
+def _showdown_last(screen: CompanionScreen) -> bool:
+    """Round entry with the winner gone out on a showdown card (a deck that has them)."""
+    game = screen.app.game
+    if game is None or game.verdict.over:
+        return False
+    screen.go("round_entry")
+    return _tap(screen, "winner:*", "showdown")
+
+
 def _keyboard(screen: CompanionScreen) -> bool:
     screen.go("new_game")
     screen.current.start_edit(0)  # type: ignore[attr-defined]
@@ -222,6 +278,19 @@ PAGES = (
     Page("game over", _game_over),
     Page("new game", _go("new_game")),
     Page("new game: naming a player", _keyboard),
+    Page("new game: house rules", _new_game_page("house_rules")),
+    Page("new game: house rules chosen", _new_game_page("house_rules", "house:*")),
+    Page("new game: first dealer by the draw", _new_game_page("first_dealer", "rank:9")),
+    Page("new game: first dealer by hand", _new_game_page("first_dealer", "dealer:hand")),
+    Page("round entry: a showdown card last", _showdown_last),
+    Page("table", _table("")),
+    Page("table: seats", _table("seats")),
+    Page("table: showdown proposed", _table("showdown", "showdown:*")),
+    Page("table: a Wild Showdown's opponent", _table("showdown", "wild:*")),
+    Page("table: Item Box", _table("items", "item_by:*", "colour:yellow")),
+    Page("table: first card", _table("first_card", "first:rrev")),
+    Page("rules", _go("rules")),
+    Page("rules: scrolled", lambda screen: _go("rules")(screen) and _tap(screen, "down")),
 )
 
 

@@ -1,0 +1,58 @@
+"""Whether a name can be a serial port: the one check `run --device serial --port` and
+`firmware --port` both make before anything waits on it.
+
+A path must exist and be a terminal device (a tty, a pty, a USB serial adapter): a plain
+file, a directory or /dev/null would "open" or fail quietly in a reader thread, which would
+then wait for a board forever. A name that is no path (COM3) must be one the system lists.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from serial.tools import list_ports
+
+
+def check_port(port: str) -> None:
+    """Refuse a `--port` that cannot be a serial port (an OSError naming it and what to pass
+    instead); see the module docstring."""
+    try:
+        mode: int | None = os.stat(port).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise OSError(f"cannot look at the serial port {port} ({exc.strerror}): check the path "
+                      "and your access to it") from exc
+    if mode is None:
+        if any(info.device == port for info in list_ports.comports()):
+            return
+        raise FileNotFoundError(
+            f"there is no serial port {port}: plug the board in, or pass the port it has "
+            f"{_PORT_HINT}")
+    if stat.S_ISDIR(mode):
+        raise OSError(f"{port} is a directory, not a serial port: pass the board's port "
+                      f"{_PORT_HINT}")
+    if not stat.S_ISCHR(mode) or not _is_terminal(port):
+        raise OSError(f"{port} is not a serial port (not a terminal device): pass the board's "
+                      f"port {_PORT_HINT}")
+
+
+_PORT_HINT = "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself"
+
+
+def _is_terminal(port: str) -> bool:
+    """True when the character device at `port` is a terminal (/dev/null, say, is not).
+
+    Opened the way pyserial opens a port (no controlling tty, no waiting), and closed at once.
+    """
+    flags = os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(port, flags)
+    except OSError as exc:
+        raise OSError(f"cannot open the serial port {port} ({exc.strerror}): check your access "
+                      "to it (on Linux, membership of the dialout group)") from exc
+    try:
+        return os.isatty(fd)
+    finally:
+        os.close(fd)
