@@ -60,6 +60,7 @@ from companion.turns import (
     DuelProposal,
     LastCardDuel,
     Seating,
+    by_hand,
     last_card_duel,
     showdown_card,
     wild_showdown,
@@ -676,6 +677,12 @@ class CompanionApp:
         with self._lock:
             self._proposal = wild_showdown(self._require().seating, played_by, opponent, cards)
             return self._proposal
+
+    def duel_by_hand(self, first: str, second: str) -> tuple[str, str]:
+        """Two players the table names for a duel itself (`uno-showdown duel ANN BOB`), as
+        seated; a name not at the table, or the same player twice, is a TurnError."""
+        with self._lock:
+            return by_hand(self._require().seating, first, second)
 
     def proposed_duel(self) -> DuelProposal | None:
         """The duel proposed last, if its players are still at the table."""

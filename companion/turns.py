@@ -12,9 +12,13 @@ The rules this module follows:
   or 3). A player whose last card is a showdown card must win that duel to win the round:
   if they do not, they take the cards and play goes on.
 
-One module for every way in: the companion screen's Table view, the emulator's duel bar and
-the headless `uno-showdown duel` command all ask these functions, so they cannot disagree
-about who faces whom.
+* A duel named by hand (what a Wild Showdown's player chose, or any duel the table sets up
+  itself) is between two different players of the table.
+
+One module for every way in: the companion screen's Table view, the emulator's duel bar
+(which takes the Table view's proposal) and the headless `uno-showdown duel` command (through
+`CompanionApp`) all ask these functions, so they cannot disagree about who faces whom. A
+typed name finds its player by the project's one name rule, `companion.names.name_key`.
 
 Pure: names and values in, frozen values or a one-sentence `TurnError` out; no I/O, no
 clock, no pygame.
@@ -29,6 +33,7 @@ from typing import Protocol
 
 from companion.errors import CompanionError
 from companion.i18n import N_, _
+from companion.names import name_key
 
 #: The cards a showdown symbol shows, and what a Wild Showdown's player may choose.
 MIN_DUEL_CARDS = 1
@@ -89,10 +94,11 @@ class Seating:
     direction: Direction = Direction.CLOCKWISE
 
     def find(self, name: str) -> str:
-        """The player `name` as seated (any case, spaces squeezed); TurnError if not seated."""
-        key = " ".join(name.split()).casefold()
+        """The player `name` as seated, found by `name_key` (any case, spaces squeezed, either
+        way of writing an accent); TurnError if not seated."""
+        key = name_key(name)
         for player in self.players:
-            if player.casefold() == key:
+            if name_key(player) == key:
                 return player
         raise TurnError(
             _("there is no player {name!r} at this table: the players are {names}").format(
@@ -161,15 +167,25 @@ def showdown_card(seating: Seating, played_by: str, cards: int) -> DuelProposal:
 
 def wild_showdown(seating: Seating, played_by: str, opponent: str, cards: int) -> DuelProposal:
     """A Wild Showdown: its player chooses any other player and 1-3 cards."""
-    challenger = seating.find(played_by)
-    chosen = seating.find(opponent)
-    if chosen == challenger:
-        raise TurnError(
-            _("{name} played the Wild Showdown and cannot duel themselves: choose another "
-              "player").format(name=challenger)
-        )
-    seating._check_table()
+    challenger, chosen = _two_players(seating, played_by, opponent, _(
+        "{name} played the Wild Showdown and cannot duel themselves: choose another player"))
     return DuelProposal(challenger, chosen, _check_cards(cards), wild=True)
+
+
+def by_hand(seating: Seating, first: str, second: str) -> tuple[str, str]:
+    """A duel the table names itself (`uno-showdown duel ANN BOB`): `first` against `second`,
+    two different players of the table, as seated. The cards are the caller's: a unit
+    launches what the table loads."""
+    return _two_players(seating, first, second, _(
+        "{name} cannot duel themselves: name two different players"))
+
+
+def _two_players(seating: Seating, first: str, second: str, same: str) -> tuple[str, str]:
+    one, other = seating.find(first), seating.find(second)
+    if one == other:
+        raise TurnError(same.format(name=one))
+    seating._check_table()
+    return one, other
 
 
 # -- going out on a showdown card -----------------------------------------------------------

@@ -28,7 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("showdown.commands.run",
             "run the table on a Showdown Unit (GPIO, microcontroller, emulator)"),
     "duel": ("showdown.commands.duel",
-             "tell the headless table who duels next (uno-showdown duel ANN BOB --cards 2)"),
+             "tell the headless table who duels next (duel --played-by ANN --cards 2, or "
+             "duel ANN BOB)"),
     "game": ("companion.commands", "keep the table's score: games, rounds, standings"),
     "points": ("companion.points_command", "add up the value of cards"),
     "companion": ("companion.screen_command",

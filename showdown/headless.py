@@ -2,10 +2,14 @@
 
 `HeadlessTable` is what `uno-showdown run --headless` (and the systemd service) runs. It
 keeps a duel loaded on the service, so the unit's timer button can start one at any time,
-and prints each verdict. Who sits at the paddles comes from `uno-showdown duel ANN BOB`
-through the duel socket (`showdown.duel_socket`), checked against the current game by
-`showdown.pairing`; the newest game in the file is picked up when the command comes, so
-a game started from a terminal while the service runs is the one credited.
+and prints each verdict. Who sits at the paddles comes from `uno-showdown duel` through the
+duel socket (`showdown.duel_socket`), in the table helper's two ways: `duel --played-by ANN
+--cards 2` (a showdown card: Ann against the next player in the game's direction of play)
+and `duel ANN BOB --cards 2` (a Wild Showdown's choice, or any duel named by hand). Who faces
+whom is the companion's rule (`companion.turns`, asked through the `CompanionApp` this table
+keeps score with), the same the screen's Table view and the emulator's duel bar follow; the
+newest game in the file is picked up when the command comes, so a game started from a
+terminal while the service runs is the one credited.
 
 With nobody named the duel is for the seats: the verdict says "left" and "right", goes to
 the duel log, and is credited to no player. A pairing (and its card count) holds for the
@@ -32,7 +36,7 @@ from showdown.events import (
     VerdictContested,
     VerdictGiven,
 )
-from showdown.pairing import SEATS, Pairing, PairingError, choose
+from showdown.pairing import SEATS, Pairing, PairingError
 
 if TYPE_CHECKING:
     from showdown.service import ShowdownService
@@ -42,13 +46,15 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class NextDuel:
-    """Who plays the next duel, and with how many cards."""
+    """Who plays the next duel, with how many cards, and why (a showdown card's rule)."""
 
     pairing: Pairing
     cards: int
+    why: str = ""
 
     def describe(self) -> str:
-        return f"{self.pairing.describe()}, {_cards(self.cards)}"
+        why = f" ({self.why})" if self.why else ""
+        return f"{self.pairing.describe()}, {_cards(self.cards)}{why}"
 
 
 def _cards(n: int) -> str:
@@ -149,22 +155,31 @@ class HeadlessTable:
     def _change(self, body: dict[str, Any]) -> str:
         players = body.get("players") or []
         cards = body.get("cards")
+        played_by = body.get("played_by")
         if (not isinstance(players, list) or len(players) not in (0, 2)
                 or not all(isinstance(p, str) for p in players)):
             raise ValueError("name two players (the left paddle's first), or nobody")
         if cards is not None and (not isinstance(cards, int) or isinstance(cards, bool)):
             raise ValueError("the number of cards must be a whole number")
+        if played_by is not None and (not isinstance(played_by, str) or players
+                                      or body.get("seats")):
+            raise ValueError("a showdown card names the one player who played it, nobody else")
         current = self.next_duel
-        if players:
-            pairing = self._pair(players[0], players[1])
-        elif body.get("seats"):
-            pairing = SEATS
+        if played_by is not None:
+            chosen = self._showdown_card(played_by, self.default_cards if cards is None
+                                         else cards)
         else:
-            pairing = current.pairing
-        if cards is None:  # a change of players starts from the default cards
-            cards = self.default_cards if players or body.get("seats") else current.cards
-        self._check_cards(cards)
-        chosen = NextDuel(pairing, cards)
+            if players:
+                pairing = self._pair(players[0], players[1])
+            elif body.get("seats"):
+                pairing = SEATS
+            else:
+                pairing = current.pairing
+            if cards is None:  # a change of players starts from the default cards
+                cards = self.default_cards if players or body.get("seats") else current.cards
+            chosen = NextDuel(pairing, cards, "" if players or body.get("seats")
+                              else current.why)
+        self._check_cards(chosen.cards)
         with self._lock:
             self._generation += 1
             self._next = chosen
@@ -174,7 +189,9 @@ class HeadlessTable:
                 else "press the timer button to start it")
         return f"next duel: {chosen.describe()}: {when}"
 
-    def _pair(self, left: str, right: str) -> Pairing:
+    def _game_app(self) -> Any:
+        """The companion, caught up with the file (a game started, a player renamed or a
+        Reverse played from a terminal or a screen since), with a game to name players from."""
         app = self.app
         if app is None:
             raise PairingError("this table keeps no score (its games file could not be "
@@ -182,8 +199,24 @@ class HeadlessTable:
                                "the seats")
         if self.follow_games and app.follow_newest_game():
             log.info("following the newest game, %s", app.game.id)
-        app.refresh()  # players renamed or added from a terminal since
-        return choose(app.player_names(), left, right)
+        app.refresh()
+        if app.game is None:
+            raise PairingError("there is no game to name players from: start one with "
+                               "`uno-showdown game new`, or name nobody to duel for the seats")
+        return app
+
+    def _pair(self, left: str, right: str) -> Pairing:
+        """A duel named by hand: the rules' check of two players (`companion.turns`)."""
+        return Pairing(*self._game_app().duel_by_hand(left, right))
+
+    def _showdown_card(self, played_by: str, cards: int) -> NextDuel:
+        """A showdown card played by `played_by`: they face the next player in the game's
+        direction of play, with the cards the symbol shows (`companion.turns`)."""
+        app = self._game_app()
+        proposal = app.propose_showdown(played_by, cards)
+        direction = app.game.direction.label
+        return NextDuel(Pairing(proposal.challenger, proposal.opponent), proposal.cards,
+                        f"{proposal.challenger}'s showdown card, play going {direction}")
 
     def _check_cards(self, cards: int) -> None:
         Load(Side.LEFT, Side.RIGHT, cards)  # one rule for what a duel may load
@@ -205,7 +238,8 @@ class HeadlessTable:
         game = app.game
         if game is None:
             return "no game yet: start one with `uno-showdown game new` to name players"
-        return f"game {game.id}: {', '.join(app.player_names())}"
+        return (f"game {game.id}: {', '.join(app.player_names())}; play goes "
+                f"{game.direction.label}")
 
 
 def describe_failed(event: LaunchFailed) -> str:

@@ -1,12 +1,15 @@
-"""Who duels whom: the players at the left and right paddles, chosen from the game's seating.
+"""The paddles' side of a duel: which player sits at the left paddle and which at the right.
 
-One place for the rules every way of choosing follows: the emulator's duel bar (F6/F7
-seat the next player), the headless service told by `uno-showdown duel ANN BOB`, and
-whatever later picks the pair from the seating and the direction of play. A pairing
-names two different players of the game, or nobody: then the duel is for the seats
-("left" and "right"), and its verdict is credited to no player.
+Who faces whom is the rules' business, and the rules live in one place, the companion's
+`companion.turns` (the seating, the direction of play, a showdown card's next player, a
+Wild Showdown's or a by-hand choice, names found by `companion.names.name_key`): the Table
+view, the emulator's duel bar (which takes the Table view's proposal) and the headless
+`uno-showdown duel` command all ask it. This module only puts the chosen two at the paddles,
+for the duel bar and the headless table: a `Pairing` names two players, or nobody, and then
+the duel is for the seats ("left" and "right") and its verdict is credited to no player.
+`seat_next` is the duel bar's F6/F7 (the next player in seating order at one paddle).
 
-Pure: names in, a `Pairing` or a one-sentence `PairingError` out.
+Pure: names in, a `Pairing` out.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from showdown.events import Side
 
 
 class PairingError(ValueError):
-    """The names do not make a duel; the message says what to change, in one sentence."""
+    """Players cannot be named at all (no game, no score kept); the message says what to do,
+    in one sentence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,23 +56,6 @@ class Pairing:
 
 #: Nobody named: the duel is recorded for the paddles, not for players.
 SEATS = Pairing()
-
-
-def choose(seated: Sequence[str], left: str, right: str) -> Pairing:
-    """The pairing of `left` and `right`, spelled in any case, if both play in the game."""
-    if not seated:
-        raise PairingError("there is no game to name players from: start one with "
-                           "`uno-showdown game new`, or name nobody to duel for the seats")
-    found = []
-    for wanted in (left, right):
-        match = next((name for name in seated if name.casefold() == wanted.casefold()), None)
-        if match is None:
-            raise PairingError(f"there is no player {wanted!r} in the game: the players are "
-                               f"{', '.join(seated)}")
-        found.append(match)
-    if found[0] == found[1]:
-        raise PairingError(f"{found[0]} cannot duel {found[1]}: name two different players")
-    return Pairing(found[0], found[1])
 
 
 def keep_seated(seated: Sequence[str], current: Pairing) -> Pairing:

@@ -171,9 +171,12 @@ def test_cards_alone_keep_the_players_and_seats_forget_them(table: Table) -> Non
 
 
 @pytest.mark.parametrize(("duel", "error"), [
-    ({"players": ["Ann", "Zed"]}, "there is no player 'Zed' in the game: the players are "
+    ({"players": ["Ann", "Zed"]}, "there is no player 'Zed' at this table: the players are "
                                   "Ann, Bob, Cid"),
-    ({"players": ["Bob", "bob"]}, "Bob cannot duel Bob: name two different players"),
+    ({"players": ["Bob", "bob"]}, "Bob cannot duel themselves: name two different players"),
+    ({"played_by": "Zed"}, "there is no player 'Zed' at this table"),
+    ({"played_by": "Ann", "cards": 4}, "a showdown puts 1 to 3 cards in the unit, not 4"),
+    ({"played_by": "Ann", "players": ["Bob", "Cid"]}, "a showdown card names the one player"),
     ({"players": ["Ann"]}, "name two players (the left paddle's first), or nobody"),
     ({"players": ["Ann", "Bob"], "cards": 4}, "the fake unit launches at most 3 cards at "
                                               "once: name fewer"),
@@ -187,13 +190,50 @@ def test_what_cannot_be_a_duel_is_one_sentence_and_changes_nothing(
     assert table.headless.next_duel == before
 
 
+def test_a_showdown_card_faces_the_next_player_in_the_games_direction(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    """`duel --played-by`: the rules' opponent, in the direction the games file keeps, which
+    a Reverse from a terminal (or the screen's Table view) turns."""
+    reply = table.ask(played_by="bob", cards=2)
+    assert reply["ok"].startswith("next duel: Bob (left paddle) and Cid (right paddle), 2 cards "
+                                  "(Bob's showdown card, play going clockwise (to the left))")
+    assert main(["game", "direction", "--db", str(table.db), "reverse"]) == 0
+    capsys.readouterr()
+    reply = table.ask(played_by="Bob")  # the service's default cards, the stored direction
+    assert reply["ok"].startswith("next duel: Bob (left paddle) and Ann (right paddle), 1 card "
+                                  "(Bob's showdown card, play going counter-clockwise")
+    assert table.headless.status().endswith("play goes counter-clockwise (to the right)")
+    verdict = table.play(Side.RIGHT)
+    assert dict(verdict.players) == {Side.LEFT: "Bob", Side.RIGHT: "Ann"}
+    [row] = table.app.duels()
+    assert (row.challenger, row.opponent, row.winner, row.cards) == ("Bob", "Ann", "Ann", 1)
+    # the same rule the Table view proposes by, through the same app
+    assert table.app.proposed_duel() == table.app.propose_showdown("Bob", 1)
+
+
+def test_a_name_is_found_by_the_one_name_rule(tmp_path: Path) -> None:
+    """Any case, runs of spaces, and either way of writing an accent find the seated player
+    (companion.names.name_key), by hand and for a showdown card alike."""
+    table = Table(tmp_path, game=False)
+    try:
+        table.app.new_game("showdown", "winner", ["Åsa Berg", "Bob", "Cid"])
+        decomposed = "A\u030asa  BERG"  # A + combining ring, two spaces, upper case
+        assert table.ask(players=[decomposed, "bob"])["ok"].startswith(
+            "next duel: Åsa Berg (left paddle) and Bob (right paddle)")
+        assert table.ask(played_by="cid", cards=1)["ok"].startswith(
+            "next duel: Cid (left paddle) and Åsa Berg (right paddle)")
+    finally:
+        table.close()
+
+
 def test_without_a_game_only_the_seats_can_duel(tmp_path: Path) -> None:
     table = Table(tmp_path, game=False)
     try:
-        reply = table.ask(players=["Ann", "Bob"])
-        assert reply == {"error": "there is no game to name players from: start one with "
-                                  "`uno-showdown game new`, or name nobody to duel for the "
-                                  "seats"}
+        for duel in ({"players": ["Ann", "Bob"]}, {"played_by": "Ann", "cards": 1}):
+            reply = table.ask(**duel)
+            assert reply == {"error": "there is no game to name players from: start one with "
+                                      "`uno-showdown game new`, or name nobody to duel for "
+                                      "the seats"}
         assert "no game yet" in table.headless.status()
     finally:
         table.close()
@@ -271,8 +311,12 @@ def test_the_duel_command_talks_to_the_running_service(served: tuple[Path, Compa
     assert capsys.readouterr().out.startswith(
         "next duel: Ann (left paddle) and Bob (right paddle), 2 cards; game 1: Ann, Bob, Cid")
     assert main(["duel", "Ann", "Zed", "--socket", str(path)]) == 2
-    assert capsys.readouterr().err == ("uno-showdown duel: there is no player 'Zed' in the "
-                                       "game: the players are Ann, Bob, Cid\n")
+    assert capsys.readouterr().err == ("uno-showdown duel: there is no player 'Zed' at this "
+                                       "table: the players are Ann, Bob, Cid\n")
+    assert main(["duel", "--played-by", "cid", "--cards", "3", "--socket", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        "next duel: Cid (left paddle) and Ann (right paddle), 3 cards (Cid's showdown card, "
+        "play going clockwise (to the left)): press the timer button to start it\n")
 
 
 def test_the_socket_opens_only_to_the_services_user_and_group(
@@ -348,6 +392,9 @@ def test_no_service_running_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
     (["Ann", "Bob", "Cid"], "name two players, the left paddle's first"),
     (["Ann", "Bob", "--seats"], "give names or --seats, not both"),
     (["--cards", "0"], "--cards must be at least 1"),
+    (["Ann", "Bob", "--played-by", "Cid"], "give --played-by alone, or two names"),
+    (["--played-by", "Ann", "--seats"], "give --played-by alone, or two names"),
+    (["--played-by", " "], "--played-by needs the name of the player"),
 ])
 def test_the_command_refuses_what_means_nothing_before_asking(
         argv: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:

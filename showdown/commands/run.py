@@ -198,7 +198,7 @@ def run_headless(service: ShowdownService, cards: int, app: Any, *, listen: bool
     service.add_listener(table.tell)
     try:
         table.start()
-        door = (f"; `uno-showdown duel ANN BOB` names the players (socket {server.path})"
+        door = (f"; `uno-showdown duel` names the players (socket {server.path})"
                 if server is not None else "")
         say(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
             f"timer button to start a duel{door} (Ctrl+C to stop)")

@@ -12,6 +12,7 @@ from companion.turns import (
     Direction,
     Seating,
     TurnError,
+    by_hand,
     last_card_duel,
     parse_direction,
     round_duels,
@@ -64,6 +65,18 @@ def test_a_wild_showdown_picks_any_opponent_but_not_its_own_player() -> None:
     assert (duel.challenger, duel.opponent, duel.cards, duel.wild) == ("Ann", "Cid", 3, True)
     with pytest.raises(TurnError, match="cannot duel themselves"):
         wild_showdown(TABLE, "Ann", "ANN", 1)
+
+
+def test_a_duel_by_hand_is_any_two_players_found_by_the_one_name_rule() -> None:
+    """`uno-showdown duel ANN BOB`: names found as `companion.names.name_key` finds them
+    (case, runs of spaces, an accent written either way), as seated."""
+    table = Seating(("Åsa Berg", "Bob", "Cid"))
+    assert by_hand(table, "a\u030asa   berg", "CID") == ("Åsa Berg", "Cid")
+    assert by_hand(table.reversed(), "Cid", "Bob") == ("Cid", "Bob")  # any two, any way
+    with pytest.raises(TurnError, match="Bob cannot duel themselves: name two different"):
+        by_hand(table, "Bob", " bob")
+    with pytest.raises(TurnError, match="no player 'Zed'"):
+        by_hand(table, "Zed", "Bob")
 
 
 @given(st.integers(2, 10), st.integers(0, 9), st.booleans(), st.integers(1, 3))
