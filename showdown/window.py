@@ -146,6 +146,17 @@ class KeyMap:
         }
 
 
+def fit_screen(size: tuple[int, int]) -> tuple[int, int]:
+    """`size`, made no larger than the screen: `make run` on a Pi's 800x480 touch display
+    (or any small screen) opens a window that fits, laid out for that size, instead of one
+    whose tabs and buttons lie off the screen's edges."""
+    desktops = pygame.display.get_desktop_sizes()
+    if not desktops:
+        return size
+    width, height = desktops[0]
+    return (min(size[0], width), min(size[1], height)) if width > 0 and height > 0 else size
+
+
 def open_display(size: tuple[int, int], fullscreen: bool, caption: str) -> pygame.Surface:
     """Open the window (or the whole screen); NoDisplayError when there is nowhere to show it."""
     pygame.display.set_caption(caption)  # before the window exists: it never shows untitled
@@ -157,7 +168,7 @@ def open_display(size: tuple[int, int], fullscreen: bool, caption: str) -> pygam
             # SDL fell back to drawing nowhere: a window nobody can see is no window.
             raise pygame.error(f"SDL found no display and fell back to its {driver} driver")
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
-        surface = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        surface = pygame.display.set_mode((0, 0) if fullscreen else fit_screen(size), flags)
     except pygame.error as exc:
         pygame.display.quit()
         raise NoDisplayError(str(exc)) from exc

@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--mute", action="store_true", help="start with the sound off (F9)")
     parser.add_argument("--fullscreen", action="store_true", help="fill the screen (F11)")
     parser.add_argument("--size", default="1280x720", metavar="WxH",
-                        help="window size (default 1280x720)")
+                        help="window size (default 1280x720; never larger than the screen)")
     parser.add_argument("--keys", default="A,L,SPACE", metavar="LEFT,RIGHT,TIMER",
                         help="keys of the left paddle, right paddle and timer button "
                         "(pygame key names; default A,L,SPACE)")

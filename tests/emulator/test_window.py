@@ -184,6 +184,18 @@ def test_a_game_started_on_the_companion_seats_its_players(tmp_path: Path) -> No
         app.close()
 
 
+def test_the_window_fits_a_screen_smaller_than_asked_for(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """`make run` (1280x720 by default) on a Pi's 800x480 touch display: a window that fits,
+    not one whose tabs lie off the screen; a screen large enough gets the size asked for."""
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(800, 480)])
+    try:
+        assert open_display((1280, 720), False, "test").get_size() == (800, 480)
+        assert open_display((640, 400), False, "test").get_size() == (640, 400)
+    finally:
+        pygame.display.quit()
+
+
 def test_the_table_window_runs_a_real_units_service_on_its_own_thread() -> None:
     open_display((800, 480), False, "test")
     unit = FakeUnit()
