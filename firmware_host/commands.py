@@ -75,7 +75,7 @@ def _firmware_version(args: argparse.Namespace) -> int:
 def _firmware(run: Callable[[], int], args: argparse.Namespace) -> int:
     """Bad input is a ConfigError (exit 2); a board that is silent or out of date, exit 1."""
     from firmware_host.install import InstallError
-    from showdown.cli import ConfigError
+    from showdown.events import ConfigError
 
     try:
         return run()
@@ -88,7 +88,7 @@ def _firmware(run: Callable[[], int], args: argparse.Namespace) -> int:
 
 def _virtual_mcu(args: argparse.Namespace) -> int:
     from firmware_host.virtual.mcu import VirtualMCU
-    from showdown.cli import ConfigError
+    from showdown.events import ConfigError
 
     if not 0 <= args.start_ticks < P.TICKS_PERIOD:
         raise ConfigError(f"--start-ticks must be between 0 and {P.TICKS_PERIOD - 1}")

@@ -83,17 +83,6 @@ class OneLineParser(argparse.ArgumentParser):
         return super()._get_values(action, arg_strings)
 
 
-def __getattr__(name: str) -> Any:
-    """`ConfigError`, and `UsageError`, the name commands used before the contract had it
-    (the very same class), imported when asked for: the contract costs more to load than
-    `--help` or `--version` take in all."""
-    if name in ("ConfigError", "UsageError"):
-        from showdown.events import ConfigError
-
-        return ConfigError
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def version() -> str:
     """This installation's version (one place: `showdown.__version__`, which the package
     metadata is built from)."""
