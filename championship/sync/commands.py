@@ -19,7 +19,7 @@ from companion.errors import CompanionError
 from showdown.events import ConfigError
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     summary = _("a table on its own machine in a championship served by `event serve`")
     table = sub.add_parser("table", help=summary, description=summary + ". " + _(
         "docs/many-tables.md walks through it."))
