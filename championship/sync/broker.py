@@ -51,6 +51,32 @@ class TableTopicsPlugin(TopicAccessControlListPlugin):
         receive_acl: dict[str, list[str]] = field(default_factory=dict)
 
 
+async def _shutdown(broker: Any) -> None:
+    """amqtt's shutdown, after the listeners and the clients' connections are closed.
+
+    amqtt stops each client's handler by cancelling its reader and waiting until the reader
+    says it stopped; on Python 3.11 a cancellation that meets a read completing inside
+    `asyncio.wait_for` can be lost, the reader never says so, and the shutdown waits for
+    ever. amqtt closes its listeners only at the end of it, so the port then stays bound and
+    a broker started again on it is refused ("address already in use"; the restart test saw
+    it under load). So: first stop listening (no client gets in while the broker goes down,
+    and the port is free whatever happens next), then close each client's connection (its
+    reader sees the end of the stream and stops on its own, lost cancellation or not; the
+    tables reconnect, as after any broker restart), then amqtt's own shutdown. `close()`
+    only on the listeners: `wait_closed()` would wait, on Python 3.12, for the very
+    connections the shutdown is about to end.
+    """
+    for server in broker._servers.values():
+        instance = getattr(server, "instance", None)  # an external listener has none
+        if instance is not None:
+            instance.close()
+    for _session, handler in list(broker._sessions.values()):
+        stream = getattr(getattr(handler, "writer", None), "_writer", None)
+        if isinstance(stream, asyncio.StreamWriter):
+            stream.close()
+    await broker.shutdown()
+
+
 class EmbeddedBroker:
     """amqtt on a thread of its own; `start()` returns once it listens."""
 
@@ -87,6 +113,7 @@ class EmbeddedBroker:
             self._broker = Broker(self.config, loop=loop)
             loop.run_until_complete(self._broker.start())
         except BaseException as exc:
+            self._loop = self._broker = None  # nothing runs: stop() has nothing to stop
             ready.set_exception(exc)
             loop.close()
             return
@@ -98,7 +125,7 @@ class EmbeddedBroker:
         loop, broker = self._loop, self._broker
         if loop is None or broker is None or self._thread is None:
             return
-        done = asyncio.run_coroutine_threadsafe(broker.shutdown(), loop)
+        done = asyncio.run_coroutine_threadsafe(_shutdown(broker), loop)
         try:
             done.result(timeout)
         except Exception:  # the broker is going anyway
