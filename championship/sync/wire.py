@@ -149,7 +149,9 @@ def opened(payload: bytes, secret: str | None = None) -> dict[str, Any]:
         if not isinstance(mac, str):
             raise WireError("the message is not signed")
         good = hmac.new(secret.encode(), canonical(data), hashlib.sha256).hexdigest()
-        if not hmac.compare_digest(mac, good):
+        # As bytes: compare_digest refuses a str with non-ASCII characters (TypeError), and
+        # a forged "mac" may hold any.
+        if not hmac.compare_digest(mac.encode("utf-8", "surrogatepass"), good.encode()):
             raise WireError("the message's signature does not match the table's credentials")
     if data.get("v") != VERSION:
         raise WireError(f"the message is of version {data.get('v')!r}, not {VERSION}")

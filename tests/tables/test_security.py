@@ -10,7 +10,8 @@ import json
 import threading
 
 import paho.mqtt.client as mqtt
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from championship.sync import wire
@@ -130,6 +131,7 @@ PAYLOADS = st.one_of(
 @settings(max_examples=150, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(payload=PAYLOADS, topic=st.sampled_from(["up1", "up2", "down", "ack", "standings"]))
+@example(payload=b'{"mac": "\\u0080"}', topic="up1")  # once a TypeError in compare_digest
 def test_random_payloads_never_crash_either_side(amqtt_cluster: Cluster, payload: bytes,
                                                  topic: str) -> None:
     c = amqtt_cluster
@@ -142,6 +144,15 @@ def test_random_payloads_never_crash_either_side(amqtt_cluster: Cluster, payload
         table._handle(target(c.event_id, 1) if target else wire.standings_topic(c.event_id),
                       payload)
     assert all(ln.games == 0 for ln in c.director_lines())
+
+
+@pytest.mark.parametrize("mac", ["\u0080", "é" * 64, "\ud800", "", "0" * 64])
+def test_a_forged_signature_of_any_characters_is_refused_not_raised(mac: str) -> None:
+    """A signature is compared as bytes: hmac.compare_digest refuses a str with non-ASCII
+    characters, and a forged message may carry any (a lone surrogate too, from JSON)."""
+    body = json.dumps({"v": wire.VERSION, "mac": mac}).encode()
+    with pytest.raises(wire.WireError, match="signature does not match"):
+        wire.opened(body, "secret")
 
 
 def test_after_the_noise_both_sides_still_work(amqtt_cluster: Cluster) -> None:
