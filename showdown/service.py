@@ -157,6 +157,11 @@ class ShowdownService:
                 unit.name,
             )
 
+    @property
+    def duel_log(self) -> DuelLog | None:
+        """Where every duel is written (on the log's own thread), if anywhere."""
+        return self._log
+
     # -- listeners --
 
     def add_listener(self, listener: Listener) -> None:

@@ -120,6 +120,7 @@ def the_launch_failed(table: Table, app: CompanionApp, log_text: io.StringIO, du
     assert stored.reaction_us["Ann"] is not None  # the press was real: its time is kept
     assert {s.name: s.wins for s in app.duel_stats().values()} == {"Ann": 0, "Bob": 0}
     # the duel log: the line says so, and replay still judges the presses as the table did
+    assert table.service.duel_log is not None and table.service.duel_log.flush(5.0)
     lines = log_text.getvalue().splitlines()
     assert any('"input": "launch_failed"' in line and f'"duel": {duel_id}' in line
                for line in lines), lines
