@@ -48,7 +48,15 @@ from typing import IO, Any
 
 from showdown.dispatch import number_ranges
 from showdown.duel import Abort, Contest, DuelConfig, DuelError, DuelInput, Load, Start
-from showdown.events import DuelResult, GoShown, PaddlePressed, Side, TiePolicy
+from showdown.events import (
+    DuelResult,
+    GoShown,
+    LogLineError,
+    PaddlePressed,
+    Side,
+    TiePolicy,
+    parse_log_line,
+)
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +72,8 @@ CONFIG_FIELDS = (
 ENGINE_FIELDS = ("await_go_report",)
 
 
-class LogError(ValueError):
-    """A line that is not a duel-log record; the message says what is wrong with it."""
+#: A line that is not a duel-log record; the message says what is wrong with it.
+LogError = LogLineError
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,18 +201,9 @@ def _side(obj: dict[str, Any], key: str) -> Side:
 
 def decode_line(text: str) -> LogRecord | None:
     """Decode one line; None for a blank line. Raises LogError when malformed."""
-    if not text.strip():
+    obj = parse_log_line(text)
+    if obj is None:
         return None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LogError(f"not JSON ({exc.msg})") from exc
-    except RecursionError:
-        raise LogError("not a duel-log record (nested too deeply)") from None
-    except ValueError:  # the only other refusal: a number of more than 4,300 digits
-        raise LogError("not a duel-log record (a number with too many digits)") from None
-    if not isinstance(obj, dict):
-        raise LogError("expected a JSON object")
     kind = obj.get("input")
     duel = obj.get("duel") if isinstance(obj.get("duel"), int) else None
     if kind == "config":

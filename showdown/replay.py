@@ -35,11 +35,17 @@ from showdown.duel import (
     run_to_verdict,
 )
 from showdown.duel_log import LogError, LogRecord, decode_line, encode_input
-from showdown.events import DuelResult, GoShown, TiePolicy
+from showdown.events import (
+    MAX_LOG_LINE_CHARS,
+    DuelResult,
+    GoShown,
+    LogLineTooLong,
+    TiePolicy,
+    log_lines,
+)
 
-#: The longest line read: a table's lines are about 150 characters. Past this the input is
-#: not a duel log (a binary file, /dev/zero), and reading on would only fill the memory.
-MAX_LINE_CHARS = 64 * 1024
+#: The longest line read (the contract's reader holds every duel-log reader to it).
+MAX_LINE_CHARS = MAX_LOG_LINE_CHARS
 #: The most inputs one duel may have: a table logs a dozen or two (a bouncing switch a few
 #: more). Past this the log is not a table's, and one duel's inputs are held in memory.
 MAX_INPUTS_PER_DUEL = 10_000
@@ -55,16 +61,12 @@ def bounded_lines(stream: TextIO) -> Iterator[str]:
     A log of any length is replayed in little memory: a duel is judged, and printed, as
     soon as its lines are in.
     """
-    number = 0
-    while True:
-        line = stream.readline(MAX_LINE_CHARS + 1)
-        if not line:
-            return
-        number += 1
-        if len(line) > MAX_LINE_CHARS:
-            raise ReplayError(f"line {number} is longer than {MAX_LINE_CHARS:,} characters: "
-                              "this is not a duel log")
-        yield line
+    try:
+        yield from log_lines(stream)
+    except LogLineTooLong as exc:
+        raise ReplayError(str(exc)) from None
+
+
 @dataclass(frozen=True, slots=True)
 class _Input:
     line: int
