@@ -67,6 +67,10 @@ def _print_verdicts(stream: TextIO, args: argparse.Namespace) -> int:
                                    **duel_overrides(args)):  # type: ignore[arg-type]
             print(json.dumps(verdict.to_json()))
             printed += 1
+            if args.check and verdict.unfinished:
+                print(f"replay: the duel loaded at line {verdict.line} has no verdict in the "
+                      "log (the table stopped before giving one): not judged, not checked",
+                      file=sys.stderr)
             if args.check and verdict.matches is False:
                 _say_difference(verdict)
                 status = 1
