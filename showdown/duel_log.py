@@ -47,7 +47,17 @@ from pathlib import Path
 from typing import IO, Any
 
 from showdown.dispatch import number_ranges
-from showdown.duel import Abort, Contest, DuelConfig, DuelError, DuelInput, Load, Start
+from showdown.duel import (
+    MAX_CARDS,
+    MAX_COUNTDOWN_US,
+    Abort,
+    Contest,
+    DuelConfig,
+    DuelError,
+    DuelInput,
+    Load,
+    Start,
+)
 from showdown.events import (
     DuelResult,
     GoShown,
@@ -243,11 +253,17 @@ def decode_line(text: str) -> LogRecord | None:
         event: DuelInput
         if kind == "load":
             cards = obj.get("cards", 1)
-            if isinstance(cards, bool) or not isinstance(cards, int):
-                raise LogError(f'"cards" must be a whole number, not {cards!r}')
+            if isinstance(cards, bool) or not isinstance(cards, int) or not (
+                    1 <= cards <= MAX_CARDS):
+                raise LogError(f'"cards" must be a whole number from 1 to {MAX_CARDS}, '
+                               f"not {f'{cards!r}'[:40]}")
             event = Load(_side(obj, "challenger"), _side(obj, "opponent"), cards, t_us)
         elif kind == "start":
-            event = Start(t_us, _int(obj, "countdown_us", required=False))
+            countdown = _int(obj, "countdown_us", required=False)
+            if countdown is not None and not 1 <= countdown <= MAX_COUNTDOWN_US:
+                raise LogError(f'"countdown_us" must be from 1 to {MAX_COUNTDOWN_US} '
+                               f"microseconds, as in a config line, not {countdown}")
+            event = Start(t_us, countdown)
         elif kind == "press":
             event = PaddlePressed(_side(obj, "side"), t_us)
         elif kind == "go":
@@ -257,7 +273,7 @@ def decode_line(text: str) -> LogRecord | None:
         else:
             raise LogError(
                 f'unknown "input" {kind!r}: expected load, start, press, go, abort, config, '
-                "verdict, reactions or contested"
+                "verdict, reactions, contested or launch_failed"
             )
     except DuelError as exc:
         raise LogError(str(exc)) from exc

@@ -1,6 +1,8 @@
 """A table that stops mid-duel: the duel ends aborted ("the table stopped"), in the duel log
 too, and replay never invents the verdict the table did not give (`run` stopped by SIGTERM
-mid-countdown used to replay to a timeout that `--check` passed)."""
+mid-countdown used to replay to a timeout that `--check` passed). And what replay says of a
+log it cannot judge: each message once, never re-wrapped, and input lines held to the
+limits of config lines."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from hardware.fake import FakeUnit
 from showdown.cli import main
 from showdown.commands.run import run_headless
 from showdown.duel import DuelConfig
-from showdown.duel_log import DuelLog
+from showdown.duel_log import DuelLog, LogError, decode_line
 from showdown.events import Outcome, Side, TimerPressed, VerdictGiven
 from showdown.service import STOPPED_REASON, ShowdownService
 
@@ -131,3 +133,37 @@ def test_a_finished_duel_gets_no_abort(tmp_path: Path) -> None:
     service.step(0)
     service.close()
     assert [line["input"] for line in lines_of(log)].count("abort") == 0
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"\xff\xfe not text\n", "{path} is not a duel log: it is not UTF-8 text"),
+    (b'{"t_us": 0, "input": "launch"}\n',
+     "line 1: unknown \"input\" 'launch': expected load, start, press, go, abort, config, "
+     "verdict, reactions, contested or launch_failed"),
+    (b'{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right"}\n',
+     "no duel in the input reached a verdict (is there a load and a start?)"),
+])
+def test_replay_says_what_is_wrong_with_the_log_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, message: str) -> None:
+    """Each message as the replay words it: not wrapped in "cannot read 'FILE': ..."."""
+    log = tmp_path / "duels.jsonl"
+    log.write_bytes(content)
+    assert main(["replay", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"uno-showdown replay: {message.format(path=log)}\n"
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ('{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right", '
+     '"cards": 99999999999999999999}',
+     '"cards" must be a whole number from 1 to 20, not 99999999999999999999'),
+    ('{"t_us": 0, "input": "load", "challenger": "left", "opponent": "right", "cards": 0}',
+     '"cards" must be a whole number from 1 to 20, not 0'),
+    ('{"t_us": 1000, "input": "start", "countdown_us": 99999999999999}',
+     '"countdown_us" must be from 1 to 60000000 microseconds, as in a config line, '
+     "not 99999999999999"),
+])
+def test_input_lines_keep_the_limits_of_config_lines(line: str, message: str) -> None:
+    with pytest.raises(LogError) as refused:
+        decode_line(line)
+    assert str(refused.value) == message

@@ -6,15 +6,13 @@ import argparse
 from dataclasses import fields, replace
 from pathlib import Path
 
+from showdown.duel import MAX_CARDS as MAX_CARDS  # one limit for options and duel logs
 from showdown.duel import DuelConfig, DuelError
 from showdown.duel_log import DuelLog
 from showdown.events import ConfigError, TiePolicy
 
 _DEFAULTS = DuelConfig()
 
-#: The most cards one duel loads, on any unit: a Wild Showdown asks for 1 to 3, a house
-#: rule may load more, and 20 is what a microcontroller unit's launcher takes at once.
-MAX_CARDS = 20
 
 
 def check_range(option: str, value: float, low: float, high: float) -> None:

@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
             return _print_verdicts(sys.stdin, args)
         with open(args.file, encoding="utf-8") as stream:
             return _print_verdicts(stream, args)
+    except ConfigError:  # already says what is wrong with the log: never wrapped again
+        raise
     except OSError as exc:
         if exc.filename is None:  # not the log: the output (a full disk), said by main
             raise
