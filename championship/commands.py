@@ -215,12 +215,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 @contextmanager
-def _opened(args: argparse.Namespace) -> Iterator[Championship]:
-    """The event for one command; its errors become one-line usage errors."""
+def _opened(args: argparse.Namespace, create: bool = False) -> Iterator[Championship]:
+    """The event for one command; its errors become one-line usage errors. Only `event new`
+    (`create`) makes a games file; every other command needs one with an event in it."""
     from championship.event import Championship
 
     try:
-        champ = Championship.open(args.db, getattr(args, "event", None), lang=args.lang)
+        champ = Championship.open(args.db, getattr(args, "event", None), lang=args.lang,
+                                  create=create)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     try:
@@ -265,10 +267,16 @@ def _local_time(at_us: int) -> str:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from championship.event import event_name
     from championship.settings import make
 
-    with _opened(args) as champ:
+    try:  # checked before the games file is opened: a refusal leaves nothing behind
+        i18n.set_language(args.lang)
         settings = make(**{k: v for k, v in _settings_values(args).items() if v is not None})
+        event_name(args.name)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    with _opened(args, create=True) as champ:
         event_id = champ.new_event(args.name, settings)
         print(event_id)
         print(_("Event {id}: {name}.").format(id=event_id, name=" ".join(args.name.split())),

@@ -47,7 +47,7 @@ from companion.errors import CompanionError
 from companion.game import Game, check_name
 from companion.i18n import set_language
 from companion.scoring import Rules
-from companion.store import Store
+from companion.store import Store, default_db_path
 from companion.timebox import State, TimeBox, clock_text
 
 #: The most players an event takes: two full flights at the most tables there can be.
@@ -83,10 +83,18 @@ class Championship:
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, event_id: int | None = None, *,
-             lang: str | None = None, clock: Callable[[], int] | None = None
-             ) -> Championship:
-        """Open the games file and the event (the most recent one by default)."""
+             lang: str | None = None, clock: Callable[[], int] | None = None,
+             create: bool = True) -> Championship:
+        """Open the games file and the event (the most recent one by default). Without
+        `create`, a games file that does not exist is refused, not made (a typo in `--db`
+        must not leave an empty file, or folders, behind)."""
         set_language(lang)
+        if not create:
+            path = Path(db_path) if db_path is not None else default_db_path()
+            if not path.exists():
+                raise EventError(_("there is no games file at {path}: check --db, or create "
+                                   "an event with `uno-showdown event new NAME --tables N`"
+                                   ).format(path=path))
         store = Store(db_path)
         try:
             champ = cls(store, None, clock=clock)
@@ -151,12 +159,7 @@ class Championship:
     # -- the event --
 
     def new_event(self, name: str, settings: Settings) -> int:
-        clean = " ".join(name.split())
-        if not clean:
-            raise EventError(_("an event needs a name, e.g. \"UNO Cup\""))
-        if len(clean) > MAX_EVENT_NAME:
-            raise EventError(_("an event's name can have at most {n} characters").format(
-                n=MAX_EVENT_NAME))
+        clean = event_name(name)
         self.events.migrate()
         with self.store.transaction() as conn:
             self.event_id = self.events.create_event(conn, clean, settings, iso(self.clock()))
@@ -560,6 +563,17 @@ class Championship:
 
 
 # -- small helpers --
+
+
+def event_name(name: str) -> str:
+    """An event's name as kept (spaces tidied), checked."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise EventError(_("an event needs a name, e.g. \"UNO Cup\""))
+    if len(clean) > MAX_EVENT_NAME:
+        raise EventError(_("an event's name can have at most {n} characters").format(
+            n=MAX_EVENT_NAME))
+    return clean
 
 
 def _rules(settings: Settings) -> Rules:

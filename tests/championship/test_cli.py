@@ -173,6 +173,20 @@ def test_a_bad_db_or_language_is_one_line(tmp_path: Path,
         assert (status, out, err.count("\n")) == (2, "", 1) and words in err, err
 
 
+@pytest.mark.parametrize("argv", [
+    ["new", "Cup", "--tables", "0"], ["new", " ", "--tables", "2"], ["list"], ["show"],
+    ["standings"], ["results"], ["final", "--json"], ["register", "Ann"], ["draw"],
+    ["start"]])
+def test_a_command_that_fails_leaves_no_games_file_behind(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "sub" / "dir" / "typo.db"
+    status, out, err = run(capsys, "event", *argv, "--db", str(db))
+    assert (status, out, err.count("\n")) == (2, "", 1), err
+    if argv[0] != "new":
+        assert f"there is no games file at {db}" in err
+    assert not (tmp_path / "sub").exists()
+
+
 def test_an_event_takes_a_bounded_number_of_players(db: str, clock: SimClock,
                                                      capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
