@@ -310,3 +310,23 @@ def test_the_championship_keeps_its_own_schema_version(db: str, clock: SimClock,
     conn.close()
     status, _out, err = run(capsys, "event", "show", "--db", db)
     assert status == 2 and "written by a newer uno-showdown (schema 99)" in err
+
+
+def test_a_finalists_count_nobody_gave_follows_the_table_size(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "cup.db")
+
+    def finalists() -> int:
+        with Championship.open(db) as champ:
+            return champ.snapshot().settings.finalists
+
+    assert run(capsys, "event", "new", "Cup", "--tables", "2", "--db", db)[0] == 0
+    for size, expected in ((5, 5), (7, 7), (3, 3)):
+        status, _out, err = run(capsys, "event", "set", "--table-size", str(size), "--db", db)
+        assert (status, finalists()) == (0, expected), err
+    assert run(capsys, "event", "set", "--table-size", "7", "--finalists", "4", "--db", db
+               )[0] == 0
+    assert run(capsys, "event", "set", "--table-size", "6", "--db", db)[0] == 0
+    assert finalists() == 4  # given: kept
+    status, _out, err = run(capsys, "event", "set", "--table-size", "3", "--db", db)
+    assert status == 2 and "--finalists (4) cannot be more than --table-size (3)" in err
