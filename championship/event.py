@@ -41,11 +41,12 @@ from championship.snapshot import (
     table_title,
 )
 from championship.standings import finalists
-from championship.store import EventData, EventStore, PlayerRow
+from championship.store import EventData, EventStore
 from companion import wallclock
 from companion.errors import CompanionError
 from companion.game import Game, check_name
 from companion.i18n import set_language
+from companion.names import name_key
 from companion.scoring import Rules
 from companion.store import Store, default_db_path
 from companion.timebox import State, TimeBox, clock_text
@@ -193,17 +194,22 @@ class Championship:
             data = self.events.load(conn, event_id)
             if data.clock:
                 raise EventError(_("qualifying has started, so registration is closed"))
-            taken = {p.name.casefold(): p for p in data.players}
+            taken = {name_key(p.name): p for p in data.players}
             if len(data.players) + len(clean) > MAX_PLAYERS:
                 raise EventError(_("an event takes at most {n} players").format(n=MAX_PLAYERS))
+            given: dict[str, str] = {}
             for name in clean:
-                known = taken.get(name.casefold())
+                key = name_key(name)
+                if key in given:
+                    raise EventError(_("{name} is given twice: give each player a different "
+                                       "name").format(name=given[key]))
+                given[key] = name
+                known = taken.get(key)
                 if known is not None:
                     raise EventError(
                         _("{name} is already registered as number {n}: give each player a "
                           "different name, e.g. with an initial").format(
                             name=name, n=known.number))
-                taken[name.casefold()] = PlayerRow(0, name, "", None, None)
             at = iso(self.clock())
             out = [(self.events.add_player(conn, event_id, name, at), name) for name in clean]
             if data.tables:

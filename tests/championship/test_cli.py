@@ -107,7 +107,8 @@ REFUSALS: list[tuple[str, list[str], str]] = [
     ("new", ["set", "--tables", "0"], "--tables must be"),
     ("new", ["register", "Ann", "a:b"], "cannot be a player's name"),
     ("new", ["register", "Ann", " "], "a player's name cannot be empty"),
-    ("new", ["register", "Ann", "ann"], "ann is already registered as number"),
+    ("new", ["register", "Anna", "anna"], "Anna is given twice: give each player a different "
+     "name"),
     ("registered", ["register", "BOB"], "BOB is already registered as number 2"),
     ("new", ["draw"], "a draw needs at least 2 players and 0 can play"),
     ("registered", ["draw", "--seed", "-1"], "a seed is a whole number from 0"),
