@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from championship.i18n import _, ngettext
-from championship.text import decimal_text, fraction_text, settings_lines
+from championship.text import decimal_text, fraction_text, points_in_games, settings_lines
 from companion import i18n
 from companion.errors import CompanionError
 from showdown.events import ConfigError
@@ -527,10 +527,10 @@ def cmd_results(args: argparse.Namespace) -> int:
             print(_("Provisional: the final is not over."))
         titles = [_("1st place"), _("2nd place"), _("3rd place")]
         for title, ln in zip(titles, a.places, strict=False):
-            print(_("{place}: {number} {name}, {points} points in {games} games, result "
-                    "{result}").format(place=title, number=ln.number, name=ln.name,
-                                       points=ln.points, games=ln.games,
-                                       result=decimal_text(ln.result)))
+            points, games = points_in_games(ln.points, ln.games)
+            print(_("{place}: {number} {name}, {points} {games}, result {result}").format(
+                place=title, number=ln.number, name=ln.name, points=points, games=games,
+                result=decimal_text(ln.result)))
         if a.luckiest is not None:
             print(_("The luckiest: {number} {name}, result {result}").format(
                 number=a.luckiest.number, name=a.luckiest.name,

@@ -331,3 +331,22 @@ def test_a_finalists_count_nobody_gave_follows_the_table_size(
     assert finalists() == 4  # given: kept
     status, _out, err = run(capsys, "event", "set", "--table-size", "3", "--db", db)
     assert status == 2 and "--finalists (4) cannot be more than --table-size (3)" in err
+
+
+def test_points_and_games_are_counted_in_each_language(
+        db: str, clock: SimClock, capsys: pytest.CaptureFixture[str]) -> None:
+    make_state(db, clock, "over")  # every finalist played one deal of the final
+    _status, out, _err = run(capsys, "event", "results", "--db", db)
+    first = out.splitlines()[0]
+    assert " in 1 game, result " in first and "1 games" not in out
+    _status, out, _err = run(capsys, "event", "results", "--db", db, "--lang", "ru")
+    assert " за 1 игру, результат " in out.splitlines()[0]
+    from championship.sheet import results_sheet
+    from companion.i18n import set_language
+
+    try:
+        with Championship.open(db, clock=clock, lang="uk") as champ:
+            sheet = results_sheet(champ.snapshot())
+    finally:
+        set_language("en")
+    assert "за 1 гру)" in sheet
