@@ -431,6 +431,11 @@ class Championship:
         return stage
 
     def _require_done(self, snap: Snapshot, stage: str) -> None:
+        view = snap.clock
+        if view.stage == stage and view.status in (Status.RUNNING, Status.PAUSED):
+            raise EventError(_("{stage} is still running ({time} left): `uno-showdown event "
+                               "end` calls time").format(stage=snap.stage_title(stage),
+                                                         time=clock_text(view.left_us or 0)))
         waiting = [t for t in snap.stage_tables(stage) if not t.done]
         if waiting:
             raise EventError(

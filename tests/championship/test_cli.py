@@ -131,6 +131,9 @@ REFUSALS: list[tuple[str, list[str], str]] = [
     ("running", ["done", "--table", "1"], "Table 1 still has 45:00 to play"),
     ("running", ["done", "--table", "4"], "Flight 1 has no table 4: its tables are 1"),
     ("paused", ["pause"], "Flight 1 is already paused"),
+    ("running", ["final"], "Flight 1 is still running (45:00 left): `uno-showdown event end` "
+     "calls time"),
+    ("paused", ["final"], "Flight 1 is still running (45:00 left)"),
     ("time_up", ["start"], "Flight 1 is not over: Table 1 may still record the deal"),
     ("time_up", ["end"], "the time of Flight 1 is already up"),
     ("time_up", ["pause"], "the time of Flight 1 is already up"),
