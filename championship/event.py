@@ -414,7 +414,8 @@ class Championship:
                 STALE_SETTINGS: _("the settings changed after the draw"),
             }
             raise EventError(_("{reason}: draw the seats again with `uno-showdown event draw` "
-                               "(--seed {seed} keeps the same order)").format(
+                               "(--seed {seed} uses the same seed, but with other players or "
+                               "settings the seats come out differently)").format(
                 reason=reasons.get(stale, stale), seed=snap.event.seed))
         view = snap.clock
         if view.status in (Status.RUNNING, Status.PAUSED):

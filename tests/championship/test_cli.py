@@ -285,7 +285,8 @@ def test_settings_change_until_the_start_and_a_changed_draw_must_be_redone(
     assert "play stops at once and the deal in progress does not count" in out
     status, _out, err = run(capsys, "event", "start", "--db", db)
     assert status == 2 and "the settings changed after the draw" in err
-    assert "--seed 3 keeps the same order" in err
+    assert "(--seed 3 uses the same seed, but with other players or settings the seats " \
+        "come out differently)" in err
     status, out, _err = run(capsys, "event", "draw", "--db", db, "--seed", "3")
     assert status == 0 and "one flight" in out
     status, out, _err = run(capsys, "event", "start", "--db", db)
