@@ -158,6 +158,9 @@ class ScoringMethod:
     entry: ClassVar[Entry] = Entry.HANDS
     #: The options (house rules) this method takes, by key (see `options.py`).
     options: ClassVar[tuple[str, ...]] = ("lone_zero_50",)
+    #: The method's regulation fixes the rules and allows no other (the championship, seed
+    #: 000 rule 2.4.8): no option and no house rule (`check_regulation`).
+    regulated: ClassVar[bool] = False
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     #: Players are added and removed this many at a time (teams: a pair).
@@ -269,3 +272,13 @@ class ScoringMethod:
     def round_cell(self, game: Game, index: int, entrant: str) -> str:
         """An entrant's cell in a row of the history (CLI and screen): points by default."""
         return str(game.scores[index].points.get(entrant, 0))
+
+
+def check_regulation(method: ScoringMethod, chosen: Sequence[str]) -> None:
+    """The one place of rule 2.4.8: a regulated method takes no option and no house rule
+    (`Rules.make` asks it for the options, `house_rules.check` for the house rules)."""
+    if method.regulated and chosen:
+        raise RulesError(
+            _("the championship's regulation fixes its rules and allows no other (rule "
+              "2.4.8): leave out {keys}").format(keys=", ".join(chosen))
+        )

@@ -5,7 +5,7 @@ reaches the target (500), and then the lowest result wins. A table seats 2 to 7 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from companion.i18n import N_
 from companion.scoring.base import Column, StandingFacts, Verdict
@@ -28,6 +28,9 @@ class Championship(OwnHand):
     summary = N_("as own hand, 2 to 7 players; points per round, lower is better")
     default_target = 500
     max_players = 7  # seed 000: at most 7 players at a table
+    #: Rule 2.4.8: "no other rules than those listed apply": no option, no house rule.
+    regulated = True
+    options: ClassVar[tuple[str, ...]] = ()
 
     def next_dealer(self, game: Game, index: int, dealer: str) -> str:
         """Whoever went out deals the next round (seed 000, rule 2.3)."""
