@@ -186,13 +186,14 @@ class TableFile:
                         key = f"{stage}/g{gid}:{row.number}"
                         seen.add(key)
                         deals += 1
-                        body = {"kind": "deal", "stage": stage, "deal": f"g{gid}:{row.number}",
-                                "points": {str(k): v for k, v in sorted(points.items())}}
+                        report: dict[str, Any] = {
+                            "kind": "deal", "stage": stage, "deal": f"g{gid}:{row.number}",
+                            "points": {str(k): v for k, v in sorted(points.items())}}
                         at = _wall_us(row.played_at)
                         if at is not None:  # the director judges a late deal by it
-                            body["at"] = at
+                            report["at"] = at
                         queued += self._queue(conn, sent, key, {str(k): v for k, v in sorted(
-                            points.items())}, game.revision, body)
+                            points.items())}, game.revision, report)
                     for duel in self.store.duels(gid):
                         key = f"{stage}/g{gid}:d{duel.id}"
                         body = {"kind": "duel", "stage": stage, "duel": f"g{gid}:d{duel.id}",

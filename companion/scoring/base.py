@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.cards import Card
@@ -114,7 +115,7 @@ class StandingFacts(Protocol):
     def rounds_played(self) -> int: ...
 
     @property
-    def result(self) -> float | None: ...
+    def result(self) -> Fraction | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,12 +225,12 @@ class ScoringMethod:
 
     # -- totals and the end of the game --
 
-    def result(self, total: int, rounds_played: int) -> float | None:
+    def result(self, total: int, rounds_played: int) -> Fraction | None:
         """A per-entrant result beside the total (the championship's points per round)."""
         return None
 
     def verdict(self, rules: Rules, totals: Mapping[str, int],
-                results: Mapping[str, float | None]) -> Verdict:
+                results: Mapping[str, Fraction | None]) -> Verdict:
         """Over once someone reaches the target: the highest total wins."""
         if rules.target is None or not totals:
             return Verdict(False)
@@ -238,7 +239,7 @@ class ScoringMethod:
         best = max(totals.values())
         return Verdict(True, tuple(n for n, t in totals.items() if t == best))
 
-    def rank_key(self, standing: StandingFacts) -> tuple[float, ...]:
+    def rank_key(self, standing: StandingFacts) -> tuple[float | Fraction, ...]:
         """How the standings are ordered (smallest first); equal keys share a rank."""
         total = float(standing.total)
         return (total,) if self.lower_is_better else (-total,)
