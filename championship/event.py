@@ -92,7 +92,11 @@ class Championship:
         set_language(lang)
         if not create:
             path = Path(db_path) if db_path is not None else default_db_path()
-            if not path.exists():
+            try:
+                missing = not path.exists()
+            except (OSError, ValueError):  # a name too long, a NUL: the store says so
+                missing = False
+            if missing:
                 raise EventError(_("there is no games file at {path}: check --db, or create "
                                    "an event with `uno-showdown event new NAME --tables N`"
                                    ).format(path=path))

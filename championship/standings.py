@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from championship.settings import TieKey
-from companion.scoring.championship import points_per_game
+from companion.scoring import points_per_game
 
 QUALIFYING = "qualifying"
 FINAL = "final"
