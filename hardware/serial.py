@@ -108,12 +108,14 @@ class SerialUnit(ShowdownUnit):
                 abort_duel=True,
             )
         elif isinstance(event, Refused):
-            # a duel cannot go on without the board's countdown (nobody would see go), and
-            # a refused launch means the cards never flew: either way the duel is over
+            # a duel cannot go on without the board's countdown (nobody would see go): it
+            # ends. A refused launch means the cards never flew, but its duel already has
+            # its verdict: that launch fails, and only that. The duel in hand by now may be
+            # the next one (a headless table loads it at the verdict): it is left alone.
             item = UnitFault(
                 event.t_us, f"the board refused {_COMMAND_TEXT.get(event.kind, event.kind)}: "
                 f"{nak_text(event.reason)}",
-                abort_duel=event.kind in (P.COUNTDOWN, P.LAUNCH),
+                abort_duel=event.kind == P.COUNTDOWN,
                 launch_failed=event.kind == P.LAUNCH,
             )
         elif isinstance(event, Connected):
