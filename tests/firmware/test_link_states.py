@@ -14,6 +14,7 @@ import pytest
 from firmware_host import protocol as P
 from firmware_host.link import (
     _STATE_CHANGES,
+    WRITE_TIMEOUT_S,
     BoardEvent,
     Connected,
     Link,
@@ -21,7 +22,6 @@ from firmware_host.link import (
     LinkState,
     Lost,
     VersionMismatch,
-    WRITE_TIMEOUT_S,
 )
 from firmware_host.virtual.mcu import VirtualMCU
 
