@@ -109,12 +109,7 @@ def check_version(port: str, timeout_s: float | None = None) -> BoardHello:
                            "Showdown firmware on it? Install it with `uno-showdown firmware "
                            "install`", bad_input=False)
     if hello.version != P.VERSION:
-        age = "an older" if hello.version < P.VERSION else "a newer"
-        raise InstallError(
-            f"the board on {port} runs {age} firmware (protocol v{hello.version}; this program "
-            f"speaks v{P.VERSION}): run `uno-showdown firmware install`"
-            + ("" if hello.version < P.VERSION else " from this version of uno-showdown"),
-            bad_input=False)
+        raise InstallError(link.version_text(port, hello.version), bad_input=False)
     return hello
 
 

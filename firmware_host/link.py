@@ -103,6 +103,15 @@ _STATE_CHANGES = {
 }
 
 
+def version_text(port: str, board_version: int) -> str:
+    """What to tell about a board whose firmware speaks another protocol: one sentence,
+    with the cure (`firmware version`, `run --device serial` and the unit's fault alike)."""
+    age = "an older" if board_version < P.VERSION else "a newer"
+    return (f"the board on {port} runs {age} firmware (protocol v{board_version}; this program "
+            f"speaks v{P.VERSION}): run `uno-showdown firmware install`"
+            + ("" if board_version < P.VERSION else " from this version of uno-showdown"))
+
+
 def nak_text(reason: int) -> str:
     return _NAK_TEXT.get(reason, f"reason {reason}")
 
@@ -130,6 +139,7 @@ class Lost:
 class VersionMismatch:
     board_version: int
     t_us: int
+    port: str = "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,7 +471,8 @@ class Link:
         if version != P.VERSION:
             if self.state is not LinkState.MISMATCH:
                 self._set_state(LinkState.MISMATCH)
-                self._emit(VersionMismatch(version, self.clock.now_us(now)))
+                self._emit(VersionMismatch(version, self.clock.now_us(now),
+                                           self._ser.port if self._ser else "?"))
             self.boot_id = boot_id
             return
         if self.state is LinkState.READY:
