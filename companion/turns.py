@@ -226,8 +226,12 @@ class LastCardDuel:
             text = _("the cards of the duel on {name}'s last card never flew, so nobody won it: "
                      "load them again and play the duel again, then record the round")
         elif outcome == "tie":
-            text = _("the duel on {name}'s last card was a tie, so {name} did not win it: "
-                     "{name} takes the cards and play goes on, with no round to record yet")
+            # The stored duel does not say which tie rule the unit ran (--tie-policy), so
+            # the sentence gives both: a replayed tie moved no cards, a split one did.
+            text = _("the duel on {name}'s last card was a tie, so {name} has not won it: "
+                     "where ties are played again, play the duel again; where ties are split, "
+                     "{name} takes their share of the cards and play goes on; either way there "
+                     "is no round to record yet")
         elif outcome == "timeout":
             text = _("nobody pressed in the duel on {name}'s last card, so {name} did not win "
                      "it: play goes on, with no round to record yet")
