@@ -1,6 +1,7 @@
 """Does a listener that blocks delay the table? Side by side, in one run: no listener, a
-listener that sleeps 10 s on its first event, and the companion recording duels to a games
-file that another process holds locked for 10 s.
+listener that sleeps 10 s on its first event, the companion recording duels to a games
+file that another process holds locked for 10 s, and the duel log on a file (fsynced) and
+on a named pipe whose reader never reads (its buffer fills after a few dozen duels).
 
 Runs whole duels through `ShowdownService` on a `GpioUnit` under gpiozero's MockFactory
 (the rig of benchmarks/gpio_latency.py). Per duel:
@@ -18,6 +19,7 @@ again until the lock is gone, then writes them all.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -38,6 +40,7 @@ from gpio_latency import BenchPin, TimedUnit, pct
 from companion.app import CompanionApp
 from hardware.pinmap import load_pinmap
 from showdown.duel import DuelConfig
+from showdown.duel_log import DuelLog
 from showdown.events import (
     CountdownStarted,
     GoShown,
@@ -61,7 +64,8 @@ conn.execute("ROLLBACK")
 """
 
 
-def run_duels(duels: int, listener: Listener | None) -> tuple[list[float], list[float]]:
+def run_duels(duels: int, listener: Listener | None,
+              duel_log: DuelLog | None = None) -> tuple[list[float], list[float]]:
     """(edge->launch ms, go shown late ms), one per duel."""
     factory = MockFactory(pin_class=BenchPin)
     base = load_pinmap()
@@ -69,7 +73,7 @@ def run_duels(duels: int, listener: Listener | None) -> tuple[list[float], list[
                                             max_on_us=500_000))
     unit = TimedUnit(pinmap, factory)
     config = DuelConfig(settle_us=SETTLE_US, tie_window_us=TIE_WINDOW_US)
-    service = ShowdownService(unit, config)
+    service = ShowdownService(unit, config, duel_log=duel_log)
     if listener is not None:
         service.add_listener(listener)
     feed = service.subscribe("benchmark")  # the benchmark's own ears: a queue, no thread
@@ -152,6 +156,15 @@ def main() -> int:
         app.refresh()
         stored = len(app.duels())
         app.close()
+        path = Path(tmp) / "duels.jsonl"
+        rows.append(("duel log on a file", *run_duels(args.duels, None, DuelLog(path))))
+        fifo = Path(tmp) / "duels.fifo"
+        os.mkfifo(fifo)
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # opened, never read
+        stalled = DuelLog(fifo, warn=False)
+        rows.append(("duel log on a stalled pipe", *run_duels(args.duels, None, stalled)))
+        os.close(reader)
+        lost = stalled.close(0.1)
 
     print(f"A blocked listener and the table, {args.duels} duels per row, GPIO unit on "
           "MockFactory; ms")
@@ -170,6 +183,7 @@ def main() -> int:
           f"{pending_then} still waiting for the file then; after the lock was released "
           f"{'all were' if recorded else 'NOT all were'} recorded within {after_s:.2f} s "
           f"({stored} stored)")
+    print(f"duel log on a stalled pipe: all {args.duels} duels played; at close: {lost}")
     return 0 if recorded and stored == args.duels else 1
 
 

@@ -9,7 +9,10 @@
 2. Firmware heap, measured with `gc` on MicroPython: the firmware's modules
    loaded from .mpy, a booted board, and the peak after any loop turn during a
    fast duel, a 20-card split tie and an early press; against the budget the
-   MicroPython tests assert and a Pico's ~190 KB heap.
+   MicroPython tests assert and a Pico's ~190 KB heap. Without `fw_pico` (the
+   Pico's hardware layer: machine pins, PWM, its 256-byte read buffer): the
+   WebAssembly port has no `machine` to run it on, so fw_core runs on the bare
+   board's simulated hardware (see docs/pico.md, "Memory").
 
     python benchmarks/micropython.py [--frames 20000] [--repeat 3]
 """
@@ -111,7 +114,8 @@ def main() -> None:
         c, m = rate(cp, i), rate(mpy, i)
         print(f"| {label} | {c:,.0f} | {m:,.0f} | {m / c:.2f} |")
     print()
-    print("firmware heap on MicroPython (gc.mem_alloc after gc.collect; board files from .mpy)")
+    print("firmware heap on MicroPython (gc.mem_alloc after gc.collect; board files from .mpy; "
+          "without fw_pico, the Pico's hardware layer: the bare board's simulated pins instead)")
     print("| measure | bytes | budget | share of a Pico's ~190 KB |")
     print("| --- | ---: | ---: | ---: |")
     print(f"| modules loaded (protocol, fw_core) | {heap['modules']:,} | | "

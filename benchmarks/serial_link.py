@@ -8,7 +8,12 @@
    by the board's retry. SerialUnit.settle_us must cover the second.
 3. Decode throughput: frames per second through the shared codec on the host.
 4. Recovery: unplug and replug the virtual board; time until the link is ready.
-5. Fairness with microcontroller stamps: for each gap between the two true
+5. The caller's wait: how long `command()` and `now_us()` keep the service's
+   loop (the calling thread) on a healthy board, and on a board that takes no
+   bytes (the port's output suspended, so every write blocks until its write
+   timeout); the healthy board is the baseline. The writer thread writes, so
+   the loop never waits on the port.
+6. Fairness with microcontroller stamps: for each gap between the two true
    presses, duels whose edges are stamped by the board (true time plus a
    5-25 µs IRQ entry latency, wrapped at 2^30 like `ticks_us`), encoded,
    decoded and unwrapped by the host exactly as the link does, then judged by
@@ -23,10 +28,12 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import random
 import statistics
 import sys
 import tempfile
+import termios
 import threading
 import time
 from pathlib import Path
@@ -35,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_host import protocol as P
 from firmware_host.clock import BoardClock
-from firmware_host.link import BoardEvent, Link, LinkEvent
+from firmware_host.link import WRITE_TIMEOUT_S, BoardEvent, Link, LinkEvent
 from firmware_host.virtual.mcu import VirtualMCU
 from showdown.duel import Duel, DuelConfig, Load, Start
 from showdown.events import Outcome, PaddlePressed, Side
@@ -95,6 +102,34 @@ def event_delays(tmp: Path, presses: int, lose_first: bool) -> list[int]:
         link.close()
         mcu.stop()
     return delays
+
+
+def caller_waits(tmp: Path, stalled: bool) -> list[int]:
+    """Microseconds each `now_us()` + `command()` pair held the calling thread, at a loop's
+    pace (one pair every 5 ms) for two write timeouts; with `stalled`, from the moment the
+    board stops taking bytes (the link gives the port up and opens it again meanwhile)."""
+    mcu = VirtualMCU(tmp / ("board-stalled" if stalled else "board-healthy")).start()
+    link = Link(mcu.port, lambda e: None).start()
+    held = os.open(mcu.port, os.O_RDWR | os.O_NOCTTY)
+    waits: list[int] = []
+    try:
+        if not link.wait_ready(3):
+            raise SystemExit("the virtual board did not answer")
+        if stalled:
+            termios.tcflow(held, termios.TCOOFF)
+        end = time.monotonic() + 2 * WRITE_TIMEOUT_S
+        while time.monotonic() < end:
+            began = time.perf_counter_ns()
+            link.now_us()
+            link.command(P.BEEP, (0,))
+            waits.append((time.perf_counter_ns() - began) // 1000)
+            time.sleep(0.005)  # the pace of the loop's turns
+    finally:
+        termios.tcflow(held, termios.TCOON)
+        os.close(held)
+        link.close()
+        mcu.stop()
+    return waits
 
 
 def decode_rate(frames: int) -> float:
@@ -193,6 +228,8 @@ def main() -> None:
         recover = recovery(Path(tmp), 10)
         plain = event_delays(Path(tmp), args.presses, lose_first=False)
         retried = event_delays(Path(tmp), args.presses, lose_first=True)
+        healthy = caller_waits(Path(tmp), stalled=False)
+        stuck = caller_waits(Path(tmp), stalled=True)
     rate = decode_rate(100_000)
 
     print("serial link over a pseudo-terminal (virtual board)")
@@ -209,6 +246,16 @@ def main() -> None:
     print(f"| recovery after unplug (median of {len(recover)}) | "
           f"{statistics.median(recover) * 1000:.0f} ms |")
     print(f"| recovery after unplug (worst) | {max(recover) * 1000:.0f} ms |")
+    print()
+
+    print("the caller's wait: now_us() + command() on the service loop's thread, one pair "
+          f"every 5 ms for {2 * WRITE_TIMEOUT_S:g} s (write timeout {WRITE_TIMEOUT_S:g} s)")
+    print("| board | calls | p50 | p99 | worst | worst vs healthy |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for label, waits in (("healthy (baseline)", healthy), ("takes no bytes", stuck)):
+        print(f"| {label} | {len(waits)} | {_pct(waits, 0.50):.3f} ms | "
+              f"{_pct(waits, 0.99):.3f} ms | {max(waits) / 1000:.3f} ms | "
+              f"{max(waits) / max(1, max(healthy)):.1f}x |")
     print()
 
     config = DuelConfig()

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from championship.i18n import _, ngettext
-from championship.text import decimal_text, fraction_text, settings_lines
+from championship.text import decimal_text, fraction_text, points_in_games, settings_lines
 from companion import i18n
 from companion.errors import CompanionError
 from showdown.events import ConfigError
@@ -215,12 +215,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 @contextmanager
-def _opened(args: argparse.Namespace) -> Iterator[Championship]:
-    """The event for one command; its errors become one-line usage errors."""
+def _opened(args: argparse.Namespace, create: bool = False) -> Iterator[Championship]:
+    """The event for one command; its errors become one-line usage errors. Only `event new`
+    (`create`) makes a games file; every other command needs one with an event in it."""
     from championship.event import Championship
 
     try:
-        champ = Championship.open(args.db, getattr(args, "event", None), lang=args.lang)
+        champ = Championship.open(args.db, getattr(args, "event", None), lang=args.lang,
+                                  create=create)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     try:
@@ -265,10 +267,16 @@ def _local_time(at_us: int) -> str:
 
 
 def cmd_new(args: argparse.Namespace) -> int:
+    from championship.event import event_name
     from championship.settings import make
 
-    with _opened(args) as champ:
+    try:  # checked before the games file is opened: a refusal leaves nothing behind
+        i18n.set_language(args.lang)
         settings = make(**{k: v for k, v in _settings_values(args).items() if v is not None})
+        event_name(args.name)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    with _opened(args, create=True) as champ:
         event_id = champ.new_event(args.name, settings)
         print(event_id)
         print(_("Event {id}: {name}.").format(id=event_id, name=" ".join(args.name.split())),
@@ -519,10 +527,10 @@ def cmd_results(args: argparse.Namespace) -> int:
             print(_("Provisional: the final is not over."))
         titles = [_("1st place"), _("2nd place"), _("3rd place")]
         for title, ln in zip(titles, a.places, strict=False):
-            print(_("{place}: {number} {name}, {points} points in {games} games, result "
-                    "{result}").format(place=title, number=ln.number, name=ln.name,
-                                       points=ln.points, games=ln.games,
-                                       result=decimal_text(ln.result)))
+            points, games = points_in_games(ln.points, ln.games)
+            print(_("{place}: {number} {name}, {points} {games}, result {result}").format(
+                place=title, number=ln.number, name=ln.name, points=points, games=games,
+                result=decimal_text(ln.result)))
         if a.luckiest is not None:
             print(_("The luckiest: {number} {name}, result {result}").format(
                 number=a.luckiest.number, name=a.luckiest.name,

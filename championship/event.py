@@ -41,13 +41,14 @@ from championship.snapshot import (
     table_title,
 )
 from championship.standings import finalists
-from championship.store import EventData, EventStore, PlayerRow
+from championship.store import EventData, EventStore
 from companion import wallclock
 from companion.errors import CompanionError
 from companion.game import Game, check_name
 from companion.i18n import set_language
+from companion.names import name_key
 from companion.scoring import Rules
-from companion.store import Store
+from companion.store import Store, default_db_path
 from companion.timebox import State, TimeBox, clock_text
 
 #: The most players an event takes: two full flights at the most tables there can be.
@@ -83,10 +84,22 @@ class Championship:
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, event_id: int | None = None, *,
-             lang: str | None = None, clock: Callable[[], int] | None = None
-             ) -> Championship:
-        """Open the games file and the event (the most recent one by default)."""
+             lang: str | None = None, clock: Callable[[], int] | None = None,
+             create: bool = True) -> Championship:
+        """Open the games file and the event (the most recent one by default). Without
+        `create`, a games file that does not exist is refused, not made (a typo in `--db`
+        must not leave an empty file, or folders, behind)."""
         set_language(lang)
+        if not create:
+            path = Path(db_path) if db_path is not None else default_db_path()
+            try:
+                missing = not path.exists()
+            except (OSError, ValueError):  # a name too long, a NUL: the store says so
+                missing = False
+            if missing:
+                raise EventError(_("there is no games file at {path}: check --db, or create "
+                                   "an event with `uno-showdown event new NAME --tables N`"
+                                   ).format(path=path))
         store = Store(db_path)
         try:
             champ = cls(store, None, clock=clock)
@@ -151,12 +164,7 @@ class Championship:
     # -- the event --
 
     def new_event(self, name: str, settings: Settings) -> int:
-        clean = " ".join(name.split())
-        if not clean:
-            raise EventError(_("an event needs a name, e.g. \"UNO Cup\""))
-        if len(clean) > MAX_EVENT_NAME:
-            raise EventError(_("an event's name can have at most {n} characters").format(
-                n=MAX_EVENT_NAME))
+        clean = event_name(name)
         self.events.migrate()
         with self.store.transaction() as conn:
             self.event_id = self.events.create_event(conn, clean, settings, iso(self.clock()))
@@ -190,17 +198,22 @@ class Championship:
             data = self.events.load(conn, event_id)
             if data.clock:
                 raise EventError(_("qualifying has started, so registration is closed"))
-            taken = {p.name.casefold(): p for p in data.players}
+            taken = {name_key(p.name): p for p in data.players}
             if len(data.players) + len(clean) > MAX_PLAYERS:
                 raise EventError(_("an event takes at most {n} players").format(n=MAX_PLAYERS))
+            given: dict[str, str] = {}
             for name in clean:
-                known = taken.get(name.casefold())
+                key = name_key(name)
+                if key in given:
+                    raise EventError(_("{name} is given twice: give each player a different "
+                                       "name").format(name=given[key]))
+                given[key] = name
+                known = taken.get(key)
                 if known is not None:
                     raise EventError(
                         _("{name} is already registered as number {n}: give each player a "
                           "different name, e.g. with an initial").format(
                             name=name, n=known.number))
-                taken[name.casefold()] = PlayerRow(0, name, "", None, None)
             at = iso(self.clock())
             out = [(self.events.add_player(conn, event_id, name, at), name) for name in clean]
             if data.tables:
@@ -405,7 +418,8 @@ class Championship:
                 STALE_SETTINGS: _("the settings changed after the draw"),
             }
             raise EventError(_("{reason}: draw the seats again with `uno-showdown event draw` "
-                               "(--seed {seed} keeps the same order)").format(
+                               "(--seed {seed} uses the same seed, but with other players or "
+                               "settings the seats come out differently)").format(
                 reason=reasons.get(stale, stale), seed=snap.event.seed))
         view = snap.clock
         if view.status in (Status.RUNNING, Status.PAUSED):
@@ -422,6 +436,11 @@ class Championship:
         return stage
 
     def _require_done(self, snap: Snapshot, stage: str) -> None:
+        view = snap.clock
+        if view.stage == stage and view.status in (Status.RUNNING, Status.PAUSED):
+            raise EventError(_("{stage} is still running ({time} left): `uno-showdown event "
+                               "end` calls time").format(stage=snap.stage_title(stage),
+                                                         time=clock_text(view.left_us or 0)))
         waiting = [t for t in snap.stage_tables(stage) if not t.done]
         if waiting:
             raise EventError(
@@ -560,6 +579,17 @@ class Championship:
 
 
 # -- small helpers --
+
+
+def event_name(name: str) -> str:
+    """An event's name as kept (spaces tidied), checked."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise EventError(_("an event needs a name, e.g. \"UNO Cup\""))
+    if len(clean) > MAX_EVENT_NAME:
+        raise EventError(_("an event's name can have at most {n} characters").format(
+            n=MAX_EVENT_NAME))
+    return clean
 
 
 def _rules(settings: Settings) -> Rules:

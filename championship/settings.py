@@ -77,6 +77,9 @@ class Settings:
     seating: Seating = Seating.FULL
     edition: str = "classic"
     target: int = 500
+    #: Whether the organiser gave `finalists`; if not, it follows the table size (the
+    #: seed's 7, or a whole table when tables are smaller).
+    finalists_given: bool = False
 
     # -- reading and writing --
 
@@ -91,12 +94,22 @@ class Settings:
     def from_json(cls, text: str) -> Settings:
         data = json.loads(text)
         known = {f.name for f in fields(cls)}
-        return make(**{k: v for k, v in data.items() if k in known})
+        values = {k: v for k, v in data.items() if k in known}
+        if "finalists_given" not in values and "finalists" in values:  # an older file
+            size = values.get("table_size", MAX_TABLE_SIZE)
+            values["finalists_given"] = values["finalists"] != _default_finalists(size)
+        return make(**values)
 
     def changed(self, **values: Any) -> Settings:
-        """These settings with some changed (None leaves a setting as it is), checked."""
+        """These settings with some changed (None leaves a setting as it is), checked. A
+        finalists count nobody gave follows a changed table size."""
         given = {k: v for k, v in values.items() if v is not None}
-        return make(**{**{f.name: getattr(self, f.name) for f in fields(self)}, **given})
+        kept = {f.name: getattr(self, f.name) for f in fields(self)}
+        if "finalists" in given:
+            given["finalists_given"] = True
+        elif not self.finalists_given:
+            del kept["finalists"]
+        return make(**{**kept, **given})
 
     # -- what the stages are --
 
@@ -175,12 +188,17 @@ def make(**values: Any) -> Settings:
     except CompanionError:
         raise EventError(_("unknown edition {name!r}: choose one of {choices}").format(
             name=merged["edition"], choices=", ".join(EDITIONS))) from None
-    # the seed's 7, or a whole table when tables are smaller (unless given)
-    wanted = merged["finalists"] if "finalists" in values else min(7, out.table_size)
+    given = "finalists" in values and bool(values.get("finalists_given", True))
+    wanted = merged["finalists"] if given else _default_finalists(out.table_size)
     finalists = _whole("--finalists", wanted, 2, MAX_TABLE_SIZE)
     if finalists > out.table_size:
         raise EventError(
             _("the final is played at one table, so --finalists ({n}) cannot be more than "
               "--table-size ({size})").format(n=finalists, size=out.table_size))
     return replace(out, time_up=time_up, seating=seating, edition=edition,
-                   finalists=finalists)
+                   finalists=finalists, finalists_given=given)
+
+
+def _default_finalists(table_size: int) -> int:
+    """The seed's 7 finalists, or a whole table when tables are smaller."""
+    return min(7, table_size)

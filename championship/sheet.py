@@ -15,7 +15,7 @@ from html import escape
 from championship.i18n import _
 from championship.snapshot import Snapshot
 from championship.standings import Line
-from championship.text import decimal_text, settings_lines
+from championship.text import decimal_text, points_in_games, settings_lines
 from companion.i18n import current_language
 
 STYLE = """
@@ -95,8 +95,9 @@ def _award(css: str, title: str, line: Line | None, what: str) -> str:
 def _award_text(line: Line | None) -> str:
     if line is None:
         return ""
-    return _("result {result} ({points} points in {games} games)").format(
-        result=decimal_text(line.result), points=line.points, games=line.games)
+    points, games = points_in_games(line.points, line.games)
+    return _("result {result} ({points} {games})").format(
+        result=decimal_text(line.result), points=points, games=games)
 
 
 def _seat(snap: Snapshot, number: int) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from championship.settings import TieKey
+from companion.scoring import points_per_game
 
 QUALIFYING = "qualifying"
 FINAL = "final"
@@ -85,7 +86,9 @@ def tally(deals: Iterable[Deal], stage: str) -> dict[int, tuple[int, int]]:
 
 
 def result(points: int, games: int) -> Fraction | None:
-    return Fraction(points, games) if games else None
+    """Points ÷ games, by the championship method's own rule (the table's standings and the
+    event's order agree)."""
+    return points_per_game(points, games)
 
 
 def _order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tuple[object, ...]:

@@ -90,8 +90,16 @@ CREATE INDEX championship_remote_deals_by_table
     ON championship_remote_deals (event_id, stage, table_no);
 """
 
+# A reported deal's identity holds the table's games file (its `source`), so a table whose
+# file was replaced mid-flight has both files' deals counted; and a deal recorded after its
+# stage's time was up (the deal in progress) is marked, so no more than the regulation allows
+# are taken.
+_V3 = """
+ALTER TABLE championship_remote_deals ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
+"""
+
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -261,19 +269,33 @@ class EventStore:
     # -- writing (inside the caller's transaction) --
 
     @staticmethod
+    def remote_deal_known(conn: sqlite3.Connection, event_id: int, deal_id: str) -> bool:
+        return conn.execute("SELECT 1 FROM championship_remote_deals WHERE event_id = ? AND "
+                            "deal_id = ?", (event_id, deal_id)).fetchone() is not None
+
+    @staticmethod
+    def late_remote_deals(conn: sqlite3.Connection, event_id: int, stage: str,
+                          table: int) -> int:
+        """How many deals recorded after the time was up a table's stage holds."""
+        return int(conn.execute(
+            "SELECT COUNT(*) FROM championship_remote_deals WHERE event_id = ? AND stage = ? "
+            "AND table_no = ? AND late = 1", (event_id, stage, table)).fetchone()[0])
+
+    @staticmethod
     def put_remote_deal(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
-                        deal_id: str, revision: int, points: dict[int, int] | None) -> bool:
+                        deal_id: str, revision: int, points: dict[int, int] | None,
+                        late: bool = False) -> bool:
         """Keep a reported deal if it is newer than what is kept; True if it changed."""
         text = None if points is None else json.dumps(
             {str(k): v for k, v in sorted(points.items())}, separators=(",", ":"))
         cur = conn.execute(
             "INSERT INTO championship_remote_deals (event_id, deal_id, stage, table_no, "
-            "revision, points) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, deal_id) DO "
-            "UPDATE SET revision = excluded.revision, points = excluded.points WHERE "
-            "excluded.revision > championship_remote_deals.revision AND "
+            "revision, points, late) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, "
+            "deal_id) DO UPDATE SET revision = excluded.revision, points = excluded.points "
+            "WHERE excluded.revision > championship_remote_deals.revision AND "
             "excluded.stage = championship_remote_deals.stage AND "
             "excluded.table_no = championship_remote_deals.table_no",
-            (event_id, deal_id, stage, table, revision, text))
+            (event_id, deal_id, stage, table, revision, text, int(late)))
         return cur.rowcount > 0
 
     @staticmethod

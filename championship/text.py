@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from championship.i18n import _
+from championship.i18n import _, ngettext
 from championship.settings import Seating, Settings, TimeUp
 
 
@@ -17,6 +17,12 @@ def fraction_text(value: Fraction | None) -> str | None:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value.numerator}/{value.denominator}"
+
+
+def points_in_games(points: int, games: int) -> tuple[str, str]:
+    """"1 point", "in 2 games": each counted in the language's plural forms."""
+    return (ngettext("{n} point", "{n} points", points).format(n=points),
+            ngettext("in {n} game", "in {n} games", games).format(n=games))
 
 
 def decimal_text(value: Fraction | None) -> str:

@@ -88,6 +88,27 @@ def _iso(now_us: int) -> str:
     return datetime.fromtimestamp(now_us / 1_000_000, UTC).isoformat(timespec="seconds")
 
 
+def _when(text: str | None) -> datetime | None:
+    """A stored wall-clock time (ISO 8601) as an aware datetime; None if absent or unclear."""
+    if not text:
+        return None
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+
+
+def _lifetime(game: Game, now_us: int) -> tuple[datetime | None, datetime]:
+    """When `game` was being played: from its creation (None: not recorded) to now, or to
+    its last round once it is over."""
+    ends = _when(_iso(now_us))
+    assert ends is not None
+    if game.verdict.over and game.rounds:
+        ends = _when(game.rounds[-1].played_at) or ends
+    return _when(game.created_at), ends
+
+
 @dataclass(frozen=True, slots=True)
 class Recovery:
     """What taking duels back from the duel log did."""
@@ -96,6 +117,8 @@ class Recovery:
     already: int  # duels the game had already
     other_players: tuple[str, ...]  # where the log has duels of players not in the game
     without_players: int  # verdicts whose players the log does not name (older logs)
+    #: verdicts given before the game began or after it ended (another session's)
+    outside: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -759,15 +782,20 @@ class CompanionApp:
     def recover_duels(self, reading: LogReading) -> Recovery:
         """Store the duels of a duel log that the current game lacks; idempotent.
 
-        A duel is the game's when both its players are: others are left out (and
-        counted). Each is stored after the rounds played so far, as of its verdict's
-        wall-clock time; one already stored (by its name in the log) is not stored again.
+        A duel is the game's when both its players are and its verdict was given while the
+        game was being played: from its creation until now, or until its last round once it
+        is over (a log holds every session's duels, of every game). Others are left out,
+        and counted. Each is stored after the rounds played before its verdict (the rounds'
+        own times), where the live recorder would have put it; one already stored (by its
+        name in the log) is not stored again.
         """
         with self._lock:
             game = self._require()
             assert game.id is not None
             self._known_duels()
-            taken = already = 0
+            begins, ends = _lifetime(game, self.clock())
+            played = [_when(r.played_at) for r in game.rounds]
+            taken = already = outside = 0
             others: list[str] = []
             for d in reading.duels:
                 try:
@@ -775,11 +803,18 @@ class CompanionApp:
                 except GameError:
                     others.append(_("line {n}").format(n=d.line))
                     continue
+                at = _when(d.at)
+                if at is None or (begins is not None and at < begins) or at > ends:
+                    outside += 1
+                    continue
                 if self.store.duel_with_key(game.id, d.log_key) is not None:
                     already += 1
                     continue
+                # A round saved in the verdict's own second came after it: the duel is
+                # played before the round it decides is recorded.
+                after_round = sum(1 for t in played if t is not None and t < at)
                 self.store.add_duel(
-                    game.id, len(game.rounds), names[d.challenger], names[d.opponent], d.cards,
+                    game.id, after_round, names[d.challenger], names[d.opponent], d.cards,
                     d.outcome.value, names.get(d.winner) if d.winner else None,
                     names.get(d.loser) if d.loser else None,
                     d.reaction_us.get(d.challenger), d.reaction_us.get(d.opponent),
@@ -787,7 +822,7 @@ class CompanionApp:
                 )
                 taken += 1
             self._take_duels(self.store.duel_changes(game.id, self._duels_seen))
-            return Recovery(taken, already, tuple(others), reading.without_players)
+            return Recovery(taken, already, tuple(others), reading.without_players, outside)
 
     # -- export and import --
 

@@ -485,6 +485,10 @@ def cmd_duels(args: argparse.Namespace) -> int:
                         "give their game with --game.").format(
                             n=len(done.other_players), where=", ".join(done.other_players)),
                       file=sys.stderr)
+            if done.outside:
+                print(_("{n} duel(s) in the log were not played during this game (before it "
+                        "began or after it ended) and were left out.").format(n=done.outside),
+                      file=sys.stderr)
             if done.without_players:
                 print(_("{n} duel(s) in the log do not name their players (an older log) "
                         "and cannot be taken back.").format(n=done.without_players),

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, TypeVar, overload
@@ -141,7 +142,7 @@ class Standing:
     rounds_played: int
     wins: int
     losses: int
-    result: float | None = None
+    result: Fraction | None = None
     status: str = ""
 
 
@@ -906,7 +907,7 @@ class Game:
         return played
 
     @cached_property
-    def results(self) -> dict[str, float | None]:
+    def results(self) -> dict[str, Fraction | None]:
         """Each entrant's result beside the total, where the method keeps one (else None)."""
         method = self.rules.method
         return {n: method.result(t, self.rounds_played[n]) for n, t in self.totals.items()}
@@ -956,7 +957,7 @@ class Game:
         lines.sort(key=method.rank_key)
         out: list[Standing] = []
         rank = 0
-        previous: tuple[float, ...] | None = None
+        previous: tuple[float | Fraction, ...] | None = None
         for i, line in enumerate(lines):
             k = method.rank_key(line)
             if k != previous:

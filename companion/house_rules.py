@@ -33,10 +33,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from companion.i18n import N_, _
-from companion.scoring import RulesError
+from companion.scoring import RulesError, registry
+from companion.scoring.base import check_regulation
 
-#: The scoring method whose regulation fixes the rules (and allows no other).
-REGULATED_METHOD = "championship"
 CLASSIC_DECKS = frozenset({"classic", "showdown", "h2o"})
 
 
@@ -350,7 +349,8 @@ DECK_RULES: Mapping[str, tuple[SheetRule, ...]] = MappingProxyType({
 
 def regulated(method: str) -> bool:
     """Whether the method's regulation fixes the rules (no house rule can be chosen)."""
-    return method == REGULATED_METHOD
+    found = registry.METHODS.get(method)
+    return found is not None and found.regulated
 
 
 def offered(edition: str, method: str) -> tuple[HouseRule, ...]:
@@ -380,11 +380,9 @@ def check(edition: str, method: str, keys: Iterable[str]) -> frozenset[str]:
             chosen.append(key)
     if not chosen:
         return frozenset()
-    if regulated(method):
-        raise RulesError(
-            _("the championship's regulation fixes its rules and allows no other (rule "
-              "2.4.8): leave out {keys}").format(keys=", ".join(chosen))
-        )
+    found = registry.METHODS.get(method)
+    if found is not None:
+        check_regulation(found, chosen)
     for key in chosen:
         rule = HOUSE_RULES[key]
         if not rule.fits(edition):

@@ -9,18 +9,29 @@ wall-clock time (`at`), a `reactions` line both players' times, a `contested` li
 press. Only those lines are read; the rest of the log (the inputs) is the replay's.
 
 Each duel is named by its number in the log and the instant of its verdict (the same
-`log_key` the recorder stores), so taking duels back twice stores each once.
+`companion.duels.log_key` the recorder stores), so taking duels back twice stores each once.
+The lines are read with the contract's reader (`showdown.events.log_lines` and
+`parse_log_line`), the one the replay uses too; which duels belong to a game, and after
+which round, is the game's to say (`CompanionApp.recover_duels`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.duels import log_key
 from companion.i18n import _
-from showdown.events import Outcome, Side
+from showdown.events import (
+    MAX_LOG_LINE_CHARS,
+    LogLineError,
+    LogLineTooLong,
+    Outcome,
+    Side,
+    log_lines,
+    parse_log_line,
+)
 
 
 @dataclass
@@ -93,15 +104,12 @@ def read_log(lines: Iterable[str]) -> LogReading:
     reading = LogReading()
     current: dict[int, _Loaded] = {}
     for number, text in enumerate(lines, start=1):
-        if not text.strip():
-            continue
         try:
-            obj = json.loads(text)
-        except (ValueError, RecursionError):  # not JSON, nested too deep, a 5,000-digit number
+            obj = parse_log_line(text)
+        except LogLineError:  # not JSON, nested too deep, a 5,000-digit number
             reading.unreadable += 1
             continue
-        if not isinstance(obj, dict):
-            reading.unreadable += 1
+        if obj is None:
             continue
         duel = _int(obj.get("duel"))
         kind = obj.get("input")
@@ -149,7 +157,7 @@ def _verdict(reading: LogReading, loaded: _Loaded, duel: int, number: int,
     times: dict[str, Any] = given if isinstance(given, dict) else {}
     at = obj.get("at")
     logged = LoggedDuel(
-        f"{duel}@{t_us}", number, dict(loaded.players), loaded.challenger, loaded.opponent,
+        str(log_key(duel, t_us)), number, dict(loaded.players), loaded.challenger, loaded.opponent,
         loaded.cards, outcome, _side(result.get("winner")), _side(result.get("loser")),
         {side: _int(times.get(side.value)) for side in Side},
         at if isinstance(at, str) else None,
@@ -158,9 +166,8 @@ def _verdict(reading: LogReading, loaded: _Loaded, duel: int, number: int,
     reading.duels.append(logged)
 
 
-#: The longest line read: a table's lines are about 200 characters. Past this the file is
-#: not a duel log (/dev/zero has no line end at all), and reading on would fill the memory.
-MAX_LINE_CHARS = 64 * 1024
+#: The longest line read: the contract's limit, the replay's too.
+MAX_LINE_CHARS = MAX_LOG_LINE_CHARS
 
 
 class LogTooLong(ValueError):
@@ -170,10 +177,8 @@ class LogTooLong(ValueError):
 def iter_lines(path: str) -> Iterator[str]:
     """The log's lines one at a time, none longer than `MAX_LINE_CHARS` (`LogTooLong`)."""
     with open(path, encoding="utf-8") as stream:
-        number = 0
-        while line := stream.readline(MAX_LINE_CHARS + 1):
-            number += 1
-            if len(line) > MAX_LINE_CHARS:
-                raise LogTooLong(_("line {n} is longer than {max} characters: this is not a "
-                                   "duel log").format(n=number, max=MAX_LINE_CHARS))
-            yield line
+        try:
+            yield from log_lines(stream)
+        except LogLineTooLong as exc:
+            raise LogTooLong(_("line {n} is longer than {max} characters: this is not a "
+                               "duel log").format(n=exc.line, max=exc.limit)) from None

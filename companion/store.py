@@ -631,7 +631,7 @@ class Store:
     def _build_game(self, game_id: int, row: tuple[Any, ...], lazy: bool) -> Game:
         """The game of `row` (its line in `games`) with its players and rounds; in a read."""
         edition, method, target, modifiers, created, revision, reversed_round = row
-        rules = Rules.make(method, target, [m for m in modifiers.split(",") if m])
+        rules = Rules.make(method, target, [m for m in modifiers.split(",") if m], stored=True)
         chosen = frozenset(r for (r,) in self.conn.execute(
             "SELECT rule FROM house_rules WHERE game_id = ?", (game_id,)))
         players = []

@@ -88,7 +88,13 @@ class TimeBox:
             return Phase.PAUSED
         if not self.time_up(now_us):
             return Phase.OPEN
-        return Phase.LAST_DEAL if self.late_rounds < self.grace_rounds else Phase.DONE
+        return Phase.LAST_DEAL if self.grace_left(self.late_rounds) else Phase.DONE
+
+    def grace_left(self, late_rounds: int) -> bool:
+        """Once the time is up, may one more deal still be recorded after `late_rounds`?
+        The one place of the rule: the deal in progress when time was called, `grace_rounds`
+        of them (1 when it is played to its end, 0 when play stops at once)."""
+        return late_rounds < self.grace_rounds
 
     def left(self, now_us: int) -> int | None:
         """Microseconds still to play (0 once the time is up); None without a time limit."""
@@ -112,6 +118,26 @@ class TimeBox:
                 _("{label}: time is up and this table is done, so no more rounds can be "
                   "recorded").format(label=self.label))
         return phase is Phase.LAST_DEAL
+
+    def check_reported(self, played_at_us: int | None, known: bool, late_taken: int) -> bool:
+        """May a deal a table recorded on its own machine (at `played_at_us` on its wall
+        clock) be taken into this box, the organiser's copy of that table's box? `known`: a
+        later revision of a deal already taken; `late_taken`: the deals taken after the time
+        was up so far. The same rule as `check_add`, judged by when the deal was recorded,
+        not when it arrived: a table offline for a while loses nothing it played in time.
+        True if the deal is a late one."""
+        if self.state is State.SEALED:
+            raise self._sealed()
+        if known:
+            return False  # a correction or an undo: allowed until the box is sealed
+        end = self.ends_at_us if self.state is not State.WAITING else None
+        if end is None or played_at_us is None or played_at_us < end:
+            return False
+        if not self.grace_left(late_taken):
+            raise TimeBoxError(
+                _("{label}: the deal was recorded after the time was up and after the deal "
+                  "in progress, so it does not count").format(label=self.label))
+        return True
 
     def check_undo(self, now_us: int) -> bool:
         """May the last round be taken back? True if it is a late deal (counted back)."""

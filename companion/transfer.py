@@ -173,6 +173,7 @@ def _to_json(game: Game, duels: Sequence[DuelRow]) -> dict[str, Any]:
                 "opponent": d.opponent, "cards": d.cards, "outcome": d.outcome,
                 "winner": d.winner, "loser": d.loser,
                 "reaction_us": dict(d.reaction_us), "recorded_at": d.recorded_at,
+                "contested": d.contested,
             }
             for d in duels
         ],
@@ -403,7 +404,8 @@ def _duel_from(raw: object, where: str, game: Game) -> DuelRow:
     opponent = _one_of(d["opponent"], f"{where}.opponent",
                        [n for n in game.names if n != challenger])
     pair = (challenger, opponent)
-    winner, loser = d.get("winner"), d.get("loser")
+    outcome = _one_of(d["outcome"], f"{where}.outcome", [o.value for o in Outcome])
+    winner, loser = _sides(d, where, Outcome(outcome), pair)
     reactions: dict[str, int | None] = {}
     for name, us in _object(d.get("reaction_us", {}), f"{where}.reaction_us").items():
         key = _one_of(name, f"{where}.reaction_us", pair)
@@ -416,12 +418,34 @@ def _duel_from(raw: object, where: str, game: Game) -> DuelRow:
         challenger,
         opponent,
         _whole(d["cards"], f"{where}.cards", 1, MAX_DUEL_CARDS),
-        _one_of(d["outcome"], f"{where}.outcome", [o.value for o in Outcome]),
-        None if winner is None else _one_of(winner, f"{where}.winner", pair),
-        None if loser is None else _one_of(loser, f"{where}.loser", pair),
+        outcome,
+        winner,
+        loser,
         reactions,
         _text(d.get("recorded_at", ""), f"{where}.recorded_at"),
+        contested=_flag(d.get("contested", False), f"{where}.contested"),
     )
+
+
+#: The outcomes with a winner and a loser; every other one has neither.
+DECIDED = frozenset({Outcome.FASTER, Outcome.EARLY_PRESS})
+
+
+def _sides(d: dict[str, Any], where: str, outcome: Outcome,
+           pair: tuple[str, str]) -> tuple[str | None, str | None]:
+    """A duel's winner and loser as the table records them: the duel's two players, one
+    each, for a decided duel; nobody for a tie, a timeout, a launch failed or an abort."""
+    winner, loser = d.get("winner"), d.get("loser")
+    if outcome not in DECIDED:
+        for field, value in (("winner", winner), ("loser", loser)):
+            if value is not None:
+                raise _bad(f"{where}.{field}", value, _(
+                    "null: nobody wins or loses a duel that ended in {outcome}").format(
+                        outcome=outcome.value))
+        return None, None
+    won = _one_of(winner, f"{where}.winner", pair)
+    other = [n for n in pair if n != won]
+    return won, _one_of(loser, f"{where}.loser", other)
 
 
 def _from_csv(text: str) -> Game:

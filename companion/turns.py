@@ -226,15 +226,28 @@ class LastCardDuel:
     won: bool
     duel: StoredDuel | None = None
 
+    @property
+    def replay(self) -> bool:
+        """The duel is to be played again: the unit judged it but never confirmed the launch
+        (`launch_failed`), so nobody took the cards and nobody won."""
+        return self.duel is not None and self.duel.outcome == LAUNCH_FAILED
+
     def message(self) -> str:
         """One sentence for the table when the round does not stand."""
         if self.won:
             return _("{name} won the duel on their last card and wins the round").format(
                 name=self.player)
         outcome = self.duel.outcome if self.duel is not None else "faster"
-        if outcome == "tie":
-            text = _("the duel on {name}'s last card was a tie, so {name} did not win it: "
-                     "{name} takes the cards and play goes on, with no round to record yet")
+        if outcome == LAUNCH_FAILED:
+            text = _("the cards of the duel on {name}'s last card never flew, so nobody won it: "
+                     "load them again and play the duel again, then record the round")
+        elif outcome == "tie":
+            # The stored duel does not say which tie rule the unit ran (--tie-policy), so
+            # the sentence gives both: a replayed tie moved no cards, a split one did.
+            text = _("the duel on {name}'s last card was a tie, so {name} has not won it: "
+                     "where ties are played again, play the duel again; where ties are split, "
+                     "{name} takes their share of the cards and play goes on; either way there "
+                     "is no round to record yet")
         elif outcome == "timeout":
             text = _("nobody pressed in the duel on {name}'s last card, so {name} did not win "
                      "it: play goes on, with no round to record yet")
@@ -242,6 +255,11 @@ class LastCardDuel:
             text = _("{name} lost the duel on their last card: {name} takes the cards and "
                      "play goes on, with no round to record yet")
         return text.format(name=self.player)
+
+
+#: The stored outcome of a duel judged whose launch the unit never confirmed (the contract's
+#: `Outcome.LAUNCH_FAILED`): no cards credited, no win.
+LAUNCH_FAILED = "launch_failed"
 
 
 def round_duels(duels: Iterable[StoredDuel], round_index: int, player: str) -> list[StoredDuel]:

@@ -133,6 +133,11 @@ def grid(rect: pygame.Rect, count: int, columns: int, cell_h: int,
     return cells
 
 
+#: The width of a scroll bar.
+BAR_PX = 6
+TOUCH_PX = theme.TOUCH_PX
+
+
 class Scroller:
     """Vertical drag-to-scroll (and mouse wheel) over content taller than its window.
 
@@ -184,6 +189,26 @@ class Scroller:
             self._grab_y, self.dragging = None, False
             return was
         return False
+
+    def bar_rect(self, area: pygame.Rect) -> pygame.Rect | None:
+        """Where the scroll bar's thumb is drawn along `area`'s right edge; None when
+        everything fits."""
+        if self.content_h <= self.view_h or area.height <= 0:
+            return None
+        thumb = max(TOUCH_PX // 2, area.height * self.view_h // self.content_h)
+        travel = area.height - thumb
+        y = area.y + travel * self.offset // max(1, self.content_h - self.view_h)
+        return pygame.Rect(area.right - BAR_PX, y, BAR_PX, thumb)
+
+    def draw(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """A scroll bar on `area`'s right edge when there is more than fits, so a list that
+        goes on below (or above) says so."""
+        thumb = self.bar_rect(area)
+        if thumb is None:
+            return
+        track = pygame.Rect(thumb.x, area.y, BAR_PX, area.height)
+        pygame.draw.rect(surface, theme.PANEL_HI, track, border_radius=BAR_PX // 2)
+        pygame.draw.rect(surface, theme.TEXT_DIM, thumb, border_radius=BAR_PX // 2)
 
 
 #: On-screen keyboard layouts: the scripts of the table's languages.

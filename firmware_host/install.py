@@ -33,7 +33,7 @@ import serial
 
 from firmware_host import board_files, link
 from firmware_host import protocol as P
-from firmware_host.ports import check_port
+from firmware_host.ports import check_free, check_port
 
 HELLO_TIMEOUT_S = 3.0  # a board that runs the firmware answers a hello at once
 RETURN_TIMEOUT_S = 15.0  # after a reset, the USB port goes away and comes back
@@ -56,18 +56,23 @@ class BoardHello:
 
 
 def resolve_port(port: str | None) -> str:
-    """The board's port: the one given (it must exist), else the Pico found by its USB id."""
+    """The board's port: the one given (it must exist), else the Pico found by its USB id;
+    either way one no other program holds (`run` or the service)."""
     if port is not None:
         try:  # the same check as `run --port`: a folder, a plain file or /dev/null is no port
             check_port(port)
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
             raise InstallError(str(exc)) from None
-        return port
-    found = link.find_board()
-    if found is None:
-        raise InstallError("no Pico found: plug it in with a data USB cable, or pass its port "
-                           "with --port (e.g. --port /dev/ttyACM0)")
-    return found
+    else:
+        port = link.find_board()
+        if port is None:
+            raise InstallError("no Pico found: plug it in with a data USB cable, or pass its "
+                               "port with --port (e.g. --port /dev/ttyACM0)")
+    try:
+        check_free(port)
+    except OSError as exc:
+        raise InstallError(exc.strerror or str(exc)) from None
+    return port
 
 
 def ask_version(port: str, timeout_s: float | None = None) -> BoardHello | None:
@@ -104,12 +109,7 @@ def check_version(port: str, timeout_s: float | None = None) -> BoardHello:
                            "Showdown firmware on it? Install it with `uno-showdown firmware "
                            "install`", bad_input=False)
     if hello.version != P.VERSION:
-        age = "an older" if hello.version < P.VERSION else "a newer"
-        raise InstallError(
-            f"the board on {port} runs {age} firmware (protocol v{hello.version}; this program "
-            f"speaks v{P.VERSION}): run `uno-showdown firmware install`"
-            + ("" if hello.version < P.VERSION else " from this version of uno-showdown"),
-            bad_input=False)
+        raise InstallError(link.version_text(port, hello.version), bad_input=False)
     return hello
 
 

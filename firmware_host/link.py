@@ -22,7 +22,12 @@ stamp already unwrapped onto the device clock, see clock.py). As in pyserial's
 `serial.threaded`, the listener is called with no lock held: the link queues
 what it has to say while it holds its lock and hands it on after letting go,
 so a listener may block, take its own locks or send a command from another
-thread without stalling the link or deadlocking with it.
+thread without stalling the link or deadlocking with it. Writing is the writer
+thread's: a command, an acknowledgement or a heartbeat is queued (in order)
+under the lock and written after it, so a caller (the service's loop) never
+waits on the port, not even on a board that stops taking bytes until the
+write times out (then the link drops the port and starts over, as on a read
+error).
 
 The session is one of the named `LinkState`s; `_STATE_CHANGES` lists the moves
 between them, and the link makes no other.
@@ -34,6 +39,7 @@ import collections
 import contextlib
 import enum
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
@@ -58,6 +64,11 @@ _TICK_ARG = {P.PADDLE: 1, P.BUTTON: 0, P.GO_SHOWN: 0, P.LAUNCH_DONE: 2, P.FAULT:
 _CANCELS = {P.STOP: (P.LAUNCH, P.COUNTDOWN), P.ARROW: (P.ARROW,)}
 #: commands the owner must hear about when the board refuses them, even as stale
 _MUST_RUN = (P.LAUNCH, P.COUNTDOWN)
+#: seconds one write may block before the port counts as gone
+WRITE_TIMEOUT_S = 0.5
+#: frames waiting for the writer beyond which the port counts as stalled (a second of
+#: heartbeats, acknowledgements and commands is a few dozen)
+MAX_QUEUED = 256
 
 _NAK_TEXT = {
     P.NAK_NO_SESSION: "the board had no session",
@@ -92,6 +103,15 @@ _STATE_CHANGES = {
 }
 
 
+def version_text(port: str, board_version: int) -> str:
+    """What to tell about a board whose firmware speaks another protocol: one sentence,
+    with the cure (`firmware version`, `run --device serial` and the unit's fault alike)."""
+    age = "an older" if board_version < P.VERSION else "a newer"
+    return (f"the board on {port} runs {age} firmware (protocol v{board_version}; this program "
+            f"speaks v{P.VERSION}): run `uno-showdown firmware install`"
+            + ("" if board_version < P.VERSION else " from this version of uno-showdown"))
+
+
 def nak_text(reason: int) -> str:
     return _NAK_TEXT.get(reason, f"reason {reason}")
 
@@ -119,6 +139,7 @@ class Lost:
 class VersionMismatch:
     board_version: int
     t_us: int
+    port: str = "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +210,9 @@ class Link:
         self._closed = threading.Event()
         self._ready = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
+        #: frames for the writer thread, each with the port it was meant for; None ends it
+        self._out: queue.Queue[tuple[serial.Serial, bytes] | None] = queue.Queue()
+        self._writer: threading.Thread | None = None
         self._ser: serial.Serial | None = None
         self._decoder = P.Decoder()
         self.clock = BoardClock()
@@ -208,6 +232,9 @@ class Link:
     # -- lifetime --
 
     def start(self) -> Link:
+        self._writer = threading.Thread(target=self._write_out, name="serial-link-writer",
+                                        daemon=True)
+        self._writer.start()
         self._thread = threading.Thread(target=self._run, name="serial-link", daemon=True)
         self._thread.start()
         return self
@@ -216,6 +243,9 @@ class Link:
         self._closed.set()
         if self._thread is not None:
             self._thread.join(timeout=2)
+        self._out.put(None)  # after what is queued: a closing unit's STOP is still written
+        if self._writer is not None:
+            self._writer.join(timeout=2 * WRITE_TIMEOUT_S)
         with self._lock:
             self._drop_port()
 
@@ -308,7 +338,8 @@ class Link:
                            "to be plugged in (or pass --port)")
             return False
         try:
-            ser = serial.Serial(port, BAUD, timeout=0.005, write_timeout=0.5, exclusive=True)
+            ser = serial.Serial(port, BAUD, timeout=0.005, write_timeout=WRITE_TIMEOUT_S,
+                                exclusive=True)
         except (serial.SerialException, OSError) as exc:
             self._complain(f"cannot open {port} ({exc})")
             return False
@@ -352,12 +383,30 @@ class Link:
         self._to_tell.append(event)
 
     def _write(self, frame: bytes) -> None:
+        """Queue `frame` for the writer thread (under the lock, so frames keep their order)."""
         if self._ser is None:
             return
-        try:
-            self._ser.write(frame)
-        except (serial.SerialException, OSError) as exc:
-            self._lose(f"writing to the board failed ({exc})")
+        if self._out.qsize() >= MAX_QUEUED:
+            self._lose(f"the board's port took no bytes for a while ({MAX_QUEUED} frames "
+                       "waiting)")
+            return
+        self._out.put((self._ser, frame))
+
+    def _write_out(self) -> None:
+        """The writer thread: write each queued frame, holding no lock while it writes."""
+        while True:
+            item = self._out.get()
+            if item is None:
+                return
+            ser, frame = item
+            try:
+                ser.write(frame)
+            except (serial.SerialException, OSError, TypeError, ValueError,
+                    AttributeError) as exc:
+                # the last three: pyserial on a port the reader closed under it
+                with self._lock:
+                    if self._ser is ser:  # not a port already dropped and forgotten
+                        self._lose(f"writing to the board failed ({exc})")
 
     def _send_hello(self, now: int) -> None:
         self._last_hello_us = now
@@ -422,7 +471,8 @@ class Link:
         if version != P.VERSION:
             if self.state is not LinkState.MISMATCH:
                 self._set_state(LinkState.MISMATCH)
-                self._emit(VersionMismatch(version, self.clock.now_us(now)))
+                self._emit(VersionMismatch(version, self.clock.now_us(now),
+                                           self._ser.port if self._ser else "?"))
             self.boot_id = boot_id
             return
         if self.state is LinkState.READY:

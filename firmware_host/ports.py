@@ -8,6 +8,8 @@ then wait for a board forever. A name that is no path (COM3) must be one the sys
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 import stat
 
@@ -36,6 +38,29 @@ def check_port(port: str) -> None:
     if not stat.S_ISCHR(mode) or not _is_terminal(port):
         raise OSError(f"{port} is not a serial port (not a terminal device): pass the board's "
                       f"port {_PORT_HINT}")
+
+
+def check_free(port: str) -> None:
+    """Refuse a port another program holds (`run`, the service), in one line (OSError).
+
+    pyserial's `exclusive=True` holds an exclusive `flock` on the port for as long as it is
+    open; taking the same lock without waiting, and letting it go at once, tells whether
+    some program holds it, before a link opens it and waits for a board that cannot answer.
+    """
+    try:
+        fd = os.open(port, os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return  # not a path (COM3), or not ours to open: whoever opens it says why
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise OSError(errno.EBUSY, f"{port} is in use by another program: stop "
+                          "`uno-showdown run` or the service first") from None
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 _PORT_HINT = "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself"

@@ -34,11 +34,13 @@ from firmware_host.link import (
     Refused,
     VersionMismatch,
     nak_text,
+    version_text,
 )
 from firmware_host.ports import check_port
 from hardware.base import ShowdownUnit
 from showdown.events import (
     Beep,
+    ConfigError,
     GoShown,
     LaunchFinished,
     LaunchPart,
@@ -50,6 +52,11 @@ from showdown.events import (
 )
 
 log = logging.getLogger(__name__)
+
+#: How long `run` waits at the start for the board's hello before going on without it
+#: (a board that runs the firmware answers at once; one not plugged in yet is waited for
+#: by the link, as before).
+HELLO_WAIT_S = 2.0
 
 _FAULT_TEXT = {
     P.FAULT_HOST_SILENT: "the board stopped the launcher because the host fell silent",
@@ -87,7 +94,21 @@ class SerialUnit(ShowdownUnit):
         self._cond = threading.Condition()
         self._inputs: collections.deque[UnitInput] = collections.deque()
         self._woken = False
+        self._answered = threading.Event()  # the board's first hello: ours, or a mismatch
+        self._mismatch: VersionMismatch | None = None
         self.link = Link(port, self._on_link_event, **link_options).start()
+
+    def refuse_other_firmware(self, timeout_s: float = HELLO_WAIT_S) -> None:
+        """Raise ConfigError if the board answers the first hello with another protocol.
+
+        `run` calls it before the table starts: a board it can never play on is refused in
+        one line (exit 2), nothing sent to it but the hello. A board that does not answer
+        within `timeout_s` (not plugged in yet, still booting) is waited for by the link,
+        and a mismatch found later is a fault that ends every duel, as before.
+        """
+        if self._answered.wait(timeout_s) and self._mismatch is not None:
+            found = self._mismatch
+            raise ConfigError(version_text(found.port, found.board_version))
 
     # -- what the link says --
 
@@ -101,22 +122,23 @@ class SerialUnit(ShowdownUnit):
             item = UnitFault(event.t_us, f"lost the board: {event.reason}", abort_duel=True,
                              launch_failed=P.LAUNCH in event.unconfirmed)
         elif isinstance(event, VersionMismatch):
-            item = UnitFault(
-                event.t_us,
-                f"the board's firmware speaks protocol v{event.board_version} and this program "
-                f"v{P.VERSION}: install the firmware that comes with this version",
-                abort_duel=True,
-            )
+            self._mismatch = event
+            self._answered.set()
+            item = UnitFault(event.t_us, version_text(event.port, event.board_version),
+                             abort_duel=True)
         elif isinstance(event, Refused):
-            # a duel cannot go on without the board's countdown (nobody would see go), and
-            # a refused launch means the cards never flew: either way the duel is over
+            # a duel cannot go on without the board's countdown (nobody would see go): it
+            # ends. A refused launch means the cards never flew, but its duel already has
+            # its verdict: that launch fails, and only that. The duel in hand by now may be
+            # the next one (a headless table loads it at the verdict): it is left alone.
             item = UnitFault(
                 event.t_us, f"the board refused {_COMMAND_TEXT.get(event.kind, event.kind)}: "
                 f"{nak_text(event.reason)}",
-                abort_duel=event.kind in (P.COUNTDOWN, P.LAUNCH),
+                abort_duel=event.kind == P.COUNTDOWN,
                 launch_failed=event.kind == P.LAUNCH,
             )
         elif isinstance(event, Connected):
+            self._answered.set()
             log.info("board %08x ready on %s", event.boot_id, event.port)
         if item is not None:
             self._report(item)
@@ -267,9 +289,17 @@ def open_unit(args: argparse.Namespace) -> SerialUnit:
 
     A port named on the command line must exist now: a typo should fail at once,
     not wait forever. Without one, the link keeps looking for a board and says
-    once that it is waiting, so a board plugged in later is found.
+    once that it is waiting, so a board plugged in later is found. A board whose
+    firmware speaks another protocol is refused (ConfigError) if it says so within
+    HELLO_WAIT_S.
     """
     port = getattr(args, "port", None)
     if port is not None:
         check_port(port)
-    return SerialUnit(port)
+    unit = SerialUnit(port)
+    try:
+        unit.refuse_other_firmware()
+    except ConfigError:
+        unit.close()  # the board was sent nothing but the hello: its motor never ran
+        raise
+    return unit

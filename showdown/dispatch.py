@@ -23,7 +23,13 @@ import time
 from collections import deque
 from collections.abc import Callable
 
-from showdown.events import Listener, ServiceEvent, VerdictGiven
+from showdown.events import (
+    LaunchFailed,
+    Listener,
+    ServiceEvent,
+    VerdictContested,
+    VerdictGiven,
+)
 
 log = logging.getLogger(__name__)
 
@@ -205,10 +211,16 @@ class Dispatcher:
 
 def _describe_pending(entry: _CallbackListener) -> str:
     waiting = entry.feed.pending()
-    verdicts = sorted({e.duel_id for e in waiting if isinstance(e, VerdictGiven)})
     what = f"{len(waiting)} event(s) waiting"
-    if verdicts:
-        what += " with the verdicts of duels " + number_ranges(verdicts)
+    named = []
+    for kind, label in ((VerdictGiven, "the verdicts of duels"),
+                        (LaunchFailed, "the failed launches of duels"),
+                        (VerdictContested, "the contests of duels")):
+        duels = sorted({e.duel_id for e in waiting if isinstance(e, kind)})
+        if duels:
+            named.append(f"{label} {number_ranges(duels)}")
+    if named:
+        what += " with " + ", ".join(named)
     return f"{_name(entry.listener)} ({what}, one still in hand)"
 
 

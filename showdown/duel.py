@@ -80,6 +80,9 @@ _RUNNING = frozenset({Phase.COUNTING, Phase.FROZEN, Phase.GO})
 MAX_COUNTDOWN_US = 60_000_000  # a minute: countdowns and the response timeout
 MAX_TIE_WINDOW_US = 50_000  # 50 ms: beyond that people can see who was first
 MAX_SETTLE_US = 1_000_000  # a second: a link slower than that is broken, not late
+#: The most cards one duel loads, on any unit: a Wild Showdown asks for 1 to 3, a house rule
+#: may load more, and 20 is what a microcontroller unit's launcher takes at once.
+MAX_CARDS = 20
 
 
 @dataclass(frozen=True, slots=True)

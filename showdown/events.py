@@ -14,6 +14,9 @@ error with the types below, and with no other: one type per concept.
   `GoShown` (with its duel), `EarlyPressSeen`, `VerdictGiven`, `VerdictContested`,
   `ReactionsTimed`, `LaunchFinished` (with its duel), `LaunchFailed`, `UnitFault`.
   Listeners hear them on a thread of their own, never on the loop that owns time.
+* The duel log's lines (`log_lines`, `parse_log_line`, `LogLineError`): the service writes
+  the log and the companion reads it back (`game duels --recover-from`), so the one reader
+  of its lines lives here, where both may import it; what the lines mean is each side's.
 * `ConfigError`: bad input or configuration from the person at the table; every command
   prints its message as one line and exits with status 2. Adapters raise it too, so no
   layer below the command line needs the command line.
@@ -23,10 +26,11 @@ Times are integers in microseconds on the unit's own monotonic clock (`*_us`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = [
     "Beep",
@@ -40,6 +44,8 @@ __all__ = [
     "LaunchFinished",
     "LaunchPart",
     "Listener",
+    "LogLineError",
+    "LogLineTooLong",
     "Outcome",
     "PaddlePressed",
     "ReactionsTimed",
@@ -51,6 +57,8 @@ __all__ = [
     "UnitInput",
     "VerdictContested",
     "VerdictGiven",
+    "log_lines",
+    "parse_log_line",
 ]
 
 
@@ -326,3 +334,57 @@ ServiceEvent = (
     | ReactionsTimed | LaunchFinished | LaunchFailed | UnitFault
 )
 Listener = Callable[[ServiceEvent], None]
+
+
+# --- the duel log's lines ----------------------------------------------------
+
+#: The longest duel-log line read: a table's lines are about 200 characters. Past this the
+#: input is not a duel log (a binary file, /dev/zero), and reading on would fill the memory.
+MAX_LOG_LINE_CHARS = 64 * 1024
+
+
+class LogLineError(ValueError):
+    """A duel-log line that is not a record; the message says what is wrong with it."""
+
+
+class LogLineTooLong(LogLineError):
+    """Line `line` is longer than `MAX_LOG_LINE_CHARS`: the input is not a duel log."""
+
+    def __init__(self, line: int) -> None:
+        super().__init__(f"line {line} is longer than {MAX_LOG_LINE_CHARS:,} characters: "
+                         "this is not a duel log")
+        self.line = line
+        self.limit = MAX_LOG_LINE_CHARS
+
+
+class _Readable(Protocol):
+    def readline(self, size: int = -1, /) -> str: ...
+
+
+def log_lines(stream: _Readable) -> Iterator[str]:
+    """The lines of a duel log, one at a time, none longer than `MAX_LOG_LINE_CHARS`
+    (`LogLineTooLong`): a log of any length is read in little memory."""
+    number = 0
+    while line := stream.readline(MAX_LOG_LINE_CHARS + 1):
+        number += 1
+        if len(line) > MAX_LOG_LINE_CHARS:
+            raise LogLineTooLong(number)
+        yield line
+
+
+def parse_log_line(text: str) -> dict[str, Any] | None:
+    """One duel-log line as its JSON object; None for a blank line. `LogLineError` when it
+    is not a JSON object (not JSON, nested past the parser, a number of 4,300 digits)."""
+    if not text.strip():
+        return None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LogLineError(f"not JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise LogLineError("not a duel-log record (nested too deeply)") from None
+    except ValueError:  # the only other refusal: a number of more than 4,300 digits
+        raise LogLineError("not a duel-log record (a number with too many digits)") from None
+    if not isinstance(obj, dict):
+        raise LogLineError("expected a JSON object")
+    return obj

@@ -16,7 +16,15 @@ so a log the service wrote replays to the verdicts the table gave, always:
 
 Judging options given to the replay (`--settle-us`, ...) ask "what if": the engine then
 decides by its own deadlines, not the table's.
+
+A duel the service logged but never gave a (final) verdict for (the table stopped, or was
+killed, mid-countdown) is not judged past the verdicts the table gave: the replay would
+only invent the verdict the table never gave. It is reported as unfinished
+(`ReplayedVerdict.unfinished`), which `--check` never counts as agreeing. The service
+logs an `abort` ("the table stopped") for a duel it stops with, so only a killed table
+leaves one.
 """
+
 
 from __future__ import annotations
 
@@ -35,11 +43,17 @@ from showdown.duel import (
     run_to_verdict,
 )
 from showdown.duel_log import LogError, LogRecord, decode_line, encode_input
-from showdown.events import DuelResult, GoShown, TiePolicy
+from showdown.events import (
+    MAX_LOG_LINE_CHARS,
+    DuelResult,
+    GoShown,
+    LogLineTooLong,
+    TiePolicy,
+    log_lines,
+)
 
-#: The longest line read: a table's lines are about 150 characters. Past this the input is
-#: not a duel log (a binary file, /dev/zero), and reading on would only fill the memory.
-MAX_LINE_CHARS = 64 * 1024
+#: The longest line read (the contract's reader holds every duel-log reader to it).
+MAX_LINE_CHARS = MAX_LOG_LINE_CHARS
 #: The most inputs one duel may have: a table logs a dozen or two (a bouncing switch a few
 #: more). Past this the log is not a table's, and one duel's inputs are held in memory.
 MAX_INPUTS_PER_DUEL = 10_000
@@ -55,16 +69,12 @@ def bounded_lines(stream: TextIO) -> Iterator[str]:
     A log of any length is replayed in little memory: a duel is judged, and printed, as
     soon as its lines are in.
     """
-    number = 0
-    while True:
-        line = stream.readline(MAX_LINE_CHARS + 1)
-        if not line:
-            return
-        number += 1
-        if len(line) > MAX_LINE_CHARS:
-            raise ReplayError(f"line {number} is longer than {MAX_LINE_CHARS:,} characters: "
-                              "this is not a duel log")
-        yield line
+    try:
+        yield from log_lines(stream)
+    except LogLineTooLong as exc:
+        raise ReplayError(str(exc)) from None
+
+
 @dataclass(frozen=True, slots=True)
 class _Input:
     line: int
@@ -93,6 +103,21 @@ class _DuelRecord:
         return [s for s in self.steps if isinstance(s, _Input)]
 
     @property
+    def service_written(self) -> bool:
+        """The service wrote these lines (they carry arrival times), so its verdict lines
+        are every verdict the table gave."""
+        return any(isinstance(s, _Input) and s.arrived_us is not None for s in self.steps)
+
+    @property
+    def finished_by_table(self) -> bool:
+        """The log holds the table's final verdict (a rematched tie, with no launch, is not
+        final: the duel went on)."""
+        if not self.recorded:
+            return False
+        last = self.recorded[-1]
+        return not (last.get("outcome") == "tie" and not last.get("launch"))
+
+    @property
     def knows_decisions(self) -> bool:
         """The log says when the table committed each verdict (logs since contests)."""
         decided = [s.t_us for s in self.steps if isinstance(s, _Decided)]
@@ -102,7 +127,8 @@ class _DuelRecord:
 @dataclass(frozen=True, slots=True)
 class ReplayedVerdict:
     line: int  # where the duel's load is
-    result: DuelResult
+    #: The replayed verdict; None for an unfinished duel (the table gave none to replay).
+    result: DuelResult | None
     recorded: dict[str, Any] | None  # the verdict the log says was given, if any
     #: For a duel's final verdict: the late press that would have changed it, if any.
     contest: Contest | None = None
@@ -110,11 +136,17 @@ class ReplayedVerdict:
     recorded_contested: bool | None = None
 
     @property
+    def unfinished(self) -> bool:
+        """The service logged this duel but the table gave it no (final) verdict."""
+        return self.result is None
+
+    @property
     def matches(self) -> bool | None:
         """Whether the table gave the same verdict (reaction times aside: the table's
         verdict line is written before the slower player's time is known), and marked
-        it contested exactly when the replay finds it contested."""
-        if self.recorded is None:
+        it contested exactly when the replay finds it contested. None when there is no
+        verdict to compare (a hand-written log, an unfinished duel)."""
+        if self.recorded is None or self.result is None:
             return None
         replayed = self.result.to_json()
         same = all(self.recorded.get(k) == v for k, v in replayed.items() if k != "reaction_us")
@@ -123,7 +155,10 @@ class ReplayedVerdict:
         return same
 
     def to_json(self) -> dict[str, Any]:
-        """What `uno-showdown replay` prints: the verdict, and any contest of it."""
+        """What `uno-showdown replay` prints: the verdict, and any contest of it; for an
+        unfinished duel, `{"outcome": null, "unfinished": true}`."""
+        if self.result is None:
+            return {"outcome": None, "unfinished": True}
         out = self.result.to_json()
         if self.contest is not None:
             c = self.contest
@@ -281,6 +316,11 @@ def iter_replay(
         raise ReplayError(str(exc)) from exc
     for duel in _group(lines, config or DuelConfig(), overrides):
         results, contest = replay_duel(duel, table_clock=not overrides)
+        # The replay finds a verdict the table never gave: judge only what the table judged.
+        unfinished = (duel.service_written and not duel.finished_by_table
+                      and len(results) > len(duel.recorded))
+        if unfinished:
+            results, contest = results[:len(duel.recorded)], None
         for i, result in enumerate(results):
             recorded = duel.recorded[i] if i < len(duel.recorded) else None
             final = i == len(results) - 1 and not result.rematch
@@ -289,3 +329,5 @@ def iter_replay(
                 logged_contest = duel.contested is not None
             yield ReplayedVerdict(
                 duel.first_line, result, recorded, contest if final else None, logged_contest)
+        if unfinished:
+            yield ReplayedVerdict(duel.first_line, None, None)

@@ -80,6 +80,8 @@ IDLE_WAIT_S = 0.25
 RESULTS_KEPT = 1_000
 #: How long `close()` waits for listeners to take what is still queued for them.
 FLUSH_TIMEOUT_S = 3.0
+#: Why a duel loaded or under way ends when the service stops: its abort line says so.
+STOPPED_REASON = "the table stopped"
 
 _NO_PLAYERS: Mapping[Side, str] = MappingProxyType({})
 
@@ -157,6 +159,11 @@ class ShowdownService:
                 "%s does not stamp paddle edges in hardware: close duels are judged less fairly",
                 unit.name,
             )
+
+    @property
+    def duel_log(self) -> DuelLog | None:
+        """Where every duel is written (on the log's own thread), if anywhere."""
+        return self._log
 
     # -- listeners --
 
@@ -244,6 +251,7 @@ class ShowdownService:
                 self.step()
         finally:
             self.unit.stop_launcher()
+            self._stop_duel()
 
     def step(self, max_wait_s: float = IDLE_WAIT_S) -> None:
         """One turn of the loop: commands, then inputs (waiting up to what is due), then time.
@@ -314,6 +322,8 @@ class ShowdownService:
                 self._start(now, cmd.countdown_us)
             elif isinstance(cmd, _AbortCmd):
                 self._abort(now, cmd.reason)
+            elif isinstance(cmd, _StopCmd):
+                self._stop_duel()
 
     def _under_way(self) -> bool:
         """A duel has started and is not finished: counting, judging or timing presses."""
@@ -359,6 +369,19 @@ class ShowdownService:
         self.unit.stop_launcher()
         if self.duel is not None and (self.duel.phase is Phase.LOADED or self.duel.phase.running):
             self._feed(Abort(t_us, reason), self.unit.now_us())
+
+    def _stop_duel(self) -> None:
+        """The table stops with a duel loaded or under way: it ends aborted ("the table
+        stopped"), told everywhere a verdict goes, so the duel log never holds a duel that
+        replay would have to finish by inventing a verdict. Never raises: it runs on the
+        way out, where the unit may be what failed."""
+        duel = self.duel
+        if duel is None or not (duel.phase is Phase.LOADED or duel.phase.running):
+            return
+        try:
+            self._abort(self.unit.now_us(), STOPPED_REASON)
+        except Exception:
+            log.exception("duel %d: could not end it as aborted while stopping", self.duel_id)
 
     def _on_input(self, item: UnitInput, arrived_us: int) -> None:
         duel = self.duel
@@ -480,6 +503,7 @@ class ShowdownService:
         """
         try:
             self.unit.stop_launcher()
+            self._stop_duel()  # the loop has ended: a duel left in hand ends aborted
         finally:
             try:
                 self.unit.close()
@@ -493,7 +517,10 @@ class ShowdownService:
         their threads. What is still untaken is named in one logged line, and returned.
 
         For a command that closes the unit and the duel log itself; `close()` calls it too.
+        Called once the loop has ended: a duel still loaded or under way then ends aborted
+        first ("the table stopped"), so listeners and the duel log hear of it.
         """
+        self._stop_duel()
         busy = self._events.close(flush_timeout_s)
         if busy:
             log.warning("listeners still busy after %.1f s at shutdown: %s",

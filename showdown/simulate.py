@@ -25,6 +25,7 @@ from showdown.events import (
     ReactionsTimed,
     Side,
     TimerPressed,
+    VerdictContested,
     VerdictGiven,
 )
 from showdown.service import IDLE_WAIT_S, ShowdownService
@@ -116,6 +117,8 @@ class SimulationReport:
     launches: int = 0
     most_launches_in_one_duel: int = 0
     naive_disagreements: int = 0
+    #: Verdicts a press arriving after them would have changed (marked in the duel log).
+    contested: int = 0
     results: list[DuelResult] = field(default_factory=list)
 
 
@@ -153,6 +156,8 @@ def simulate(
                 verdicts.append(event)
             elif isinstance(event, ReactionsTimed):
                 timed.append(event)
+            elif isinstance(event, VerdictContested):
+                report.contested += 1
 
     for n in range(duels):
         challenger = Side.LEFT if n % 2 == 0 else Side.RIGHT
@@ -173,9 +178,12 @@ def simulate(
                     report.outcomes[event.result.outcome.value] += 1
                     _judge_the_judges(report, table, event.result)
                     break
-        # Let the launch finish and late presses drain before the next duel.
-        table.advance_to(table.now_us() + config.response_timeout_us + 1_000_000)
-        step(0)
+        # Let the launch finish and late presses drain before the next duel. The clock
+        # steps from one pending arrival to the next (the fake unit's read jumps to it), so
+        # a late press is read, and logged, at the instant it arrives, not at the end.
+        drained_us = table.now_us() + config.response_timeout_us + 1_000_000
+        while table.now_us() < drained_us:
+            step(min(IDLE_WAIT_S, (drained_us - table.now_us()) / 1_000_000))
         report.duels += 1
         report.results.append(final)
         fired = len(table.launches) - launches_before
@@ -221,6 +229,7 @@ def format_report(report: SimulationReport) -> str:
         lines.append(f"{'reaction ' + side.value + ' (median/best)':<34}{median:>10}{best:>10}")
     lines.append(f"{'launches':<34}{report.launches:>10}")
     lines.append(f"{'most launches in one duel':<34}{report.most_launches_in_one_duel:>10}")
+    lines.append(f"{'contested (a late press)':<34}{report.contested:>10}")
     lines.append(
         f"{'verdicts arrival order gets wrong':<34}{report.naive_disagreements:>10}"
     )

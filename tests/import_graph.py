@@ -24,6 +24,15 @@ MICROPYTHON_MODULES = frozenset({
     "uasyncio", "uarray", "ucollections", "uctypes", "network", "bluetooth", "esp", "esp32",
     "pyb",
 })
+#: The standard-library modules MicroPython's ports ship, under CPython's names (its library
+#: reference: array, asyncio, binascii, ...). CPython's standard library is far larger:
+#: dataclasses, typing, enum or functools pass an import check on CPython and fail on the
+#: board at boot, so the firmware may use only these.
+MICROPYTHON_STDLIB = frozenset({
+    "array", "asyncio", "binascii", "builtins", "cmath", "collections", "errno", "gc",
+    "gzip", "hashlib", "heapq", "io", "json", "math", "os", "platform", "random", "re",
+    "select", "socket", "ssl", "struct", "sys", "time", "zlib", "_thread",
+})
 #: The command line: it sits on top and composes everything else.
 COMMAND_LINE = ("showdown.cli", "showdown.__main__", "showdown.commands", "showdown.window",
                 "showdown.duel_bar", "hardware.commands", "companion.commands",
@@ -155,7 +164,7 @@ def _firmware_breaks(i: Import) -> bool:
         return False  # the codec, and the firmware's own modules
     if _project(target):
         return True
-    return not (_stdlib(target) or _top(target) in MICROPYTHON_MODULES)
+    return _top(target) not in MICROPYTHON_STDLIB | MICROPYTHON_MODULES
 
 
 RULES: tuple[Rule, ...] = (
@@ -222,7 +231,8 @@ RULES: tuple[Rule, ...] = (
         lambda m: _within(m, FIRMWARE),
         _firmware_breaks,
         "the firmware runs on MicroPython, where only the codec is copied beside it; "
-        "anything else from this project (or from PyPI) is not on the board",
+        "anything else from this project (or from PyPI), and any standard module MicroPython "
+        "lacks (dataclasses, typing, ...), is not on the board",
     ),
     Rule(
         "the service sees a unit only through its interface",

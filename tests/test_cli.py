@@ -247,3 +247,20 @@ def test_a_log_from_a_looser_table_replays_once_its_options_are_given(capsys, tm
     assert status == 2 and "line 1: bad config: tie_window_us" in err
     status, out, _ = run_cli(capsys, "replay", "--tie-window-us", "100", str(log))
     assert status == 0 and json.loads(out)["winner"] == "left"
+
+
+def test_simulate_logs_a_late_press_when_it_arrives_and_counts_contested(capsys, tmp_path):
+    """A press delivered after its verdict is read the moment it arrives (at most the
+    jitter after its stamp), not when the simulation next jumps its clock; the summary
+    counts the contested verdicts the log holds."""
+    log = tmp_path / "sim.jsonl"
+    status, out, _ = run_cli(capsys, "simulate", "--duels", "300", "--jitter-ms", "40",
+                             "--log", str(log))
+    assert status == 0
+    contested = [line for line in map(json.loads, log.read_text().splitlines())
+                 if line.get("input") == "contested"]
+    assert contested  # this seed and jitter do make some
+    for line in contested:
+        assert 0 <= line["arrived_us"] - line["t_us"] <= 40_000
+    rows = dict(re.findall(r"^(\S[^\d]*?)\s{2,}(\d+)", out, re.M))
+    assert rows["contested (a late press)"] == str(len(contested))

@@ -86,6 +86,15 @@ def test_the_checker_fails_on_a_planted_violation(tmp_path: Path, rule: str, fil
     assert all(reason in line for line in hits)  # each failure says why the rule exists
 
 
+@pytest.mark.parametrize("module", ["dataclasses", "typing", "enum", "functools"])
+def test_the_firmware_may_not_import_what_only_cpython_has(tmp_path: Path, module: str) -> None:
+    """CPython's standard library would pass an import check here and fail on the board."""
+    plant(tmp_path, {"firmware_host/firmware/fw_core.py": f"import protocol\nimport {module}\n",
+                     "firmware_host/protocol.py": ""})
+    assert any("breaks 'the firmware imports only the codec'" in line
+               for line in graph.check(tmp_path))
+
+
 def test_a_clean_planted_tree_passes(tmp_path: Path) -> None:
     plant(tmp_path, {
         "showdown/events.py": "from __future__ import annotations\nimport enum\n",

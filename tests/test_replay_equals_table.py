@@ -109,7 +109,8 @@ def play(case: dict[str, object]) -> tuple[list[str], list[object]]:
                     own_countdown=case["own_countdown"], go_late_us=case["go_late_us"],
                     report_transit_us=case["report_transit_us"])
     log = io.StringIO()
-    service = ShowdownService(unit, config, rng=random.Random(1), duel_log=DuelLog(stream=log))
+    duel_log = DuelLog(stream=log)
+    service = ShowdownService(unit, config, rng=random.Random(1), duel_log=duel_log)
     feed = service.subscribe("test")
     heard: list[object] = []
     countdown = 1_000_000
@@ -135,6 +136,7 @@ def play(case: dict[str, object]) -> tuple[list[str], list[object]]:
         else:
             raise AssertionError("the duel never finished")
         heard.append("next duel")
+    assert duel_log.flush(5.0)
     return log.getvalue().splitlines(), heard
 
 

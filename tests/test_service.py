@@ -39,12 +39,18 @@ class Table:
     def __init__(self, config: DuelConfig | None = None, unit: FakeUnit | None = None):
         self.unit = unit or FakeUnit()
         self._heard: list[object] = []
-        self.log = io.StringIO()
+        self._log_text = io.StringIO()
+        self.duel_log = DuelLog(stream=self._log_text)
         self.service = ShowdownService(
-            self.unit, config or DuelConfig(), rng=random.Random(3),
-            duel_log=DuelLog(stream=self.log),
+            self.unit, config or DuelConfig(), rng=random.Random(3), duel_log=self.duel_log,
         )
         self.feed = self.service.subscribe("test")
+
+    @property
+    def log(self) -> io.StringIO:
+        """The duel log as written so far (its writer thread has caught up)."""
+        assert self.duel_log.flush(5.0)
+        return self._log_text
 
     @property
     def events(self) -> list[object]:

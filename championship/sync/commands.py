@@ -120,6 +120,8 @@ def cmd_status(args: argparse.Namespace) -> int:
                     label=boxed.box.label, game=boxed.current_game_id,
                     state=boxed.box.state.value))
             print(_("Waiting to be sent: {n}.").format(n=file.pending()))
+            for line in file.refused():
+                print(line)
             standings = json.loads(row.get("standings", "{}"))
             lines = [ln for ln in standings.get("qualifying", []) if ln.get("rank")]
             if lines:

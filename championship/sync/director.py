@@ -35,7 +35,7 @@ from championship.sync.credentials import Credentials
 from championship.sync.ledger import Ledger
 from championship.sync.link import BrokerAddress, Inbound, Link
 from championship.web.state import page_state
-from companion.timebox import State
+from companion.timebox import State, TimeBoxError
 
 log = logging.getLogger("uno-showdown.director")
 
@@ -47,10 +47,12 @@ POLL_S = 0.1
 
 @dataclass
 class _Acks:
-    """How far one table's messages (from one games file) have been taken."""
+    """How far one table's messages (from one games file) have been taken, and the deals
+    taken off its outbox without counting (repeated in every acknowledgement, newest last)."""
 
     upto: int
     waiting: set[int]
+    refused: tuple[wire.Refused, ...] = ()
 
 
 class DirectorSync:
@@ -142,7 +144,9 @@ class DirectorSync:
                 if up.seq <= acks.upto:
                     touched.add(key)  # seen before: acknowledge again
                     continue
-                self._apply(conn, data, tables, up)
+                refusal = self._apply(conn, data, tables, up)
+                if refusal is not None:
+                    acks.refused = (*acks.refused, refusal)[-wire.MAX_REFUSED:]
                 acks.waiting.add(up.seq)
                 while acks.upto + 1 in acks.waiting:
                     acks.upto += 1
@@ -150,9 +154,10 @@ class DirectorSync:
                 self.ledger.set_acked(conn, event_id, up.table, up.source, acks.upto)
                 touched.add(key)
         for table, source in touched:
+            acks = self._acks[(table, source)]
             self.link.publish(wire.ack_topic(event_id, table),
-                              wire.encode_ack(table, source, self._acks[(table, source)].upto,
-                                              self.secrets[table]), retain=True)
+                              wire.encode_ack(table, source, acks.upto, self.secrets[table],
+                                              acks.refused), retain=True)
         self.taken += len(ups)
         return len(ups)
 
@@ -182,31 +187,20 @@ class DirectorSync:
         return None
 
     def _apply(self, conn: Any, data: Any, tables: Mapping[tuple[str, int], Any],
-               up: wire.Up) -> None:
+               up: wire.Up) -> wire.Refused | None:
+        """Take one checked message; a deal the championship's rules refuse is logged and
+        returned, so the acknowledgement tells the table."""
         r = up.report
         row = tables.get((r.stage, up.table))
         if row is None:
             self._reject(_("ignored table {table}'s message about {stage}: the table does not "
                            "play in it").format(table=up.table, stage=r.stage))
-            return
+            return None
         store = self.champ.store
         boxed = store.load_time_box(conn, row.box_id)
         if isinstance(r, wire.DealReport):
-            if r.points is not None:
-                seated = set(row.seats)
-                for gid in boxed.game_ids:
-                    seated |= set(numbers(store.load_game(gid), data))
-                strangers = sorted(set(r.points) - seated)
-                if strangers:
-                    self._reject(_("ignored table {table}'s deal {deal}: player {number} is not "
-                                   "seated there").format(table=up.table, deal=r.deal_id,
-                                                          number=strangers[0]))
-                    return
-            self.champ.events.put_remote_deal(conn, self.event_id, r.stage, up.table,
-                                              f"t{up.table}/{r.stage}/{r.deal_id}",
-                                              r.revision, None if r.points is None
-                                              else dict(r.points))
-        elif isinstance(r, wire.StatusReport):
+            return self._apply_deal(conn, data, row, boxed, up, r)
+        if isinstance(r, wire.StatusReport):
             box = boxed.box
             if (self.ledger.newer_status(conn, self.event_id, up.table, r.stage, up.seq)
                     and box.state in (State.OPEN, State.PAUSED)
@@ -215,6 +209,43 @@ class DirectorSync:
         else:
             self.ledger.put_duel(conn, self.event_id, up.table, r.duel_id, r.stage,
                                  r.revision, r.challenger, r.opponent, r.outcome, r.winner)
+        return None
+
+    def _apply_deal(self, conn: Any, data: Any, row: Any, boxed: Any, up: wire.Up,
+                    r: wire.DealReport) -> wire.Refused | None:
+        store, events = self.champ.store, self.champ.events
+        # The table's games file is part of the deal's identity: a replacement file numbers
+        # its games afresh, and its deals must not overwrite the first file's.
+        deal_key = f"t{up.table}/{r.stage}/{up.source}/{r.deal_id}"
+        if r.points is not None:
+            seated = set(row.seats)
+            for gid in boxed.game_ids:
+                seated |= set(numbers(store.load_game(gid), data))
+            strangers = sorted(set(r.points) - seated)
+            if strangers:
+                self._reject(_("ignored table {table}'s deal {deal}: player {number} is not "
+                               "seated there").format(table=up.table, deal=r.deal_id,
+                                                      number=strangers[0]))
+                return wire.Refused(up.seq, r.stage, r.deal_id, wire.REFUSED_SEATS)
+        box = boxed.box
+        known = events.remote_deal_known(conn, self.event_id, deal_key)
+        try:
+            late = box.check_reported(
+                r.played_at_us, known,
+                events.late_remote_deals(conn, self.event_id, r.stage, up.table))
+        except TimeBoxError:
+            sealed = box.state is State.SEALED
+            self._reject(
+                (_("ignored table {table}'s deal {deal}: the results of {stage} were taken "
+                   "and are closed") if sealed else
+                 _("ignored table {table}'s deal {deal}: it was recorded after the time of "
+                   "{stage} was up and after the deal in progress")).format(
+                    table=up.table, deal=r.deal_id, stage=box.label))
+            return wire.Refused(up.seq, r.stage, r.deal_id,
+                                wire.REFUSED_SEALED if sealed else wire.REFUSED_LATE)
+        events.put_remote_deal(conn, self.event_id, r.stage, up.table, deal_key, r.revision,
+                               None if r.points is None else dict(r.points), late)
+        return None
 
     # -- telling the tables --
 

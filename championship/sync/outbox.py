@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -186,10 +186,14 @@ class TableFile:
                         key = f"{stage}/g{gid}:{row.number}"
                         seen.add(key)
                         deals += 1
-                        queued += self._queue(conn, sent, key, {str(k): v for k, v in sorted(
-                            points.items())}, game.revision, {
+                        report: dict[str, Any] = {
                             "kind": "deal", "stage": stage, "deal": f"g{gid}:{row.number}",
-                            "points": {str(k): v for k, v in sorted(points.items())}})
+                            "points": {str(k): v for k, v in sorted(points.items())}}
+                        at = _wall_us(row.played_at)
+                        if at is not None:  # the director judges a late deal by it
+                            report["at"] = at
+                        queued += self._queue(conn, sent, key, {str(k): v for k, v in sorted(
+                            points.items())}, game.revision, report)
                     for duel in self.store.duels(gid):
                         key = f"{stage}/g{gid}:d{duel.id}"
                         body = {"kind": "duel", "stage": stage, "duel": f"g{gid}:d{duel.id}",
@@ -256,7 +260,60 @@ class TableFile:
             return conn.execute("DELETE FROM table_sync_outbox WHERE seq <= ?",
                                 (seq,)).rowcount
 
+    def note_refused(self, refused: Sequence[wire.Refused]) -> list[str]:
+        """Keep the deals the director took without counting that are new to this file (for
+        `table status`); returns a line for each, to say now."""
+        lines: list[str] = []
+        with self.store.transaction() as conn:
+            row = conn.execute("SELECT value FROM table_sync_meta WHERE key = 'refused'"
+                               ).fetchone()
+            kept: list[list[Any]] = json.loads(row[0]) if row else []
+            said = max((int(k[0]) for k in kept), default=0)
+            for r in refused:
+                if r.seq <= said:
+                    continue
+                line = refused_text(r)
+                kept.append([r.seq, line])
+                lines.append(line)
+            if lines:
+                self.set_meta(conn, "refused", json.dumps(kept[-wire.MAX_REFUSED:]))
+        return lines
+
+    def refused(self) -> list[str]:
+        """What the director refused, newest last."""
+        text = self.meta("refused")
+        return [str(k[1]) for k in json.loads(text)] if text else []
+
     def payload(self, q: Queued, secret: str) -> bytes:
         """A queued message as sent: numbered, and signed with the table's secret."""
         return wire.sign({"v": wire.VERSION, "table": self.table, "source": self.source,
                           "seq": q.seq, **q.body}, secret)
+
+
+def _wall_us(played_at: str) -> int | None:
+    """A round's stored wall-clock time (ISO, to the second) in µs; None if there is none."""
+    from datetime import UTC, datetime
+
+    try:
+        when = datetime.fromisoformat(played_at)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return int(when.timestamp()) * 1_000_000 + when.microsecond
+
+
+def refused_text(r: wire.Refused) -> str:
+    """A refusal as the table says it, in the table's language."""
+    from championship.i18n import _
+
+    reasons = {
+        wire.REFUSED_SEALED: _("the results of that stage were already taken"),
+        wire.REFUSED_LATE: _("it was recorded after the time was up and after the deal in "
+                             "progress"),
+        wire.REFUSED_SEATS: _("a player in it is not seated at this table"),
+    }
+    game, _sep, number = r.deal_id.lstrip("g").partition(":")
+    return _("The director did not count round {round} of game {game} ({stage}): "
+             "{reason}.").format(round=number, game=game, stage=r.stage,
+                                 reason=reasons[r.reason])

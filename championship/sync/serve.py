@@ -72,7 +72,7 @@ class Served:
             parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
         if opts.web:
             parse_host_port(opts.web, "127.0.0.1", _("the web page"))
-        with Championship.open(opts.db, opts.event, lang=opts.lang) as champ:
+        with Championship.open(opts.db, opts.event, lang=opts.lang, create=False) as champ:
             event_id = champ._require()
             settings = champ.snapshot().settings
             self.event_id, self.db = event_id, str(champ.store.path)

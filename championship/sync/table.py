@@ -133,10 +133,14 @@ class TableAgent:
                 self.seated.set()
                 self.scan()
             elif topic == wire.ack_topic(self.event_id, self.table):
-                source, seq = wire.decode_ack(payload, self.creds.secret, self.table)
-                if self.file.acknowledged(source, seq) or seq >= self._sent_upto:
+                ack = wire.decode_ack(payload, self.creds.secret, self.table)
+                if self.file.acknowledged(ack.source, ack.seq) or ack.seq >= self._sent_upto:
                     self._last_progress = time.monotonic()
-                self.acked = max(self.acked, seq)
+                self.acked = max(self.acked, ack.seq)
+                if ack.source == self.file.source:
+                    for text in self.file.note_refused(ack.refused):
+                        log.warning("table %s: %s", self.table, text)
+                        self.say(text)
             elif topic == wire.standings_topic(self.event_id):
                 state = wire.decode_standings(payload)
                 with self.store.transaction() as conn:

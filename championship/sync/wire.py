@@ -79,12 +79,14 @@ class WireError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class DealReport:
-    """A deal at a table: its points per player number, or None once it was taken back."""
+    """A deal at a table: its points per player number, or None once it was taken back, and
+    when it was recorded (the table's wall clock, µs; None from a table that did not say)."""
 
     stage: str
     deal_id: str
     revision: int
     points: Mapping[int, int] | None
+    played_at_us: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +171,8 @@ def up_body(up: Up) -> dict[str, Any]:
         body |= {"kind": "deal", "deal": r.deal_id, "rev": r.revision,
                  "points": None if r.points is None
                  else {str(k): v for k, v in sorted(r.points.items())}}
+        if r.played_at_us is not None:
+            body["at"] = r.played_at_us
     elif isinstance(r, DuelReport):
         body |= {"kind": "duel", "duel": r.duel_id, "rev": r.revision,
                  "challenger": r.challenger, "opponent": r.opponent, "outcome": r.outcome,
@@ -214,7 +218,8 @@ def decode_up(payload: bytes, secret: str) -> Up:
                     raise WireError("a deal's points are whole numbers from 0 to 1000000")
                 parsed[int(k)] = v
             points = parsed
-        report = DealReport(stage, _str(d, "deal", DEAL_ID), _int(d, "rev", 0, MAX_INT), points)
+        report = DealReport(stage, _str(d, "deal", DEAL_ID), _int(d, "rev", 0, MAX_INT), points,
+                            _opt_int(d, "at"))
     elif kind == "duel":
         winner = d.get("winner")
         if winner is not None and not (_is_int(winner) and 1 <= winner <= 1_000_000):
@@ -319,16 +324,55 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
     return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out))
 
 
-def encode_ack(table: int, source: str, seq: int, secret: str) -> bytes:
-    return sign({"v": VERSION, "kind": "ack", "table": table, "source": source, "seq": seq},
-                secret)
+#: Why the director took a table's message but did not count it (an acknowledgement says).
+REFUSED_SEALED = "sealed"  # the stage's results were taken (the final is seated)
+REFUSED_LATE = "late"  # recorded after the time was up and after the deal in progress
+REFUSED_SEATS = "seats"  # a player in it is not seated at that table
+REFUSALS = (REFUSED_SEALED, REFUSED_LATE, REFUSED_SEATS)
+#: The most refusals one acknowledgement repeats (the newest).
+MAX_REFUSED = 20
 
 
-def decode_ack(payload: bytes, secret: str, table: int) -> tuple[str, int]:
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A table's message the director took off the outbox without counting it."""
+
+    seq: int
+    stage: str
+    deal_id: str
+    reason: str  # one of REFUSALS
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    source: str
+    seq: int
+    refused: tuple[Refused, ...] = ()
+
+
+def encode_ack(table: int, source: str, seq: int, secret: str,
+               refused: tuple[Refused, ...] = ()) -> bytes:
+    return sign({"v": VERSION, "kind": "ack", "table": table, "source": source, "seq": seq,
+                 "refused": [[r.seq, r.stage, r.deal_id, r.reason]
+                             for r in refused[-MAX_REFUSED:]]}, secret)
+
+
+def decode_ack(payload: bytes, secret: str, table: int) -> Ack:
     d = opened(payload, secret)
     if d.get("kind") != "ack" or d.get("table") != table:
         raise WireError(f"the message is not an acknowledgement for table {table}")
-    return _str(d, "source", SOURCE), _int(d, "seq", 0, MAX_INT)
+    items = d.get("refused", [])
+    if not isinstance(items, list) or len(items) > MAX_REFUSED:
+        raise WireError("an acknowledgement's refusals are a short list")
+    refused = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 4 and _is_int(item[0])
+                and 1 <= item[0] <= MAX_INT and isinstance(item[1], str)
+                and STAGE.match(item[1]) and isinstance(item[2], str)
+                and DEAL_ID.match(item[2]) and item[3] in REFUSALS):
+            raise WireError("an acknowledgement's refusal is [seq, stage, deal, reason]")
+        refused.append(Refused(item[0], item[1], item[2], item[3]))
+    return Ack(_str(d, "source", SOURCE), _int(d, "seq", 0, MAX_INT), tuple(refused))
 
 
 def encode_standings(state: Mapping[str, Any]) -> bytes:

@@ -23,6 +23,10 @@ from companion.widgets import Button, Keyboard, Scroller, grid, row
 
 FIELD_H = 56
 CELL_H = 46
+#: The scroll bar sits in the margin right of the grid.
+BAR_GAP_PX = 7
+#: Up/Down move one row of players.
+ROW_STEP_PX = CELL_H + 6
 MAX_NAME = 40
 MAX_EVENT_NAME = 80
 
@@ -228,6 +232,10 @@ class PlayersView(DirectorView):
         if event.key == pygame.K_ESCAPE and self.typing:
             self._cancel_keyboard()
             return True
+        steps = {pygame.K_DOWN: ROW_STEP_PX, pygame.K_UP: -ROW_STEP_PX,
+                 pygame.K_PAGEDOWN: 5 * ROW_STEP_PX, pygame.K_PAGEUP: -5 * ROW_STEP_PX}
+        if not self.typing and event.key in steps:  # as on Seating and Standings
+            return self.scroll.scroll_by(steps[event.key])
         return self.typing  # swallow other keys while typing (they come as text)
 
     # -- drawing --
@@ -272,6 +280,8 @@ class PlayersView(DirectorView):
         super().draw(surface)
         if not self.typing:
             self._draw_field(surface, self.field_rect())
+            grid = self.grid_rect()
+            self.scroll.draw(surface, grid.move(BAR_GAP_PX, 0))
 
     def _draw_field(self, surface: pygame.Surface, field: pygame.Rect) -> None:
         pygame.draw.rect(surface, theme.PANEL_HI, field, border_radius=8)

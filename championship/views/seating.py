@@ -113,6 +113,7 @@ class SeatingView(DirectorView):
         surface.set_clip(clip)
         self._height = y + self.scroll.offset - body.y
         self.scroll.set_extent(self._height, body.height)
+        self.scroll.draw(surface, body.move(7, 0))
 
     def _draw_table(self, surface: pygame.Surface, card: pygame.Rect, t: Any,
                     final: bool) -> None:

@@ -54,3 +54,5 @@ class StandingsView(DirectorView):
         height = draw_lines(surface, area, snap.qualifying, snap.settings.finalists,
                             self.scroll.offset, cut_label=label)
         self.scroll.set_extent(height, area.height - LINE_H - 4)
+        body = pygame.Rect(area.x, area.y + LINE_H + 4, area.width, area.height - LINE_H - 4)
+        self.scroll.draw(surface, body.move(7, 0))

@@ -25,6 +25,7 @@ from companion.scoring.base import (
     ScoringMethod,
     Verdict,
 )
+from companion.scoring.championship import points_per_game
 from companion.scoring.options import H2O_DEDUCTIONS, OPTIONS, Option, card_total, hand_value
 from companion.scoring.options import apply as _apply_options
 from companion.scoring.registry import METHODS
@@ -55,6 +56,7 @@ __all__ = [
     "hand_value",
     "parse_method",
     "parse_option",
+    "points_per_game",
     "score_round",
 ]
 

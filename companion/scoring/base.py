@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.cards import Card
@@ -114,7 +115,7 @@ class StandingFacts(Protocol):
     def rounds_played(self) -> int: ...
 
     @property
-    def result(self) -> float | None: ...
+    def result(self) -> Fraction | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +159,9 @@ class ScoringMethod:
     entry: ClassVar[Entry] = Entry.HANDS
     #: The options (house rules) this method takes, by key (see `options.py`).
     options: ClassVar[tuple[str, ...]] = ("lone_zero_50",)
+    #: The method's regulation fixes the rules and allows no other (the championship, seed
+    #: 000 rule 2.4.8): no option and no house rule (`check_regulation`).
+    regulated: ClassVar[bool] = False
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 10
     #: Players are added and removed this many at a time (teams: a pair).
@@ -221,12 +225,12 @@ class ScoringMethod:
 
     # -- totals and the end of the game --
 
-    def result(self, total: int, rounds_played: int) -> float | None:
+    def result(self, total: int, rounds_played: int) -> Fraction | None:
         """A per-entrant result beside the total (the championship's points per round)."""
         return None
 
     def verdict(self, rules: Rules, totals: Mapping[str, int],
-                results: Mapping[str, float | None]) -> Verdict:
+                results: Mapping[str, Fraction | None]) -> Verdict:
         """Over once someone reaches the target: the highest total wins."""
         if rules.target is None or not totals:
             return Verdict(False)
@@ -235,7 +239,7 @@ class ScoringMethod:
         best = max(totals.values())
         return Verdict(True, tuple(n for n, t in totals.items() if t == best))
 
-    def rank_key(self, standing: StandingFacts) -> tuple[float, ...]:
+    def rank_key(self, standing: StandingFacts) -> tuple[float | Fraction, ...]:
         """How the standings are ordered (smallest first); equal keys share a rank."""
         total = float(standing.total)
         return (total,) if self.lower_is_better else (-total,)
@@ -269,3 +273,13 @@ class ScoringMethod:
     def round_cell(self, game: Game, index: int, entrant: str) -> str:
         """An entrant's cell in a row of the history (CLI and screen): points by default."""
         return str(game.scores[index].points.get(entrant, 0))
+
+
+def check_regulation(method: ScoringMethod, chosen: Sequence[str]) -> None:
+    """The one place of rule 2.4.8: a regulated method takes no option and no house rule
+    (`Rules.make` asks it for the options, `house_rules.check` for the house rules)."""
+    if method.regulated and chosen:
+        raise RulesError(
+            _("the championship's regulation fixes its rules and allows no other (rule "
+              "2.4.8): leave out {keys}").format(keys=", ".join(chosen))
+        )

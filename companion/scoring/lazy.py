@@ -5,6 +5,7 @@ deals the next round. The standings count wins (fewer losses break a tie)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from companion.i18n import N_, _, ngettext
@@ -36,7 +37,7 @@ class WinsAndLosses(ScoringMethod):
             return game.rounds[-1].winner
         return super().starter(game)
 
-    def rank_key(self, standing: StandingFacts) -> tuple[float, ...]:
+    def rank_key(self, standing: StandingFacts) -> tuple[float | Fraction, ...]:
         return (-standing.wins, standing.losses)
 
     def total_text(self, standing: StandingFacts) -> str:

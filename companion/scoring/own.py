@@ -4,6 +4,7 @@ who went out scores 0; whoever reaches the target (200) loses, everyone else win
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
 from companion.i18n import N_
@@ -29,7 +30,7 @@ class OwnHand(ScoringMethod):
         return RoundScore(points, None, dict(entry.hand_values))
 
     def verdict(self, rules: Rules, totals: Mapping[str, int],
-                results: Mapping[str, float | None]) -> Verdict:
+                results: Mapping[str, Fraction | None]) -> Verdict:
         """Over once someone reaches the target: they lose, everyone else wins."""
         if rules.target is None:
             return Verdict(False)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from companion.i18n import _
 from companion.scoring import registry
-from companion.scoring.base import RulesError, ScoringMethod
+from companion.scoring.base import RulesError, ScoringMethod, check_regulation
 from companion.scoring.options import OPTIONS
 
 __all__ = ["MAX_TARGET", "Rules", "RulesError", "parse_method", "parse_option"]
@@ -53,9 +53,11 @@ class Rules:
     @classmethod
     def make(
         cls, method: ScoringMethod | str, target: int | None = None,
-        modifiers: Iterable[str] = (),
+        modifiers: Iterable[str] = (), *, stored: bool = False,
     ) -> Rules:
-        """Check and complete what a table chose; RulesError says what to change."""
+        """Check and complete what a table chose; RulesError says what to change. `stored`:
+        rules read back from a games file, where a game an older version let take options
+        under a regulated method keeps the scoring it was played with."""
         method = method if isinstance(method, ScoringMethod) else parse_method(method)
         if method.default_target is None or method.fixed_target:
             if target is not None and target != method.default_target:
@@ -72,9 +74,12 @@ class Rules:
             raise RulesError(
                 _("the target cannot be more than {max} points").format(max=MAX_TARGET)
             )
+        keys = [parse_option(name) for name in modifiers]
+        if stored and method.regulated:
+            return cls(method, target, frozenset(keys))
+        check_regulation(method, keys)
         options = set()
-        for name in modifiers:
-            key = parse_option(name)
+        for key in keys:
             if key not in method.options:
                 if method.options:
                     raise RulesError(

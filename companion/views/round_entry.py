@@ -498,7 +498,9 @@ class RoundEntryView(View):
             duel = verdict.duel
             other = "" if duel is None else (duel.opponent if duel.challenger == verdict.player
                                              else duel.challenger)
-            if other:
+            if other and verdict.replay:
+                note = _("again vs {name}").format(name=other)
+            elif other:
                 note = (_("won vs {name}") if verdict.won else _("lost vs {name}")).format(
                     name=other)
             else:

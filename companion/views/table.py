@@ -41,6 +41,11 @@ from companion.views.standings import draw_dealer
 from companion.widgets import Button, grid, row
 
 TOP_H = 56
+#: The direction in the top strip's box, short enough for one line at 800x480.
+DIRECTION_SHORT = {
+    Direction.CLOCKWISE: N_("clockwise"),
+    Direction.COUNTERCLOCKWISE: N_("counter-clockwise"),
+}
 ROW_H = 52
 #: The width of a card-count button in a showdown row.
 COUNT_W = 52
@@ -348,19 +353,13 @@ class TableView(View):
         theme.text(surface, arrow, (box.x + 26, box.centery), 34, theme.ACCENT, bold=True,
                    anchor="center")
         width = box.width - 56
-        lines = theme.wrap(game.direction.label, 15, width, bold=True)
-        if len(lines) == 1:
-            theme.text(surface, _("Round {n}").format(n=len(game.rounds) + 1),
-                       (box.x + 50, box.y + 6), 14, theme.TEXT_DIM, max_width=width)
-            theme.text(surface, lines[0], (box.x + 50, box.bottom - 8), 15, bold=True,
-                       anchor="bottomleft", max_width=width)
-        else:  # no room for the round: the direction takes two lines, or three smaller
-            size = 15 if len(lines) == 2 else 12
-            lines = theme.wrap(game.direction.label, size, width, bold=True)[:3]
-            first_y = box.centery - len(lines) * (size + 4) // 2
-            for i, line in enumerate(lines):
-                theme.text(surface, line, (box.x + 50, first_y + (size + 4) * i), size,
-                           bold=True, max_width=width)
+        # The round on top, the direction below it on one line: the box's own short words
+        # (the arrow shows the way round; the full words are in the notice when it turns),
+        # shrunk to fit where a language's words are long.
+        theme.text(surface, _("Round {n}").format(n=len(game.rounds) + 1),
+                   (box.x + 50, box.y + 6), 14, theme.TEXT_DIM, max_width=width)
+        theme.text(surface, _(DIRECTION_SHORT[game.direction]), (box.x + 50, box.bottom - 8),
+                   15, bold=True, anchor="bottomleft", max_width=width)
         if self.page == "seats":
             self._draw_seats(surface)
         elif self.page == "showdown":

@@ -7,6 +7,7 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from showdown.duel import MAX_CARDS as MAX_CARDS  # one limit for options and duel logs
 from showdown.duel import DuelConfig, DuelError
 from showdown.events import ConfigError, TiePolicy
 
@@ -15,9 +16,6 @@ if TYPE_CHECKING:
 
 _DEFAULTS = DuelConfig()
 
-#: The most cards one duel loads, on any unit: a Wild Showdown asks for 1 to 3, a house
-#: rule may load more, and 20 is what a microcontroller unit's launcher takes at once.
-MAX_CARDS = 20
 
 
 def check_range(option: str, value: float, low: float, high: float) -> None:

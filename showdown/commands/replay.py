@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
             return _print_verdicts(sys.stdin, args)
         with open(args.file, encoding="utf-8") as stream:
             return _print_verdicts(stream, args)
+    except ConfigError:  # already says what is wrong with the log: never wrapped again
+        raise
     except OSError as exc:
         if exc.filename is None:  # not the log: the output (a full disk), said by main
             raise
@@ -70,6 +72,10 @@ def _print_verdicts(stream: TextIO, args: argparse.Namespace) -> int:
                                    **duel_overrides(args)):  # type: ignore[arg-type]
             print(json.dumps(verdict.to_json()))
             printed += 1
+            if args.check and verdict.unfinished:
+                print(f"replay: the duel loaded at line {verdict.line} has no verdict in the "
+                      "log (the table stopped before giving one): not judged, not checked",
+                      file=sys.stderr)
             if args.check and verdict.matches is False:
                 _say_difference(verdict)
                 status = 1

@@ -82,7 +82,11 @@ def run(args: argparse.Namespace) -> int:
         Side.RIGHT: PlayerModel(median_reaction_us=int(args.right_ms * 1000),
                                 early_rate=args.early_rate),
     }
-    log = open_duel_log(args.log, "--log", warn=False) if args.log else None
+    if args.log is not None and not args.log.strip():
+        raise ConfigError("--log needs a file name, and an empty one was given: name the file "
+                          "the duels are appended to, or leave --log out")
+    log = open_duel_log(args.log, "--log", warn=False) if args.log is not None else None
+    lost = None
     try:
         report = simulate(
             args.duels, args.seed, config=config, max_jitter_us=int(args.jitter_ms * 1000),
@@ -90,9 +94,12 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         if log is not None:
-            log.close()
+            lost = log.close()
     if log is not None and log.failed is not None:
         raise ConfigError(f"cannot write the duel log {args.log} "
                          f"({log.failed.strerror or log.failed}): give another file with --log")
+    if lost is not None:  # the log is this command's output: a missing line is an error
+        raise ConfigError(f"{lost}: let a program read it as it is written, or give a file "
+                          "with --log")
     print(format_report(report))
     return 0

@@ -172,6 +172,7 @@ def test_a_log_on_a_full_disk_does_not_stop_the_table(caplog: pytest.LogCaptureF
     unit.deliver(PaddlePressed(Side.LEFT, 1_300_000))
     service.run()
     assert [v.result.winner for v in verdicts] == [Side.LEFT]
+    duel_log.flush(5.0)  # the writer thread met the full disk
     assert duel_log.failed is not None
     assert sum("cannot write the duel log" in r.message for r in caplog.records) == 1
 

@@ -61,6 +61,16 @@ def teams(*numbers: int | None) -> dict[str, Any]:
     return data
 
 
+def with_duel(**fields: Any) -> dict[str, Any]:
+    """GAME with one duel between Ann and Bob after round 1, changed by `fields`."""
+    data = copy.deepcopy(GAME)
+    data["duels"] = [{"after_round": 1, "challenger": "Ann", "opponent": "Bob", "cards": 2,
+                      "outcome": "faster", "winner": "Ann", "loser": "Bob",
+                      "reaction_us": {"Ann": 200_000, "Bob": 250_000},
+                      "recorded_at": "2026-11-29T12:05:00+00:00"} | fields]
+    return data
+
+
 REFUSED = [
     ("a late joiner beside a founder, by case",
      with_players(GAME, [*GAME["players"], player("ann")]), "twice"),
@@ -90,6 +100,21 @@ REFUSED = [
     ("a late joiner in teams",
      with_players(TEAMS, [*TEAMS["players"][:3], {**TEAMS["players"][3], "joined_round": 1}]),
      "late joiner"),
+    ("a timeout Ann won and lost", with_duel(outcome="timeout", winner="Ann", loser="Ann"),
+     "duels[0].winner in the file is 'Ann', but it must be null: nobody wins or loses a duel "
+     "that ended in timeout"),
+    ("a tie with a loser", with_duel(outcome="tie", winner=None, loser="Bob"),
+     "duels[0].loser in the file is 'Bob'"),
+    ("a launch failed with a winner", with_duel(outcome="launch_failed", loser=None),
+     "nobody wins or loses a duel that ended in launch_failed"),
+    ("an aborted duel with a winner", with_duel(outcome="aborted", loser=None), "aborted"),
+    ("a faster duel Ann won and lost", with_duel(loser="Ann"),
+     "duels[0].loser in the file is 'Ann', but it must be one of Bob"),
+    ("a faster duel with no loser", with_duel(loser=None), "duels[0].loser"),
+    ("an early press with no winner", with_duel(outcome="early_press", winner=None),
+     "duels[0].winner in the file is None, but it must be one of Ann, Bob"),
+    ("a winner who did not duel", with_duel(winner="Cid", loser="Bob"), "duels[0].winner"),
+    ("contested is not a yes or no", with_duel(contested="maybe"), "duels[0].contested"),
 ]
 
 
@@ -192,3 +217,22 @@ def test_import_is_linear_in_the_rounds() -> None:
 
     small, large = best_of_three(lazy_game(1000)), best_of_three(lazy_game(4000))
     assert large / small < 8, (small, large)  # linear is about 4; quadratic was over 15
+
+
+def test_a_contested_duel_keeps_its_mark_through_export_and_import(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(with_duel(contested=True)), encoding="utf-8")
+    db = tmp_path / "games.db"
+    status, _out, _err = cli(capsys, "game", "import", "--db", str(db), str(path))
+    assert status == 0
+    with CompanionApp.open(db, lang="en") as app:
+        [duel] = app.duels()
+        assert duel.contested and (duel.winner, duel.loser) == ("Ann", "Bob")
+        exported = json.loads(app.export("json"))
+    assert exported["duels"][0]["contested"] is True
+    again = tmp_path / "again.db"
+    path.write_text(json.dumps(exported), encoding="utf-8")
+    assert cli(capsys, "game", "import", "--db", str(again), str(path))[0] == 0
+    with CompanionApp.open(again, lang="en") as app:
+        assert [d.contested for d in app.duels()] == [True]

@@ -64,6 +64,12 @@ def table(unit: FakeUnit, log: io.StringIO) -> tuple[ShowdownService, list[Servi
     return service, heard
 
 
+def logged(service: ShowdownService, log: io.StringIO) -> str:
+    """The duel log as written so far (its writer thread has caught up)."""
+    assert service.duel_log is not None and service.duel_log.flush(5.0)
+    return log.getvalue()
+
+
 def one_duel(unit: FakeUnit, start_us: int = 100_000) -> None:
     """Ann (left) presses 200 ms after go, Bob 50 ms later: Bob takes the cards."""
     unit.deliver(TimerPressed(start_us))
@@ -96,10 +102,10 @@ def test_an_unconfirmed_launch_ends_its_duel_as_launch_failed() -> None:
     assert heard.index(failed) > heard.index(verdict)
     assert service.results[-1] == (verdict.duel_id, r)
     assert ("beep", (Beep.ERROR,)) in [(c.name, c.args) for c in unit.calls]
-    lines = [json.loads(line) for line in log.getvalue().splitlines()]
+    lines = [json.loads(line) for line in logged(service, log).splitlines()]
     assert {"input": "launch_failed", "duel": 1, "t_us": r.decided_at_us,
             "reason": NOT_ACKNOWLEDGED} in lines
-    [replayed] = replay(log.getvalue().splitlines())  # the judgement is the table's
+    [replayed] = replay(logged(service, log).splitlines())  # the judgement is the table's
     assert replayed.result.outcome is Outcome.FASTER and replayed.matches is True
 
 
@@ -116,7 +122,7 @@ def test_a_finished_launch_is_never_undone_and_a_fault_without_a_launch_changes_
     run_until(service, unit, 3_000_000)
     assert not [e for e in heard if isinstance(e, LaunchFailed)]
     assert [e.result.outcome for e in heard if isinstance(e, VerdictGiven)] == [Outcome.FASTER]
-    assert '"launch_failed"' not in log.getvalue()
+    assert '"launch_failed"' not in logged(service, log)
 
 
 def test_a_failure_heard_after_the_next_duel_was_loaded_fails_the_launched_duel() -> None:
@@ -210,6 +216,6 @@ def test_a_duel_taken_back_from_the_log_is_launch_failed_too() -> None:
     service.load(Side.LEFT, Side.RIGHT, 2, PLAYERS)
     one_duel(unit)
     run_until(service, unit, 2_000_000)
-    reading = read_log(log.getvalue().splitlines())
+    reading = read_log(logged(service, log).splitlines())
     [duel] = reading.duels
     assert (duel.outcome, duel.winner, duel.loser) == (Outcome.LAUNCH_FAILED, None, None)

@@ -107,7 +107,8 @@ REFUSALS: list[tuple[str, list[str], str]] = [
     ("new", ["set", "--tables", "0"], "--tables must be"),
     ("new", ["register", "Ann", "a:b"], "cannot be a player's name"),
     ("new", ["register", "Ann", " "], "a player's name cannot be empty"),
-    ("new", ["register", "Ann", "ann"], "ann is already registered as number"),
+    ("new", ["register", "Anna", "anna"], "Anna is given twice: give each player a different "
+     "name"),
     ("registered", ["register", "BOB"], "BOB is already registered as number 2"),
     ("new", ["draw"], "a draw needs at least 2 players and 0 can play"),
     ("registered", ["draw", "--seed", "-1"], "a seed is a whole number from 0"),
@@ -130,6 +131,9 @@ REFUSALS: list[tuple[str, list[str], str]] = [
     ("running", ["done", "--table", "1"], "Table 1 still has 45:00 to play"),
     ("running", ["done", "--table", "4"], "Flight 1 has no table 4: its tables are 1"),
     ("paused", ["pause"], "Flight 1 is already paused"),
+    ("running", ["final"], "Flight 1 is still running (45:00 left): `uno-showdown event end` "
+     "calls time"),
+    ("paused", ["final"], "Flight 1 is still running (45:00 left)"),
     ("time_up", ["start"], "Flight 1 is not over: Table 1 may still record the deal"),
     ("time_up", ["end"], "the time of Flight 1 is already up"),
     ("time_up", ["pause"], "the time of Flight 1 is already up"),
@@ -171,6 +175,20 @@ def test_a_bad_db_or_language_is_one_line(tmp_path: Path,
                          "unknown language 'fr'")]:
         status, out, err = run(capsys, "event", "show", *argv)
         assert (status, out, err.count("\n")) == (2, "", 1) and words in err, err
+
+
+@pytest.mark.parametrize("argv", [
+    ["new", "Cup", "--tables", "0"], ["new", " ", "--tables", "2"], ["list"], ["show"],
+    ["standings"], ["results"], ["final", "--json"], ["register", "Ann"], ["draw"],
+    ["start"]])
+def test_a_command_that_fails_leaves_no_games_file_behind(
+        argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "sub" / "dir" / "typo.db"
+    status, out, err = run(capsys, "event", *argv, "--db", str(db))
+    assert (status, out, err.count("\n")) == (2, "", 1), err
+    if argv[0] != "new":
+        assert f"there is no games file at {db}" in err
+    assert not (tmp_path / "sub").exists()
 
 
 def test_an_event_takes_a_bounded_number_of_players(db: str, clock: SimClock,
@@ -267,7 +285,8 @@ def test_settings_change_until_the_start_and_a_changed_draw_must_be_redone(
     assert "play stops at once and the deal in progress does not count" in out
     status, _out, err = run(capsys, "event", "start", "--db", db)
     assert status == 2 and "the settings changed after the draw" in err
-    assert "--seed 3 keeps the same order" in err
+    assert "(--seed 3 uses the same seed, but with other players or settings the seats " \
+        "come out differently)" in err
     status, out, _err = run(capsys, "event", "draw", "--db", db, "--seed", "3")
     assert status == 0 and "one flight" in out
     status, out, _err = run(capsys, "event", "start", "--db", db)
@@ -296,3 +315,42 @@ def test_the_championship_keeps_its_own_schema_version(db: str, clock: SimClock,
     conn.close()
     status, _out, err = run(capsys, "event", "show", "--db", db)
     assert status == 2 and "written by a newer uno-showdown (schema 99)" in err
+
+
+def test_a_finalists_count_nobody_gave_follows_the_table_size(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "cup.db")
+
+    def finalists() -> int:
+        with Championship.open(db) as champ:
+            return champ.snapshot().settings.finalists
+
+    assert run(capsys, "event", "new", "Cup", "--tables", "2", "--db", db)[0] == 0
+    for size, expected in ((5, 5), (7, 7), (3, 3)):
+        status, _out, err = run(capsys, "event", "set", "--table-size", str(size), "--db", db)
+        assert (status, finalists()) == (0, expected), err
+    assert run(capsys, "event", "set", "--table-size", "7", "--finalists", "4", "--db", db
+               )[0] == 0
+    assert run(capsys, "event", "set", "--table-size", "6", "--db", db)[0] == 0
+    assert finalists() == 4  # given: kept
+    status, _out, err = run(capsys, "event", "set", "--table-size", "3", "--db", db)
+    assert status == 2 and "--finalists (4) cannot be more than --table-size (3)" in err
+
+
+def test_points_and_games_are_counted_in_each_language(
+        db: str, clock: SimClock, capsys: pytest.CaptureFixture[str]) -> None:
+    make_state(db, clock, "over")  # every finalist played one deal of the final
+    _status, out, _err = run(capsys, "event", "results", "--db", db)
+    first = out.splitlines()[0]
+    assert " in 1 game, result " in first and "1 games" not in out
+    _status, out, _err = run(capsys, "event", "results", "--db", db, "--lang", "ru")
+    assert " за 1 игру, результат " in out.splitlines()[0]
+    from championship.sheet import results_sheet
+    from companion.i18n import set_language
+
+    try:
+        with Championship.open(db, clock=clock, lang="uk") as champ:
+            sheet = results_sheet(champ.snapshot())
+    finally:
+        set_language("en")
+    assert "за 1 гру)" in sheet

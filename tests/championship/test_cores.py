@@ -172,3 +172,22 @@ def test_results_read_as_people_and_json_expect() -> None:
     assert fraction_text(None) is None
     assert [decimal_text(Fraction(n, d)) for n, d in [(37, 3), (1, 8), (5, 2), (0, 1)]] == [
         "12.33", "0.13", "2.50", "0.00"]
+
+
+def test_a_table_and_the_event_rank_by_one_exact_result() -> None:
+    """Points ÷ games has one rule (the championship method's), exact: two results that a
+    float would call a tie stay apart at the table and across tables alike."""
+    from championship.standings import result
+    from companion.scoring import Rules
+    from companion.scoring.championship import METHOD
+
+    ann, bob = (3 * 2**53 + 3, 3), (3 * 2**53, 3)  # 2**53 + 1 and 2**53 per game
+    assert ann[0] / ann[1] == bob[0] / bob[1]  # as floats: a tie
+    assert METHOD.result(*ann) == result(*ann) == Fraction(2**53 + 1)
+    verdict = METHOD.verdict(Rules.make("championship", 500), {"Ann": ann[0], "Bob": bob[0]},
+                             {"Ann": METHOD.result(*ann), "Bob": METHOD.result(*bob)})
+    assert verdict.winners == ("Bob",)
+    lines = standings([Entrant(1, "Ann", lot=1), Entrant(2, "Bob", lot=2)],
+                      [Deal(f"a{i}", 1, "qualifying", {1: ann[0] // 3, 2: bob[0] // 3})
+                       for i in range(3)], "qualifying", (TieKey.POINTS, TieKey.LOT))
+    assert [ln.name for ln in lines] == ["Bob", "Ann"]

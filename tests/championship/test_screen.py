@@ -219,3 +219,30 @@ def test_a_championship_can_start_from_the_screen_alone(db: str, clock: SimClock
         for tab in ("seating", "clock", "final"):
             d.screen.go(tab)
             d.frame()
+
+
+def test_every_scrolling_tab_shows_a_bar_and_scrolls_by_keys(db: str, clock: SimClock) -> None:
+    make_state(db, clock, "new")
+    with Championship.open(db, clock=clock) as champ:
+        champ.register([f"Player {i:02d}" for i in range(1, 24)])  # 23: more than fit
+        d = Driver(champ)
+        view = d.screen.current
+        assert view.name == "players"
+        grid = view.grid_rect()
+
+        def shown() -> list[str]:
+            return [b.key for b in d.screen.buttons() if b.key.startswith("player:")
+                    and grid.contains(b.rect)]
+
+        assert "player:23" not in shown()
+        assert view.scroll.bar_rect(grid) is not None  # the screen says there is more
+        top_bar = view.scroll.bar_rect(grid)
+        for _ in range(3):
+            d.key(pygame.K_PAGEDOWN)
+        assert "player:23" in shown() and "player:1" not in shown()
+        assert view.scroll.bar_rect(grid).y > top_bar.y  # type: ignore[union-attr]
+        d.key(pygame.K_UP)
+        d.key(pygame.K_PAGEUP)
+        d.key(pygame.K_PAGEUP)
+        d.key(pygame.K_PAGEUP)
+        assert "player:1" in shown()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion.house_rules import (
@@ -15,7 +17,7 @@ from companion.house_rules import (
     sheet,
     toggle,
 )
-from companion.scoring import RulesError
+from companion.scoring import Rules, RulesError
 
 #: The optional rules the classic rules list as "special rules, not obligatory" (their
 #: scoring ones are scoring options and methods), and the other sources' optional rules.
@@ -91,3 +93,18 @@ def test_the_sheet_shows_the_deck_the_chosen_and_the_rest() -> None:
         "Wild Item Box", "Mushroom (red)", "Banana peel (yellow)", "Green shell (green)",
         "Lightning (blue)", "Bob-omb (wild)"]
     assert set(DECK_RULES) == {"classic", "showdown", "mario-kart", "teams", "h2o"}
+
+
+@pytest.mark.parametrize("option", ["lone_zero_50", "h2o"])
+def test_the_championship_takes_no_scoring_option_either(
+        option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from showdown.cli import main
+
+    db = tmp_path / "g.db"
+    status = main(["game", "new", "--db", str(db), "--edition", "h2o", "--method",
+                   "championship", "--option", option, "--players", "Ann,Bob"])
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1
+    assert f"allows no other (rule 2.4.8): leave out {option}" in err
+    with pytest.raises(RulesError, match=r"rule 2.4.8"):
+        Rules.make("championship", None, [option])

@@ -14,9 +14,11 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.app import CompanionApp
+from companion.recover import iter_lines, read_log
 from hardware.fake import FakeUnit
 from showdown.cli import main
 from showdown.duel import DuelConfig
@@ -123,3 +125,68 @@ def test_a_missing_log_is_one_line(tmp_path, capsys):
     assert status == 2
     err = capsys.readouterr().err
     assert "cannot read" in err and "Traceback" not in err
+
+
+# --- which duels a recovery takes, and where it files them --------------------------
+
+#: 2024-05-01 20:00:00 UTC, in microseconds, and an hour.
+EVENING_US, HOUR_US = 1_714_593_600_000_000, 3_600_000_000
+
+
+def _at(us: int) -> str:
+    return datetime.fromtimestamp(us / 1_000_000, UTC).isoformat(timespec="seconds")
+
+
+def logged_duels(log: Path, times_us: list[int], players: dict[Side, str]) -> None:
+    """One duel per time, each won by the left player, its verdict stamped at that time."""
+    stamp = iter(times_us)
+    unit = FakeUnit()
+    service = ShowdownService(unit, DuelConfig(), rng=random.Random(4),
+                              duel_log=DuelLog(log, wall_clock=lambda: _at(next(stamp))))
+    heard = Heard(service)
+    for _ in times_us:
+        duel(service, unit, heard, players, 180, 240)
+    service.close()
+
+
+def test_recovery_takes_only_the_games_own_duels_after_the_round_each_was_played_in(
+        tmp_path, capsys):
+    """A log holds every session's duels: one from a year before the game began and one
+    after it ended are left out (and counted); the game's own are filed after the rounds
+    played before each, not after the round now in play."""
+    log, db = tmp_path / "duels.jsonl", tmp_path / "games.db"
+    now = [EVENING_US]
+    with CompanionApp.open(db, lang="en", clock=lambda: now[0]) as app:
+        app.new_game("classic", "winner", ["Ann", "Bob"])
+        for minutes in (10, 20, 30):
+            now[0] = EVENING_US + minutes * 60_000_000
+            app.record_round("Ann", points={"Bob": 10})
+    m = 60_000_000
+    logged_duels(log, [EVENING_US - 365 * 24 * HOUR_US,  # last year, another game
+                       EVENING_US + 5 * m, EVENING_US + 25 * m, EVENING_US + 40 * m,
+                       EVENING_US + 30 * m],  # the same second as round 3: before it
+                 {L: "Ann", R: "Bob"})
+    with CompanionApp.open(db, lang="en", clock=lambda: EVENING_US + HOUR_US) as app:
+        done = app.recover_duels(read_log(iter_lines(str(log))))
+        assert (done.taken, done.outside) == (4, 1)
+        assert [d.after_round for d in app.duels()] == [0, 2, 3, 2]
+        again = app.recover_duels(read_log(iter_lines(str(log))))
+        assert (again.taken, again.already, again.outside) == (0, 4, 1)
+
+
+def test_a_finished_game_takes_no_duel_played_after_its_last_round(tmp_path, capsys):
+    log, db = tmp_path / "duels.jsonl", tmp_path / "games.db"
+    now = [EVENING_US]
+    with CompanionApp.open(db, lang="en", clock=lambda: now[0]) as app:
+        game_id = app.new_game("classic", "winner", ["Ann", "Bob"], target=1)  # one round
+        now[0] += 10 * 60_000_000
+        app.record_round("Ann", points={"Bob": 10})
+        assert app.game is not None and app.game.verdict.over
+    logged_duels(log, [EVENING_US + 5 * 60_000_000, EVENING_US + 20 * 60_000_000],
+                 {L: "Ann", R: "Bob"})
+    status = main(["game", "duels", "--db", str(db), "--game", str(game_id),
+                   "--recover-from", str(log)])
+    out, err = capsys.readouterr()
+    assert status == 0 and "1 duel(s) taken back" in out
+    assert err.strip() == ("1 duel(s) in the log were not played during this game (before it "
+                           "began or after it ended) and were left out.")

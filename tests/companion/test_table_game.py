@@ -19,7 +19,7 @@ from companion.store import MIGRATIONS, SCHEMA_VERSION, Store
 from companion.transfer import export_game, import_game
 from companion.turns import Direction, TurnError
 from showdown.cli import main
-from showdown.events import DuelResult, Outcome, Side, VerdictGiven
+from showdown.events import DuelResult, LaunchFailed, Outcome, Side, VerdictGiven
 
 
 @pytest.fixture
@@ -289,6 +289,32 @@ def test_game_round_applies_the_last_card_rule(capsys, db) -> None:
         "--showdown", "no")
     with CompanionApp.open(db, lang="en") as app:
         assert not app.game.rounds[0].showdown_out
+
+
+def test_a_duel_whose_launch_failed_is_played_again_not_lost(capsys, db) -> None:
+    base = ("--db", str(db), "--lang", "en")
+    cli(capsys, "game", "new", *base, "--edition", "showdown", "--method", "winner",
+        "--players", "Ann,Bob")
+    with CompanionApp.open(db, lang="en") as app:
+        duel(app, "Bob", "Ann")  # Bob was faster, but the cards never flew at Ann
+        result = DuelResult(Outcome.FASTER, Side.LEFT, Side.RIGHT, None, (),
+                            {Side.LEFT: 200_000, Side.RIGHT: 300_000})
+        app.on_service_event(LaunchFailed(1, "no confirmation", result.with_launch_failed(
+            "no confirmation", 1_000_000), Side.LEFT, Side.RIGHT, 2))
+        app.flush_duels()
+        verdict = app.last_card("Ann")
+        assert verdict.replay and not verdict.won
+    status, out, _ = cli(capsys, "game", "round", *base, "--winner", "Ann", "--hand",
+                         "Bob: r5", "--showdown")
+    assert status == 1
+    assert out == ("No round recorded: the cards of the duel on Ann's last card never flew, "
+                   "so nobody won it: load them again and play the duel again, then record "
+                   "the round.\n")
+    with CompanionApp.open(db, lang="en") as app:
+        duel(app, "Ann", "Bob", duel_id=2)  # played again: Ann wins it
+    status, out, _ = cli(capsys, "game", "round", *base, "--winner", "Ann", "--hand",
+                         "Bob: r5", "--showdown")
+    assert status == 0 and "Round 1 saved." in out
 
 
 def test_a_tables_next_game_in_a_time_box_keeps_its_house_rules(showdown_app) -> None:

@@ -347,5 +347,5 @@ def test_game_new_help_names_every_method_and_option(capsys):
     out = " ".join(capsys.readouterr().out.split())
     for text in ("last (to the last player: first out wins, last loses)",
                  "seven (seven-round UNO:", "h2o (H2O: going out on +1 takes 20 off",
-                 "methods own, championship"):
+                 "+2 takes 40; methods own)"):
         assert text in out

@@ -128,3 +128,20 @@ def test_the_install_command_removes_stale_sources_first_and_resets_last() -> No
     assert cmd[3:6] == ["connect", "/dev/ttyACM0", "exec"]
     assert "fw_core.py" in cmd[6] and cmd[-2:] == ["+", "reset"]
     assert cmd[7:12] == ["+", "fs", "cp", "a/protocol.mpy", ":protocol.mpy"]
+
+
+@pytest.mark.parametrize("command", [["version"], ["install"]])
+def test_a_port_held_by_another_program_is_one_line(
+    board: VirtualMCU, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """`run` (or the service) holds the port: one line saying so, exit 2, no advice to
+    reinstall the firmware and no second line from the link."""
+    import serial
+
+    with serial.Serial(board.port, link.BAUD, exclusive=True):
+        status = main(["firmware", *command, "--port", board.port])
+    err = _one_line(capsys.readouterr().err)
+    assert status == 2
+    assert (f"{board.port} is in use by another program: stop `uno-showdown run` or the "
+            "service first") in err
+    assert "Install it with" not in err and "no answer" not in err

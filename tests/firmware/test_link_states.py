@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import termios
 import threading
 import time
 from collections.abc import Iterator
@@ -12,11 +14,13 @@ import pytest
 from firmware_host import protocol as P
 from firmware_host.link import (
     _STATE_CHANGES,
+    WRITE_TIMEOUT_S,
     BoardEvent,
     Connected,
     Link,
     LinkEvent,
     LinkState,
+    Lost,
     VersionMismatch,
 )
 from firmware_host.virtual.mcu import VirtualMCU
@@ -88,19 +92,20 @@ def test_a_listener_may_send_a_command_from_another_thread_and_wait_for_it(
 
 def test_a_listener_that_raises_does_not_stop_the_link(board: VirtualMCU) -> None:
     heard: list[LinkEvent] = []
+    pressed = threading.Event()
 
     def listener(event: LinkEvent) -> None:
         heard.append(event)
+        if isinstance(event, BoardEvent):
+            pressed.set()
         raise RuntimeError("a broken listener")
 
     link = Link(board.port, listener, **OPTIONS).start()
     try:
         assert link.wait_ready(3)
         board.press(P.RIGHT)
-        deadline = time.monotonic() + 3
-        while not any(isinstance(e, BoardEvent) for e in heard) and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert any(isinstance(e, BoardEvent) for e in heard)
+        assert pressed.wait(3), heard  # heard after raising on Connected before it
+        assert isinstance(heard[0], Connected)
         assert link.state is LinkState.READY
     finally:
         link.close()
@@ -134,3 +139,33 @@ def test_every_state_is_reachable_and_can_be_left() -> None:
     sources = {a for a, _ in _STATE_CHANGES}
     targets = {b for _, b in _STATE_CHANGES}
     assert sources == targets == set(LinkState)
+
+
+def test_the_callers_thread_never_waits_on_a_stalled_port(board: VirtualMCU) -> None:
+    """The board stops taking bytes (its USB endpoint busy: here the port's output is
+    suspended, so every write blocks until its 0.5 s write timeout). The service's loop
+    calls `command` and `now_us` on its own thread: neither may wait on a write, the
+    caller's own or the reader thread's heartbeat (serial.threaded: a writer thread writes)."""
+    lost = threading.Event()
+    link = Link(board.port, lambda e: lost.set() if isinstance(e, Lost) else None,
+                **OPTIONS).start()
+    stalled = os.open(board.port, os.O_RDWR | os.O_NOCTTY)
+    try:
+        assert link.wait_ready(3)
+        termios.tcflow(stalled, termios.TCOOFF)  # every write to the board now blocks
+        slowest = 0.0
+        # long enough for a write to time out, the link to give the port up and open it again
+        end = time.monotonic() + 2 * WRITE_TIMEOUT_S
+        while time.monotonic() < end:
+            began = time.perf_counter()
+            link.now_us()
+            link.command(P.BEEP, (0,))
+            slowest = max(slowest, time.perf_counter() - began)
+            time.sleep(0.005)  # the pace of a loop's turns, not a wait for anything
+        assert lost.is_set(), "the link never gave up on the stalled port"
+        # a call only takes the link's lock and queues a frame; a write may block 0.5 s
+        assert slowest < 0.1, f"a caller waited {slowest * 1000:.0f} ms on the port"
+    finally:
+        termios.tcflow(stalled, termios.TCOON)
+        os.close(stalled)
+        link.close()

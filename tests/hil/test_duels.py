@@ -183,7 +183,7 @@ def test_a_board_with_other_firmware_is_refused_with_a_clear_fault(tmp_path) -> 
         try:
             faults = unit.read_inputs(2.0)
             assert faults and "protocol v2" in faults[0].reason  # type: ignore[union-attr]
-            assert "install the firmware" in faults[0].reason  # type: ignore[union-attr]
+            assert "uno-showdown firmware install" in faults[0].reason  # type: ignore[union-attr]
             unit.launch(())
             assert mcu.motor_starts == 0 and not unit.link.ready
         finally:

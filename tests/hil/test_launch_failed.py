@@ -120,11 +120,14 @@ def the_launch_failed(table: Table, app: CompanionApp, log_text: io.StringIO, du
     assert stored.reaction_us["Ann"] is not None  # the press was real: its time is kept
     assert {s.name: s.wins for s in app.duel_stats().values()} == {"Ann": 0, "Bob": 0}
     # the duel log: the line says so, and replay still judges the presses as the table did
+    assert table.service.duel_log is not None and table.service.duel_log.flush(5.0)
     lines = log_text.getvalue().splitlines()
     assert any('"input": "launch_failed"' in line and f'"duel": {duel_id}' in line
                for line in lines), lines
-    [again] = replay(lines)
+    again, *loaded_next = replay(lines)
+    assert again.result is not None
     assert again.result.outcome is Outcome.FASTER and again.matches is True
+    assert all(r.unfinished for r in loaded_next), loaded_next  # a next duel has no verdict
 
 
 def test_garbled_launch_frames_end_the_duel_as_launch_failed(
@@ -193,3 +196,31 @@ def test_a_board_restart_with_the_launch_frame_in_flight_ends_it_as_launch_faile
     assert mcu.launches == 0 and mcu.boots > boots
     faults = [e for e in table.events if isinstance(e, UnitFault)]
     assert faults and all(f.launch_failed for f in faults if f.reason == faults[0].reason)
+
+
+def test_a_refused_launch_fails_that_launch_and_not_the_next_duel_already_loaded(
+        rig: Rig, table: Table, app: CompanionApp, log_text: io.StringIO) -> None:
+    """As `run --headless` does, the next duel is loaded the moment a verdict is given. The
+    board then refuses the verdict's launch (its frame was lost, and by its retry the board
+    had seen more commands than it remembers, so it can no longer vouch for it): that duel
+    ends as launch failed, and the duel already loaded stays loaded, ready to start."""
+    mcu = rig.need_virtual()
+    send = table.unit.launch
+
+    def launch_then_load_the_next(parts: tuple[LaunchPart, ...]) -> None:
+        send(parts)  # its frame is garbled on the line ...
+        for i in range(30):  # ... and more commands follow than the board remembers
+            table.unit.set_arrow(Side.LEFT if i % 2 else Side.RIGHT)
+        table.service.load(cards=1, players=PLAYERS)  # the loop applies it before the refusal
+
+    table.unit.launch = launch_then_load_the_next  # type: ignore[method-assign]
+    duel_id = duel_won_by_left(table, mcu, lambda: mcu.garble(b" LA ", to_board=True))
+    the_launch_failed(table, app, log_text, duel_id, "refused the launch")
+    assert mcu.launches == 0
+    aborted = [e for e in table.verdicts() if e.result.outcome is Outcome.ABORTED]
+    assert aborted == [], aborted
+    table.unit.launch = send  # type: ignore[method-assign]
+    table.service.start(250_000)
+    started = table.wait_for(
+        lambda e: isinstance(e, CountdownStarted) and e.duel_id == duel_id + 1, 3)
+    assert started, "the next duel did not start: " + "\n".join(map(repr, table.events))

@@ -142,7 +142,9 @@ def test_a_lost_launch_the_board_can_no_longer_vouch_for_is_a_fault_not_silence(
         unit.set_arrow(Side.LEFT if i % 2 else Side.RIGHT)
     got = _inputs_until(unit, LaunchFinished)
     faults = [i for i in got if isinstance(i, UnitFault)]
-    assert faults and faults[0].abort_duel and "refused the launch" in faults[0].reason, got
+    assert faults and "refused the launch" in faults[0].reason, got
+    # the launch failed; the duel in hand by now (the next one) is not the board's to end
+    assert faults[0].launch_failed and not faults[0].abort_duel, got
     assert not any(isinstance(i, LaunchFinished) for i in got)
     assert mcu.launches == 0 and not mcu.motor_running
 

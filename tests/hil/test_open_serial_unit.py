@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 
 import firmware_host.link
+from firmware_host import protocol as P
+from firmware_host.virtual.mcu import VirtualMCU
 from hardware.serial import SerialUnit, open_unit
 from showdown.cli import main
 from tests.hil.conftest import Rig
@@ -87,3 +89,23 @@ def test_without_a_port_it_waits_for_a_board_and_says_so_once(
     waiting = [r.getMessage() for r in caplog.records if "no board found" in r.getMessage()]
     assert len(waiting) == 1 and "waiting" in waiting[0]  # ... and said so once
     assert not unit.link.ready
+
+
+@pytest.mark.parametrize(("offset", "age"), [(-1, "an older"), (1, "a newer")])
+def test_run_refuses_a_board_with_another_protocol_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], offset: int, age: str
+) -> None:
+    """The board answers the hello with another protocol: `run` stops at once (exit 2,
+    one line saying what to do), before the table starts, and nothing ran on the board."""
+    version = P.VERSION + offset
+    with VirtualMCU(tmp_path / "board", version=version) as mcu:
+        status = main(["run", "--device", "serial", "--port", mcu.port, "--headless",
+                       "--db", str(tmp_path / "scores.db"),
+                       "--duel-log", str(tmp_path / "duels")])
+        captured = capsys.readouterr()
+        assert mcu.motor_starts == 0
+    err = captured.err.strip()
+    assert status == 2 and "ready" not in captured.out
+    assert "\n" not in err and "Traceback" not in err, err
+    assert f"runs {age} firmware (protocol v{version}; this program speaks v{P.VERSION})" in err
+    assert "uno-showdown firmware install" in err

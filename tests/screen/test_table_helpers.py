@@ -339,3 +339,24 @@ def test_every_helper_view_draws_in_every_state(tmp_path: Path, lang: str,
     check("dealer by hand")
     assert len(seen) >= 6
     app.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "hy"])
+def test_the_direction_box_keeps_the_round_and_a_whole_direction(db: Path, lang: str) -> None:
+    """At 800x480 the top box says the round and the direction on one line each, in every
+    language: the direction is never cut and never pushes the round out."""
+    from companion.views.i18n import _
+    from companion.views.table import DIRECTION_SHORT
+
+    set_language(lang)
+    try:
+        driver = Driver(open_game(db, "classic"))  # 800x480
+        driver.screen.go("table")
+        driver.frame()
+        width = driver.screen.current.direction_w() - 56
+        for direction in Direction:
+            words = _(DIRECTION_SHORT[direction])
+            drawn, size = theme.fit(words, 15, width, bold=True)
+            assert drawn == words and size >= theme.MIN_TEXT_PX, (lang, words)
+    finally:
+        set_language("en")

@@ -119,13 +119,14 @@ class Table:
     creds: Credentials
     agent: TableAgent | None = None
 
-    def app(self, stage: str = "flight-1") -> CompanionApp:
+    def app(self, stage: str = "flight-1", at_us: int | None = None) -> CompanionApp:
         store = Store(self.db)
         file = TableFile(store, self.creds.event, self.number)
         game_id = file.current_game(stage)
         store.close()
         assert game_id is not None, f"table {self.number} is not seated for {stage}"
-        return CompanionApp.open(self.db, game_id)
+        return CompanionApp.open(self.db, game_id,
+                                 clock=None if at_us is None else (lambda: at_us))
 
 
 @dataclass
@@ -182,9 +183,10 @@ class Cluster:
 
         eventually(ok, 20, f"table {n} seated")
 
-    def deal(self, n: int, stage: str = "flight-1") -> None:
-        """A deal at table n, recorded as the table's screen would: committed first."""
-        with self.tables[n].app(stage) as app:
+    def deal(self, n: int, stage: str = "flight-1", at_us: int | None = None) -> None:
+        """A deal at table n, recorded as the table's screen would: committed first (at
+        `at_us` on the table's wall clock, if given)."""
+        with self.tables[n].app(stage, at_us) as app:
             game = app.game
             assert game is not None
             names = list(game.names)

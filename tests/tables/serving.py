@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -62,4 +61,3 @@ def serving(tmp: Path, players: int = 14, tables: int = 2, *extra: str) -> Itera
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(10)
-        time.sleep(0)  # nothing to wait for: the process is gone

@@ -12,11 +12,13 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
+from championship.event import Championship
 from championship.sync import wire
 from championship.sync.outbox import TableFile
 from companion.store import Store
+from companion.wallclock import wall_clock_us
 
-from .conftest import Cluster, eventually
+from .conftest import Cluster, Table, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -142,3 +144,75 @@ def test_a_corrected_round_arriving_before_the_original(cluster: Cluster) -> Non
     finally:
         client.loop_stop()
         client.disconnect()
+
+
+def _games_by_player(cluster: Cluster) -> dict[int, int]:
+    return {ln.number: ln.games for ln in cluster.director_lines()}
+
+
+def test_a_deal_from_a_replacement_file_counts_beside_the_first_files(cluster: Cluster) -> None:
+    _start(cluster, 1, 2)
+    cluster.deal(1)
+    cluster.deal(1)
+    cluster.wait_converged()
+    cluster.stop_table(1)
+    # Table 1's machine is swapped mid-flight: a fresh games file numbers its games afresh.
+    cluster.tables[1] = Table(1, str(cluster.tmp / "table1-replacement.db"),
+                              cluster.table_creds[1])
+    cluster.start_table(1)
+    cluster.seated(1)
+    for _ in range(3):
+        cluster.deal(1)
+    with cluster.tables_seating() as seating:
+        at_one = seating[1]
+    eventually(lambda: all(_games_by_player(cluster)[n] == 5 for n in at_one), 30,
+               "both files' deals counted")
+    with Store(cluster.tables[1].db) as store:
+        eventually(lambda: TableFile(store, cluster.event_id, 1).pending() == 0, 20,
+                   "the new file's outbox emptied")
+
+
+def test_a_deal_after_the_final_is_seated_is_refused_and_the_table_told(
+        cluster: Cluster) -> None:
+    _start(cluster, 1, 2)
+    cluster.deal(1)
+    cluster.deal(2)
+    cluster.wait_converged()
+    cluster.stop_table(1)  # table 1 does not hear that time was called
+    with Championship.open(cluster.director_db, cluster.event_id) as champ:
+        champ.end()
+        champ.done(1)
+        champ.done(2)
+        champ.seat_final()
+        before = champ.snapshot().qualifying
+    cluster.deal(1)  # recorded at the table, which still thinks the flight runs
+    cluster.start_table(1)
+    with Store(cluster.tables[1].db) as store:
+        file = TableFile(store, cluster.event_id, 1)
+        eventually(lambda: file.pending() == 0 and file.refused(), 30,
+                   "the deal acknowledged and its refusal told")
+        assert "were already taken" in file.refused()[0]
+    assert cluster.director_lines() == before
+    assert cluster.director is not None
+    assert any("were taken and are closed" in r for r in cluster.director.rejected)
+
+
+def test_after_time_is_called_only_the_deal_in_progress_counts(cluster: Cluster) -> None:
+    _start(cluster, 1, 2)
+    cluster.deal(2)
+    cluster.wait_converged()
+    cluster.stop_table(1)  # offline: its deals arrive after time was called
+    now = wall_clock_us()  # the rounds' times are kept to the second: deals 2 s apart
+    cluster.deal(1, at_us=now - 2_000_000)  # played in time
+    with Championship.open(cluster.director_db, cluster.event_id, clock=lambda: now) as champ:
+        champ.end()
+    cluster.deal(1, at_us=now + 2_000_000)  # the deal in progress when time was called
+    cluster.deal(1, at_us=now + 4_000_000)  # one more: it does not count
+    cluster.start_table(1)
+    with Store(cluster.tables[1].db) as store:
+        file = TableFile(store, cluster.event_id, 1)
+        eventually(lambda: file.pending() == 0 and file.refused(), 30,
+                   "the third deal refused and the table told")
+        assert "after the time was up" in file.refused()[0]
+    with cluster.tables_seating() as seating:
+        assert {_games_by_player(cluster)[n] for n in seating[1]} == {2}

@@ -95,3 +95,30 @@ def test_a_round_confirmed_at_a_table_appears_on_the_page(served: Serving,
         for a in agents:
             a.stop()
     eventually(lambda: _state(served)["total_deals"] == 2, 10)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed: it shows the page")
+def test_a_finalist_flashes_only_when_their_line_changes(served: Serving) -> None:
+    """The qualifying and the final each remember what they showed: a finalist, on both,
+    is not marked fresh on every update because the other table shows other numbers."""
+    from playwright.sync_api import sync_playwright
+
+    state = _state(served)
+    lines = [{"rank": i, "number": i, "name": f"P{i}", "points": 10 * i, "games": 3,
+              "shown": f"{10 * i / 3:.2f}", "withdrawn": False} for i in range(1, 5)]
+    state["qualifying"] = lines
+    state["final"] = [{**ln, "points": 0, "games": 0, "shown": "-"} for ln in lines[:2]]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(served.url)
+        page.wait_for_selector("#seating .tbl", timeout=15000)
+        fresh = page.evaluate("""s => {
+            state = s; render(); render();  // the same state twice: nothing changed
+            const again = document.querySelectorAll("tr.fresh").length;
+            s.final[0].games = 1; state = s; render();  // the first finalist's deal
+            return [again, [...document.querySelectorAll("tr.fresh")].map(
+                r => r.closest("section").id + ":" + r.dataset.number)];
+        }""", state)
+        browser.close()
+    assert fresh == [0, ["final:1"]]
