@@ -419,12 +419,16 @@ class DuelLog:
             if sync and self._syncable:
                 os.fsync(self._stream.fileno())
         except OSError as exc:
-            with self._cond:
-                self.failed = exc
-                self._queue.clear()  # nothing more is written: no duel with a gap
+            # Said before it is marked failed: whoever waits in `flush()` for the failure
+            # then finds it said too (and outside the lock, which the loop's `write()` takes:
+            # a slow stderr must not hold up the table).
             if self._warn:
                 log.warning("cannot write the duel log %s (%s): duels are no longer logged",
                             self.name, exc.strerror or exc)
+            with self._cond:
+                self.failed = exc
+                self._queue.clear()  # nothing more is written: no duel with a gap
+                self._cond.notify_all()
 
     def flush(self, timeout_s: float = CLOSE_TIMEOUT_S) -> bool:
         """Wait (at most `timeout_s`) until every line queued so far is written; False if
