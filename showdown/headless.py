@@ -11,6 +11,12 @@ keeps score with), the same the screen's Table view and the emulator's duel bar 
 newest game in the file is picked up when the command comes, so a game started from a
 terminal while the service runs is the one credited.
 
+A pairing belongs to the game its players were named from, and the table moves to a newer
+game only between duels: never while a named duel is under way, whose verdict is credited
+in its own game. When the table moves on while a pairing waits, the pairing is dropped
+(its players may not even be in the new game): the next duel is for the seats, and the
+service's output says so.
+
 With nobody named the duel is for the seats: the verdict says "left" and "right", goes to
 the duel log, and is credited to no player. A pairing (and its card count) holds for the
 next duel only, however long it waits: once that duel has a verdict (a tie's rematch and
@@ -51,6 +57,8 @@ class NextDuel:
     pairing: Pairing
     cards: int
     why: str = ""
+    #: The game the players were named from (None for the seats).
+    game_id: int | None = None
 
     def describe(self) -> str:
         why = f" ({self.why})" if self.why else ""
@@ -75,11 +83,16 @@ class HeadlessTable:
         self.default_cards = cards
         self.app = app
         self.follow_games = follow_games
+        if app is not None:
+            # The table follows newer games itself, between duels (`_follow`); the app must
+            # not switch on its own (`refresh`) while a named duel waits for its verdict.
+            app.follows_newest_game = False
         self.say = say
         self._lock = threading.Lock()
         self._next = NextDuel(SEATS, cards)
         self._generation = 0  # one more for every change asked for
         self._loaded_generation: int | None = None  # the change the loaded duel carries
+        self._loaded_named = False  # the loaded duel names players (its verdict credits them)
 
     @property
     def next_duel(self) -> NextDuel:
@@ -105,6 +118,7 @@ class HeadlessTable:
                 carried = (dict(event.players), event.cards) == (self._next.pairing.players(),
                                                                  self._next.cards)
                 self._loaded_generation = self._generation if carried else None
+                self._loaded_named = bool(event.players)
         elif isinstance(event, VerdictGiven):
             result = event.result
             if result.outcome is Outcome.ABORTED:
@@ -169,16 +183,17 @@ class HeadlessTable:
             chosen = self._showdown_card(played_by, self.default_cards if cards is None
                                          else cards)
         else:
+            game_id = current.game_id
             if players:
-                pairing = self._pair(players[0], players[1])
+                pairing, game_id = self._pair(players[0], players[1])
             elif body.get("seats"):
-                pairing = SEATS
+                pairing, game_id = SEATS, None
             else:
                 pairing = current.pairing
             if cards is None:  # a change of players starts from the default cards
                 cards = self.default_cards if players or body.get("seats") else current.cards
             chosen = NextDuel(pairing, cards, "" if players or body.get("seats")
-                              else current.why)
+                              else current.why, game_id)
         self._check_cards(chosen.cards)
         with self._lock:
             self._generation += 1
@@ -197,17 +212,19 @@ class HeadlessTable:
             raise PairingError("this table keeps no score (its games file could not be "
                                "opened), so it cannot name players: name nobody to duel for "
                                "the seats")
-        if self.follow_games and app.follow_newest_game():
-            log.info("following the newest game, %s", app.game.id)
+        self._follow(app)
         app.refresh()
+        self._check_game(app)
         if app.game is None:
             raise PairingError("there is no game to name players from: start one with "
                                "`uno-showdown game new`, or name nobody to duel for the seats")
         return app
 
-    def _pair(self, left: str, right: str) -> Pairing:
-        """A duel named by hand: the rules' check of two players (`companion.turns`)."""
-        return Pairing(*self._game_app().duel_by_hand(left, right))
+    def _pair(self, left: str, right: str) -> tuple[Pairing, int]:
+        """A duel named by hand: the rules' check of two players (`companion.turns`), and
+        the game they were named in."""
+        app = self._game_app()
+        return Pairing(*app.duel_by_hand(left, right)), app.game.id
 
     def _showdown_card(self, played_by: str, cards: int) -> NextDuel:
         """A showdown card played by `played_by`: they face the next player in the game's
@@ -216,7 +233,35 @@ class HeadlessTable:
         proposal = app.propose_showdown(played_by, cards)
         direction = app.game.direction.label
         return NextDuel(Pairing(proposal.challenger, proposal.opponent), proposal.cards,
-                        f"{proposal.challenger}'s showdown card, play going {direction}")
+                        f"{proposal.challenger}'s showdown card, play going {direction}",
+                        app.game.id)
+
+    def _follow(self, app: Any) -> None:
+        """Move to the newest game in the file, unless a named duel is under way (its
+        verdict belongs to the game it was named in; the next request moves on)."""
+        if not self.follow_games:
+            return
+        with self._lock:
+            named_under_way = self._loaded_named
+        if named_under_way and self._under_way():
+            return
+        if app.follow_newest_game():
+            log.info("following the newest game, %s", app.game.id)
+
+    def _check_game(self, app: Any) -> None:
+        """Drop a waiting pairing named in another game than the table's: the seats."""
+        game_id = app.game.id if app.game is not None else None
+        with self._lock:
+            old = self._next
+            if not old.pairing.named or old.game_id == game_id:
+                return
+            self._generation += 1
+            self._next = NextDuel(SEATS, old.cards)
+        now = f"game {game_id}" if game_id is not None else "no game"
+        self.say(f"the table keeps score in {now} now: the next duel is for the seats, not "
+                 f"{old.pairing.left} against {old.pairing.right} of game {old.game_id}; "
+                 "name its players again with `uno-showdown duel`")
+        self._load(replace_started=False)
 
     def _check_cards(self, cards: int) -> None:
         Load(Side.LEFT, Side.RIGHT, cards)  # one rule for what a duel may load
@@ -233,8 +278,8 @@ class HeadlessTable:
         app = self.app
         if app is None:
             return "no score is kept (the games file could not be opened)"
-        if self.follow_games:
-            app.follow_newest_game()
+        self._follow(app)
+        self._check_game(app)
         game = app.game
         if game is None:
             return "no game yet: start one with `uno-showdown game new` to name players"

@@ -43,7 +43,8 @@ COUNTDOWN_US = 1_000_000
 class Table:
     """A headless table on a fake unit, with a game of Ann, Bob and Cid in its games file."""
 
-    def __init__(self, tmp_path: Path, *, game: bool = True, cards: int = 1) -> None:
+    def __init__(self, tmp_path: Path, *, game: bool = True, cards: int = 1,
+                 follows_newest: bool = False) -> None:
         self.unit = FakeUnit()
         self.unit.max_cards = 3
         config = DuelConfig(countdown_min_us=COUNTDOWN_US, countdown_max_us=COUNTDOWN_US)
@@ -52,6 +53,7 @@ class Table:
         self.app = CompanionApp.open(self.db, lang="en")
         if game:
             self.app.new_game("showdown", "winner", ["Ann", "Bob", "Cid"])
+        self.app.follows_newest_game = follows_newest  # as `run` sets it
         self.service.add_listener(self.app.on_service_event)
         self.heard: list[ServiceEvent] = []
         self.feed = self.service.subscribe("the test's table")
@@ -254,6 +256,57 @@ def test_a_game_started_while_the_service_runs_is_picked_up(tmp_path: Path,
         assert table.app.game is not None and table.app.game.names == ["Dee", "Eve"]
         [row] = table.app.duels()
         assert (row.winner, row.loser) == ("Eve", "Dee")
+    finally:
+        table.close()
+
+
+def _new_game_from_a_terminal(db: Path, players: str) -> None:
+    assert main(["game", "new", "--db", str(db), "--edition", "classic", "--method",
+                 "winner", "--players", players]) == 0
+
+
+def test_a_waiting_pairing_is_dropped_when_the_table_moves_to_a_new_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ann and Bob named in game 1; game 2 (Ann, Bob, Dee) started before they play: the
+    duel is for the seats, and credited in neither game."""
+    table = Table(tmp_path, follows_newest=True)
+    try:
+        table.ask(players=["Ann", "Bob"], cards=2)
+        _new_game_from_a_terminal(table.db, "Ann,Bob,Dee")
+        assert "game 2: Ann, Bob, Dee" in table.headless.status()
+        assert table.headless.next_duel.pairing.named is False
+        assert ("the table keeps score in game 2 now: the next duel is for the seats, not Ann "
+                "against Bob of game 1; name its players again with `uno-showdown duel`"
+                ) in table.said
+        verdict = table.play()
+        assert verdict.players == {} and verdict.cards == 2
+        assert table.app.duels() == []
+        assert table.app.store.duels(1) == []
+    finally:
+        table.close()
+
+
+def test_a_named_duel_under_way_is_credited_in_its_own_game(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Game 2 started while Ann and Bob of game 1 play: the table moves on after the verdict."""
+    table = Table(tmp_path, follows_newest=True)
+    try:
+        table.ask(players=["Ann", "Bob"])
+        table.unit.deliver(TimerPressed(table.unit.now_us() + 1_000))
+        table.step(0.01)
+        assert table.service.phase.running
+        _new_game_from_a_terminal(table.db, "Ann,Bob,Dee")
+        assert "game 1: Ann, Bob, Cid" in table.headless.status()  # not while it is played
+        assert table.ask(players=["Dee", "Ann"]) == {
+            "error": "there is no player 'Dee' at this table: the players are Ann, Bob, Cid"}
+        table.unit.deliver(PaddlePressed(Side.LEFT, table.unit.now_us() + COUNTDOWN_US))
+        table.unit.deliver(PaddlePressed(Side.RIGHT, table.unit.now_us() + COUNTDOWN_US + 50_000))
+        verdict = table.until_timed()
+        assert dict(verdict.players) == {Side.LEFT: "Ann", Side.RIGHT: "Bob"}
+        assert [(d.winner, d.loser) for d in table.app.store.duels(1)] == [("Ann", "Bob")]
+        assert table.app.store.duels(2) == []
+        assert "game 2: Ann, Bob, Dee" in table.headless.status()  # and now it moves on
+        assert table.ask(players=["Dee", "Ann"])["ok"].startswith("next duel: Dee (left")
     finally:
         table.close()
 
