@@ -59,6 +59,8 @@ class NextDuel:
     why: str = ""
     #: The game the players were named from (None for the seats).
     game_id: int | None = None
+    #: Who played the showdown card this duel is for (None: named by hand, or the seats).
+    played_by: str | None = None
 
     def describe(self) -> str:
         why = f" ({self.why})" if self.why else ""
@@ -179,6 +181,8 @@ class HeadlessTable:
                                       or body.get("seats")):
             raise ValueError("a showdown card names the one player who played it, nobody else")
         current = self.next_duel
+        if played_by is None and cards is not None and not players and not body.get("seats"):
+            played_by = current.played_by  # new cards for a showdown card: its rule again
         if played_by is not None:
             chosen = self._showdown_card(played_by, self.default_cards if cards is None
                                          else cards)
@@ -234,7 +238,7 @@ class HeadlessTable:
         direction = app.game.direction.label
         return NextDuel(Pairing(proposal.challenger, proposal.opponent), proposal.cards,
                         f"{proposal.challenger}'s showdown card, play going {direction}",
-                        app.game.id)
+                        app.game.id, proposal.challenger)
 
     def _follow(self, app: Any) -> None:
         """Move to the newest game in the file, unless a named duel is under way (its

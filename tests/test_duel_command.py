@@ -172,6 +172,22 @@ def test_cards_alone_keep_the_players_and_seats_forget_them(table: Table) -> Non
     assert table.headless.next_duel.cards == 1
 
 
+def test_new_cards_for_a_showdown_card_keep_its_rule(table: Table) -> None:
+    """`duel --played-by Bob --cards 2`, then `duel --cards N`: still Bob's showdown card,
+    so still 1 to 3 cards (a GPIO unit has no limit of its own to catch 20)."""
+    table.unit.max_cards = None
+    table.ask(played_by="Bob", cards=2)
+    assert table.ask(cards=3)["ok"].startswith(
+        "next duel: Bob (left paddle) and Cid (right paddle), 3 cards (Bob's showdown card")
+    before = table.headless.next_duel
+    assert table.ask(cards=20) == {"error": "a showdown puts 1 to 3 cards in the unit, not 20: "
+                                            "use the number the card shows"}
+    assert table.headless.next_duel == before
+    table.ask(players=["Ann", "Bob"])
+    assert table.ask(cards=20)["ok"].startswith("next duel: Ann (left paddle) and Bob (right "
+                                                "paddle), 20 cards: ")
+
+
 @pytest.mark.parametrize(("duel", "error"), [
     ({"players": ["Ann", "Zed"]}, "there is no player 'Zed' at this table: the players are "
                                   "Ann, Bob, Cid"),
