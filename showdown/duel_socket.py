@@ -240,6 +240,18 @@ def _not_allowed(path: Path) -> str:
             "(sudo usermod -aG showdown $USER) and log in again")
 
 
+def _unreachable(path: Path) -> str:
+    """Why nothing answered at `path`: nothing there, not a socket, or a stale socket."""
+    hint = "start the service, or check --socket"
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return f"nothing exists at {path}: {hint}"
+    if not stat.S_ISSOCK(mode):
+        return f"{path} is not a socket: {hint}"
+    return f"no service answers at {path} (it has stopped): {hint}"
+
+
 def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> dict[str, str]:
     """Send one request to the service at `path` and return its reply."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
@@ -248,10 +260,9 @@ def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> di
             conn.connect(str(path))
         except PermissionError:
             raise SocketError(_not_allowed(path)) from None
-        except (ConnectionRefusedError, FileNotFoundError):
-            raise SocketError(f"no service answers at {path} (it has stopped): start it "
-                              "again, e.g. `sudo systemctl start uno-showdown`") from None
         except OSError as exc:
+            if isinstance(exc, (ConnectionRefusedError, FileNotFoundError)):
+                raise SocketError(_unreachable(path)) from None
             raise SocketError(f"cannot reach the service at {path}: {exc.strerror}") from None
         try:
             conn.sendall(json.dumps(request).encode() + b"\n")

@@ -453,7 +453,25 @@ def test_no_service_running_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
     with socket.socket(socket.AF_UNIX) as dead:
         dead.bind(str(stale))  # a socket file whose service has gone
     assert main(["duel", "--socket", str(stale)]) == 2
-    assert "no service answers at" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"uno-showdown duel: no service answers at {stale} (it has stopped): start the "
+        "service, or check --socket\n")
+
+
+@pytest.mark.parametrize(("where", "said"), [
+    ("missing/duel.sock", "nothing exists at {path}"),
+    ("a-file", "{path} is not a socket"),
+    (".", "{path} is not a socket"),
+])
+def test_a_wrong_socket_path_is_not_called_a_stopped_service(
+        tmp_path: Path, where: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a-file").write_text("not a socket\n")
+    path = tmp_path / where
+    assert main(["duel", "--socket", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"uno-showdown duel: {said.format(path=path)}: start the service, or "
+                   "check --socket\n")
+    assert "it has stopped" not in err
 
 
 @pytest.mark.parametrize(("argv", "error"), [
