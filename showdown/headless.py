@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.turns import MAX_DUEL_CARDS
 from showdown.duel import DuelError, Load, Phase
 from showdown.events import (
     DuelLoaded,
@@ -184,8 +185,9 @@ class HeadlessTable:
         if played_by is None and cards is not None and not players and not body.get("seats"):
             played_by = current.played_by  # new cards for a showdown card: its rule again
         if played_by is not None:
-            chosen = self._showdown_card(played_by, self.default_cards if cards is None
-                                         else cards)
+            if cards is None:  # the service's cards, as many as a showdown may put in
+                cards = min(self.default_cards, MAX_DUEL_CARDS)
+            chosen = self._showdown_card(played_by, cards)
         else:
             game_id = current.game_id
             if players:

@@ -44,9 +44,9 @@ class Table:
     """A headless table on a fake unit, with a game of Ann, Bob and Cid in its games file."""
 
     def __init__(self, tmp_path: Path, *, game: bool = True, cards: int = 1,
-                 follows_newest: bool = False) -> None:
+                 follows_newest: bool = False, max_cards: int | None = 3) -> None:
         self.unit = FakeUnit()
-        self.unit.max_cards = 3
+        self.unit.max_cards = max_cards
         config = DuelConfig(countdown_min_us=COUNTDOWN_US, countdown_max_us=COUNTDOWN_US)
         self.service = ShowdownService(self.unit, config)
         self.db = tmp_path / "games.db"
@@ -186,6 +186,17 @@ def test_new_cards_for_a_showdown_card_keep_its_rule(table: Table) -> None:
     table.ask(players=["Ann", "Bob"])
     assert table.ask(cards=20)["ok"].startswith("next duel: Ann (left paddle) and Bob (right "
                                                 "paddle), 20 cards: ")
+
+
+def test_a_showdown_card_without_cards_takes_at_most_three(tmp_path: Path) -> None:
+    """A service started with `run --cards 4`: `duel --played-by Ann` gave no number, so it
+    takes the service's cards up to a showdown's most, 3."""
+    table = Table(tmp_path, cards=4, max_cards=None)
+    try:
+        assert table.ask(played_by="Ann")["ok"].startswith(
+            "next duel: Ann (left paddle) and Bob (right paddle), 3 cards (Ann's showdown card")
+    finally:
+        table.close()
 
 
 @pytest.mark.parametrize(("duel", "error"), [

@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="a showdown card played by NAME: NAME against the next player in "
                         "the direction of play, with the symbol's --cards (1 to 3)")
     parser.add_argument("--cards", type=int, metavar="N",
-                        help="cards to load for the next duel (default: the service's --cards)")
+                        help="cards to load for the next duel (default: the service's --cards; for "
+                        "--played-by at most 3, a showdown card's most)")
     parser.add_argument("--seats", action="store_true",
                         help="name nobody: the next duel is for the paddles, credited to nobody")
     parser.add_argument("--socket", metavar="PATH",
