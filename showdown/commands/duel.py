@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "Without names or options: show what comes next.",
     )
     parser.add_argument("players", nargs="*", metavar="NAME",
-                        help="two players of the current game: left paddle, then right")
+                        help="two players of the game the table keeps score in (the newest in its "
+                        "games file, or --game): left paddle, then right")
     parser.add_argument("--played-by", metavar="NAME",
                         help="a showdown card played by NAME: NAME against the next player in "
                         "the direction of play, with the symbol's --cards (1 to 3)")
