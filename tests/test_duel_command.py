@@ -15,6 +15,7 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 
@@ -350,9 +351,28 @@ class PacedUnit(FakeUnit):
         return super().read_inputs(timeout_s)
 
 
+class Greeted:
+    """Standard output while a service runs: passes everything on (to capsys) and sets
+    `greeted` when the service prints its greeting, which it does once it listens and has
+    loaded a duel."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.greeted = threading.Event()
+
+    def write(self, text: str) -> int:
+        written = self.out.write(text)
+        if "running the fake unit" in text:
+            self.greeted.set()
+        return written
+
+    def flush(self) -> None:
+        self.out.flush()
+
+
 @pytest.fixture
-def served(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-           ) -> Iterator[tuple[Path, CompanionApp, FakeUnit]]:
+def served(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+           monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Path, CompanionApp, FakeUnit]]:
     unit = PacedUnit()
     service = ShowdownService(unit, DuelConfig())
     app = CompanionApp.open(tmp_path / "games.db", lang="en")
@@ -361,15 +381,12 @@ def served(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     path = tmp_path / "duel.sock"
     worker = threading.Thread(target=run_headless, args=(service, 1, app),
                               kwargs={"listen": True, "socket_path": path}, daemon=True)
+    out = Greeted(sys.stdout)
+    monkeypatch.setattr(sys, "stdout", out)
     worker.start()
     try:
-        said = ""
-        for _ in range(500):  # the service greets once it listens and has loaded a duel
-            said += capsys.readouterr().out
-            if "running the fake unit" in said:
-                break
-            threading.Event().wait(0.01)
-        assert path.exists() and "running the fake unit" in said
+        assert out.greeted.wait(10.0), "the service never greeted"
+        assert path.exists() and "running the fake unit" in capsys.readouterr().out
         yield path, app, unit
     finally:
         service.stop()
