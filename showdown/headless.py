@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.turns import MAX_DUEL_CARDS
-from showdown.duel import DuelError, Load, Phase
+from showdown.duel import DuelError, Load
 from showdown.events import (
     DuelLoaded,
     LaunchFailed,
@@ -166,7 +166,7 @@ class HeadlessTable:
             return {"error": str(exc)}
 
     def status(self) -> str:
-        under_way = " (after the duel under way)" if self._under_way() else ""
+        under_way = " (after the duel under way)" if self.service.under_way else ""
         return f"next duel{under_way}: {self.next_duel.describe()}; {self._game_line()}"
 
     def _change(self, body: dict[str, Any]) -> str:
@@ -204,7 +204,7 @@ class HeadlessTable:
         with self._lock:
             self._generation += 1
             self._next = chosen
-        under_way = self._under_way()
+        under_way = self.service.under_way
         self._load(replace_started=False)  # never cuts a started duel short
         when = ("after the duel under way" if under_way
                 else "press the timer button to start it")
@@ -249,7 +249,7 @@ class HeadlessTable:
             return
         with self._lock:
             named_under_way = self._loaded_named
-        if named_under_way and self._under_way():
+        if named_under_way and self.service.under_way:
             return
         if app.follow_newest_game():
             log.info("following the newest game, %s", app.game.id)
@@ -275,10 +275,6 @@ class HeadlessTable:
         if most is not None and cards > most:
             raise DuelError(f"the {self.service.unit.name} unit launches at most {most} cards "
                             "at once: name fewer")
-
-    def _under_way(self) -> bool:
-        phase = self.service.phase
-        return phase.running or phase is Phase.DONE
 
     def _game_line(self) -> str:
         app = self.app

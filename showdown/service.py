@@ -244,6 +244,12 @@ class ShowdownService:
     def phase(self) -> Phase:
         return self.duel.phase if self.duel is not None else Phase.IDLE
 
+    @property
+    def under_way(self) -> bool:
+        """A duel has started and is not finished: counting, judging or timing presses.
+        A duel loaded with `replace_started=False` waits for it (any thread may ask)."""
+        return self.phase.running or self._timing_pending
+
     def run(self) -> None:
         """Run until `stop()`; always leaves the launcher stopped."""
         try:
@@ -316,7 +322,7 @@ class ShowdownService:
                 return
             now = self.unit.now_us()
             if isinstance(cmd, _LoadCmd):
-                if cmd.replace_started or not self._under_way():
+                if cmd.replace_started or not self.under_way:
                     self._new_duel(cmd, now)
             elif isinstance(cmd, _StartCmd):
                 self._start(now, cmd.countdown_us)
@@ -325,9 +331,6 @@ class ShowdownService:
             elif isinstance(cmd, _StopCmd):
                 self._stop_duel()
 
-    def _under_way(self) -> bool:
-        """A duel has started and is not finished: counting, judging or timing presses."""
-        return self.phase.running or self._timing_pending
 
     def _report_reactions(self) -> None:
         assert self.duel is not None
