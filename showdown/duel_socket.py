@@ -10,7 +10,9 @@ Raspberry Pi guide) can open it; a systemd service gets the folder from
 The exchange is one JSON object each way, one line each: the request
 (`{"duel": {"players": ["Ann", "Bob"], "cards": 2}}`, or `{"status": {}}`) and the
 reply (`{"ok": "what happens now"}` or `{"error": "what to change"}`). The service
-answers from the listener's own thread; nothing here touches the service's loop.
+answers from the listener's threads (one per connection, so a client that connects and
+says nothing delays nobody else), one request at a time; nothing here touches the
+service's loop.
 """
 
 from __future__ import annotations
@@ -128,7 +130,8 @@ def _answering(path: Path) -> bool:
 
 
 class DuelSocketServer:
-    """Listens at `path` and answers each request with `handler` on its own thread.
+    """Listens at `path` and answers each request with `handler`, each connection on a
+    thread of its own (requests are handled one at a time).
 
     The socket is made under a private name, given its mode, then moved into place, so
     it is never reachable with looser permissions; a stale socket of a service that
@@ -141,6 +144,7 @@ class DuelSocketServer:
         self._sock: socket.socket | None = None
         self._thread: threading.Thread | None = None
         self._closed = threading.Event()
+        self._handling = threading.Lock()
 
     def start(self) -> DuelSocketServer:
         if not self.path.parent.is_dir():
@@ -202,10 +206,16 @@ class DuelSocketServer:
                     return
                 log.exception("the duel socket stopped accepting")
                 return
-            with conn:
-                self._answer(conn)
+            # Each connection on a thread of its own: a client that connects and says
+            # nothing holds up only itself (for TIMEOUT_S), never the next `duel`.
+            threading.Thread(target=self._answer, args=(conn,), name="duel-socket client",
+                             daemon=True).start()
 
     def _answer(self, conn: socket.socket) -> None:
+        with conn:
+            self._answer_on(conn)
+
+    def _answer_on(self, conn: socket.socket) -> None:
         conn.settimeout(TIMEOUT_S)
         try:
             request = json.loads(_read_line(conn))
@@ -215,7 +225,8 @@ class DuelSocketServer:
             reply: dict[str, str] = {"error": f"the request was not understood ({exc})"}
         else:
             try:
-                reply = self.handler(request)
+                with self._handling:  # requests are answered one at a time
+                    reply = self.handler(request)
             except Exception as exc:  # one bad request must not end the listener
                 log.exception("the duel request %r failed", request)
                 reply = {"error": f"the service could not do it: {exc}"}

@@ -465,6 +465,19 @@ def test_a_second_service_on_the_same_socket_is_refused(
         duel_socket.DuelSocketServer(path, lambda request: {"ok": ""}).start()
 
 
+def test_a_silent_client_does_not_hold_up_the_next(tmp_path: Path) -> None:
+    """A member of the group who connects and sends nothing delays nobody else: the next
+    request is answered well inside the server's wait for the silent one."""
+    import socket
+
+    path = tmp_path / "duel.sock"
+    with duel_socket.DuelSocketServer(path, lambda request: {"ok": "heard"}).start(), \
+            socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as silent:
+        silent.connect(str(path))
+        assert duel_socket.ask(path, {"status": {}}, timeout_s=duel_socket.TIMEOUT_S / 3) == {
+            "ok": "heard"}
+
+
 def test_no_service_running_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(duel_socket, "SYSTEM_DIR", tmp_path / "system")
