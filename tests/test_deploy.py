@@ -105,6 +105,25 @@ def test_a_table_service_runs_headless_with_the_duel_socket(name: str, device: s
     assert read_unit(unit)["Unit"]["Conflicts"] == [other]
 
 
+def test_the_serial_service_waits_for_a_board_rather_than_giving_up() -> None:
+    """With no Pico plugged in at boot, `run --device serial` (no --port) waits for one
+    instead of exiting, so systemd's start limit (StartLimitBurst) never gives the unit up
+    for a board plugged in late; only a real failure (a firmware of another protocol, a
+    bad option) exits, and restarting that over and over would not help."""
+    import argparse
+
+    from firmware_host.link import find_board
+    from hardware import serial as serial_unit
+
+    unit = DEPLOY / "uno-showdown-serial.service"
+    argv = exec_args(unit)
+    assert build_parser(argv).parse_args(argv).port is None
+    if find_board() is not None:
+        pytest.skip("a board is plugged in here, so a start without one cannot be tried")
+    opened = serial_unit.open_unit(argparse.Namespace(port=None))  # returns: no exit
+    opened.close()
+
+
 def test_the_screen_draws_on_the_display_without_a_desktop() -> None:
     unit = DEPLOY / "uno-showdown-screen.service"
     argv = exec_args(unit)
