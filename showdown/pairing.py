@@ -7,7 +7,8 @@ view, the emulator's duel bar (which takes the Table view's proposal) and the he
 `uno-showdown duel` command all ask it. This module only puts the chosen two at the paddles,
 for the duel bar and the headless table: a `Pairing` names two players, or nobody, and then
 the duel is for the seats ("left" and "right") and its verdict is credited to no player.
-`seat_next` is the duel bar's F6/F7 (the next player in seating order at one paddle).
+`seat_next` is the duel bar's F6/F7 (the next player in seating order at one paddle),
+built on the rules' `Seating`, so a name is found the one way everywhere.
 
 Pure: names in, a `Pairing` out.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from companion.turns import Seating, TurnError
 from showdown.events import Side
 
 
@@ -58,12 +60,26 @@ class Pairing:
 SEATS = Pairing()
 
 
+def _found(seating: Seating, name: str | None) -> str | None:
+    """`name` as seated (`Seating.find`: the one name rule), or None if not at the table."""
+    if name is None:
+        return None
+    try:
+        return seating.find(name)
+    except TurnError:
+        return None
+
+
 def keep_seated(seated: Sequence[str], current: Pairing) -> Pairing:
-    """`current` after the players changed (a new game, a late joiner): whoever still plays
-    keeps their paddle, an empty paddle gets the first player not at the other one."""
+    """`current` after the players changed (a new game, a late joiner, a rename): whoever
+    still plays keeps their paddle, an empty paddle gets the first player not at the other
+    one. Players are found by the companion's one name rule (`companion.turns.Seating`)."""
     if len(seated) < 2:
         return SEATS
-    taken = [name if name in seated else None for name in (current.left, current.right)]
+    seating = Seating(tuple(seated))
+    taken = [_found(seating, name) for name in (current.left, current.right)]
+    if taken[0] is not None and taken[0] == taken[1]:
+        taken[1] = None
     for i, name in enumerate(taken):
         if name is None:
             taken[i] = next(n for n in seated if n not in taken)
@@ -71,8 +87,9 @@ def keep_seated(seated: Sequence[str], current: Pairing) -> Pairing:
 
 
 def seat_next(seated: Sequence[str], current: Pairing, side: Side) -> Pairing:
-    """Seat the next player (in seating order) at `side`, skipping whoever sits at the
-    other paddle; with two players that swaps them."""
+    """Seat the next player in seating order (`Seating.after`, clockwise: the duel bar's
+    F6/F7 step round the table, whatever the direction of play) at `side`, skipping
+    whoever sits at the other paddle; with two players that swaps them."""
     if len(seated) < 2:
         return SEATS
     current = keep_seated(seated, current)
@@ -80,9 +97,11 @@ def seat_next(seated: Sequence[str], current: Pairing, side: Side) -> Pairing:
         return Pairing(current.right, current.left)
     mine = current.left if side is Side.LEFT else current.right
     other = current.right if side is Side.LEFT else current.left
-    index = (seated.index(mine) + 1) % len(seated) if mine in seated else 0
-    if seated[index] == other:
-        index = (index + 1) % len(seated)
+    assert mine is not None and other is not None  # keep_seated seats both
+    seating = Seating(tuple(seated))
+    chosen = seating.after(mine)
+    if chosen == other:
+        chosen = seating.after(chosen)
     if side is Side.LEFT:
-        return Pairing(seated[index], other)
-    return Pairing(other, seated[index])
+        return Pairing(chosen, other)
+    return Pairing(other, chosen)

@@ -57,3 +57,18 @@ def test_a_showdown_card_tapped_on_the_table_view_seats_the_duel_in_the_bar(
         table.window.close()
         pygame.display.quit()
         app.close()
+
+
+def test_the_duel_bar_finds_its_players_by_the_one_name_rule() -> None:
+    """F6/F7 and a change of players keep a player at their paddle when the seating writes
+    the name another way (case, spaces, an accent composed or not), as the rules find it."""
+    from showdown.pairing import Pairing, keep_seated, seat_next
+
+    seated = ["Ann", "Bob", "Åsa", "Dee"]
+    typed = Pairing("dee", "A\u030asa")  # lower case; the accent decomposed
+    assert keep_seated(seated, typed) == Pairing("Dee", "Åsa")
+    assert seat_next(seated, typed, Side.LEFT) == Pairing("Ann", "Åsa")  # round the table
+    assert seat_next(seated, typed, Side.RIGHT) == Pairing("Dee", "Ann")  # Dee is skipped
+    assert seat_next(seated, Pairing("Bob", "DEE"), Side.LEFT) == Pairing("Åsa", "Dee")
+    assert keep_seated(seated, Pairing("Zed", "åsa")) == Pairing("Ann", "Åsa")
+    assert keep_seated(["Ann"], typed).named is False
