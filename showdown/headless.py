@@ -50,6 +50,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: How long a request waits, at most, for the listeners to hear the last verdict before the
+#: table moves to a newer game (they take microseconds; a stuck one must not hold `duel`).
+FOLLOW_FLUSH_S = 1.0
+
 
 @dataclass(frozen=True, slots=True)
 class NextDuel:
@@ -251,6 +255,9 @@ class HeadlessTable:
             named_under_way = self._loaded_named
         if named_under_way and self.service.under_way:
             return
+        # A verdict just given is credited with the game current when the score keeper
+        # hears it (its listener): let it hear what was said so far before moving on.
+        self.service.flush_listeners(FOLLOW_FLUSH_S)
         if app.follow_newest_game():
             log.info("following the newest game, %s", app.game.id)
 
