@@ -33,6 +33,7 @@ from firmware_host.link import (
     Lost,
     Refused,
     VersionMismatch,
+    find_board,
     nak_text,
     version_text,
 )
@@ -296,9 +297,13 @@ def open_unit(args: argparse.Namespace) -> SerialUnit:
     port = getattr(args, "port", None)
     if port is not None:
         check_port(port)
+    # With no board plugged in there is no hello to wait for: start at once, and let the
+    # link find the board when it comes (its firmware is checked then, as a fault).
+    plugged_in = port is not None or find_board() is not None
     unit = SerialUnit(port)
     try:
-        unit.refuse_other_firmware()
+        if plugged_in:
+            unit.refuse_other_firmware()
     except ConfigError:
         unit.close()  # the board was sent nothing but the hello: its motor never ran
         raise

@@ -91,6 +91,28 @@ def test_without_a_port_it_waits_for_a_board_and_says_so_once(
     assert not unit.link.ready
 
 
+def test_with_no_board_plugged_in_the_unit_opens_without_waiting_for_a_hello(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nobody can answer the hello: the table starts at once and the link keeps looking."""
+    monkeypatch.setattr(firmware_host.link, "find_board", lambda: None)
+    monkeypatch.setattr("hardware.serial.find_board", lambda: None)
+    waited: list[float] = []
+    real_refuse = SerialUnit.refuse_other_firmware
+
+    def refuse(self: SerialUnit, timeout_s: float = 2.0) -> None:
+        waited.append(timeout_s)
+        real_refuse(self, timeout_s)
+
+    monkeypatch.setattr(SerialUnit, "refuse_other_firmware", refuse)
+    unit = open_unit(argparse.Namespace(port=None))
+    try:
+        assert waited == []  # no wait for an answer nobody can give
+        assert not unit.link.ready
+    finally:
+        unit.close()
+
+
 @pytest.mark.parametrize(("offset", "age"), [(-1, "an older"), (1, "a newer")])
 def test_run_refuses_a_board_with_another_protocol_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], offset: int, age: str
