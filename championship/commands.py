@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from championship.i18n import _, ngettext
 from championship.text import decimal_text, fraction_text, points_in_games, settings_lines
 from companion import i18n
+from companion.command_options import _lang_from_argv
 from companion.errors import CompanionError
 from showdown.events import ConfigError
 
@@ -29,15 +30,6 @@ if TYPE_CHECKING:
     from championship.event import Championship, Seated
     from championship.snapshot import Snapshot
     from championship.standings import Line
-
-
-def _lang_from_argv(argv: Sequence[str]) -> str | None:
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
-    return None
 
 
 def _settings_options(p: argparse.ArgumentParser, defaults: bool) -> None:
