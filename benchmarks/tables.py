@@ -4,21 +4,25 @@ reaches the director's standings and the live page.
 For 10 and 50 simulated tables of 7 players, one 1-hour flight is played at accelerated time
 (`--speed`, 120x by default: the hour in 30 s): each table records a deal every 3 minutes of
 flight time, give or take, in its own games file, through its own `TableAgent` and its own
-broker connection. The director is `uno-showdown event serve` in its own process: with the
-embedded amqtt broker inside it, or with `--broker` on Debian's mosquitto (a process of its
-own, when installed). Measured:
+broker connection. In a bar each table is a machine of its own, so the simulated tables run
+ten to a process (not fifty behind one interpreter lock), and the watchers that time the
+standings and the page run in the benchmark's own process. The director is `uno-showdown
+event serve` in its own process: with the embedded amqtt broker inside it, or with `--broker`
+on Debian's mosquitto (a process of its own, when installed). Measured:
 
 * rounds/s: deals taken by the director per second over the run;
 * confirmed -> standings: from `record_round` returning at the table to the director's
   standings (the retained standings message) counting that deal, p50 and p99;
 * confirmed -> page: the same, to the live page's server-sent event stream;
 * the director's CPU time (user + system, over the run, as a share of one core) and its peak
-  resident memory (the embedded broker included for amqtt; mosquitto is a separate process).
+  resident memory (the embedded broker included for amqtt; mosquitto is a separate process);
+* one table's CPU time: its companion recording deals and its agent syncing them (and taking
+  the director's standings), as a share of one core; what a table's Pi spends on the sync.
 
 The baseline in the same run is the 10-table amqtt row: every row shows its p99 to the page
 against it, and against the 1 s target.
 
-    python benchmarks/tables.py [--speed 120] [--tables 10 50]
+    python benchmarks/tables.py [--speed 120] [--tables 10 50] [--brokers amqtt mosquitto]
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import multiprocessing
+import multiprocessing.process
 import os
 import random
 import shutil
@@ -38,6 +44,7 @@ import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +66,8 @@ MOSQUITTO = shutil.which("mosquitto") or (
     "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
 FLIGHT_S = 3600.0
 DEAL_EVERY_S = 180.0
+#: Simulated tables per process (a real table is a machine of its own).
+TABLES_PER_PROCESS = 10
 
 
 def free_port() -> int:
@@ -154,6 +163,57 @@ def percentile(values: list[float], p: float) -> float:
     return values[k]
 
 
+def play_tables(conn: Connection, group: list[int], tables: int, speed: float, tmp: str,
+                folder: str, mport: int, event_id: int) -> None:
+    """A worker process: join the tables of `group`, say "seated", wait for the start
+    instant, play their share of the flight and send back when each deal was confirmed."""
+    address = BrokerAddress("127.0.0.1", mport, False)
+    agents: list[TableAgent] = []
+    apps: dict[int, CompanionApp] = {}
+    try:
+        for n in group:
+            agent = TableAgent(f"{tmp}/t{n}.db", address,
+                               read_credentials(Path(folder) / f"table-{n}.json"), n)
+            agent.start()
+            agents.append(agent)
+        for agent in agents:
+            if not agent.seated.wait(60):
+                conn.send(f"table {agent.table} was never seated")
+                return
+        for agent in agents:
+            with Store(agent.store.path) as store:
+                gid = TableFile(store, event_id, agent.table).current_game("flight-1")
+            apps[agent.table] = CompanionApp.open(agent.store.path, gid)
+        conn.send("seated")
+        start = conn.recv()
+        rng = random.Random(tables)  # every worker draws the same schedule, plays its part
+        schedule = sorted(((k + rng.uniform(0.05, 0.95)) * DEAL_EVERY_S / speed, n + 1)
+                          for n in range(tables)
+                          for k in range(int(FLIGHT_S / DEAL_EVERY_S)))
+        mine = random.Random(tables * 1000 + group[0])
+        confirmed: dict[int, list[float]] = {}
+        for at, n in schedule:
+            if n not in apps:
+                continue
+            delay = start + at - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            app = apps[n]
+            assert app.game is not None
+            names = list(app.game.names)
+            winner = mine.choice(names)
+            app.record_round(winner, points={p: mine.randint(0, 40) for p in names
+                                             if p != winner})
+            confirmed.setdefault(n, []).append(time.monotonic())
+        conn.send(confirmed)
+        conn.recv()  # stay connected until the director has been watched taking everything
+    finally:
+        for app in apps.values():
+            app.close()
+        for agent in agents:
+            agent.stop()
+
+
 def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, float]:
     db = str(tmp / "director.db")
     with Championship.open(db) as champ:
@@ -170,8 +230,7 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
     director = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL)
     mosq = None
-    agents: list[TableAgent] = []
-    apps: list[CompanionApp] = []
+    workers: list[multiprocessing.process.BaseProcess] = []
     client = None
     stop = threading.Event()
     try:
@@ -195,40 +254,35 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
         deadline = time.monotonic() + 30
         while not (folder / f"table-{tables}.json").exists() and time.monotonic() < deadline:
             time.sleep(0.05)
-        address = BrokerAddress("127.0.0.1", mport, False)
-        for n in range(1, tables + 1):
-            agent = TableAgent(str(tmp / f"t{n}.db"), address,
-                               read_credentials(folder / f"table-{n}.json"), n)
-            agent.start()
-            agents.append(agent)
-        for agent in agents:
-            if not agent.seated.wait(60):
-                raise RuntimeError(f"table {agent.table} was never seated")
-        for agent in agents:
-            with Store(agent.store.path) as store:
-                gid = TableFile(store, event_id, agent.table).current_game("flight-1")
-            apps.append(CompanionApp.open(agent.store.path, gid))
+        # Each table in a bar is its own machine: here the tables run TABLES_PER_PROCESS to a
+        # process, so that fifty tables are not fifty tables' threads behind one GIL.
+        ctx = multiprocessing.get_context("fork")  # no thread runs yet in this process
+        groups = [list(range(1, tables + 1))[i:i + TABLES_PER_PROCESS]
+                  for i in range(0, tables, TABLES_PER_PROCESS)]
+        pipes = []
+        for group in groups:
+            ours, theirs = ctx.Pipe()
+            proc = ctx.Process(target=play_tables, daemon=True, args=(
+                theirs, group, tables, speed, str(tmp), str(folder), mport, event_id))
+            proc.start()
+            workers.append(proc)
+            pipes.append(ours)
+        for conn in pipes:
+            if not conn.poll(120) or conn.recv() != "seated":
+                raise RuntimeError("a table was never seated")
         standings, page = Watch(), Watch()
         client = watch_standings(mport, folder / "table-1.json", event_id, standings)
         watch_page(wport, page, stop)
-        rng = random.Random(tables)
-        schedule = sorted(((k + rng.uniform(0.05, 0.95)) * DEAL_EVERY_S / speed, n)
-                          for n in range(tables)
-                          for k in range(int(FLIGHT_S / DEAL_EVERY_S)))
-        confirmed: dict[int, list[float]] = {}
         cpu0 = cpu_s(director.pid)
-        start = time.monotonic()
-        for at, n in schedule:
-            delay = start + at - time.monotonic()
-            if delay > 0:
-                time.sleep(delay)
-            app = apps[n]
-            assert app.game is not None
-            names = list(app.game.names)
-            winner = rng.choice(names)
-            app.record_round(winner, points={p: rng.randint(0, 40) for p in names
-                                             if p != winner})
-            confirmed.setdefault(n + 1, []).append(time.monotonic())
+        tables_cpu0 = sum(cpu_s(w.pid) for w in workers if w.pid is not None)
+        start = time.monotonic() + 0.5
+        for conn in pipes:
+            conn.send(start)
+        confirmed: dict[int, list[float]] = {}
+        for conn in pipes:
+            if not conn.poll(FLIGHT_S / speed * 4 + 60):
+                raise RuntimeError("a group of tables did not finish its flight")
+            confirmed.update(conn.recv())
         total = sum(len(v) for v in confirmed.values())
 
         def complete(w: Watch) -> bool:
@@ -239,6 +293,9 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
         while not (complete(standings) and complete(page)) and time.monotonic() < deadline:
             time.sleep(0.05)
         end = time.monotonic()
+        tables_cpu = sum(cpu_s(w.pid) for w in workers if w.pid is not None) - tables_cpu0
+        for conn in pipes:
+            conn.send("done")
         cpu = cpu_s(director.pid) - cpu0
         rss = peak_rss_mb(director.pid)
 
@@ -254,16 +311,17 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
                 "s50": statistics.median(to_standings) if to_standings else float("nan"),
                 "s99": percentile(to_standings, 99), "p50": statistics.median(to_page)
                 if to_page else float("nan"), "p99": percentile(to_page, 99),
-                "cpu": cpu / (end - start), "rss": rss}
+                "cpu": cpu / (end - start), "rss": rss,
+                "table_cpu": tables_cpu / tables / (end - start)}
     finally:
         stop.set()
         if client is not None:
             client.loop_stop()
             client.disconnect()
-        for app in apps:
-            app.close()
-        for agent in agents:
-            agent.stop()
+        for worker in workers:
+            worker.join(30)
+            if worker.is_alive():
+                worker.kill()
         director.send_signal(signal.SIGTERM)
         try:
             director.wait(20)
@@ -279,8 +337,11 @@ def main() -> int:
     parser.add_argument("--speed", type=float, default=120.0,
                         help="how many times faster than real time the hour is played")
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 50])
+    parser.add_argument("--brokers", nargs="+", choices=["amqtt", "mosquitto"],
+                        default=["amqtt", "mosquitto"],
+                        help="mosquitto is left out when it is not installed")
     args = parser.parse_args()
-    brokers = ["amqtt"] + (["mosquitto"] if MOSQUITTO else [])
+    brokers = [b for b in args.brokers if b == "amqtt" or MOSQUITTO]
     rows = []
     for tables in args.tables:
         for broker in brokers:
@@ -293,7 +354,7 @@ def main() -> int:
           f"latencies from the deal confirmed at its table.")
     head = (f"{'broker':<10} {'tables':>6} {'deals':>6} {'rounds/s':>9} {'p50 stand.':>11} "
             f"{'p99 stand.':>11} {'p50 page':>9} {'p99 page':>9} {'p99/base':>9} "
-            f"{'p99/1 s':>8} {'dir. CPU':>9} {'dir. RSS':>9}")
+            f"{'p99/1 s':>8} {'dir. CPU':>9} {'dir. RSS':>9} {'table CPU':>10}")
     print(head)
     print("-" * len(head))
     for broker, tables, r in rows:
@@ -301,9 +362,10 @@ def main() -> int:
         print(f"{broker:<10} {tables:>6} {r['deals']:>6.0f} {r['rate']:>9.1f} "
               f"{r['s50'] * 1000:>9.0f}ms {r['s99'] * 1000:>9.0f}ms {r['p50'] * 1000:>7.0f}ms "
               f"{r['p99'] * 1000:>7.0f}ms {r['p99'] / base:>8.2f}x {r['p99']:>7.2f}x "
-              f"{r['cpu'] * 100:>8.0f}% {r['rss']:>7.0f}MB{missing}")
+              f"{r['cpu'] * 100:>8.0f}% {r['rss']:>7.0f}MB {r['table_cpu'] * 100:>9.1f}%{missing}")
     print("Baseline: the 10-table amqtt row. dir. CPU: the director's process, share of one "
-          "core (the embedded broker included for amqtt). dir. RSS: its peak.")
+          "core (the embedded broker included for amqtt). dir. RSS: its peak. table CPU: one "
+          "table's companion and agent, share of one core.")
     return 0
 
 

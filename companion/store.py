@@ -558,10 +558,17 @@ class Store:
     def game_ids(self) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT id FROM games ORDER BY id")]
 
-    @_reads
     def data_version(self) -> int:
-        """Changes whenever another connection (another program) commits to the file."""
-        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+        """Changes whenever another connection (another program) commits to the file. It is
+        polled, so it is one statement: it needs no read transaction of its own."""
+        with self.lock:
+            try:
+                return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    _("cannot read the games file {path} ({reason}): check the file, or "
+                      "choose another with --db").format(path=self.path, reason=exc)
+                ) from exc
 
     @_reads
     def game_revision(self, game_id: int) -> int | None:

@@ -242,10 +242,12 @@ class TableFile:
                      (json.dumps({**body, "rev": revision}),))
         return 1
 
-    def outbox(self, limit: int = 1000) -> list[Queued]:
+    def outbox(self, limit: int = 1000, *, after: int = 0) -> list[Queued]:
+        """The queued messages numbered above `after` (those not sent yet), oldest first."""
         with self.store.lock:
             return [Queued(int(seq), json.loads(body)) for seq, body in self.store.conn.execute(
-                "SELECT seq, body FROM table_sync_outbox ORDER BY seq LIMIT ?", (limit,))]
+                "SELECT seq, body FROM table_sync_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+                (after, limit))]
 
     def pending(self) -> int:
         with self.store.lock:

@@ -9,7 +9,9 @@ director in step through the broker, and never stands between the table and its 
   publishes at QoS 1; the director's acknowledgement empties the outbox. Without the
   broker the table keeps playing; on reconnect everything not acknowledged goes again.
 * The standings and the clock the director broadcasts are kept in the file too
-  (`uno-showdown table status` prints them).
+  (`uno-showdown table status` prints them). The standings change with every deal at every
+  table, so only the newest is written, at most once every `STANDINGS_WRITE_S`: a table
+  does not spend a disk write on each of fifty tables' deals.
 
 One thread owns the file and the outbox; paho's thread only hands messages over.
 """
@@ -35,6 +37,10 @@ log = logging.getLogger("uno-showdown.table")
 RESEND_S = 3.0
 #: How often the agent looks at the games file for what the table recorded.
 POLL_S = 0.1
+#: The least time between two writes of the director's standings into the games file.
+STANDINGS_WRITE_S = 1.0
+#: The most queued messages sent in one step.
+OUTBOX_BATCH = 1000
 
 
 class TableAgent:
@@ -56,8 +62,11 @@ class TableAgent:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._sent_upto = 0  # the highest outbox number sent on this connection
+        self._unsent = True  # the outbox may hold messages above `_sent_upto`
         self._last_progress = time.monotonic()
         self._data_version = -1
+        self._standings: bytes | None = None  # the newest standings, not yet written
+        self._standings_written = -STANDINGS_WRITE_S
         self.seated = threading.Event()
         self.acked = 0
         self.ignored = 0
@@ -74,19 +83,29 @@ class TableAgent:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
+        try:
+            self.write_standings(force=True)
+        except Exception:  # the file is busy or gone: the next run is told them again
+            log.exception("table %s: could not keep the last standings", self.table)
         self.link.close()
         self.store.close()
 
     def _run(self) -> None:
         self.scan()
         while not self._stop.is_set():
+            msgs = []
             try:
-                msg = self.link.inbox.get(timeout=POLL_S)
+                msgs.append(self.link.inbox.get(timeout=POLL_S))
+                while True:  # take everything waiting before writing anything
+                    msgs.append(self.link.inbox.get_nowait())
             except queue.Empty:
-                msg = None
-            try:
-                if msg is not None:
+                pass
+            for msg in msgs:
+                try:
                     self._handle(msg.topic, msg.payload)
+                except Exception:  # a bad message must not end the table's sync
+                    log.exception("table %s: a message on %s failed", self.table, msg.topic)
+            try:
                 self.step()
             except Exception:  # a bad moment must not end the table's sync
                 log.exception("table %s: sync step failed", self.table)
@@ -98,20 +117,38 @@ class TableAgent:
             self._data_version = version
             self.scan()
         self.flush()
+        self.write_standings()
+
+    def write_standings(self, *, force: bool = False) -> None:
+        """Keep the newest standings in the file, at most once every `STANDINGS_WRITE_S`."""
+        now = time.monotonic()
+        if self._standings is None or (
+                not force and now - self._standings_written < STANDINGS_WRITE_S):
+            return
+        with self.store.transaction() as conn:
+            self.file.set_meta(conn, "standings", self._standings.decode())
+        self._standings, self._standings_written = None, now
 
     def scan(self) -> int:
-        return self.file.scan()
+        queued = self.file.scan()
+        if queued:
+            self._unsent = True
+        return queued
 
     def flush(self) -> None:
         if not self.link.connected.is_set():
             return
         now = time.monotonic()
-        if self.file.pending() and now - self._last_progress > RESEND_S:
-            self._sent_upto = 0  # no word from the director for a while: send all again
+        if now - self._last_progress > RESEND_S:
             self._last_progress = now
-        for q in self.file.outbox():
-            if q.seq <= self._sent_upto:
-                continue
+            if self.file.pending():
+                self._sent_upto = 0  # no word from the director for a while: send all again
+                self._unsent = True
+        if not self._unsent:
+            return
+        batch = self.file.outbox(OUTBOX_BATCH, after=self._sent_upto)
+        self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
+        for q in batch:
             self.link.publish(wire.up_topic(self.event_id, self.table),
                               self.file.payload(q, self.creds.secret))
             self._sent_upto = q.seq
@@ -121,6 +158,7 @@ class TableAgent:
     def _handle(self, topic: str, payload: bytes) -> None:
         if topic == "":  # (re)connected: everything unacknowledged goes again
             self._sent_upto = 0
+            self._unsent = True
             self._last_progress = time.monotonic()
             return
         try:
@@ -142,10 +180,8 @@ class TableAgent:
                         log.warning("table %s: %s", self.table, text)
                         self.say(text)
             elif topic == wire.standings_topic(self.event_id):
-                state = wire.decode_standings(payload)
-                with self.store.transaction() as conn:
-                    self.file.set_meta(conn, "standings", payload.decode())
-                del state
+                wire.decode_standings(payload)  # checked now, written by `write_standings`
+                self._standings = payload
             else:  # amqtt 0.12 may pass on another table's retained topics: not ours
                 log.debug("table %s: not our topic: %s", self.table, topic)
                 return

@@ -3,6 +3,15 @@ confirmed at a table is in the director's standings, exactly, with nothing count
 
 from __future__ import annotations
 
+import itertools
+import json
+import sqlite3
+import time
+
+from championship.sync.outbox import TableFile
+from championship.sync.table import STANDINGS_WRITE_S
+from companion.store import Store
+
 from .conftest import Cluster, eventually
 
 
@@ -21,3 +30,49 @@ def test_rounds_at_two_tables_reach_the_director(cluster: Cluster) -> None:
         agent = cluster.tables[n].agent
         assert agent is not None
         eventually(lambda a=agent: a.file.pending() == 0, 10, "the outbox drained")
+
+
+def test_a_table_keeps_the_newest_standings_but_not_one_write_per_deal(cluster: Cluster) -> None:
+    """With fifty tables the standings change several times a second; a table's Pi writes
+    the newest of them at most once every `STANDINGS_WRITE_S`, and the last one is kept."""
+    cluster.start_director()
+    for n in (1, 2):
+        cluster.start_table(n)
+        cluster.seated(n)
+    watcher = cluster.tables[1].agent
+    assert watcher is not None
+    written: list[float] = []
+    set_meta = watcher.file.set_meta
+
+    def counting(conn: sqlite3.Connection, key: str, value: str) -> None:
+        if key == "standings":
+            written.append(time.monotonic())
+        set_meta(conn, key, value)
+
+    watcher.file.set_meta = counting  # type: ignore[method-assign]
+    for _ in range(12):
+        cluster.deal(2)
+    cluster.wait_converged()
+
+    def at_table_2(text: str | bytes | None) -> int:
+        return sum(v for k, v in json.loads(text or "{}").get("deals", {}).items()
+                   if k.endswith("/2"))
+
+    def in_file() -> int:
+        with Store(cluster.tables[1].db) as store:
+            return at_table_2(TableFile(store, cluster.event_id, 1).meta("standings"))
+
+    eventually(lambda: in_file() == 12, 10, "table 1 holds the newest standings")
+    gaps = [b - a for a, b in itertools.pairwise(written)]
+    assert all(gap >= STANDINGS_WRITE_S * 0.99 for gap in gaps), gaps
+    assert len(written) < 12
+
+    cluster.deal(2)  # a last deal; the table stops, maybe before its next write is due
+
+    def heard() -> bool:
+        waiting = watcher._standings
+        return (at_table_2(waiting) if waiting is not None else in_file()) == 13
+
+    eventually(heard, 10, "the last standings reached table 1")
+    cluster.stop_table(1)
+    assert in_file() == 13
