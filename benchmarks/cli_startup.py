@@ -69,6 +69,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scratch = Path(tmp)
         env = dict(os.environ, XDG_DATA_HOME=str(scratch), LANG="C.UTF-8")
+        # As on a user's machine, Python keeps the compiled modules (.pyc) it wrote on the
+        # first run; a shell that forbids writing them would time the compiler instead.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         db = str(scratch / "games.db")
         subprocess.run([*command_line(), "game", "new", "--db", db, "--edition", "showdown",
                         "--method", "winner", "--players", "Ann,Bob,Cid"], env=env, check=True,

@@ -31,11 +31,16 @@ def help_language() -> None:
         i18n.set_language(None)
 
 
-def common_options() -> argparse.ArgumentParser:
-    """`--db` and `--lang`, which every companion command takes."""
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH",
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    """Give `parser` `--db` and `--lang`, which every companion command takes."""
+    parser.add_argument("--db", metavar="PATH",
                         help=_("the games file (default: in your user data directory)"))
-    common.add_argument("--lang", metavar="LANG",
+    parser.add_argument("--lang", metavar="LANG",
                         help=_("language of the output: en, ru, uk or hy (default: the system's)"))
+
+
+def common_options() -> argparse.ArgumentParser:
+    """`--db` and `--lang` in a parser to give as `parents=` to a command's parser."""
+    common = argparse.ArgumentParser(add_help=False)
+    add_common_options(common)
     return common

@@ -13,3 +13,11 @@ class GameError(CompanionError):
     Defined here rather than in `companion.game` (which re-exports it) so that the small
     modules the model uses, such as `companion.names`, can raise it too.
     """
+
+
+class RulesError(CompanionError):
+    """A method, target or option that does not exist or does not fit.
+
+    Defined here (and re-exported by `companion.scoring.base`) so that checking an option,
+    which `uno-showdown points` does, needs none of the scoring methods' code.
+    """

@@ -9,6 +9,7 @@ when shown, not when a module is imported.
 
 from __future__ import annotations
 
+import functools
 import gettext
 import os
 from pathlib import Path
@@ -55,9 +56,21 @@ def set_language(lang: str | None = None) -> str:
                     "unknown language {lang!r}: choose one of {choices}"
                 ).format(lang=lang, choices=", ".join(LANGUAGES))
             )
-    _current = gettext.translation(DOMAIN, LOCALE_DIR, languages=[code], fallback=True)
+    _current = _catalog(code)
     _current_lang = code
     return code
+
+
+@functools.cache
+def _catalog(code: str) -> gettext.NullTranslations:
+    """The compiled catalog of a language in `LANGUAGES`, read once per process. The code is
+    already one of ours, so the file is opened by its path: `gettext.translation` would first
+    expand the code through the `locale` module and look in a dozen places, on every start."""
+    try:
+        with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as fp:
+            return gettext.GNUTranslations(fp)
+    except FileNotFoundError:  # English is the source language: it needs no catalog
+        return gettext.NullTranslations()
 
 
 def current_language() -> str:

@@ -9,17 +9,18 @@ from __future__ import annotations
 import argparse
 
 from companion import i18n
-from companion.command_options import common_options, help_language
+from companion.command_options import add_common_options, help_language
 from companion.editions import EDITIONS, get_edition
 from companion.errors import CompanionError
 from companion.i18n import _
-from companion.scoring import OPTIONS
+from companion.scoring.options import OPTIONS
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `points` to `uno-showdown`."""
     help_language()
-    p = sub.add_parser("points", parents=[common_options()])
+    p = sub.add_parser("points")
+    add_common_options(p)  # not as a parent parser, which would be built (and measured) apart
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
     p.add_argument("--option", action="append", default=[], metavar="OPTION",
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_points(args: argparse.Namespace) -> int:
     from companion.cards import CardError, parse_cards
-    from companion.scoring import card_total, parse_option
+    from companion.scoring.options import card_total, parse_option
 
     try:
         i18n.set_language(args.lang)

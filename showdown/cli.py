@@ -64,6 +64,31 @@ def one_line(message: str) -> str:
     return "".join(ch if ch == " " or ch.isprintable() else ascii(ch)[1:-1] for ch in message)
 
 
+def _columns() -> int:
+    """The terminal's width, as `shutil.get_terminal_size` finds it (`COLUMNS`, else the
+    terminal on standard output, else 80), without importing shutil, and bz2 and lzma with it:
+    argparse's formatter does that for every parser it builds, help or not."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, measuring the terminal with `_columns`."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse's parser, but a bad option is one line on stderr and exit status 2.
 
@@ -71,6 +96,10 @@ class OneLineParser(argparse.ArgumentParser):
     of text where one sentence says what was wrong. Every subcommand's parser is of this
     class (argparse gives subparsers their parent's class).
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
@@ -116,13 +145,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     chosen = args[0] if args and args[0] in COMMANDS else None
-    for name, (module, line) in COMMANDS.items():
-        if name in sub.choices:
-            continue  # its module registered it together with the chosen one
-        if name == chosen or (chosen is not None and module == COMMANDS[chosen][0]):
-            importlib.import_module(module).register(sub)
-        else:
-            sub.add_parser(name, help=line, add_help=False)
+    if chosen is not None:  # the others are never looked at: no parser for them
+        importlib.import_module(COMMANDS[chosen][0]).register(sub)
+        return parser
+    for name, (_module, line) in COMMANDS.items():
+        sub.add_parser(name, help=line, add_help=False)
     return parser
 
 

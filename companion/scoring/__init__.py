@@ -12,33 +12,60 @@ options that act on it.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from companion.cards import Card
-from companion.scoring.base import (
-    Column,
-    Entrant,
-    Entry,
-    RoundInput,
-    RoundScore,
-    RulesError,
-    ScoringMethod,
-    Verdict,
-)
-from companion.scoring.championship import points_per_game
-from companion.scoring.options import H2O_DEDUCTIONS, OPTIONS, Option, card_total, hand_value
-from companion.scoring.options import apply as _apply_options
-from companion.scoring.registry import METHODS
-from companion.scoring.rules import MAX_TARGET, Rules, parse_method, parse_option
+if TYPE_CHECKING:
+    from companion.cards import Card
+    from companion.scoring.base import (
+        Column,
+        Entrant,
+        Entry,
+        RoundInput,
+        RoundScore,
+        RulesError,
+        ScoringMethod,
+        Verdict,
+    )
+    from companion.scoring.championship import points_per_game
+    from companion.scoring.options import (
+        H2O_DEDUCTIONS,
+        OPTIONS,
+        Option,
+        card_total,
+        hand_value,
+        parse_option,
+    )
+    from companion.scoring.registry import METHODS
+    from companion.scoring.rules import MAX_TARGET, Rules, parse_method
 
-#: The option keys, in the order they are offered (kept for callers of the old name).
-MODIFIERS = tuple(OPTIONS)
+#: Where each name of the package lives. A name is imported when first asked for, so
+#: `uno-showdown points`, which reads only the options, loads none of the methods' code.
+_HOME = {
+    **dict.fromkeys(("Column", "Entrant", "Entry", "RoundInput", "RoundScore", "RulesError",
+                     "ScoringMethod", "Verdict"), "companion.scoring.base"),
+    "points_per_game": "companion.scoring.championship",
+    **dict.fromkeys(("H2O_DEDUCTIONS", "OPTIONS", "Option", "card_total", "hand_value",
+                     "parse_option"), "companion.scoring.options"),
+    "METHODS": "companion.scoring.registry",
+    **dict.fromkeys(("MAX_TARGET", "Rules", "parse_method"), "companion.scoring.rules"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # asked once
+    return value
+
 
 __all__ = [
     "H2O_DEDUCTIONS",
     "MAX_TARGET",
     "METHODS",
-    "MODIFIERS",
     "OPTIONS",
     "Column",
     "Entrant",
@@ -63,6 +90,8 @@ __all__ = [
 
 def get_method(key: str) -> ScoringMethod:
     """The method stored under `key` (or typed as one of its names)."""
+    from companion.scoring.rules import parse_method
+
     return parse_method(key)
 
 
@@ -88,5 +117,8 @@ def score_round(
     `hand_values` holds what each player taking part has left in hand (the winner 0).
     `seating` (the round's players in seating order) breaks a tie for the lazy loser.
     """
+    from companion.scoring.base import RoundInput
+    from companion.scoring.options import apply
+
     entry = RoundInput(winner, dict(hand_values or {}), tuple(seating), tuple(order), out_on)
-    return _apply_options(rules, entrants, entry, rules.method.score(entrants, entry))
+    return apply(rules, entrants, entry, rules.method.score(entrants, entry))

@@ -23,16 +23,12 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.cards import Card
-from companion.errors import CompanionError
+from companion.errors import RulesError
 from companion.i18n import N_, _
 
 if TYPE_CHECKING:
     from companion.game import Game
     from companion.scoring.rules import Rules
-
-
-class RulesError(CompanionError):
-    """A method, target or option that does not exist or does not fit."""
 
 
 class Entry(StrEnum):

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 
 from companion.cards import Card, parse_card
 from companion.editions import Edition, card_value
+from companion.errors import RulesError
 from companion.i18n import N_, _
-from companion.scoring.base import Entrant, RoundInput, RoundScore, RulesError
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # `uno-showdown points` reads options, and needs none of these
+    from companion.scoring.base import Entrant, RoundInput, RoundScore
     from companion.scoring.rules import Rules
 
 
@@ -48,6 +49,17 @@ H2O_DEDUCTIONS: Mapping[Card, int] = MappingProxyType({
     parse_card("wild+1"): 20,
     parse_card("wild+2"): 40,
 })
+
+
+def parse_option(name: str) -> str:
+    """The key of an option as a person typed it (any case, `-` for `_`)."""
+    key = name.strip().lower().replace("-", "_")
+    if key not in OPTIONS:
+        raise RulesError(
+            _("unknown option {name!r}: choose from {choices}").format(
+                name=name, choices=", ".join(OPTIONS))
+        )
+    return key
 
 
 def check_edition(rules: Rules, edition: Edition) -> None:
@@ -99,6 +111,8 @@ def _hand_value(cards: tuple[Card, ...], lone_zero_50: bool) -> int:
 def apply(rules: Rules, entrants: Sequence[Entrant], entry: RoundInput,
           score: RoundScore) -> RoundScore:
     """The round's score with the options that act on it: H2O's deduction for the winner."""
+    from companion.scoring.base import RoundScore
+
     if not rules.h2o or entry.out_on is None:
         return score
     winning = next(e for e in entrants if entry.winner in e.members)

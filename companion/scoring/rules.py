@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from companion.i18n import _
 from companion.scoring import registry
 from companion.scoring.base import RulesError, ScoringMethod, check_regulation
-from companion.scoring.options import OPTIONS
+from companion.scoring.options import OPTIONS, parse_option
 
 __all__ = ["MAX_TARGET", "Rules", "RulesError", "parse_method", "parse_option"]
 
@@ -30,16 +30,6 @@ def parse_method(name: str) -> ScoringMethod:
         _("unknown scoring method {name!r}: choose one of {choices}").format(
             name=name, choices=", ".join(registry.METHODS))
     )
-
-
-def parse_option(name: str) -> str:
-    key = name.strip().lower().replace("-", "_")
-    if key not in OPTIONS:
-        raise RulesError(
-            _("unknown option {name!r}: choose from {choices}").format(
-                name=name, choices=", ".join(OPTIONS))
-        )
-    return key
 
 
 @dataclass(frozen=True, slots=True)
