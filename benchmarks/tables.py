@@ -28,6 +28,7 @@ against it, and against the 1 s target.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import multiprocessing
@@ -206,7 +207,8 @@ def play_tables(conn: Connection, group: list[int], tables: int, speed: float, t
                                              if p != winner})
             confirmed.setdefault(n, []).append(time.monotonic())
         conn.send(confirmed)
-        conn.recv()  # stay connected until the director has been watched taking everything
+        with contextlib.suppress(EOFError):
+            conn.recv()  # stay connected until the director has been watched taking everything
     finally:
         for app in apps.values():
             app.close()
@@ -231,6 +233,7 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
                                 stderr=subprocess.DEVNULL)
     mosq = None
     workers: list[multiprocessing.process.BaseProcess] = []
+    pipes: list[Connection] = []
     client = None
     stop = threading.Event()
     try:
@@ -259,12 +262,12 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
         ctx = multiprocessing.get_context("fork")  # no thread runs yet in this process
         groups = [list(range(1, tables + 1))[i:i + TABLES_PER_PROCESS]
                   for i in range(0, tables, TABLES_PER_PROCESS)]
-        pipes = []
         for group in groups:
             ours, theirs = ctx.Pipe()
             proc = ctx.Process(target=play_tables, daemon=True, args=(
                 theirs, group, tables, speed, str(tmp), str(folder), mport, event_id))
             proc.start()
+            theirs.close()  # the worker's end: a worker that dies is then an end of file here
             workers.append(proc)
             pipes.append(ours)
         for conn in pipes:
@@ -315,6 +318,8 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
                 "table_cpu": tables_cpu / tables / (end - start)}
     finally:
         stop.set()
+        for conn in pipes:
+            conn.close()  # a worker still waiting for "done" hears the end of file and stops
         if client is not None:
             client.loop_stop()
             client.disconnect()

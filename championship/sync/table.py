@@ -83,10 +83,11 @@ class TableAgent:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(10)
-        try:
-            self.write_standings(force=True)
-        except Exception:  # the file is busy or gone: the next run is told them again
-            log.exception("table %s: could not keep the last standings", self.table)
+        if self._thread is None or not self._thread.is_alive():  # else it still owns the file
+            try:
+                self.write_standings(force=True)
+            except Exception:  # the file is busy or gone: the next run is told them again
+                log.exception("table %s: could not keep the last standings", self.table)
         self.link.close()
         self.store.close()
 
@@ -147,11 +148,13 @@ class TableAgent:
         if not self._unsent:
             return
         batch = self.file.outbox(OUTBOX_BATCH, after=self._sent_upto)
-        self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
+        if batch and self.acked >= self._sent_upto:
+            self._last_progress = now  # nothing was waiting for an answer: the wait starts now
         for q in batch:
             self.link.publish(wire.up_topic(self.event_id, self.table),
                               self.file.payload(q, self.creds.secret))
             self._sent_upto = q.seq
+        self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
 
     # -- what arrives --
 

@@ -91,6 +91,14 @@ def test_a_folder_or_a_device_is_not_a_games_file(capsys: pytest.CaptureFixture[
             "cannot open the games file")
 
 
+def _without_dac_override(prefix: list[str]) -> bool:
+    """Whether a program started behind `prefix` really lacks both capabilities (bits 1, 2)."""
+    done = subprocess.run([*prefix, "cat", "/proc/self/status"], capture_output=True,
+                          text=True, timeout=30)
+    effective = [ln.split()[1] for ln in done.stdout.splitlines() if ln.startswith("CapEff:")]
+    return done.returncode == 0 and bool(effective) and int(effective[0], 16) & 0b110 == 0
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="file modes are POSIX")
 def test_a_read_only_folder_is_called_read_only(db: Path) -> None:
     """Root (as in CI) is not bound by a folder's mode, so there the command runs as root
@@ -98,9 +106,10 @@ def test_a_read_only_folder_is_called_read_only(db: Path) -> None:
     still able to read the checkout, wherever it was cloned, but bound by the modes."""
     prefix: list[str] = []
     if os.geteuid() == 0:
-        prefix = ["setpriv", "--bounding-set=-dac_override,-dac_read_search", "--"]
-        if shutil.which("setpriv") is None or subprocess.run(
-                [*prefix, "true"], capture_output=True, timeout=30).returncode != 0:
+        dropped = "-dac_override,-dac_read_search"
+        prefix = ["setpriv", f"--bounding-set={dropped}", f"--inh-caps={dropped}",
+                  "--ambient-caps=-all", "--"]
+        if shutil.which("setpriv") is None or not _without_dac_override(prefix):
             pytest.skip("as root this needs setpriv (util-linux) allowed to drop capabilities")
     scratch = Path(tempfile.mkdtemp(prefix="uno-showdown-read-only-"))
     scratch.chmod(0o755)
