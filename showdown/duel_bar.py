@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 import pygame
 
+from companion.turns import MAX_DUEL_CARDS
 from hardware.emulator_view import TextCache
+from showdown.duel_text import cards_text, contest_text
 from showdown.events import (
     CountdownStarted,
     DuelLoaded,
@@ -30,18 +32,12 @@ from showdown.events import (
 )
 from showdown.pairing import SEATS, Pairing, keep_seated, seat_next
 
-MAX_CARDS = 3
-
 BAR = (28, 30, 36)
 BUTTON = (62, 66, 78)
 BUTTON_ON = (250, 200, 40)
 BUTTON_TEXT = (240, 240, 240)
 BUTTON_TEXT_ON = (20, 20, 24)
 STATUS = (245, 245, 245)
-
-
-def _cards(n: int) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
 
 
 @dataclass
@@ -84,15 +80,15 @@ class DuelChooser:
         self.pairing = Pairing(challenger, opponent)
         self.set_cards(cards)
         what = "Wild Showdown" if wild else "Showdown card"
-        self.status = (f"{what}: {challenger} vs {opponent}, {_cards(self.cards)}: "
+        self.status = (f"{what}: {challenger} vs {opponent}, {cards_text(self.cards)}: "
                        "load the duel (F10).")
         return True
 
     def set_cards(self, cards: int) -> None:
-        self.cards = min(MAX_CARDS, max(1, cards))
+        self.cards = min(MAX_DUEL_CARDS, max(1, cards))
 
     def next_cards(self) -> None:
-        self.cards = self.cards % MAX_CARDS + 1
+        self.cards = self.cards % MAX_DUEL_CARDS + 1
 
     def hear(self, event: ServiceEvent, keys: Mapping[Side | str, str]) -> bool:
         """Update the status line from a service event; True when it changed."""
@@ -104,7 +100,7 @@ class DuelChooser:
 
         if isinstance(event, DuelLoaded):
             self.busy = True
-            self.status = (f"{who(Side.LEFT)} vs {who(Side.RIGHT)}, {_cards(event.cards)} "
+            self.status = (f"{who(Side.LEFT)} vs {who(Side.RIGHT)}, {cards_text(event.cards)} "
                            f"loaded: press {keys.get('timer', 'the timer')} to start")
         elif isinstance(event, CountdownStarted):
             self.status = "Hands on the paddles..."
@@ -116,7 +112,7 @@ class DuelChooser:
             self.busy = event.result.rematch
             self.status = verdict_text(event, who)
         elif isinstance(event, VerdictContested):
-            self.status = contest_text(event, who)
+            self.status = contest_text(event, who) + "."
         elif isinstance(event, LaunchFailed):
             self.busy = False
             self.status = (f"Launch failed ({event.reason}): nobody takes the cards. "
@@ -131,7 +127,7 @@ class DuelChooser:
 def verdict_text(event: VerdictGiven, name: Callable[[Side], str]) -> str:
     """One line a table reads aloud: who won, how fast, who takes the cards."""
     r = event.result
-    cards = _cards(event.cards)
+    cards = cards_text(event.cards)
     if r.outcome is Outcome.FASTER and r.winner is not None and r.loser is not None:
         ms = (r.reaction_us.get(r.winner) or 0) / 1000
         return f"{name(r.winner)} wins in {ms:.0f} ms: {name(r.loser)} takes {cards}."
@@ -144,18 +140,6 @@ def verdict_text(event: VerdictGiven, name: Callable[[Side], str]) -> str:
     if r.outcome is Outcome.TIMEOUT:
         return "Nobody pressed in time: no winner."
     return f"Duel cancelled ({r.reason or 'aborted'})."
-
-
-def contest_text(event: VerdictContested, name: Callable[[Side], str]) -> str:
-    """A verdict a late press would have changed: never silent (see docs/fairness.md)."""
-    late_ms = (event.arrived_us - event.t_us) / 1000
-    if event.would_win is not None:
-        would = f"{name(event.would_win)} would have won"
-    elif event.would_be is Outcome.TIE:
-        would = "it would have been a tie"
-    else:
-        would = "nobody would have won"
-    return f"CONTESTED! {name(event.side)}'s press came {late_ms:.0f} ms late: {would}."
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +180,7 @@ class DuelBar:
             BarButton("left", rects[0], f"L: {c.name(Side.LEFT)}"),
             BarButton("right", rects[1], f"R: {c.name(Side.RIGHT)}"),
         ]
-        for n in range(1, MAX_CARDS + 1):
+        for n in range(1, MAX_DUEL_CARDS + 1):
             out.append(BarButton(f"cards:{n}", rects[1 + n], str(n), on=c.cards == n))
         if c.busy:
             out.append(BarButton("abort", rects[5], "Abort (Esc)"))

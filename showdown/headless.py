@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.turns import MAX_DUEL_CARDS
 from showdown.duel import DuelError, Load
+from showdown.duel_text import cards_text, contest_text
 from showdown.events import (
     DuelLoaded,
     LaunchFailed,
@@ -69,11 +70,7 @@ class NextDuel:
 
     def describe(self) -> str:
         why = f" ({self.why})" if self.why else ""
-        return f"{self.pairing.describe()}, {_cards(self.cards)}{why}"
-
-
-def _cards(n: int) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
+        return f"{self.pairing.describe()}, {cards_text(self.cards)}{why}"
 
 
 class HeadlessTable:
@@ -143,11 +140,7 @@ class HeadlessTable:
             self.say(describe_verdict(event))
         elif isinstance(event, VerdictContested):
             who = {side: event.players.get(side, side.value) for side in Side}
-            late = (event.arrived_us - event.t_us) / 1000
-            would = (f"{who[event.would_win]} would have won" if event.would_win is not None
-                     else "it would have been a tie" if event.would_be is Outcome.TIE
-                     else "nobody would have won")
-            self.say(f"  CONTESTED! {who[event.side]}'s press came {late:.0f} ms late: {would}")
+            self.say("  " + contest_text(event, who.__getitem__))
         elif isinstance(event, LaunchFailed):
             self.say(describe_failed(event))
         elif isinstance(event, ReactionsTimed):

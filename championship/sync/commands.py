@@ -21,7 +21,7 @@ from showdown.events import ConfigError
 
 def register(sub: argparse._SubParsersAction) -> None:
     summary = _("a table on its own machine in a championship served by `event serve`")
-    table = sub.add_parser("table", help=summary, description=summary + ". " + _(
+    table = sub.add_parser("table", description=summary + ". " + _(
         "docs/many-tables.md walks through it."))
     actions = table.add_subparsers(dest="table_command", metavar="ACTION")
     actions.required = True
