@@ -39,8 +39,7 @@ from showdown.replay import (
     iter_replay,
 )
 from showdown.service import ShowdownService, VerdictGiven
-
-from .helpers import cli, refused
+from tests.abuse.helpers import cli, refused
 
 DEFAULT = DEFAULT_PINMAP.read_text(encoding="utf-8")
 

@@ -16,8 +16,7 @@ import pytest
 
 from companion.app import CompanionApp
 from companion.store import Store, StoreError
-
-from .helpers import cli, refused
+from tests.abuse.helpers import cli, refused
 
 
 @pytest.fixture

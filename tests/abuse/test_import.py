@@ -22,8 +22,7 @@ import pytest
 
 from companion.app import CompanionApp
 from companion.transfer import MAX_FILE_BYTES, TransferError, import_game
-
-from .helpers import cli, dump, refused
+from tests.abuse.helpers import cli, dump, refused
 
 GAME: dict[str, Any] = {
     "format": "uno-showdown-game", "version": 1, "edition": "classic", "method": "winner",

@@ -20,8 +20,7 @@ from companion.errors import CompanionError
 from companion.game import Game, GameError, check_name
 from companion.names import MAX_NAME_LENGTH, name_key
 from companion.scoring import Rules
-
-from .helpers import cli, dump, refused
+from tests.abuse.helpers import cli, dump, refused
 
 A_RING_COMPOSED = "\u00c5sa"  # Åsa, Å as one code point
 A_RING_DECOMPOSED = "A\u030asa"  # Åsa, A and a combining ring

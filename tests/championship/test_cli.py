@@ -15,8 +15,7 @@ from championship.settings import make
 from championship.store import SCHEMA_VERSION
 from companion.app import CompanionApp
 from companion.store import Store
-
-from .conftest import MINUTE_US, SimClock, run
+from tests.championship.conftest import MINUTE_US, SimClock, run
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 

@@ -16,9 +16,8 @@ from championship.screen import TABS, DirectorScreen
 from companion.app import CompanionApp
 from companion.i18n import set_language
 from showdown.cli import main
-
-from .conftest import SimClock
-from .test_cli import make_state
+from tests.championship.conftest import SimClock
+from tests.championship.test_cli import make_state
 
 STATES = ["empty", "new", "registered", "drawn", "running", "paused", "time_up", "qualified",
           "final_seated", "over"]

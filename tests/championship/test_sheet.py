@@ -13,9 +13,8 @@ import pytest
 from championship.event import Championship
 from championship.sheet import results_sheet
 from companion.i18n import set_language
-
-from .conftest import SimClock
-from .test_cli import PLAYERS, make_state
+from tests.championship.conftest import SimClock
+from tests.championship.test_cli import PLAYERS, make_state
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

@@ -28,8 +28,7 @@ import pytest
 from championship.event import Championship
 from companion.app import CompanionApp
 from companion.errors import CompanionError
-
-from .conftest import MINUTE_US, SimClock, card_value, deal_hands, run
+from tests.championship.conftest import MINUTE_US, SimClock, card_value, deal_hands, run
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya", "Ivan", "Kira", "Lev",
          "Masha", "Nikita", "Olga", "Pavel", "Rita", "Sasha", "Tanya", "Ulyana", "Fedor",

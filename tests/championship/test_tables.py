@@ -7,8 +7,7 @@ from championship.event import Championship
 from championship.settings import make
 from companion.app import CompanionApp
 from companion.timebox import Phase
-
-from .conftest import SimClock
+from tests.championship.conftest import SimClock
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 

@@ -8,8 +8,7 @@ import pytest
 from championship.event import Championship
 from championship.settings import make
 from companion.app import CompanionApp
-
-from .conftest import SimClock
+from tests.championship.conftest import SimClock
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .test_scoring_doc import run_session
+from tests.companion.test_scoring_doc import run_session
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "table-helpers.md"
 

@@ -9,8 +9,7 @@ import pygame
 
 from companion.app import CompanionApp
 from showdown.events import Side
-
-from .conftest import COUNTDOWN_US, make_table
+from tests.emulator.conftest import COUNTDOWN_US, make_table
 
 
 def tap_companion(table, key: str) -> None:

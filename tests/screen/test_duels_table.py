@@ -12,8 +12,7 @@ from companion import theme
 from companion.app import CompanionApp
 from companion.i18n import set_language
 from companion.views.duels import CELL_PX, fit_columns
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 PLAYERS = ["Anna", "Bob", "Maximiliane", "Dmitri"]
 #: (challenger, opponent, winner, challenger ms, opponent ms)

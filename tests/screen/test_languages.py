@@ -13,8 +13,7 @@ from companion.i18n import LOCALE_DIR, set_language
 from companion.msgfmt import PACKAGE, extract
 from companion.views.facts import total_text
 from companion.views.i18n import DOMAIN, _catalog
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 UNTRANSLATED = {"Showdown"}  # the brand name of the card stays as printed
 

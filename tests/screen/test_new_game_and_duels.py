@@ -9,8 +9,7 @@ import pygame
 from companion.app import CompanionApp
 from companion.views.facts import duel_lines
 from showdown.events import DuelResult, Outcome, Side, VerdictGiven
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 
 def test_a_new_game_by_touch_alone(db: Path) -> None:

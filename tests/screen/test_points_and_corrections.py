@@ -10,8 +10,7 @@ import pytest
 from companion.app import CompanionApp
 from companion.store import Store
 from companion.views.round_entry import MAX_DIGITS, type_digit
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 
 def saved(db: Path) -> list[tuple[str, dict[str, tuple[str, ...] | int]]]:

@@ -7,8 +7,7 @@ from pathlib import Path
 import pygame
 
 from companion.store import Store
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 
 def saved_rounds(db: Path) -> list[tuple[str, dict[str, str]]]:

@@ -15,8 +15,7 @@ from companion.i18n import set_language
 from companion.turns import Direction
 from companion.views.facts import round_winner
 from showdown.events import DuelResult, Outcome, Side, VerdictGiven
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 
 def open_game(db: Path, edition: str, method: str = "winner", **kwargs) -> CompanionApp:

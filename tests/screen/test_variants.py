@@ -14,8 +14,7 @@ from companion.cards import parse_card
 from companion.i18n import set_language
 from companion.scoring import METHODS
 from companion.store import Store
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 
 def new_game(driver: Driver, method: str) -> None:

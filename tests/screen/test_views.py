@@ -10,8 +10,7 @@ import pytest
 from companion import theme
 from companion.app import CompanionApp
 from companion.views.chart import nice_step, plot
-
-from .conftest import Driver
+from tests.screen.conftest import Driver
 
 
 def play(app: CompanionApp, winner: str, **hands: list[str]) -> None:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .conftest import eventually, free_port, make_event, wait_port
+from tests.tables.conftest import eventually, free_port, make_event, wait_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

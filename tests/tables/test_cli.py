@@ -14,9 +14,8 @@ from pathlib import Path
 
 from championship.sync.credentials import read_credentials
 from companion.store import Store
-
-from .conftest import eventually, make_event
-from .serving import ROOT, serving, uno
+from tests.tables.conftest import eventually, make_event
+from tests.tables.serving import ROOT, serving, uno
 
 
 def test_serve_writes_credentials_for_each_table_for_its_owner_only(tmp_path: Path) -> None:

@@ -17,8 +17,7 @@ from championship.sync import wire
 from championship.sync.outbox import TableFile
 from companion.store import Store
 from companion.wallclock import wall_clock_us
-
-from .conftest import Cluster, Table, eventually
+from tests.tables.conftest import Cluster, Table, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 

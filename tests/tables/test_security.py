@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 
 from championship.sync import wire
 from championship.sync.link import Inbound
-
-from .conftest import Cluster, eventually
+from tests.tables.conftest import Cluster, eventually
 
 
 def _connect(cluster: Cluster, username: str | None, password: str | None) -> str:

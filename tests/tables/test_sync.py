@@ -10,8 +10,7 @@ import time
 from championship.sync.outbox import TableFile
 from championship.sync.table import STANDINGS_WRITE_S
 from companion.store import Store
-
-from .conftest import Cluster, eventually
+from tests.tables.conftest import Cluster, eventually
 
 
 def test_rounds_at_two_tables_reach_the_director(cluster: Cluster) -> None:

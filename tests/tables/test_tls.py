@@ -17,7 +17,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from .conftest import BROKERS, Cluster, build
+from tests.tables.conftest import BROKERS, Cluster, build
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:

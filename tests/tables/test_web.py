@@ -17,9 +17,8 @@ from championship.sync.outbox import TableFile
 from championship.sync.table import TableAgent
 from companion.app import CompanionApp
 from companion.store import Store
-
-from .conftest import eventually
-from .serving import Serving, serving
+from tests.tables.conftest import eventually
+from tests.tables.serving import Serving, serving
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
