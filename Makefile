@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench translations clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,12 @@ test: $(TEST_STAMP) node_modules/.installed
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+
+# After editing a .po file (or marking new strings): new strings into every catalog, then
+# every .mo compiled by Babel (tools/translations.py says how the domains are found).
+translations: $(TEST_STAMP)
+	$(BIN)/python -m tools.translations update
+	$(BIN)/python -m tools.translations compile
 
 bench: $(TEST_STAMP) node_modules/.installed
 	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

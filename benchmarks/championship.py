@@ -36,13 +36,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from championship.event import Championship
-from championship.settings import make
-from companion import wallclock
-from companion.app import CompanionApp
-from companion.scoring import MAX_TARGET, Rules
-from companion.store import Store
-from showdown.cli import main
+from uno_showdown.adapters.store import wallclock
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.core.championship.settings import make
+from uno_showdown.core.scoring import MAX_TARGET, Rules
 
 PLAYERS = 200
 TABLES = 15

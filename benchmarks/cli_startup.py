@@ -1,7 +1,8 @@
 """How long `uno-showdown` takes to start, as whole processes, beside `python -c pass`.
 
 A Pi pays for every module the command line imports before it does anything, so the
-command imports only the subcommand being run (see `showdown/cli.py`). This program
+command imports only the subcommand being run (see `uno_showdown/apps/commands/cli.py`).
+This program
 starts each command line as a fresh process, several times, in turns (baseline,
 command, baseline, ...) so a machine whose speed drifts treats them alike, and prints
 min / median / max wall time in milliseconds with two ratios to the baseline measured in
@@ -28,12 +29,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def command_line() -> list[str]:
-    """The installed console script beside this interpreter, else `python -m showdown`."""
+    """The installed console script beside this interpreter, else `python -m uno_showdown`."""
     script = Path(sys.executable).parent / "uno-showdown"
     if script.exists():
         return [str(script)]
     found = shutil.which("uno-showdown")
-    return [found] if found else [sys.executable, "-m", "showdown"]
+    return [found] if found else [sys.executable, "-m", "uno_showdown"]
 
 
 def cases(scratch: Path) -> list[tuple[str, list[str]]]:

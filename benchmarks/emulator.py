@@ -41,7 +41,7 @@ import json, os, resource, sys, threading, time
 t0 = float(sys.argv[1]); idle_s = float(sys.argv[2])
 import pygame
 from showdown import window
-from showdown.cli import main
+from uno_showdown.apps.commands.cli import main
 original = window.TableWindow.render
 report = {}
 def render(self, now_us):
@@ -70,8 +70,8 @@ def frame_times(size: tuple[int, int], frames: int, tmp: Path) -> dict[str, list
     """Milliseconds per loop turn for each scenario at one window size."""
     import pygame
 
-    from companion.app import CompanionApp
     from tests.emulator.conftest import make_table
+    from uno_showdown.apps.scorekeeper.app import CompanionApp
 
     app = CompanionApp.open(db_path=tmp / f"bench-{size[0]}.db")
     app.new_game("classic", "winner", ["Ann", "Bob", "Cy"])

@@ -25,15 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_host import protocol as P
-from firmware_host.virtual.micropython import (
-    BoardDriver,
-    MicroPython,
-    MicroPythonUnavailable,
-    boot_heap,
-)
+from tests.micropython.runner import BoardDriver, MicroPython, MicroPythonUnavailable, boot_heap
 from tests.micropython.test_duels import play
 from tests.micropython.test_heap import BOOT_BUDGET, PEAK_BUDGET, PICO_HEAP
+from uno_showdown.core.board import codec as P
 
 # Run as it is by both interpreters: `protocol` is the codec module, `clock()` gives µs.
 CODEC_BENCH = """

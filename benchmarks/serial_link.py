@@ -40,12 +40,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_host import protocol as P
-from firmware_host.clock import BoardClock
-from firmware_host.link import WRITE_TIMEOUT_S, BoardEvent, Link, LinkEvent
-from firmware_host.virtual.mcu import VirtualMCU
-from showdown.duel import Duel, DuelConfig, Load, Start
-from showdown.events import Outcome, PaddlePressed, Side
+from uno_showdown.adapters.board.link import WRITE_TIMEOUT_S, BoardEvent, Link, LinkEvent
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.contract.events import Outcome, PaddlePressed, Side
+from uno_showdown.core.board import codec as P
+from uno_showdown.core.board.clock import BoardClock
+from uno_showdown.core.duel.engine import Duel, DuelConfig, Load, Start
 
 GAPS_MS = (0.05, 0.1, 0.5, 1, 2, 5, 10)
 COUNTDOWN_US = 3_000_000

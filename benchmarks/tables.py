@@ -53,15 +53,15 @@ sys.path.insert(0, str(ROOT))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 
-from championship.event import Championship  # noqa: E402
-from championship.settings import Settings  # noqa: E402
-from championship.sync import wire  # noqa: E402
-from championship.sync.credentials import read_credentials  # noqa: E402
-from championship.sync.link import BrokerAddress  # noqa: E402
-from championship.sync.outbox import TableFile  # noqa: E402
-from championship.sync.table import TableAgent  # noqa: E402
-from companion.app import CompanionApp  # noqa: E402
-from companion.store import Store  # noqa: E402
+from uno_showdown.adapters.broker.credentials import read_credentials  # noqa: E402
+from uno_showdown.adapters.broker.link import BrokerAddress  # noqa: E402
+from uno_showdown.adapters.store.games import Store  # noqa: E402
+from uno_showdown.adapters.store.table_file import TableFile  # noqa: E402
+from uno_showdown.apps.championship.operations import Championship  # noqa: E402
+from uno_showdown.apps.championship.table_agent import TableAgent  # noqa: E402
+from uno_showdown.apps.scorekeeper.app import CompanionApp  # noqa: E402
+from uno_showdown.core.championship import messages as wire  # noqa: E402
+from uno_showdown.core.championship.settings import Settings  # noqa: E402
 
 MOSQUITTO = shutil.which("mosquitto") or (
     "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
@@ -225,7 +225,7 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
         champ.start()
     mport, wport = free_port(), free_port()
     folder = tmp / "creds"
-    args = [sys.executable, "-m", "showdown.cli", "event", "serve", "--db", db,
+    args = [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db", db,
             "--web", f"127.0.0.1:{wport}", "--credentials-dir", str(folder)]
     args += (["--listen", f"127.0.0.1:{mport}"] if broker == "amqtt"
              else ["--broker", f"mqtt://127.0.0.1:{mport}"])

@@ -11,12 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sized
 
-from companion.app import CompanionApp
-from companion.duels import REMEMBERED
-from hardware.fake import FakeUnit
-from showdown.dispatch import FEED_LIMIT
-from showdown.duel import DuelConfig
-from showdown.events import (
+from uno_showdown.adapters.store.duels import REMEMBERED
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.events import (
     DuelResult,
     LaunchPart,
     Outcome,
@@ -28,7 +26,9 @@ from showdown.events import (
     VerdictContested,
     VerdictGiven,
 )
-from showdown.service import RESULTS_KEPT, ShowdownService
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.dispatch import FEED_LIMIT
+from uno_showdown.service.loop import RESULTS_KEPT, ShowdownService
 
 DUELS = 100_000
 #: A quick table: 1 ms countdowns and timeouts, a launch of 1 ms.
@@ -115,7 +115,7 @@ def test_the_recorder_remembers_a_fixed_number_of_duels(tmp_path) -> None:
 
 
 def test_a_listener_that_never_returns_holds_at_most_a_feed_of_events() -> None:
-    from showdown.dispatch import EventFeed
+    from uno_showdown.service.dispatch import EventFeed
 
     feed = EventFeed("stuck", limit=100)
     for n in range(1_000):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from showdown.cli import COMMANDS, build_parser, main
+from uno_showdown.apps.commands.cli import COMMANDS, build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def test_each_module_registers_the_commands_listed_for_it() -> None:
 
 def imported_by(*argv: str) -> set[str]:
     """The modules a fresh interpreter has imported after running `uno-showdown ARGV`."""
-    code = ("import sys\nfrom showdown.cli import main\n"
+    code = ("import sys\nfrom uno_showdown.apps.commands.cli import main\n"
             "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
             "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True,
@@ -61,8 +61,10 @@ def imported_by(*argv: str) -> set[str]:
     return set(done.stderr.split())
 
 
-HEAVY = {"sqlite3", "pygame", "gpiozero", "serial", "companion.app", "companion.store",
-         "companion.game", "showdown.service", "showdown.duel", "hardware.base"}
+HEAVY = {"sqlite3", "pygame", "gpiozero", "serial", "uno_showdown.apps.scorekeeper.app",
+         "uno_showdown.adapters.store.games", "uno_showdown.core.table.game",
+         "uno_showdown.service.loop", "uno_showdown.core.duel.engine",
+         "uno_showdown.contract.unit"}
 
 
 def test_help_and_points_import_no_subcommands_code() -> None:
@@ -70,10 +72,11 @@ def test_help_and_points_import_no_subcommands_code() -> None:
     listed = imported_by("--help")
     assert not {module for module, _ in COMMANDS.values()} & listed
     assert not HEAVY & listed
-    assert "showdown.events" not in listed | imported_by("--version")  # dataclasses, enum...
+    # dataclasses, enum...
+    assert "uno_showdown.contract.events" not in listed | imported_by("--version")
     points = imported_by("points", "--edition", "classic", "r5")
-    assert "companion.points_command" in points and not HEAVY & points
-    assert "companion.commands" not in points
+    assert "uno_showdown.apps.commands.points" in points and not HEAVY & points
+    assert "uno_showdown.apps.commands.game" not in points
     duel_help = imported_by("duel", "--help")
     assert not HEAVY & duel_help
 

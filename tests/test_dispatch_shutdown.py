@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from showdown.dispatch import Dispatcher
-from showdown.events import (
+from uno_showdown.contract.events import (
     DuelResult,
     LaunchFailed,
     Outcome,
@@ -15,6 +14,7 @@ from showdown.events import (
     VerdictContested,
     VerdictGiven,
 )
+from uno_showdown.service.dispatch import Dispatcher
 
 RESULT = DuelResult(Outcome.FASTER, Side.LEFT, Side.RIGHT, Side.RIGHT, (), {}, decided_at_us=1)
 

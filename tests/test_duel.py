@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from showdown.duel import (
+from uno_showdown.contract.events import (
+    GoShown,
+    LaunchPart,
+    Outcome,
+    PaddlePressed,
+    Side,
+    TiePolicy,
+)
+from uno_showdown.core.duel.engine import (
     Abort,
     Announce,
     Contest,
@@ -25,7 +33,6 @@ from showdown.duel import (
     StartCountdown,
     run_to_verdict,
 )
-from showdown.events import GoShown, LaunchPart, Outcome, PaddlePressed, Side, TiePolicy
 
 L, R = Side.LEFT, Side.RIGHT
 P = PaddlePressed  # a paddle's press: P(side, t_us)

@@ -1,6 +1,6 @@
 """Headless duels are credited only to the players the table named with `uno-showdown duel`.
 
-The headless table (`showdown.headless`) is driven turn by turn on a fake unit's virtual
+The headless table (`apps.headless.table`) is driven turn by turn on a fake unit's virtual
 clock, so every duel is reproducible; then the whole path is run for real: the service on
 its own thread, its Unix socket, and the `duel` command in the same process.
 """
@@ -19,13 +19,13 @@ from typing import TextIO
 
 import pytest
 
-from companion.app import CompanionApp
-from hardware.fake import FakeUnit
-from showdown import duel_socket
-from showdown.cli import main
-from showdown.commands.run import run_headless
-from showdown.duel import DuelConfig
-from showdown.events import (
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.commands.run import run_headless
+from uno_showdown.apps.headless import duel_socket
+from uno_showdown.apps.headless.table import HeadlessTable
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.events import (
     Outcome,
     PaddlePressed,
     ReactionsTimed,
@@ -35,8 +35,8 @@ from showdown.events import (
     UnitInput,
     VerdictGiven,
 )
-from showdown.headless import HeadlessTable
-from showdown.service import ShowdownService
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.loop import ShowdownService
 
 COUNTDOWN_US = 1_000_000
 
@@ -243,7 +243,7 @@ def test_a_showdown_card_faces_the_next_player_in_the_games_direction(
 
 def test_a_name_is_found_by_the_one_name_rule(tmp_path: Path) -> None:
     """Any case, runs of spaces, and either way of writing an accent find the seated player
-    (companion.names.name_key), by hand and for a showdown card alike."""
+    (uno_showdown.core.table.names.name_key), by hand and for a showdown card alike."""
     table = Table(tmp_path, game=False)
     try:
         table.app.new_game("showdown", "winner", ["Åsa Berg", "Bob", "Cid"])

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from showdown.cli import main
-from showdown.commands.options import open_duel_log
-from showdown.duel_log import DuelLog
-from showdown.events import ConfigError
-from showdown.replay import replay
-from showdown.simulate import simulate
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.commands.options import open_duel_log
+from uno_showdown.apps.commands.simulation import simulate
+from uno_showdown.contract.events import ConfigError
+from uno_showdown.core.duel.replay import replay
+from uno_showdown.service.duel_log import DuelLog
 
 
 @pytest.fixture

@@ -1,7 +1,10 @@
-"""The layers hold: the import graph of every package keeps the rules, and the checker bites."""
+"""The layers hold: every module has a place in `layers.toml`, no import goes up a layer, no
+two packages or modules import each other, and each library stays in its home; and the
+checker bites: one planted violation per rule, the reviewer's five back-arrows among them."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -12,9 +15,10 @@ import pytest
 from tests import import_graph as graph
 
 ROOT = Path(__file__).resolve().parents[1]
+U = "uno_showdown"
 
 
-def test_every_package_keeps_every_layering_rule() -> None:
+def test_every_module_keeps_every_rule() -> None:
     broken = graph.check(ROOT)
     assert not broken, "\n".join(broken)
 
@@ -22,111 +26,139 @@ def test_every_package_keeps_every_layering_rule() -> None:
 def test_the_graph_is_read_whole() -> None:
     """Sanity: the checker sees the imports the rules are about, function-level ones too."""
     found = {(i.importer, i.target) for i in graph.imports(ROOT)}
-    assert ("showdown.duel", "showdown.events") in found
-    assert ("hardware.base", "showdown.events") in found
-    assert ("companion.duels", "showdown.events") in found
-    assert ("firmware_host.firmware.fw_core", graph.CODEC) in found  # `import protocol`
-    assert ("firmware_host.firmware.main", "firmware_host.firmware.fw_core") in found
+    assert (f"{U}.core.duel.engine", f"{U}.contract.events") in found
+    assert (f"{U}.adapters.units.gpio", f"{U}.contract.unit") in found
+    assert (f"{U}.firmware.fw_core", graph.CODEC) in found  # `import protocol` on the board
+    assert (f"{U}.firmware.main", f"{U}.firmware.fw_core") in found
     # inside a function: `run` imports the window only when there is a display
-    assert ("showdown.commands.run", "showdown.window") in found
+    assert (f"{U}.apps.commands.run", f"{U}.apps.window.window") in found
+    # by name: `cli` imports each command's module only when it runs
+    assert (f"{U}.apps.commands.cli", f"{U}.apps.commands.game") in found
+
+
+def test_the_table_names_every_layer_the_architecture_page_shows() -> None:
+    table = graph.Table(ROOT / "layers.toml")
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert table.order == ["contract", "core", "firmware", "service", "adapters", "apps"]
+    assert all(f"**{name}**" in page for name in table.order)
 
 
 def plant(root: Path, files: dict[str, str]) -> None:
+    """A scratch copy of the package with `files` written into it: a text starting with "+"
+    is added at the end of the module, any other replaces (or makes) it."""
+    shutil.copytree(ROOT / U, root / U, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "layers.toml", root / "layers.toml")
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    for package in graph.PACKAGES:  # every folder a package
-        for folder in [root / package, *(p for p in (root / package).rglob("*") if p.is_dir())]:
-            folder.mkdir(parents=True, exist_ok=True)
-            (folder / "__init__.py").touch()
+        if text.startswith("+"):
+            text = path.read_text(encoding="utf-8") + textwrap.dedent(text[1:])
+        path.write_text(text, encoding="utf-8")
 
 
-# One planted violation per rule: (rule name, files).
-VIOLATIONS = [
+RULE_VIOLATIONS = [
+    ("a layer imports only the layers the table lets it",
+     {f"{U}/core/duel/engine.py": f"+\ndef f():\n    from {U}.service import loop\n"}),
     ("the contract imports only the standard library",
-     {"showdown/events.py": "import gpiozero\n"}),
-    ("the duel engine imports only the standard library and the contract",
-     {"showdown/duel.py": "def f():\n    from hardware.base import ShowdownUnit\n"}),
-    ("pure cores read no clock and do no I/O",
-     {"showdown/duel.py": "import time\n"}),
-    ("hardware imports from showdown only the contract",
-     {"hardware/gpio.py": "from showdown.cli import main\n"}),
-    ("companion imports neither hardware nor firmware_host",
-     {"companion/app.py": "from ..hardware import base\n"}),
-    ("companion imports from showdown only the contract",
-     {"companion/duels.py": "import importlib\nimportlib.import_module('showdown.service')\n"}),
-    ("companion does not import championship",
-     {"companion/app.py": "from championship import event\n", "championship/event.py": ""}),
-    ("championship imports neither hardware nor firmware_host, and from showdown only the "
-     "contract",
-     {"championship/event.py": "from showdown.duel import Duel\n"}),
-    ("the firmware imports only the codec",
-     {"firmware_host/firmware/fw_core.py": "import protocol\nimport serial\n"}),
-    ("the service sees a unit only through its interface",
-     {"showdown/service.py": "from hardware import gpio\n", "hardware/gpio.py": ""}),
+     {f"{U}/contract/events.py": "+\nimport gpiozero\n"}),
+    ("the core reads no clock and does no I/O",
+     {f"{U}/core/duel/engine.py": "+\nimport time\n"}),
+    ("the firmware imports only the codec and what MicroPython has",
+     {f"{U}/firmware/fw_core.py": "+\nimport dataclasses\n"}),
+    ("a library is imported only where the table gives it a home",
+     {f"{U}/apps/scorekeeper/app.py": "+\nimport pygame\n"}),
+    ("an adapter does not lean on another",
+     {f"{U}/adapters/broker/link.py": f"+\nfrom {U}.adapters.store import games\n"}),
     ("only the command line imports the command line",
-     {"showdown/duel_log.py": "from showdown import cli\n", "showdown/cli.py": ""}),
-    ("only the commands install signal handlers",
-     {"hardware/gpio.py": "import signal\n"}),
+     {f"{U}/apps/window/window.py": f"+\nfrom {U}.apps.commands import cli\n"}),
+    ("only the applications install signal handlers",
+     {f"{U}/adapters/units/gpio.py": "+\nimport signal\n"}),
+    (graph.UNLISTED[0], {f"{U}/helpers.py": "X = 1\n"}),
+    (graph.CYCLE[0], {f"{U}/core/deck/cards.py": f"+\nfrom {U}.core.scoring import base\n"}),
+    (graph.MODULE_CYCLE[0],
+     {f"{U}/core/table/names.py": f"+\ndef f():\n    from {U}.core.table import game\n"}),
 ]
+#: The five back-arrows a reviewer planted in the old layout, in the new one's names.
+REVIEWERS_FIVE = [
+    ("board link to the games file", "an adapter does not lean on another",
+     {f"{U}/adapters/board/link.py": f"+\nfrom {U}.adapters.store.games import Store\n"}),
+    ("fake unit to the director", "a layer imports only the layers the table lets it",
+     {f"{U}/adapters/units/fake.py":
+      f"+\nfrom {U}.apps.championship.operations import Championship\n"}),
+    ("duel log to the score keeper", "a layer imports only the layers the table lets it",
+     {f"{U}/service/duel_log.py": f"+\nfrom {U}.apps.scorekeeper.app import CompanionApp\n"}),
+    ("dispatch to the loop that imports it", graph.MODULE_CYCLE[0],
+     {f"{U}/service/dispatch.py": f"+\nfrom {U}.service.loop import ShowdownService\n"}),
+    ("board clock to the championship's store", "a layer imports only the layers the table lets it",
+     {f"{U}/core/board/clock.py":
+      f"+\nfrom {U}.adapters.store.championship import EventStore\n"}),
+]
+REASONS = {r.name: r.reason for r in graph.RULES} | dict(
+    [graph.UNLISTED, graph.CYCLE, graph.MODULE_CYCLE])
 
 
 def test_every_rule_has_a_planted_violation() -> None:
-    assert sorted(name for name, _ in VIOLATIONS) == sorted(r.name for r in graph.RULES)
+    assert sorted(name for name, _ in RULE_VIOLATIONS) == sorted(REASONS)
 
 
-@pytest.mark.parametrize(("rule", "files"), VIOLATIONS, ids=[v[0] for v in VIOLATIONS])
-def test_the_checker_fails_on_a_planted_violation(tmp_path: Path, rule: str, files) -> None:
-    plant(tmp_path, files)
-    broken = graph.check(tmp_path)
+def caught(root: Path, rule: str, files: dict[str, str]) -> list[str]:
+    plant(root, files)
+    broken = graph.check(root)
     hits = [line for line in broken if f"breaks '{rule}'" in line]
     assert hits, f"the checker missed a broken '{rule}': {broken}"
-    reason = next(r.reason for r in graph.RULES if r.name == rule)
-    assert all(reason in line for line in hits)  # each failure says why the rule exists
+    return hits
+
+
+@pytest.mark.parametrize(("rule", "files"), RULE_VIOLATIONS, ids=[v[0] for v in RULE_VIOLATIONS])
+def test_the_checker_fails_on_a_planted_violation(tmp_path: Path, rule: str, files) -> None:
+    hits = caught(tmp_path, rule, files)
+    assert all(REASONS[rule] in line for line in hits)  # each failure says why the rule exists
+
+
+@pytest.mark.parametrize(("what", "rule", "files"), REVIEWERS_FIVE,
+                         ids=[v[0] for v in REVIEWERS_FIVE])
+def test_the_checker_catches_the_reviewers_back_arrows(tmp_path: Path, what: str, rule: str,
+                                                      files) -> None:
+    caught(tmp_path, rule, files)
+
+
+def test_a_type_checker_only_import_is_no_module_cycle(tmp_path: Path) -> None:
+    """Two modules may name each other's types; loading one must not need the other."""
+    plant(tmp_path, {f"{U}/service/dispatch.py": "+\nfrom typing import TYPE_CHECKING\n"
+                     f"if TYPE_CHECKING:\n    from {U}.service.loop import ShowdownService\n"})
+    assert graph.check(tmp_path) == []
 
 
 @pytest.mark.parametrize("module", ["dataclasses", "typing", "enum", "functools"])
 def test_the_firmware_may_not_import_what_only_cpython_has(tmp_path: Path, module: str) -> None:
     """CPython's standard library would pass an import check here and fail on the board."""
-    plant(tmp_path, {"firmware_host/firmware/fw_core.py": f"import protocol\nimport {module}\n",
-                     "firmware_host/protocol.py": ""})
-    assert any("breaks 'the firmware imports only the codec'" in line
-               for line in graph.check(tmp_path))
+    caught(tmp_path, "the firmware imports only the codec and what MicroPython has",
+           {f"{U}/firmware/fw_core.py": f"+\nimport {module}\n"})
 
 
-def test_a_clean_planted_tree_passes(tmp_path: Path) -> None:
-    plant(tmp_path, {
-        "showdown/events.py": "from __future__ import annotations\nimport enum\n",
-        "showdown/duel.py": "import random\nfrom showdown.events import Side\n",
-        "hardware/gpio.py": "from showdown.events import ConfigError\n",
-        "companion/duels.py": "from .store import Store\nfrom showdown import events\n",
-        "companion/store.py": "import sqlite3\n",
-        "firmware_host/protocol.py": "",
-        "firmware_host/firmware/fw_core.py": "try:\n    import protocol\nexcept ImportError:\n"
-                                             "    from firmware_host import protocol\n",
-        "firmware_host/firmware/main.py": "import fw_core\nimport machine\n",
-    })
+def test_the_unplanted_copy_passes(tmp_path: Path) -> None:
+    plant(tmp_path, {})
     assert graph.check(tmp_path) == []
 
 
-def test_loading_the_companion_loads_no_unit_and_no_engine() -> None:
+def test_loading_the_score_keeper_loads_no_unit_no_engine_and_no_screen() -> None:
     """What the rules are for: the score keeper runs without the table's machinery."""
-    code = ("import sys, companion.app, companion.commands, companion.duels; "
-            "print(' '.join(sorted(m for m in sys.modules "
-            "if m.split('.')[0] in ('showdown', 'hardware', 'firmware_host'))))")
+    code = (f"import sys, {U}.apps.scorekeeper.app, {U}.apps.commands.game, "
+            f"{U}.adapters.store.duels; print(' '.join(sorted(m for m in sys.modules "
+            f"if m.startswith(('{U}.service', '{U}.adapters.units', '{U}.adapters.board', "
+            f"'{U}.core.duel.engine', 'pygame')))))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.split()
-    assert out == ["showdown", "showdown.events"]
+    assert out == []
 
 
 def test_the_lazy_scoring_package_shows_the_checker_every_module_it_loads() -> None:
-    """`companion.scoring` loads a name's module when first asked for, by a name the import
+    """`core.scoring` loads a name's module when first asked for, by a name the import
     checker cannot read; each such module is also imported for type checking, which the
     checker does read, so no layering rule is dodged by making a package lazy."""
-    import companion.scoring as scoring
+    import uno_showdown.core.scoring as scoring
 
-    found = {i.target for i in graph.imports(ROOT) if i.importer == "companion.scoring"}
+    found = {i.target for i in graph.imports(ROOT) if i.importer == f"{U}.core.scoring"}
     assert set(scoring._HOME.values()) <= found
     for name in scoring.__all__:  # and every name it offers is there
         assert getattr(scoring, name) is not None, name

@@ -27,7 +27,7 @@ def test_one_line_and_nothing_from_the_libraries(tmp_path: Path, command: str,
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "SDL_VIDEODRIVER")}
     env.update(HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path), SDL_AUDIODRIVER="dummy")
-    done = subprocess.run([sys.executable, "-m", "showdown", command, "--db",
+    done = subprocess.run([sys.executable, "-m", "uno_showdown", command, "--db",
                            str(tmp_path / "games.db")], capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=60)
     assert done.returncode == 2

@@ -21,10 +21,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware.fake import FakeUnit
-from showdown.duel import DuelConfig
-from showdown.duel_log import DuelLog
-from showdown.events import (
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.contract.events import (
     GoShown,
     PaddlePressed,
     ReactionsTimed,
@@ -34,8 +32,10 @@ from showdown.events import (
     VerdictContested,
     VerdictGiven,
 )
-from showdown.replay import replay
-from showdown.service import ShowdownService
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.core.duel.replay import replay
+from uno_showdown.service.duel_log import DuelLog
+from uno_showdown.service.loop import ShowdownService
 
 
 @dataclass

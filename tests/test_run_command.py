@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from hardware.fake import FakeUnit
-from showdown.cli import main
-from showdown.commands.run import have_display, run_headless
-from showdown.duel import DuelConfig
-from showdown.events import LaunchPart, PaddlePressed, Side, TimerPressed, VerdictGiven
-from showdown.service import ShowdownService
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.commands.run import have_display, run_headless
+from uno_showdown.contract.events import LaunchPart, PaddlePressed, Side, TimerPressed, VerdictGiven
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.loop import ShowdownService
 
 
 def table() -> tuple[FakeUnit, ShowdownService]:
@@ -60,7 +60,7 @@ def test_run_rejects_bad_options_in_one_line(capsys):
 
 def test_headless_waits_for_the_slower_press_before_loading_the_next_duel(capsys):
     """The loser's time is kept: the next duel is loaded only once both are timed."""
-    from showdown.events import ReactionsTimed
+    from uno_showdown.contract.events import ReactionsTimed
 
     unit, service = table()
     timed: list[ReactionsTimed] = []
@@ -107,7 +107,7 @@ def test_run_with_a_game_that_does_not_exist_is_an_error(capsys, tmp_path):
 
 
 def test_a_unit_refuses_more_cards_than_it_can_launch():
-    from showdown.duel import DuelError
+    from uno_showdown.core.duel.engine import DuelError
 
     unit = FakeUnit()
     unit.max_cards = 3
@@ -138,7 +138,7 @@ def test_a_closed_pipe_is_not_a_traceback(tmp_path):
 
     proc = subprocess.run(
         # The duel log of 2,000 duels is far more than a pipe holds: `head` goes away early.
-        f"{sys.executable} -m showdown simulate --duels 2000 --log /dev/stdout | head -c 10",
+        f"{sys.executable} -m uno_showdown simulate --duels 2000 --log /dev/stdout | head -c 10",
         shell=True, capture_output=True, text=True, timeout=60, cwd=tmp_path,
     )
     assert "Traceback" not in proc.stderr
@@ -175,8 +175,8 @@ def test_headless_keeps_the_table_going_when_its_output_is_gone(monkeypatch):
 
 def test_the_emulator_unit_is_refused_when_its_window_cannot_open(capsys, monkeypatch, tmp_path):
     """DISPLAY is set but nothing answers: no invisible, unplayable emulator."""
-    import showdown.commands.run as run_command
-    import showdown.window as window
+    import uno_showdown.apps.commands.run as run_command
+    import uno_showdown.apps.window.window as window
 
     def no_window(*args, **kwargs):
         raise window.NoDisplayError("SDL found no display")
@@ -192,8 +192,8 @@ def test_a_duel_log_on_a_pipe_is_written_without_a_sync(tmp_path):
     """`--log /dev/stdout | head`: a pipe cannot be fsynced, and need not be."""
     import os
 
-    from showdown.duel import DuelResult, Outcome
-    from showdown.duel_log import DuelLog
+    from uno_showdown.core.duel.engine import DuelResult, Outcome
+    from uno_showdown.service.duel_log import DuelLog
 
     read, write = os.pipe()
     try:

@@ -8,10 +8,8 @@ import random
 
 import pytest
 
-from hardware.fake import FakeUnit
-from showdown.duel import DuelConfig, Phase
-from showdown.duel_log import DuelLog
-from showdown.events import (
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.contract.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
@@ -27,8 +25,10 @@ from showdown.events import (
     VerdictContested,
     VerdictGiven,
 )
-from showdown.replay import replay
-from showdown.service import ShowdownService
+from uno_showdown.core.duel.engine import DuelConfig, Phase
+from uno_showdown.core.duel.replay import replay
+from uno_showdown.service.duel_log import DuelLog
+from uno_showdown.service.loop import ShowdownService
 
 L, R = Side.LEFT, Side.RIGHT
 

@@ -14,9 +14,9 @@ import threading
 
 import pytest
 
-from hardware.fake import FakeUnit
-from hardware.stop_signals import STOP_SIGNALS, owned_stop_signals
-from showdown.cli import main
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.adapters.units.stop_signals import STOP_SIGNALS, owned_stop_signals
+from uno_showdown.apps.commands.cli import main
 
 pytestmark = pytest.mark.skipif(threading.current_thread() is not threading.main_thread(),
                                 reason="signal handlers need the main thread")
@@ -72,7 +72,7 @@ class HungUpUnit(FakeUnit):
 
 def test_run_stops_the_motor_and_the_table_on_sighup(monkeypatch, tmp_path) -> None:
     """`uno-showdown run --headless`, told SIGHUP: the launcher stops, run returns 0."""
-    import showdown.commands.run as run_command
+    import uno_showdown.apps.commands.run as run_command
 
     unit = HungUpUnit()
 

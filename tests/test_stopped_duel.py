@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from hardware.fake import FakeUnit
-from showdown.cli import main
-from showdown.commands.run import run_headless
-from showdown.duel import DuelConfig
-from showdown.duel_log import DuelLog, LogError, decode_line
-from showdown.events import Outcome, Side, TimerPressed, VerdictGiven
-from showdown.service import STOPPED_REASON, ShowdownService
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.commands.run import run_headless
+from uno_showdown.contract.events import Outcome, Side, TimerPressed, VerdictGiven
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.core.duel.log_format import LogError, decode_line
+from uno_showdown.service.duel_log import DuelLog
+from uno_showdown.service.loop import STOPPED_REASON, ShowdownService
 
 
 class StoppedMidCountdown(FakeUnit):

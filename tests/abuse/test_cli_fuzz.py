@@ -1,6 +1,6 @@
 """Every subcommand, every option and argument, with values a hostile tester types.
 
-Run in-process through `showdown.cli.main` (fast: about two thousand calls), the CLI must
+Run in-process through `apps.commands.cli.main` (fast: about two thousand calls), the CLI must
 never let an exception out: it exits 0 (the value was fine) or 2 with exactly one line on
 standard error. The few things that would otherwise start a table for good are cut short
 right after every option was checked: the headless loop of `run`, the window of
@@ -27,9 +27,9 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.app import CompanionApp
-from showdown import cli
-from showdown.cli import build_parser, main
+from uno_showdown.apps.commands import cli
+from uno_showdown.apps.commands.cli import build_parser, main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 #: What a hostile tester types where a value goes: empty, blank, signs, not-a-number,
 #: infinities, absurd sizes, other bases and separators, Unicode digits, NUL and escape
@@ -181,19 +181,22 @@ def _refuse_to_serve(self: object, *args: object, **kwargs: object) -> None:
 def _cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
     """What would run for good is stopped right after every option was checked."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    monkeypatch.setattr("showdown.cli.build_parser", cached_parser)
-    monkeypatch.setattr("showdown.commands.run.run_headless", lambda *a, **k: 0)
-    monkeypatch.setattr("companion.screen.run_companion", lambda *a, **k: 0)
-    monkeypatch.setattr("championship.screen.run_director", lambda *a, **k: 0)
-    monkeypatch.setattr("hardware.gpio_selftest.run_selftest", lambda *a, **k: 0)
-    for serving in ("championship.sync.serve.Served.start",  # the broker and the web page
-                    "championship.sync.table.TableAgent.start",  # a table's link to it
-                    "firmware_host.virtual.mcu.VirtualMCU.start"):  # the board's pty
+    monkeypatch.setattr("uno_showdown.apps.commands.cli.build_parser", cached_parser)
+    monkeypatch.setattr("uno_showdown.apps.commands.run.run_headless", lambda *a, **k: 0)
+    monkeypatch.setattr("uno_showdown.apps.screen.screen.run_companion", lambda *a, **k: 0)
+    monkeypatch.setattr("uno_showdown.apps.director.screen.run_director", lambda *a, **k: 0)
+    monkeypatch.setattr("uno_showdown.adapters.units.gpio_selftest.run_selftest", lambda *a, **k: 0)
+    apps = "uno_showdown.apps"
+    for serving in (f"{apps}.championship.serve.Served.start",  # the broker and the web page
+                    f"{apps}.championship.table_agent.TableAgent.start",  # a table's link to it
+                    "uno_showdown.adapters.board.virtual.mcu.VirtualMCU.start"):  # the board's pty
         monkeypatch.setattr(serving, _refuse_to_serve)
     # The broker never starts here, so its password file needs no argon2 hashes (a quarter
     # of a second each, three for every `event serve`).
-    monkeypatch.setattr("championship.sync.broker.amqtt_password_file", lambda users: "")
-    import showdown.simulate as simulation  # the command imports it when it runs
+    monkeypatch.setattr("uno_showdown.adapters.broker.embedded.amqtt_password_file",
+                        lambda users: "")
+    # the command imports it when it runs
+    import uno_showdown.apps.commands.simulation as simulation
 
     real = simulation.simulate
     monkeypatch.setattr(simulation, "simulate",
@@ -313,7 +316,7 @@ def test_values_that_cannot_mean_anything_are_refused(
 def run_cli(*argv: str, stdout: int | None = subprocess.PIPE, cwd: Path | None = None
             ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONUTF8": "1"}
-    return subprocess.run([sys.executable, "-m", "showdown", *argv], stdout=stdout,
+    return subprocess.run([sys.executable, "-m", "uno_showdown", *argv], stdout=stdout,
                           stderr=subprocess.PIPE, text=True, timeout=60, env=env, cwd=cwd)
 
 

@@ -19,8 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from hardware.fake import FakeUnit
-from hardware.pinmap import (
+from tests.abuse.helpers import cli, refused
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.adapters.units.pinmap import (
     DEFAULT_PINMAP,
     MAX_ON_LIMIT_MS,
     TIME_RANGES_MS,
@@ -28,18 +29,17 @@ from hardware.pinmap import (
     PinMapError,
     load_pinmap,
 )
-from showdown.duel import DuelConfig
-from showdown.duel_log import DuelLog
-from showdown.events import PaddlePressed, Side, TimerPressed
-from showdown.replay import (
+from uno_showdown.contract.events import PaddlePressed, Side, TimerPressed
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.core.duel.replay import (
     MAX_INPUTS_PER_DUEL,
     MAX_LINE_CHARS,
     ReplayError,
     bounded_lines,
     iter_replay,
 )
-from showdown.service import ShowdownService, VerdictGiven
-from tests.abuse.helpers import cli, refused
+from uno_showdown.service.duel_log import DuelLog
+from uno_showdown.service.loop import ShowdownService, VerdictGiven
 
 DEFAULT = DEFAULT_PINMAP.read_text(encoding="utf-8")
 

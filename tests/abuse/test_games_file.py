@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import CompanionApp
-from companion.store import Store, StoreError
 from tests.abuse.helpers import cli, refused
+from uno_showdown.adapters.store.games import Store, StoreError
+from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 
 @pytest.fixture
@@ -122,7 +122,8 @@ def test_a_read_only_folder_is_called_read_only(db: Path) -> None:
     try:
         for target in (locked, folder / "new.db"):
             done = subprocess.run(
-                [*prefix, sys.executable, "-m", "showdown", "game", "show", "--db", str(target)],
+                [*prefix, sys.executable, "-m", "uno_showdown", "game", "show", "--db",
+                 str(target)],
                 capture_output=True, text=True, timeout=60, cwd=tmp_path,
                 env={**os.environ, "HOME": str(tmp_path)})
             assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
@@ -207,8 +208,8 @@ def test_store_reads_are_one_snapshot(db: Path) -> None:
 def test_a_long_notice_is_wrapped_to_the_screen_not_cut() -> None:
     import pygame
 
-    from companion import theme
-    from companion.screen import NOTICE_PX, notice_lines
+    from uno_showdown.apps.screen.screen import NOTICE_PX, notice_lines
+    from uno_showdown.apps.touch import theme
 
     pygame.font.init()
     message = ("cannot read the games file /home/table/.local/share/uno-showdown/games.sqlite3 "

@@ -17,15 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import CompanionApp
-from companion.recover import read_log
-from companion.views.facts import duel_lines
-from hardware.fake import FakeUnit
-from showdown.commands.run import run_headless
-from showdown.duel import DuelConfig
-from showdown.duel_bar import DuelChooser
-from showdown.duel_log import DuelLog
-from showdown.events import (
+from uno_showdown.adapters.store.recover import read_log
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.commands.run import run_headless
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.views.facts import duel_lines
+from uno_showdown.apps.window.duel_bar import DuelChooser
+from uno_showdown.contract.events import (
     Beep,
     LaunchFailed,
     LaunchPart,
@@ -38,8 +36,10 @@ from showdown.events import (
     UnitFault,
     VerdictGiven,
 )
-from showdown.replay import replay
-from showdown.service import ShowdownService
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.core.duel.replay import replay
+from uno_showdown.service.duel_log import DuelLog
+from uno_showdown.service.loop import ShowdownService
 
 PLAYERS = {Side.LEFT: "Ann", Side.RIGHT: "Bob"}
 NOT_ACKNOWLEDGED = "lost the board: the board did not acknowledge command LA #3"

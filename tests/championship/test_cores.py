@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from championship.clock import (
+from uno_showdown.core.championship.clock import (
     ClockEvent,
     Kind,
     Status,
@@ -17,11 +17,11 @@ from championship.clock import (
     replay,
     stage_plan,
 )
-from championship.errors import EventError
-from championship.results import awards
-from championship.settings import Seating, TieKey, TimeUp, make, parse_tie_break
-from championship.standings import Deal, Entrant, standings
-from championship.text import decimal_text, fraction_text
+from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.results import awards
+from uno_showdown.core.championship.settings import Seating, TieKey, TimeUp, make, parse_tie_break
+from uno_showdown.core.championship.standings import Deal, Entrant, standings
+from uno_showdown.core.championship.text import decimal_text, fraction_text
 
 M = 60_000_000
 T0 = 1_000_000_000_000
@@ -177,9 +177,9 @@ def test_results_read_as_people_and_json_expect() -> None:
 def test_a_table_and_the_event_rank_by_one_exact_result() -> None:
     """Points ÷ games has one rule (the championship method's), exact: two results that a
     float would call a tie stay apart at the table and across tables alike."""
-    from championship.standings import result
-    from companion.scoring import Rules
-    from companion.scoring.championship import METHOD
+    from uno_showdown.core.championship.standings import result
+    from uno_showdown.core.scoring import Rules
+    from uno_showdown.core.scoring.championship import METHOD
 
     ann, bob = (3 * 2**53 + 3, 3), (3 * 2**53, 3)  # 2**53 + 1 and 2**53 per game
     assert ann[0] / ann[1] == bob[0] / bob[1]  # as floats: a tie

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from championship.draw import MAX_FLIGHTS, flight_sizes, make_draw
-from championship.errors import EventError
+from uno_showdown.core.championship.draw import MAX_FLIGHTS, flight_sizes, make_draw
+from uno_showdown.core.championship.errors import EventError
 
 
 def seatable(players: int, tables: int, size: int) -> bool:

@@ -26,11 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from championship.clock import Kind
-from championship.event import Championship
-from championship.settings import make
-from companion.store import Store
-from companion.timebox import State
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.core.championship.clock import Kind
+from uno_showdown.core.championship.settings import make
+from uno_showdown.core.table.timebox import State
 
 DEALS = 120
 KILLS = 8
@@ -39,9 +39,9 @@ TABLES = (("Ann", "Bob", "Cid"), ("Dan", "Eve", "Fay"))
 
 WRITER = r"""
 import sys
-from championship.event import Championship
-from companion.store import Store
-from showdown.cli import main
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.apps.commands.cli import main
 from tests.championship.test_kill import deal, stored_deals
 
 db, total = sys.argv[1], int(sys.argv[2])

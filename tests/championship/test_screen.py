@@ -11,13 +11,13 @@ from typing import Any
 import pygame
 import pytest
 
-from championship.event import Championship
-from championship.screen import TABS, DirectorScreen
-from companion.app import CompanionApp
-from companion.i18n import set_language
-from showdown.cli import main
 from tests.championship.conftest import SimClock
 from tests.championship.test_cli import make_state
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.director.screen import TABS, DirectorScreen
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.i18n import set_language
 
 STATES = ["empty", "new", "registered", "drawn", "running", "paused", "time_up", "qualified",
           "final_seated", "over"]

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from companion.app import CompanionApp
-from companion.errors import CompanionError
-from companion.game import MAX_HAND_POINTS
-from companion.scoring import MAX_TARGET
-from companion.store import Store, StoreError
-from showdown.cli import main
+from uno_showdown.adapters.store.games import Store, StoreError
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.errors import CompanionError
+from uno_showdown.core.scoring import MAX_TARGET
+from uno_showdown.core.table.game import MAX_HAND_POINTS
 
 #: An exported game as `game export` writes it, with a late joiner, a counted hand and a duel.
 GOOD: dict[str, Any] = {

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.cards import parse_card
-from companion.deal import (
+from uno_showdown.core.deck.cards import parse_card
+from uno_showdown.core.table.deal import (
     FirstCardEffect,
     describe_opening,
     draw_rank,
@@ -15,7 +15,7 @@ from companion.deal import (
     highest_card,
     parse_draw,
 )
-from companion.turns import Direction, TurnError
+from uno_showdown.core.table.turns import Direction, TurnError
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
 

@@ -17,15 +17,15 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
-from companion.app import CompanionApp
-from companion.recover import iter_lines, read_log
-from hardware.fake import FakeUnit
-from showdown.cli import main
-from showdown.duel import DuelConfig
-from showdown.duel_log import DuelLog
-from showdown.events import Side, VerdictGiven
-from showdown.service import ShowdownService
 from tests.companion.test_duels import Heard, duel
+from uno_showdown.adapters.store.recover import iter_lines, read_log
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.events import Side, VerdictGiven
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.duel_log import DuelLog
+from uno_showdown.service.loop import ShowdownService
 
 L, R = Side.LEFT, Side.RIGHT
 

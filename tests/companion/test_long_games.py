@@ -12,11 +12,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.app import CompanionApp
-from companion.game import Game, Hand, LazyRounds
-from companion.scoring import MAX_TARGET, METHODS, Entry, Rules
-from companion.store import Store
-from showdown.cli import main
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.core.scoring import MAX_TARGET, METHODS, Entry, Rules
+from uno_showdown.core.table.game import Game, Hand, LazyRounds
 
 
 def what_it_says(game: Game) -> tuple[object, ...]:

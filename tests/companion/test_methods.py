@@ -10,11 +10,11 @@ from types import MappingProxyType
 
 import pytest
 
-from companion.app import CompanionApp
-from companion.cards import parse_cards
-from companion.game import Game, Hand
-from companion.i18n import N_
-from companion.scoring import (
+from uno_showdown.adapters.store.transfer import export_game, import_game
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.i18n import N_
+from uno_showdown.core.deck.cards import parse_cards
+from uno_showdown.core.scoring import (
     METHODS,
     OPTIONS,
     Entrant,
@@ -26,8 +26,8 @@ from companion.scoring import (
     parse_method,
     registry,
 )
-from companion.scoring.winner import WinnerCollects
-from companion.transfer import export_game, import_game
+from uno_showdown.core.scoring.winner import WinnerCollects
+from uno_showdown.core.table.game import Game, Hand
 
 COMPANION = Path(__file__).resolve().parents[2] / "companion"
 

@@ -8,10 +8,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.cards import Card, CardError, Colour, format_cards, parse_card, parse_cards
-from companion.editions import EDITIONS, get_edition
-from companion.game import Game, GameError, Hand
-from companion.scoring import Rules, RulesError, hand_value
+from uno_showdown.core.deck.cards import (
+    Card,
+    CardError,
+    Colour,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from uno_showdown.core.deck.editions import EDITIONS, get_edition
+from uno_showdown.core.scoring import Rules, RulesError, hand_value
+from uno_showdown.core.table.game import Game, GameError, Hand
 
 
 def cards(text: str) -> Hand:

@@ -7,9 +7,15 @@ import sqlite3
 
 import pytest
 
-from companion.app import CompanionApp
-from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, StoreError, default_db_path
-from companion.transfer import TransferError
+from uno_showdown.adapters.store.games import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    Store,
+    StoreError,
+    default_db_path,
+)
+from uno_showdown.adapters.store.transfer import TransferError
+from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 
 @pytest.fixture

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import CompanionApp
-from companion.errors import CompanionError
-from companion.game import Game
-from companion.scoring import Rules
-from companion.store import SCHEMA_VERSION, Store
-from companion.timebox import Phase, State, TimeBox, TimeBoxError, clock_text
-from showdown.cli import main
+from uno_showdown.adapters.store.games import SCHEMA_VERSION, Store
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.errors import CompanionError
+from uno_showdown.core.scoring import Rules
+from uno_showdown.core.table.game import Game
+from uno_showdown.core.table.timebox import Phase, State, TimeBox, TimeBoxError, clock_text
 
 M = 60_000_000
 T0 = 1_700_000_000_000_000
@@ -165,7 +165,7 @@ def file_state(db: Path) -> str:
 def test_the_cli_is_refused_in_one_line_and_writes_nothing(
         boxed: tuple[CompanionApp, int], clock: Clock, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from companion import wallclock
+    from uno_showdown.adapters.store import wallclock
 
     app, box_id = boxed
     game = app.game
@@ -199,7 +199,7 @@ def test_the_cli_is_refused_in_one_line_and_writes_nothing(
 
 
 def test_a_file_from_before_time_boxes_opens_with_its_games(tmp_path: Path) -> None:
-    from companion.store import MIGRATIONS
+    from uno_showdown.adapters.store.games import MIGRATIONS
 
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)
@@ -220,7 +220,7 @@ def test_the_screen_shows_the_box_and_follows_the_table(
         boxed: tuple[CompanionApp, int], clock: Clock) -> None:
     import pygame
 
-    from companion.screen import CompanionScreen
+    from uno_showdown.apps.screen.screen import CompanionScreen
 
     pygame.font.init()
     app, box_id = boxed

@@ -19,15 +19,15 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import CompanionApp
-from companion.cards import parse_card, parse_cards
-from companion.editions import get_edition
-from companion.game import Game, GameError, Hand
-from companion.scoring import Rules, RulesError, hand_value
-from companion.scoring.seven import SCHEDULE
-from companion.store import MIGRATIONS, SCHEMA_VERSION, Store
-from companion.transfer import TransferError, export_game, import_game
-from showdown.cli import main
+from uno_showdown.adapters.store.games import MIGRATIONS, SCHEMA_VERSION, Store
+from uno_showdown.adapters.store.transfer import TransferError, export_game, import_game
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.core.deck.cards import parse_card, parse_cards
+from uno_showdown.core.deck.editions import get_edition
+from uno_showdown.core.scoring import Rules, RulesError, hand_value
+from uno_showdown.core.scoring.seven import SCHEDULE
+from uno_showdown.core.table.game import Game, GameError, Hand
 
 PLUS_1, WILD_PLUS_2 = parse_card("wild+1"), parse_card("wild+2")
 

@@ -14,12 +14,12 @@ from dataclasses import dataclass, field
 import pygame
 import pytest
 
-from hardware.emulator import EmulatorUnit
-from showdown.dispatch import EventFeed
-from showdown.duel import DuelConfig
-from showdown.events import ServiceEvent, VerdictGiven
-from showdown.service import ShowdownService
-from showdown.window import KeyMap, TableWindow, open_display
+from uno_showdown.adapters.units.emulated import EmulatorUnit
+from uno_showdown.apps.window.window import KeyMap, TableWindow, open_display
+from uno_showdown.contract.events import ServiceEvent, VerdictGiven
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.dispatch import EventFeed
+from uno_showdown.service.loop import ShowdownService
 
 COUNTDOWN_US = 3_000_000
 

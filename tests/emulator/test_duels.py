@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import pygame
 
-from hardware import emulator_view as view
-from hardware.emulator import Display
-from showdown.duel import DuelConfig
-from showdown.events import GoShown, LaunchFinished, Outcome, Side, TiePolicy, VerdictContested
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
+from uno_showdown.adapters.units.emulated import Display
+from uno_showdown.apps.window import unit_view as view
+from uno_showdown.contract.events import (
+    GoShown,
+    LaunchFinished,
+    Outcome,
+    Side,
+    TiePolicy,
+    VerdictContested,
+)
+from uno_showdown.core.duel.engine import DuelConfig
 
 
 def centroid(points: tuple[tuple[int, int], ...]) -> tuple[int, int]:

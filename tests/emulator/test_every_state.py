@@ -18,12 +18,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.app import CompanionApp
-from hardware.fake import FakeUnit
-from showdown.duel import DuelConfig, Outcome
-from showdown.service import ShowdownService
-from showdown.window import TableWindow, open_display
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.window.window import TableWindow, open_display
+from uno_showdown.core.duel.engine import DuelConfig, Outcome
+from uno_showdown.service.loop import ShowdownService
 
 SIZES = ((1280, 720), (800, 480), (1920, 1080))
 

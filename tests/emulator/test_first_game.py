@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pygame
 
-from companion.app import CompanionApp
-from showdown.duel import Outcome
-from showdown.events import Side
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.events import Side
+from uno_showdown.core.duel.engine import Outcome
 
 
 def tap(table: Table, key: str) -> None:

@@ -11,13 +11,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import theme
-from companion.app import CompanionApp
-from companion.i18n import set_language
-from hardware import emulator_view as view
-from showdown.events import Side
-from showdown.window import KeyMap
 from tests.emulator.conftest import Table, make_table
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.touch import theme
+from uno_showdown.apps.window import unit_view as view
+from uno_showdown.apps.window.window import KeyMap
+from uno_showdown.contract.events import Side
+from uno_showdown.contract.i18n import set_language
 
 #: A short name, one that fits once made a little smaller, and one that cannot fit at all.
 PLAYERS = {

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pygame
 
-from companion.app import CompanionApp
-from showdown.events import Side
 from tests.emulator.conftest import COUNTDOWN_US, make_table
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.events import Side
 
 
 def tap_companion(table, key: str) -> None:
@@ -61,7 +61,7 @@ def test_a_showdown_card_tapped_on_the_table_view_seats_the_duel_in_the_bar(
 def test_the_duel_bar_finds_its_players_by_the_one_name_rule() -> None:
     """F6/F7 and a change of players keep a player at their paddle when the seating writes
     the name another way (case, spaces, an accent composed or not), as the rules find it."""
-    from showdown.pairing import Pairing, keep_seated, seat_next
+    from uno_showdown.core.duel.pairing import Pairing, keep_seated, seat_next
 
     seated = ["Ann", "Bob", "Åsa", "Dee"]
     typed = Pairing("dee", "A\u030asa")  # lower case; the accent decomposed

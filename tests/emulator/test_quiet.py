@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from hardware.devices import open_unit
-from hardware.emulator import EmulatorUnit
-from hardware.emulator_sound import native_stderr_silenced
-from hardware.fake import FakeUnit
-from showdown import cli, window
-from showdown.service import ShowdownService
+from uno_showdown.adapters.units.devices import open_unit
+from uno_showdown.adapters.units.emulated import EmulatorUnit
+from uno_showdown.adapters.units.emulated_sound import native_stderr_silenced
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.commands import cli
+from uno_showdown.apps.window import window
+from uno_showdown.service.loop import ShowdownService
 
 NOTICE = "does not stamp paddle edges"
 
@@ -31,7 +32,7 @@ def test_run_device_emulator_does_not_warn_about_software_stamps(
 
 
 def test_other_units_without_edge_stamps_still_warn(caplog: pytest.LogCaptureFixture) -> None:
-    open_unit("emulator", argparse.Namespace())  # the emulator's filter is in place
+    open_unit("emulator", argparse.Namespace())
     caplog.set_level(logging.WARNING)
     unit = FakeUnit(name="usb-box")
     unit.stamps_edges = False
@@ -43,7 +44,6 @@ def test_the_emulator_command_does_not_warn_about_software_stamps(
     caplog: pytest.LogCaptureFixture, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
-    monkeypatch.setattr(logging.getLogger("showdown.service"), "filters", [])  # a fresh process
     opened: list[object] = []
 
     def window_closed_at_once(service: ShowdownService, app: object, **options: object) -> int:
@@ -77,7 +77,8 @@ def test_no_sound_card_means_no_alsa_lines(tmp_path: Path) -> None:
     env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     done = subprocess.run(
         [sys.executable, "-c",
-         "from hardware.emulator_sound import ToneBank; ToneBank(); print('ok')"],
+         "from uno_showdown.adapters.units.emulated_sound import ToneBank; ToneBank(); "
+         "print('ok')"],
         capture_output=True, text=True, env=env, timeout=60,
         cwd=Path(__file__).resolve().parents[2],
     )

@@ -8,9 +8,15 @@ from array import array
 import pygame
 import pytest
 
-from hardware.emulator import EmulatorUnit
-from hardware.emulator_sound import SAMPLE_RATE, TUNES, Note, ToneBank, render_pcm
-from showdown.events import Beep
+from uno_showdown.adapters.units.emulated import EmulatorUnit
+from uno_showdown.adapters.units.emulated_sound import (
+    SAMPLE_RATE,
+    TUNES,
+    Note,
+    ToneBank,
+    render_pcm,
+)
+from uno_showdown.contract.events import Beep
 
 
 def test_a_tone_has_the_right_length_pitch_and_no_click() -> None:

@@ -6,9 +6,15 @@ import argparse
 import threading
 import time
 
-from hardware.devices import open_unit
-from hardware.emulator import LAUNCH_MAX_US, EmulatorUnit
-from showdown.events import LaunchFinished, LaunchPart, PaddlePressed, Side, TimerPressed
+from uno_showdown.adapters.units.devices import open_unit
+from uno_showdown.adapters.units.emulated import LAUNCH_MAX_US, EmulatorUnit
+from uno_showdown.contract.events import (
+    LaunchFinished,
+    LaunchPart,
+    PaddlePressed,
+    Side,
+    TimerPressed,
+)
 
 
 def test_the_registry_opens_an_emulator_that_admits_software_stamps() -> None:

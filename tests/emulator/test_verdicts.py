@@ -5,11 +5,11 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from hardware import emulator_view as view
-from hardware.emulator import Verdict
-from showdown.events import Outcome, Side
 from tests.emulator.conftest import Table
 from tests.emulator.test_duels import arrow_colour, centroid, light_colours, load_and_start
+from uno_showdown.adapters.units.emulated import Verdict
+from uno_showdown.apps.window import unit_view as view
+from uno_showdown.contract.events import Outcome, Side
 
 PADDLE_KEYS = {Side.LEFT: pygame.K_a, Side.RIGHT: pygame.K_l}
 
@@ -158,8 +158,8 @@ def test_loading_the_next_duel_takes_the_verdict_down(table: Table) -> None:
 
 
 def test_the_duel_bar_says_a_verdict_is_contested() -> None:
-    from showdown.duel_bar import DuelChooser
-    from showdown.events import VerdictContested
+    from uno_showdown.apps.window.duel_bar import DuelChooser
+    from uno_showdown.contract.events import VerdictContested
 
     chooser = DuelChooser()
     chooser.set_names(["Ann", "Bob"])

@@ -11,14 +11,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from hardware import emulator_view as view
-from hardware.fake import FakeUnit
-from showdown.duel import DuelConfig
-from showdown.duel_bar import DuelChooser
-from showdown.events import Outcome, Side
-from showdown.service import ShowdownService
-from showdown.window import IDLE_WAIT_MS, KeyMap, TableWindow, open_display
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
+from uno_showdown.adapters.units.fake import FakeUnit
+from uno_showdown.apps.window import unit_view as view
+from uno_showdown.apps.window.duel_bar import DuelChooser
+from uno_showdown.apps.window.window import IDLE_WAIT_MS, KeyMap, TableWindow, open_display
+from uno_showdown.contract.events import Outcome, Side
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.loop import ShowdownService
 
 
 def bar_button(table: Table, key: str) -> tuple[int, int]:
@@ -133,7 +133,7 @@ def test_keys_are_configurable() -> None:
 
 
 def test_verdicts_are_recorded_to_the_current_game(tmp_path: Path) -> None:
-    from companion.app import CompanionApp
+    from uno_showdown.apps.scorekeeper.app import CompanionApp
 
     app = CompanionApp.open(db_path=tmp_path / "scores.db")
     app.new_game("classic", "winner", ["Ann", "Bob", "Cy"])
@@ -169,7 +169,7 @@ def test_verdicts_are_recorded_to_the_current_game(tmp_path: Path) -> None:
 
 
 def test_a_game_started_on_the_companion_seats_its_players(tmp_path: Path) -> None:
-    from companion.app import CompanionApp
+    from uno_showdown.apps.scorekeeper.app import CompanionApp
 
     app = CompanionApp.open(db_path=tmp_path / "scores.db")
     table = make_table(size=(1280, 720), app=app)
@@ -225,8 +225,7 @@ def test_the_table_window_runs_a_real_units_service_on_its_own_thread() -> None:
 
 def run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "import sys; from showdown.cli import main; sys.exit(main())",
-         *args], capture_output=True, text=True,
+        [sys.executable, "-m", "uno_showdown", *args], capture_output=True, text=True,
         env=env, timeout=60, cwd=Path(__file__).resolve().parents[2],
     )
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_host.clock import BoardClock
-from firmware_host.protocol import TICKS_PERIOD
+from uno_showdown.core.board.clock import BoardClock
+from uno_showdown.core.board.codec import TICKS_PERIOD
 
 
 @given(st.integers(0, TICKS_PERIOD - 1),

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_host import protocol as P
-from firmware_host.firmware.fw_core import CMD_WINDOW, Firmware
-from firmware_host.virtual.sim_hw import SimClock, SimHardware
+from uno_showdown.adapters.board.virtual.sim_hw import SimClock, SimHardware
+from uno_showdown.core.board import codec as P
+from uno_showdown.firmware.fw_core import CMD_WINDOW, Firmware
 
 KINDS = (P.LAUNCH, P.STOP, P.ARROW, P.BEEP, P.COUNTDOWN, P.FREEZE)
 ARGS = {P.LAUNCH: (P.LEFT, 1), P.ARROW: (P.RIGHT,), P.BEEP: (0,), P.COUNTDOWN: (300_000, 0)}

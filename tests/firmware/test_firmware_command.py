@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host import install, link
-from firmware_host import protocol as P
-from firmware_host.virtual.mcu import VirtualMCU
-from showdown.cli import main
+from uno_showdown.adapters.board import install, link
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.core.board import codec as P
 
 
 @pytest.fixture

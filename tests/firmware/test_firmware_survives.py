@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware_host import protocol as P
-from firmware_host.virtual.sim_hw import SimClock, SimHardware
 from tests.firmware.test_command_window import RecordingFirmware
 from tests.firmware.test_command_window import pty as pty  # the fixture, used by name
+from uno_showdown.adapters.board.virtual.sim_hw import SimClock, SimHardware
+from uno_showdown.core.board import codec as P
 
 KNOWN = [P.HELLO, P.HB, P.EVACK, P.COUNTDOWN, P.GO, P.FREEZE, P.ARROW, P.LAUNCH, P.STOP,
          P.BEEP, P.RESET, P.ACK, P.NAK, P.PADDLE, P.LAUNCH_DONE, P.FAULT]
@@ -88,7 +88,7 @@ def test_a_frame_whose_handling_raises_is_counted_refused_and_the_loop_goes_on(
     stream = (P.encode(0, P.HELLO, (P.VERSION,)) + P.encode(0, P.HB)
               + P.encode(1, P.BEEP, (1,)) + P.encode(0, P.HB) + P.encode(2, P.ARROW, (0,)))
     hw = OneRead(master, stream)
-    from firmware_host.firmware.fw_core import Firmware
+    from uno_showdown.firmware.fw_core import Firmware
 
     fw = Firmware(hw)
     real = fw._command

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_host import protocol as P
-from firmware_host.link import (
+from uno_showdown.adapters.board.link import (
     _STATE_CHANGES,
     WRITE_TIMEOUT_S,
     BoardEvent,
@@ -23,7 +22,8 @@ from firmware_host.link import (
     Lost,
     VersionMismatch,
 )
-from firmware_host.virtual.mcu import VirtualMCU
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.core.board import codec as P
 
 OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.05}
 

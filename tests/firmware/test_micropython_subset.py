@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2] / "firmware_host"
-BOARD_FILES = [ROOT / "protocol.py", *sorted((ROOT / "firmware").glob("*.py"))]
-BOARD_FILES = [p for p in BOARD_FILES if p.name != "__init__.py"]
+from uno_showdown.adapters.board import board_files
+
+#: What a board runs: the codec (as `protocol`), fw_core, fw_pico and main.py.
+BOARD_FILES = [source for _name, source in board_files.BOARD_FILES]
+FIRMWARE = board_files.FIRMWARE
 MICROPYTHON_MODULES = {
     "array", "machine", "micropython", "time", "utime", "sys", "gc", "select", "uselect",
     "struct", "ustruct", "random", "os", "uos", "math", "errno", "collections",
@@ -38,7 +40,7 @@ def test_it_imports_only_what_micropython_ships(path: Path) -> None:
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.module == "firmware_host":  # the CPython fallback inside `except ImportError`
+            if node.module == "uno_showdown.core.board":  # the CPython fallback (ImportError)
                 continue
             names = [node.module or ""]
         else:
@@ -48,7 +50,7 @@ def test_it_imports_only_what_micropython_ships(path: Path) -> None:
 
 
 def test_every_irq_handler_stamps_the_edge_first() -> None:
-    tree = ast.parse((ROOT / "firmware" / "fw_core.py").read_text())
+    tree = ast.parse((FIRMWARE / "fw_core.py").read_text())
     handlers = [n for n in ast.walk(tree)
                 if isinstance(n, ast.FunctionDef) and n.name.startswith("_edge_")]
     assert len(handlers) == 4
@@ -65,7 +67,7 @@ def test_every_irq_handler_stamps_the_edge_first() -> None:
 
 def test_main_drives_the_motor_off_before_anything_else_and_after_the_loop() -> None:
     """After any reset (the watchdog's too) the H-bridge inputs float until driven low."""
-    tree = ast.parse((ROOT / "firmware" / "main.py").read_text())
+    tree = ast.parse((FIRMWARE / "main.py").read_text())
     body = [n for n in tree.body if not (isinstance(n, ast.Expr)
                                           and isinstance(n.value, ast.Constant))]
     assert ast.unparse(body[0]) == "import fw_pico"
@@ -73,7 +75,7 @@ def test_main_drives_the_motor_off_before_anything_else_and_after_the_loop() -> 
     runs = [n for n in ast.walk(tree) if isinstance(n, ast.Try)]
     assert len(runs) == 1 and "Firmware(hw).run()" in ast.unparse(runs[0].body[0])
     assert [ast.unparse(s) for s in runs[0].finalbody] == ["fw_pico.motor_off()"]
-    pico = ast.parse((ROOT / "firmware" / "fw_pico.py").read_text())
+    pico = ast.parse((FIRMWARE / "fw_pico.py").read_text())
     off = next(n for n in pico.body if isinstance(n, ast.FunctionDef) and n.name == "motor_off")
     assert [ast.unparse(s) for s in off.body[1:]] == [
         "Pin(MOTOR_IN1, Pin.OUT, value=0)", "Pin(MOTOR_IN2, Pin.OUT, value=0)"]

@@ -14,11 +14,11 @@ from collections.abc import Callable
 
 import pytest
 
-from firmware_host import protocol as P
-from firmware_host.firmware.fw_core import PADDLE_MEMORY_US
-from firmware_host.virtual.sim_hw import SimClock, SimHardware
 from tests.firmware.test_command_window import RecordingFirmware
 from tests.firmware.test_command_window import pty as pty  # the fixture, used by name
+from uno_showdown.adapters.board.virtual.sim_hw import SimClock, SimHardware
+from uno_showdown.core.board import codec as P
+from uno_showdown.firmware.fw_core import PADDLE_MEMORY_US
 
 IRQ_DELAY_US = 20  # how long after the loop's clock read the press's IRQ stamps it
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_host import protocol as P
+from uno_showdown.core.board import codec as P
 
 kinds = st.sampled_from([P.HELLO, P.HB, P.COUNTDOWN, P.LAUNCH, P.PADDLE, P.ACK, P.LAUNCH_DONE])
 frames = st.tuples(

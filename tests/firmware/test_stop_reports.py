@@ -13,11 +13,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware_host import protocol as P
-from firmware_host.firmware.fw_core import HOST_TIMEOUT_US, MAX_ON_US
-from firmware_host.virtual.sim_hw import SimClock, SimHardware
 from tests.firmware.test_command_window import RecordingFirmware
 from tests.firmware.test_command_window import pty as pty  # the fixture, used by name
+from uno_showdown.adapters.board.virtual.sim_hw import SimClock, SimHardware
+from uno_showdown.core.board import codec as P
+from uno_showdown.firmware.fw_core import HOST_TIMEOUT_US, MAX_ON_US
 
 CARD_PERIOD_US = 50_000  # the simulated card sensor's pulse period while the motor runs
 

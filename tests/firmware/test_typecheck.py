@@ -14,14 +14,13 @@ from pathlib import Path
 
 import pytest
 
+from uno_showdown.adapters.board import board_files
+
 mypy_api = pytest.importorskip("mypy.api")
 
-ROOT = Path(__file__).resolve().parents[2]
-BOARD_FILES = [
-    ROOT / "firmware_host" / "protocol.py",
-    *sorted((ROOT / "firmware_host" / "firmware").glob("fw_*.py")),
-    ROOT / "firmware_host" / "firmware" / "main.py",
-]
+#: (name on the board's flash, source): the codec goes there as `protocol.py`.
+BOARD_FILES = [(name.replace(".mpy", ".py"), source)
+               for name, source in board_files.BOARD_FILES]
 # Stub modules with errors of their own (mypy is stricter than the stub generator).
 STUB_NOISE = "machine,vfs,_mpy_shed.*,rp2.*"
 
@@ -56,8 +55,8 @@ def test_board_code_type_checks_against_the_pico_stubs(tmp_path):
     typeshed = _stub_tree(stubs)
     board = tmp_path / "board"
     board.mkdir()
-    for path in BOARD_FILES:  # laid out as on the board's flash: all at the top level
-        shutil.copyfile(path, board / path.name)
+    for name, source in BOARD_FILES:  # laid out as on the board's flash: all at the top
+        shutil.copyfile(source, board / name)
     config = tmp_path / "mypy.ini"
     config.write_text(
         f"[mypy]\nmypy_path = {stubs}\n\n[mypy-{STUB_NOISE}]\nignore_errors = True\n"
@@ -70,6 +69,6 @@ def test_board_code_type_checks_against_the_pico_stubs(tmp_path):
         "--check-untyped-defs",
         "--ignore-missing-imports",
         "--cache-dir", str(tmp_path / "cache"),
-        *[str(board / p.name) for p in BOARD_FILES],
+        *[str(board / name) for name, _source in BOARD_FILES],
     ])
     assert status == 0, out + err

@@ -5,14 +5,13 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from firmware_host import protocol as P
 from tests.hil.conftest import RawHost
+from uno_showdown.core.board import codec as P
 
 
 def test_virtual_mcu_serves_a_port_and_reports_a_typed_press() -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from showdown.cli import main; raise SystemExit(main())",
-         "virtual-mcu"],
+        [sys.executable, "-m", "uno_showdown", "virtual-mcu"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:
@@ -39,8 +38,7 @@ def test_virtual_mcu_serves_a_port_and_reports_a_typed_press() -> None:
 
 def test_a_bad_start_tick_is_one_line_and_exit_2() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "from showdown.cli import main; raise SystemExit(main())",
-         "virtual-mcu", "--start-ticks", "-5"],
+        [sys.executable, "-m", "uno_showdown", "virtual-mcu", "--start-ticks", "-5"],
         capture_output=True, text=True, timeout=30,
     )
     assert done.returncode == 2

@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.gpio import GpioUnit
-from hardware.pinmap import CardSensorPins, PinMap, load_pinmap
 from tests.gpio.mockpins import RecordingUnit, edge_factory
+from uno_showdown.adapters.units.gpio import GpioUnit
+from uno_showdown.adapters.units.pinmap import CardSensorPins, PinMap, load_pinmap
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 from gpiozero.pins.pi import PiPin
 
-from hardware.gpio import GpioUnit
-from showdown.events import ServiceEvent, UnitInput
+from uno_showdown.adapters.units.gpio import GpioUnit
+from uno_showdown.contract.events import ServiceEvent, UnitInput
 
 
 class EdgePin(MockPWMPin):

@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hardware.gpio_clock import TickClock
-from hardware.gpio_display import countdown_face
-from hardware.gpio_sound import TUNES
-from hardware.pinmap import CountdownKind
-from showdown.events import Beep
+from uno_showdown.adapters.units.gpio_clock import TickClock
+from uno_showdown.adapters.units.gpio_display import countdown_face
+from uno_showdown.adapters.units.gpio_sound import TUNES
+from uno_showdown.adapters.units.pinmap import CountdownKind
+from uno_showdown.contract.events import Beep
 
 WRAP = 1 << 32  # pigpio's microsecond tick counter
 

@@ -9,10 +9,10 @@ from collections.abc import Callable, Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hardware.gpio import GpioUnit, factory_stamps_edges
-from hardware.pinmap import load_pinmap
-from showdown.duel import DuelConfig
-from showdown.events import (
+from tests.gpio.mockpins import EdgePin, EventLog, RecordingUnit, on_time_s, tick_for, within
+from uno_showdown.adapters.units.gpio import GpioUnit, factory_stamps_edges
+from uno_showdown.adapters.units.pinmap import load_pinmap
+from uno_showdown.contract.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
@@ -22,8 +22,8 @@ from showdown.events import (
     Side,
     VerdictGiven,
 )
-from showdown.service import ShowdownService
-from tests.gpio.mockpins import EdgePin, EventLog, RecordingUnit, on_time_s, tick_for, within
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.loop import ShowdownService
 
 CONFIG = DuelConfig(settle_us=100_000, tie_window_us=100)
 

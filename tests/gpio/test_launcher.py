@@ -10,13 +10,13 @@ from collections.abc import Callable
 
 import pytest
 
-from hardware.launcher import Launcher, plan_launch
-from hardware.pinmap import load_pinmap
-from hardware.stop_signals import owned_stop_signals
-from showdown.events import LaunchFinished, LaunchPart, Side, UnitFault, UnitInput
-from showdown.service import ShowdownService
 from tests.gpio.conftest import quick_pinmap, with_sensor
 from tests.gpio.mockpins import RecordingUnit, cut_at, on_time_s, tick_for, within
+from uno_showdown.adapters.units.launcher import Launcher, plan_launch
+from uno_showdown.adapters.units.pinmap import load_pinmap
+from uno_showdown.adapters.units.stop_signals import owned_stop_signals
+from uno_showdown.contract.events import LaunchFinished, LaunchPart, Side, UnitFault, UnitInput
+from uno_showdown.service.loop import ShowdownService
 
 MakeUnit = Callable[..., RecordingUnit]
 

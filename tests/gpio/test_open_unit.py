@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from gpiozero import Device
 
-from hardware.devices import open_unit
-from hardware.gpio import GpioUnit
-from hardware.pinmap import DEFAULT_PINMAP
-from showdown.events import ConfigError
+from uno_showdown.adapters.units.devices import open_unit
+from uno_showdown.adapters.units.gpio import GpioUnit
+from uno_showdown.adapters.units.pinmap import DEFAULT_PINMAP
+from uno_showdown.contract.events import ConfigError
 
 
 @pytest.fixture

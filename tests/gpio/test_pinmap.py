@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hardware.pinmap import (
+from uno_showdown.adapters.units.pinmap import (
     DEFAULT_PINMAP,
     CountdownKind,
     PinMapError,
@@ -15,8 +15,8 @@ from hardware.pinmap import (
     parse_pinmap,
     pin_uses,
 )
-from showdown.cli import main
-from showdown.events import Side
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.contract.events import Side
 
 
 def default_data() -> dict:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-from hardware.gpio_selftest import run_selftest
-from showdown.events import Side
 from tests.gpio.conftest import quick_pinmap, with_sensor
 from tests.gpio.mockpins import RecordingUnit, on_time_s, tick_for
+from uno_showdown.adapters.units.gpio_selftest import run_selftest
+from uno_showdown.contract.events import Side
 
 
 class PressingOutput(io.StringIO):

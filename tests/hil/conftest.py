@@ -19,14 +19,20 @@ from pathlib import Path
 import pytest
 import serial
 
-from firmware_host import protocol as P
-from firmware_host.virtual.mcu import VirtualMCU
-from hardware.serial import SerialUnit
-from showdown.commands.options import fit_to_unit
-from showdown.duel import DuelConfig
-from showdown.duel_log import DuelLog
-from showdown.events import LaunchFinished, LaunchPart, Outcome, ServiceEvent, VerdictGiven
-from showdown.service import ShowdownService
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.adapters.units.board_unit import SerialUnit
+from uno_showdown.apps.commands.options import fit_to_unit
+from uno_showdown.contract.events import (
+    LaunchFinished,
+    LaunchPart,
+    Outcome,
+    ServiceEvent,
+    VerdictGiven,
+)
+from uno_showdown.core.board import codec as P
+from uno_showdown.core.duel.engine import DuelConfig
+from uno_showdown.service.duel_log import DuelLog
+from uno_showdown.service.loop import ShowdownService
 
 # the settle time is the serial unit's own, as `run` gives it (see open_table)
 FAST = DuelConfig(countdown_min_us=250_000, countdown_max_us=300_000,

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from firmware_host import protocol as P
-from firmware_host.virtual.mcu import VirtualMCU
-from showdown.events import (
+from tests.hil.conftest import RawHost, Rig, Table, open_table
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.contract.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
@@ -25,7 +25,7 @@ from showdown.events import (
     Side,
     VerdictGiven,
 )
-from tests.hil.conftest import RawHost, Rig, Table, open_table
+from uno_showdown.core.board import codec as P
 
 pytestmark = pytest.mark.hil
 

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 import pytest
 
-from firmware_host import protocol as P
-from firmware_host.virtual.mcu import VirtualMCU
-from showdown.events import (
+from tests.hil.conftest import FAST, Rig, Table, open_table
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.contract.events import (
     CountdownStarted,
     EarlyPressSeen,
     GoShown,
@@ -24,7 +24,7 @@ from showdown.events import (
     UnitFault,
     VerdictGiven,
 )
-from tests.hil.conftest import FAST, Rig, Table, open_table
+from uno_showdown.core.board import codec as P
 
 pytestmark = pytest.mark.hil
 
@@ -177,7 +177,7 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
 
 def test_a_board_with_other_firmware_is_refused_with_a_clear_fault(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with VirtualMCU(tmp_path / "old-board", version=P.VERSION + 1) as mcu:
-        from hardware.serial import SerialUnit
+        from uno_showdown.adapters.units.board_unit import SerialUnit
 
         unit = SerialUnit(mcu.port, heartbeat_s=0.05)
         try:

@@ -19,12 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.app import CompanionApp
-from firmware_host import protocol as P
-from firmware_host.link import LinkEvent, Lost
-from firmware_host.virtual.mcu import VirtualMCU
-from showdown.duel_log import DuelLog
-from showdown.events import (
+from tests.hil.conftest import Rig, Table, open_table
+from uno_showdown.adapters.board.link import LinkEvent, Lost
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.events import (
     CountdownStarted,
     GoShown,
     LaunchFailed,
@@ -34,8 +33,9 @@ from showdown.events import (
     UnitFault,
     VerdictGiven,
 )
-from showdown.replay import replay
-from tests.hil.conftest import Rig, Table, open_table
+from uno_showdown.core.board import codec as P
+from uno_showdown.core.duel.replay import replay
+from uno_showdown.service.duel_log import DuelLog
 
 pytestmark = pytest.mark.hil
 

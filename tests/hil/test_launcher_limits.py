@@ -11,11 +11,10 @@ from collections.abc import Callable
 
 import pytest
 
-from firmware_host import protocol as P
-from firmware_host.firmware.fw_core import CARD_US, HOST_TIMEOUT_US, MAX_ON_US, SPINUP_US
-from firmware_host.virtual.mcu import VirtualMCU
-from hardware.serial import SerialUnit
-from showdown.events import (
+from tests.hil.conftest import LINK_OPTIONS, RawHost, open_table
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.adapters.units.board_unit import SerialUnit
+from uno_showdown.contract.events import (
     CountdownStarted,
     GoShown,
     LaunchFinished,
@@ -24,7 +23,8 @@ from showdown.events import (
     UnitFault,
     VerdictGiven,
 )
-from tests.hil.conftest import LINK_OPTIONS, RawHost, open_table
+from uno_showdown.core.board import codec as P
+from uno_showdown.firmware.fw_core import CARD_US, HOST_TIMEOUT_US, MAX_ON_US, SPINUP_US
 
 pytestmark = pytest.mark.hil
 

@@ -16,9 +16,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware_host import protocol as P
-from hardware.serial import SerialUnit
-from showdown.events import (
+from tests.hil.conftest import LINK_OPTIONS, Rig, Table
+from uno_showdown.adapters.units.board_unit import SerialUnit
+from uno_showdown.contract.events import (
     Beep,
     CountdownStarted,
     GoShown,
@@ -30,7 +30,7 @@ from showdown.events import (
     UnitInput,
     VerdictGiven,
 )
-from tests.hil.conftest import LINK_OPTIONS, Rig, Table
+from uno_showdown.core.board import codec as P
 
 pytestmark = pytest.mark.hil
 

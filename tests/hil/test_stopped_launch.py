@@ -13,10 +13,11 @@ from collections.abc import Callable
 
 import pytest
 
-from firmware_host import protocol as P
-from firmware_host.virtual.mcu import VirtualMCU
-from hardware.serial import SerialUnit
-from showdown.events import (
+from tests.hil.conftest import LINK_OPTIONS, open_table
+from tests.hil.test_launcher_limits import _advance_while_heartbeating
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
+from uno_showdown.adapters.units.board_unit import SerialUnit
+from uno_showdown.contract.events import (
     Beep,
     CountdownStarted,
     GoShown,
@@ -26,8 +27,7 @@ from showdown.events import (
     UnitFault,
     VerdictGiven,
 )
-from tests.hil.conftest import LINK_OPTIONS, open_table
-from tests.hil.test_launcher_limits import _advance_while_heartbeating
+from uno_showdown.core.board import codec as P
 
 pytestmark = pytest.mark.hil
 

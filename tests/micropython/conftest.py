@@ -11,11 +11,7 @@ from typing import Any
 
 import pytest
 
-from firmware_host.virtual.micropython import (
-    BoardDriver,
-    MicroPython,
-    MicroPythonUnavailable,
-)
+from tests.micropython.runner import BoardDriver, MicroPython, MicroPythonUnavailable
 
 INTERPRETERS = ("cpython", "micropython")
 

@@ -18,10 +18,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from firmware_host import protocol as P
-from firmware_host.clock import BoardClock
-from firmware_host.virtual.micropython import BoardDriver
-from showdown.duel import (
+from tests.micropython.runner import BoardDriver
+from uno_showdown.contract.events import DuelResult, GoShown, LaunchPart, PaddlePressed, Side
+from uno_showdown.core.board import codec as P
+from uno_showdown.core.board.clock import BoardClock
+from uno_showdown.core.duel.engine import (
     Announce,
     Duel,
     DuelConfig,
@@ -32,7 +33,6 @@ from showdown.duel import (
     Start,
     StartCountdown,
 )
-from showdown.events import DuelResult, GoShown, LaunchPart, PaddlePressed, Side
 
 HEARTBEAT_US = 100_000
 RETRY_US = 50_000

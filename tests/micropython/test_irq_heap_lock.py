@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from firmware_host import protocol as P
-from firmware_host.firmware.fw_core import DEBOUNCE_US, RING
-from firmware_host.virtual.micropython import BoardDriver, MicroPython
+from tests.micropython.runner import BoardDriver, MicroPython
+from uno_showdown.core.board import codec as P
+from uno_showdown.firmware.fw_core import DEBOUNCE_US, RING
 
 HANDLED = ["paddle_left", "paddle_right", "button", "card_sensor"]
 

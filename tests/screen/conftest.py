@@ -9,9 +9,9 @@ from typing import Any
 import pygame
 import pytest
 
-from companion.app import CompanionApp
-from companion.i18n import set_language
-from companion.screen import CompanionScreen
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.screen import CompanionScreen
+from uno_showdown.contract.i18n import set_language
 
 SIZE = (800, 480)
 

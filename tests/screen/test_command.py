@@ -8,9 +8,9 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.app import CompanionApp
-from companion.screen import run_companion
-from showdown.cli import main
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.screen import run_companion
 
 
 def test_without_a_display_it_says_how_to_run_it(monkeypatch: pytest.MonkeyPatch,

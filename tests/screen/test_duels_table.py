@@ -8,11 +8,11 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import theme
-from companion.app import CompanionApp
-from companion.i18n import set_language
-from companion.views.duels import CELL_PX, fit_columns
 from tests.screen.conftest import Driver
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.views.duels import CELL_PX, fit_columns
+from uno_showdown.apps.touch import theme
+from uno_showdown.contract.i18n import set_language
 
 PLAYERS = ["Anna", "Bob", "Maximiliane", "Dmitri"]
 #: (challenger, opponent, winner, challenger ms, opponent ms)

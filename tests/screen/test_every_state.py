@@ -26,13 +26,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import theme
-from companion.app import CompanionApp
-from companion.cards import parse_card
-from companion.i18n import set_language
-from companion.screen import CompanionScreen
-from showdown.duel import DuelResult, Outcome
-from showdown.events import ReactionsTimed, Side, VerdictGiven
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.screen import CompanionScreen
+from uno_showdown.apps.touch import theme
+from uno_showdown.contract.events import ReactionsTimed, Side, VerdictGiven
+from uno_showdown.contract.i18n import set_language
+from uno_showdown.core.deck.cards import parse_card
+from uno_showdown.core.duel.engine import DuelResult, Outcome
 
 SIZES = {
     "pi": (800, 480),  # the Raspberry Pi touch display

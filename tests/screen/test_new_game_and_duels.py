@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pygame
 
-from companion.app import CompanionApp
-from companion.views.facts import duel_lines
-from showdown.events import DuelResult, Outcome, Side, VerdictGiven
 from tests.screen.conftest import Driver
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.views.facts import duel_lines
+from uno_showdown.contract.events import DuelResult, Outcome, Side, VerdictGiven
 
 
 def test_a_new_game_by_touch_alone(db: Path) -> None:
@@ -109,7 +109,7 @@ def test_a_duel_from_the_unit_appears_with_best_and_median_reactions(driver: Dri
 
 
 def test_a_contested_duel_says_so_on_the_duels_view(driver: Driver) -> None:
-    from showdown.events import VerdictContested
+    from uno_showdown.contract.events import VerdictContested
 
     driver.tap("tab:duels")
     driver.app.on_service_event(verdict(Side.LEFT, {Side.LEFT: 180_000, Side.RIGHT: 240_000}))

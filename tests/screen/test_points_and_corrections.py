@@ -7,10 +7,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.app import CompanionApp
-from companion.store import Store
-from companion.views.round_entry import MAX_DIGITS, type_digit
 from tests.screen.conftest import Driver
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.views.round_entry import MAX_DIGITS, type_digit
 
 
 def saved(db: Path) -> list[tuple[str, dict[str, tuple[str, ...] | int]]]:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pygame
 
-from companion.store import Store
 from tests.screen.conftest import Driver
+from uno_showdown.adapters.store.games import Store
 
 
 def saved_rounds(db: Path) -> list[tuple[str, dict[str, str]]]:

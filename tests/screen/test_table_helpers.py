@@ -9,13 +9,13 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import theme
-from companion.app import CompanionApp
-from companion.i18n import set_language
-from companion.turns import Direction
-from companion.views.facts import round_winner
-from showdown.events import DuelResult, Outcome, Side, VerdictGiven
 from tests.screen.conftest import Driver
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.views.facts import round_winner
+from uno_showdown.apps.touch import theme
+from uno_showdown.contract.events import DuelResult, Outcome, Side, VerdictGiven
+from uno_showdown.contract.i18n import set_language
+from uno_showdown.core.table.turns import Direction
 
 
 def open_game(db: Path, edition: str, method: str = "winner", **kwargs) -> CompanionApp:
@@ -344,8 +344,8 @@ def test_every_helper_view_draws_in_every_state(tmp_path: Path, lang: str,
 def test_the_direction_box_keeps_the_round_and_a_whole_direction(db: Path, lang: str) -> None:
     """At 800x480 the top box says the round and the direction on one line each, in every
     language: the direction is never cut and never pushes the round out."""
-    from companion.views.i18n import _
-    from companion.views.table import DIRECTION_SHORT
+    from uno_showdown.apps.screen.views.table import DIRECTION_SHORT
+    from uno_showdown.apps.touch.i18n import _
 
     set_language(lang)
     try:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pygame
 
-from companion import theme
-from companion.widgets import two_lines
+from uno_showdown.apps.touch import theme
+from uno_showdown.apps.touch.widgets import two_lines
 
 
 def test_text_shrinks_then_ends_in_an_ellipsis() -> None:

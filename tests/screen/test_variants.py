@@ -9,12 +9,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion.app import CompanionApp
-from companion.cards import parse_card
-from companion.i18n import set_language
-from companion.scoring import METHODS
-from companion.store import Store
 from tests.screen.conftest import Driver
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.i18n import set_language
+from uno_showdown.core.deck.cards import parse_card
+from uno_showdown.core.scoring import METHODS
 
 
 def new_game(driver: Driver, method: str) -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 import pygame
 import pytest
 
-from companion import theme
-from companion.app import CompanionApp
-from companion.views.chart import nice_step, plot
 from tests.screen.conftest import Driver
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.apps.screen.views.chart import nice_step, plot
+from uno_showdown.apps.touch import theme
 
 
 def play(app: CompanionApp, winner: str, **hands: list[str]) -> None:
@@ -162,7 +162,7 @@ def test_chart_geometry() -> None:
 def test_a_round_entered_from_the_command_line_shows_up_on_the_screen(
     driver: Driver, db: Path
 ) -> None:
-    from showdown.cli import main
+    from uno_showdown.apps.commands.cli import main
 
     assert main(["game", "round", "--db", str(db), "--winner", "Bob",
                  "--hand", "Ann: r5 gskip", "--hand", "Cid: wild"]) == 0
@@ -185,7 +185,7 @@ def test_a_duel_recorded_by_another_program_shows_up_on_the_screen(
     driver: Driver, db: Path
 ) -> None:
     """`run --headless` records duels in its own process; the screen still shows them."""
-    from showdown.events import DuelResult, Outcome, ReactionsTimed, Side, VerdictGiven
+    from uno_showdown.contract.events import DuelResult, Outcome, ReactionsTimed, Side, VerdictGiven
 
     table = CompanionApp.open(db, lang="en")
     players = {Side.LEFT: "Ann", Side.RIGHT: "Bob"}

@@ -21,21 +21,21 @@ from pathlib import Path
 
 import pytest
 
-from championship.event import Championship
-from championship.snapshot import game_deals
-from championship.standings import FINAL as FINAL_STAGE
-from championship.standings import QUALIFYING, Deal, Entrant, Line, standings
-from championship.sync import credentials as cr
-from championship.sync.broker import EmbeddedBroker
-from championship.sync.credentials import Credentials
-from championship.sync.director import DirectorSync
-from championship.sync.ledger import Ledger
-from championship.sync.link import BrokerAddress
-from championship.sync.outbox import TableFile
-from championship.sync.table import TableAgent
-from companion.app import CompanionApp
-from companion.i18n import set_language
-from companion.store import Store
+from uno_showdown.adapters.broker import credentials as cr
+from uno_showdown.adapters.broker.embedded import EmbeddedBroker
+from uno_showdown.adapters.broker.link import BrokerAddress
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.ledger import Ledger
+from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.apps.championship.director import DirectorSync
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.apps.championship.table_agent import TableAgent
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.i18n import set_language
+from uno_showdown.core.championship.access import Credentials
+from uno_showdown.core.championship.snapshot import game_deals
+from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
+from uno_showdown.core.championship.standings import QUALIFYING, Deal, Entrant, Line, standings
 
 MOSQUITTO = shutil.which("mosquitto") or (
     "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
@@ -245,7 +245,7 @@ def _key(line: Line) -> tuple[object, ...]:
 
 def make_event(db: str, players: int, tables: int) -> int:
     with Championship.open(db) as champ:
-        from championship.settings import Settings
+        from uno_showdown.core.championship.settings import Settings
 
         event_id = champ.new_event("Loopback Cup", Settings(tables=tables))
         champ.register(NAMES[:players])

@@ -12,9 +12,9 @@ import random
 import signal
 import sys
 
-from championship.sync.outbox import TableFile
-from companion.app import CompanionApp
-from companion.store import Store
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 
 def main() -> None:

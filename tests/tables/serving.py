@@ -32,7 +32,7 @@ class Serving:
 
 
 def uno(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "showdown.cli", *argv], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "uno_showdown.apps.commands.cli", *argv], cwd=ROOT,
                           capture_output=True, text=True, timeout=timeout,
                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
@@ -44,7 +44,7 @@ def serving(tmp: Path, players: int = 14, tables: int = 2, *extra: str) -> Itera
     broker, web = free_port(), free_port()
     folder = tmp / "credentials"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "showdown.cli", "event", "serve", "--db", db,
+        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db", db,
          "--listen", f"127.0.0.1:{broker}", "--web", f"127.0.0.1:{web}",
          "--credentials-dir", str(folder), "--lang", "en", *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

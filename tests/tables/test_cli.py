@@ -12,10 +12,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from championship.sync.credentials import read_credentials
-from companion.store import Store
 from tests.tables.conftest import eventually, make_event
 from tests.tables.serving import ROOT, serving, uno
+from uno_showdown.adapters.broker.credentials import read_credentials
+from uno_showdown.adapters.store.games import Store
 
 
 def test_serve_writes_credentials_for_each_table_for_its_owner_only(tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ def test_a_table_joins_as_a_process_and_its_deal_reaches_the_director(tmp_path: 
     with serving(tmp_path) as s:
         table_db = str(tmp_path / "table1.db")
         join = subprocess.Popen(
-            [sys.executable, "-m", "showdown.cli", "table", "join", "--broker",
+            [sys.executable, "-m", "uno_showdown.apps.commands.cli", "table", "join", "--broker",
              f"mqtt://127.0.0.1:{s.broker_port}", "--event", "1", "--table", "1",
              "--credentials", str(s.credentials / "table-1.json"), "--db", table_db,
              "--lang", "en"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

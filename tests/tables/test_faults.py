@@ -12,12 +12,12 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from championship.event import Championship
-from championship.sync import wire
-from championship.sync.outbox import TableFile
-from companion.store import Store
-from companion.wallclock import wall_clock_us
 from tests.tables.conftest import Cluster, Table, eventually
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.adapters.store.wallclock import wall_clock_us
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.core.championship import messages as wire
 
 ROOT = Path(__file__).resolve().parents[2]
 

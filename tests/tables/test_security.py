@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from championship.sync import wire
-from championship.sync.link import Inbound
 from tests.tables.conftest import Cluster, eventually
+from uno_showdown.adapters.broker.link import Inbound
+from uno_showdown.core.championship import messages as wire
 
 
 def _connect(cluster: Cluster, username: str | None, password: str | None) -> str:

@@ -7,10 +7,10 @@ import itertools
 import json
 import time
 
-from championship.sync.outbox import TableFile
-from championship.sync.table import STANDINGS_WRITE_S
-from companion.store import Store
 from tests.tables.conftest import Cluster, eventually
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.apps.championship.table_agent import STANDINGS_WRITE_S
 
 
 def test_rounds_at_two_tables_reach_the_director(cluster: Cluster) -> None:

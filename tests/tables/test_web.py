@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from championship.sync.credentials import read_credentials
-from championship.sync.link import BrokerAddress
-from championship.sync.outbox import TableFile
-from championship.sync.table import TableAgent
-from companion.app import CompanionApp
-from companion.store import Store
 from tests.tables.conftest import eventually
 from tests.tables.serving import Serving, serving
+from uno_showdown.adapters.broker.credentials import read_credentials
+from uno_showdown.adapters.broker.link import BrokerAddress
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.apps.championship.table_agent import TableAgent
+from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

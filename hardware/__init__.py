@@ -1,1 +1,0 @@
-"""Showdown Unit adapters: GPIO, serial microcontroller, pygame emulator, in-memory fake."""

@@ -1,1 +1,0 @@
-"""Subcommands of the showdown core: simulate, replay, run."""

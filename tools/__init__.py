@@ -1,0 +1,1 @@
+"""Maintainers' tools for the repository (not installed with the package)."""

@@ -1,0 +1,7 @@
+"""`python -m uno_showdown` is `uno-showdown`."""
+
+import sys
+
+from uno_showdown.apps.commands.cli import main
+
+sys.exit(main())

@@ -1,0 +1,121 @@
+"""One connection to the broker, on paho-mqtt: authenticated, optionally TLS, a persistent
+session (clean_session false: the broker keeps what is published to us while we are away),
+QoS 1, and reconnecting by itself.
+
+paho runs its own network thread; messages are handed over through a queue and never
+handled on that thread, so a slow disk never stalls the connection (the pattern of
+pyserial's `serial.threaded`: callbacks outside the reader's lock).
+
+Brokers are named by URL: `mqtt://HOST:PORT` (1883 by default) or `mqtts://HOST:PORT` (TLS,
+8883 by default).
+"""
+
+from __future__ import annotations
+
+import queue
+import ssl
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import paho.mqtt.client as mqtt
+
+from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.i18n import _
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerAddress:
+    host: str
+    port: int
+    tls: bool
+
+    @property
+    def url(self) -> str:
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+def parse_broker(url: str) -> BrokerAddress:
+    """`mqtt://HOST:PORT` or `mqtts://HOST:PORT`, refused in one sentence otherwise."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        parts, port = None, None
+    if parts is None or parts.scheme not in ("mqtt", "mqtts") or not parts.hostname or (
+            parts.path not in ("", "/")) or parts.username or parts.password:
+        raise EventError(_("{url} is not a broker address: write mqtt://HOST:PORT (or "
+                           "mqtts://HOST:PORT for TLS)").format(url=url))
+    tls = parts.scheme == "mqtts"
+    return BrokerAddress(parts.hostname, port or (8883 if tls else 1883), tls)
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    topic: str
+    payload: bytes
+
+
+class Link:
+    """A client of the broker; see the module docstring. `inbox` holds what arrives."""
+
+    def __init__(self, address: BrokerAddress, client_id: str, username: str, password: str,
+                 subscriptions: Sequence[str], *, ca_pem: str | None = None,
+                 keepalive: int = 10, check_hostname: bool = True) -> None:
+        self.address = address
+        self.subscriptions = tuple(subscriptions)
+        self.inbox: queue.Queue[Inbound] = queue.Queue()
+        self.connected = threading.Event()
+        self.connections = 0  # how many times it has connected
+        self.refused: str | None = None  # why the broker refused us, if it did
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
+                             clean_session=False, protocol=mqtt.MQTTv311)
+        client.username_pw_set(username, password)
+        if address.tls:
+            context = ssl.create_default_context(cadata=ca_pem) if ca_pem else \
+                ssl.create_default_context()
+            # The director on the embedded broker's own loopback still checks the chain.
+            context.check_hostname = check_hostname
+            client.tls_set_context(context)
+        client.reconnect_delay_set(min_delay=1, max_delay=4)
+        client.max_inflight_messages_set(100)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self.client = client
+        self.keepalive = keepalive
+
+    def start(self) -> None:
+        self.client.connect_async(self.address.host, self.address.port, self.keepalive)
+        self.client.loop_start()
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
+        """Hand a message to paho (QoS 1): it is sent now, or when the link is back."""
+        self.client.publish(topic, payload, qos=1, retain=retain)
+
+    # -- paho's thread --
+
+    def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object,
+                    reason: mqtt.ReasonCode, _props: object) -> None:
+        if reason.is_failure:
+            self.refused = str(reason)
+            return
+        self.refused = None
+        for topic in self.subscriptions:
+            client.subscribe(topic, qos=1)
+        self.connections += 1
+        self.connected.set()
+        self.inbox.put(Inbound("", b""))  # wakes the owner: it sends its outbox again
+
+    def _on_disconnect(self, _client: mqtt.Client, _userdata: object, _flags: object,
+                       _reason: object, _props: object) -> None:
+        self.connected.clear()
+
+    def _on_message(self, _client: mqtt.Client, _userdata: object,
+                    msg: mqtt.MQTTMessage) -> None:
+        self.inbox.put(Inbound(msg.topic, bytes(msg.payload)))

@@ -1,0 +1,316 @@
+"""The championship's tables in the games file, beside the companion's.
+
+The same SQLite file and connection as the games (`adapters.store.games.Store`: WAL,
+`synchronous=FULL`, one `BEGIN IMMEDIATE` transaction per change), so one organiser's change
+(a draw: its seats, its games and their time boxes; a clock event and every table's box) is
+written whole or not at all, and a reader sees one moment of both.
+
+The schema has its own version, kept in `championship_meta` (the companion's is SQLite's
+`user_version`), and its own `MIGRATIONS`; a file written by a newer version is refused.
+Nothing here decides anything: `apps.championship.operations` does.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.core.championship.clock import FINAL, ClockEvent, Kind
+from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.model import EventData, EventRow, PlayerRow, TableRow
+from uno_showdown.core.championship.settings import Settings
+from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
+from uno_showdown.core.championship.standings import QUALIFYING, Deal
+
+_V1 = """
+CREATE TABLE championship_events (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    seed INTEGER,
+    stale TEXT
+);
+CREATE TABLE championship_players (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    folded TEXT NOT NULL,
+    registered_at TEXT NOT NULL,
+    lot INTEGER,
+    withdrawn_at TEXT,
+    PRIMARY KEY (event_id, number),
+    UNIQUE (event_id, folded)
+);
+CREATE TABLE championship_tables (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    box_id INTEGER NOT NULL REFERENCES time_boxes(id),
+    PRIMARY KEY (event_id, stage, table_no)
+);
+CREATE TABLE championship_seats (
+    event_id INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    PRIMARY KEY (event_id, stage, table_no, seat),
+    FOREIGN KEY (event_id, stage, table_no)
+        REFERENCES championship_tables(event_id, stage, table_no) ON DELETE CASCADE
+);
+CREATE TABLE championship_clock (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('start', 'pause', 'resume', 'end')),
+    stage TEXT NOT NULL,
+    at_us INTEGER NOT NULL,
+    PRIMARY KEY (event_id, seq)
+);
+"""
+
+# Deals that tables on other machines reported (through the broker): each kept at its
+# latest revision, a deal taken back as a row without points, so a late or repeated message
+# never brings back what was replaced; and each table's own count of late deals.
+_V2 = """
+CREATE TABLE championship_remote_deals (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    deal_id TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    revision INTEGER NOT NULL,
+    points TEXT,
+    PRIMARY KEY (event_id, deal_id)
+);
+CREATE INDEX championship_remote_deals_by_table
+    ON championship_remote_deals (event_id, stage, table_no);
+"""
+
+# A reported deal's identity holds the table's games file (its `source`), so a table whose
+# file was replaced mid-flight has both files' deals counted; and a deal recorded after its
+# stage's time was up (the deal in progress) is marked, so no more than the regulation allows
+# are taken.
+_V3 = """
+ALTER TABLE championship_remote_deals ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
+"""
+
+#: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class EventStore:
+    """The championship's rows in a companion `Store`'s file; one instance per store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        if self.schema_version():  # a file without events stays as it is until the first one
+            self.migrate()
+
+    # -- schema --
+
+    def schema_version(self) -> int:
+        conn = self.store.conn
+        exists = conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
+                              "AND name = 'championship_meta'").fetchone()[0]
+        if not exists:
+            return 0
+        row = conn.execute("SELECT value FROM championship_meta WHERE key = 'schema_version'"
+                           ).fetchone()
+        return int(row[0]) if row else 0
+
+    def migrate(self) -> None:
+        """Bring the championship's tables up to date (creating them for the first event)."""
+        with self.store.lock:
+            version = self.schema_version()
+            if version > SCHEMA_VERSION:
+                raise EventError(
+                    _("{path} holds a championship written by a newer uno-showdown (schema "
+                      "{found}): update uno-showdown to open it").format(
+                        path=self.store.path, found=version))
+            for step in range(version, SCHEMA_VERSION):
+                with self.store.transaction() as conn:
+                    if self.schema_version() != step:  # another program migrated meanwhile
+                        continue
+                    conn.execute("CREATE TABLE IF NOT EXISTS championship_meta "
+                                 "(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                    for statement in MIGRATIONS[step].split(";"):
+                        if statement.strip():
+                            conn.execute(statement)
+                    conn.execute("INSERT OR REPLACE INTO championship_meta (key, value) "
+                                 "VALUES ('schema_version', ?)", (str(step + 1),))
+
+    # -- reading --
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: everything read inside sees the same moment of the file."""
+        with self.store.lock:
+            conn = self.store.conn
+            own = not conn.in_transaction
+            if own:
+                conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                if own and conn.in_transaction:
+                    conn.execute("COMMIT")
+
+    def event_ids(self) -> list[int]:
+        if not self.schema_version():
+            return []
+        with self.reading() as conn:
+            return [int(r[0]) for r in conn.execute(
+                "SELECT id FROM championship_events ORDER BY id")]
+
+    def load(self, conn: sqlite3.Connection, event_id: int) -> EventData:
+        row = conn.execute("SELECT id, name, created_at, settings, seed, stale FROM "
+                           "championship_events WHERE id = ?", (event_id,)).fetchone()
+        if row is None:
+            raise EventError(
+                _("there is no event {id} in {path}: see `uno-showdown event list`").format(
+                    id=event_id, path=self.store.path))
+        event = EventRow(int(row[0]), row[1], row[2], Settings.from_json(row[3]), row[4], row[5])
+        players = tuple(PlayerRow(*r) for r in conn.execute(
+            "SELECT number, name, registered_at, lot, withdrawn_at FROM championship_players "
+            "WHERE event_id = ? ORDER BY number", (event_id,)))
+        seats: dict[tuple[str, int], list[int]] = {}
+        for stage, table, number in conn.execute(
+                "SELECT stage, table_no, number FROM championship_seats WHERE event_id = ? "
+                "ORDER BY stage, table_no, seat", (event_id,)):
+            seats.setdefault((stage, table), []).append(int(number))
+        tables = tuple(
+            TableRow(stage, int(table), int(box), tuple(seats.get((stage, table), ())))
+            for stage, table, box in conn.execute(
+                "SELECT stage, table_no, box_id FROM championship_tables WHERE event_id = ? "
+                "ORDER BY stage, table_no", (event_id,)))
+        clock = tuple(ClockEvent(Kind(kind), stage, int(at)) for kind, stage, at in conn.execute(
+            "SELECT kind, stage, at_us FROM championship_clock WHERE event_id = ? ORDER BY seq",
+            (event_id,)))
+        return EventData(event, players, tables, clock)
+
+    @staticmethod
+    def remote_deals(conn: sqlite3.Connection, event_id: int
+                     ) -> dict[tuple[str, int], tuple[Deal, ...]]:
+        """The deals tables elsewhere reported, by (stage, table), each at its latest
+        revision (a deal taken back has no points)."""
+        out: dict[tuple[str, int], list[Deal]] = {}
+        for deal_id, stage, table, revision, points in conn.execute(
+                "SELECT deal_id, stage, table_no, revision, points FROM "
+                "championship_remote_deals WHERE event_id = ? ORDER BY rowid", (event_id,)):
+            kind = FINAL_STAGE if stage == FINAL else QUALIFYING
+            pts = None if points is None else {int(k): int(v)
+                                               for k, v in json.loads(points).items()}
+            out.setdefault((stage, int(table)), []).append(
+                Deal(deal_id, int(revision), kind, pts))
+        return {k: tuple(v) for k, v in out.items()}
+
+    # -- writing (inside the caller's transaction) --
+
+    @staticmethod
+    def remote_deal_known(conn: sqlite3.Connection, event_id: int, deal_id: str) -> bool:
+        return conn.execute("SELECT 1 FROM championship_remote_deals WHERE event_id = ? AND "
+                            "deal_id = ?", (event_id, deal_id)).fetchone() is not None
+
+    @staticmethod
+    def late_remote_deals(conn: sqlite3.Connection, event_id: int, stage: str,
+                          table: int) -> int:
+        """How many deals recorded after the time was up a table's stage holds."""
+        return int(conn.execute(
+            "SELECT COUNT(*) FROM championship_remote_deals WHERE event_id = ? AND stage = ? "
+            "AND table_no = ? AND late = 1", (event_id, stage, table)).fetchone()[0])
+
+    @staticmethod
+    def put_remote_deal(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
+                        deal_id: str, revision: int, points: dict[int, int] | None,
+                        late: bool = False) -> bool:
+        """Keep a reported deal if it is newer than what is kept; True if it changed."""
+        text = None if points is None else json.dumps(
+            {str(k): v for k, v in sorted(points.items())}, separators=(",", ":"))
+        cur = conn.execute(
+            "INSERT INTO championship_remote_deals (event_id, deal_id, stage, table_no, "
+            "revision, points, late) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, "
+            "deal_id) DO UPDATE SET revision = excluded.revision, points = excluded.points "
+            "WHERE excluded.revision > championship_remote_deals.revision AND "
+            "excluded.stage = championship_remote_deals.stage AND "
+            "excluded.table_no = championship_remote_deals.table_no",
+            (event_id, deal_id, stage, table, revision, text, int(late)))
+        return cur.rowcount > 0
+
+    @staticmethod
+    def create_event(conn: sqlite3.Connection, name: str, settings: Settings,
+                     created_at: str) -> int:
+        cur = conn.execute("INSERT INTO championship_events (name, created_at, settings) "
+                           "VALUES (?, ?, ?)", (name, created_at, settings.to_json()))
+        return int(cur.lastrowid or 0)
+
+    @staticmethod
+    def set_settings(conn: sqlite3.Connection, event_id: int, settings: Settings) -> None:
+        conn.execute("UPDATE championship_events SET settings = ? WHERE id = ?",
+                     (settings.to_json(), event_id))
+
+    @staticmethod
+    def set_stale(conn: sqlite3.Connection, event_id: int, reason: str | None) -> None:
+        conn.execute("UPDATE championship_events SET stale = ? WHERE id = ?", (reason, event_id))
+
+    @staticmethod
+    def add_player(conn: sqlite3.Connection, event_id: int, name: str, at: str) -> int:
+        number = conn.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM championship_players "
+                              "WHERE event_id = ?", (event_id,)).fetchone()[0]
+        conn.execute("INSERT INTO championship_players (event_id, number, name, folded, "
+                     "registered_at) VALUES (?, ?, ?, ?, ?)",
+                     (event_id, number, name, name.casefold(), at))
+        return int(number)
+
+    @staticmethod
+    def withdraw(conn: sqlite3.Connection, event_id: int, number: int, at: str) -> None:
+        conn.execute("UPDATE championship_players SET withdrawn_at = ? WHERE event_id = ? AND "
+                     "number = ?", (at, event_id, number))
+
+    @staticmethod
+    def set_draw(conn: sqlite3.Connection, event_id: int, seed: int | None,
+                 lots: dict[int, int]) -> None:
+        conn.execute("UPDATE championship_events SET seed = ?, stale = NULL WHERE id = ?",
+                     (seed, event_id))
+        conn.execute("UPDATE championship_players SET lot = NULL WHERE event_id = ?",
+                     (event_id,))
+        conn.executemany("UPDATE championship_players SET lot = ? WHERE event_id = ? AND "
+                         "number = ?", [(lot, event_id, n) for n, lot in lots.items()])
+
+    @staticmethod
+    def add_table(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
+                  box_id: int, seats: Sequence[int]) -> None:
+        conn.execute("INSERT INTO championship_tables (event_id, stage, table_no, box_id) "
+                     "VALUES (?, ?, ?, ?)", (event_id, stage, table, box_id))
+        EventStore.set_seats(conn, event_id, stage, table, seats)
+
+    @staticmethod
+    def set_seats(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
+                  seats: Sequence[int]) -> None:
+        conn.execute("DELETE FROM championship_seats WHERE event_id = ? AND stage = ? AND "
+                     "table_no = ?", (event_id, stage, table))
+        conn.executemany(
+            "INSERT INTO championship_seats (event_id, stage, table_no, seat, number) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [(event_id, stage, table, i + 1, n) for i, n in enumerate(seats)])
+
+    @staticmethod
+    def drop_tables(conn: sqlite3.Connection, event_id: int, stage: str | None = None) -> None:
+        """Forget the event's tables (of one stage); their boxes are the caller's to remove."""
+        where, args = "event_id = ?", [event_id]
+        if stage is not None:
+            where, args = where + " AND stage = ?", [*args, stage]  # type: ignore[list-item]
+        conn.execute(f"DELETE FROM championship_seats WHERE {where}", args)
+        conn.execute(f"DELETE FROM championship_tables WHERE {where}", args)
+
+    @staticmethod
+    def add_clock_event(conn: sqlite3.Connection, event_id: int, kind: Kind, stage: str,
+                        at_us: int) -> None:
+        conn.execute(
+            "INSERT INTO championship_clock (event_id, seq, kind, stage, at_us) VALUES (?, "
+            "(SELECT COALESCE(MAX(seq), 0) + 1 FROM championship_clock WHERE event_id = ?), "
+            "?, ?, ?)", (event_id, event_id, kind.value, stage, at_us))

@@ -1,0 +1,397 @@
+"""Showdown duels in the game: record each verdict the service announces, and sum up reactions.
+
+The showdown service tells its listeners about every verdict (`VerdictGiven`), with the
+player names the duel was loaded with (`players`: side -> name). `DuelRecorder` turns each
+verdict into a stored duel of the current game. The verdict does not wait for the slower
+press, so the service follows it with `ReactionsTimed` (both reaction times); the recorder
+then completes the stored duel's times, and `VerdictContested` marks it contested. Aborted
+duels are not recorded: nobody played them. Reaction statistics are pure: best and median
+of the presses that came after "go" (an early press has a negative reaction and no place
+in a speed record).
+"""
+
+from __future__ import annotations
+
+import logging
+import statistics
+import threading
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from uno_showdown.adapters.store.games import Store, StoreBusyError, StoreError
+from uno_showdown.contract.events import (
+    LaunchFailed,
+    Outcome,
+    ReactionsTimed,
+    Side,
+    VerdictContested,
+    VerdictGiven,
+)
+from uno_showdown.core.table.records import DuelRow
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionStats:
+    """One player's duels: how many, how many won, best and median reaction in milliseconds."""
+
+    name: str
+    duels: int
+    wins: int
+    best_ms: float | None
+    median_ms: float | None
+    #: Of those duels, how many are contested (a press came too late to be counted).
+    contested: int = 0
+
+
+def reaction_stats(
+    duels: Iterable[DuelRow], players: Iterable[str] = ()
+) -> dict[str, ReactionStats]:
+    """Best and median reaction per player over `duels` (players without duels are listed empty)."""
+    counts: dict[str, int] = {p: 0 for p in players}
+    wins: dict[str, int] = {p: 0 for p in counts}
+    times: dict[str, list[int]] = {p: [] for p in counts}
+    contested: dict[str, int] = {p: 0 for p in counts}
+    for duel in duels:
+        for name in (duel.challenger, duel.opponent):
+            counts[name] = counts.get(name, 0) + 1
+            contested[name] = contested.get(name, 0) + int(duel.contested)
+            wins.setdefault(name, 0)
+            times.setdefault(name, [])
+            us = duel.reaction_us.get(name)
+            if us is not None and us >= 0:
+                times[name].append(us)
+        if duel.winner is not None:
+            wins[duel.winner] = wins.get(duel.winner, 0) + 1
+    return {
+        name: ReactionStats(
+            name,
+            counts[name],
+            wins.get(name, 0),
+            min(times[name]) / 1000 if times[name] else None,
+            statistics.median(times[name]) / 1000 if times[name] else None,
+            contested.get(name, 0),
+        )
+        for name in counts
+    }
+
+
+def _wall_clock() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def log_key(duel_id: int, decided_at_us: int | None) -> str | None:
+    """A duel's name in the duel log: its number there and the instant of its verdict.
+
+    Stored with the duel, so taking duels back from the log never records one twice.
+    """
+    return None if decided_at_us is None else f"{duel_id}@{decided_at_us}"
+
+
+#: How long a failed write waits before the next try: doubling from the first to the last.
+RETRY_FIRST_S, RETRY_MAX_S = 0.5, 2.0
+#: How long the recorder's own connection waits for another program's lock per try.
+BUSY_TIMEOUT_S = 1.0
+#: How many recorded duels the recorder remembers, for their late reaction times.
+REMEMBERED = 64
+
+
+@dataclass
+class PendingDuel:
+    """A verdict on its way to the games file, with what was learnt since."""
+
+    service_duel_id: int
+    game_id: int
+    after_round: int
+    challenger: str
+    opponent: str
+    sides: tuple[Side, Side]  # the challenger's and the opponent's side
+    cards: int
+    outcome: str
+    winner: str | None
+    loser: str | None
+    reaction_us: list[int | None]  # challenger, opponent
+    recorded_at: str
+    log_key: str | None
+    contested: bool = False
+
+    def launch_failed(self) -> None:
+        """The unit never confirmed the launch: nobody won, nobody takes the cards."""
+        self.outcome = Outcome.LAUNCH_FAILED.value
+        self.winner = self.loser = None
+
+    def describe(self) -> str:
+        return f"duel {self.service_duel_id} ({self.challenger} vs {self.opponent})"
+
+
+@dataclass(frozen=True, slots=True)
+class _Update:
+    """What was learnt of a duel already stored: both reaction times (challenger's,
+    opponent's), that a late press contests it, that its launch failed."""
+
+    duel_id: int
+    reactions: tuple[int | None, int | None] | None = None
+    contested: bool = False
+    launch_failed: bool = False
+
+
+class DuelRecorder:
+    """A service listener that stores every verdict as a duel of the current game.
+
+    It never makes the service's dispatcher wait on the games file: an event only updates
+    the recorder's list of pending work, and a thread of its own writes it, through its
+    own connection, so a games file locked by another program holds up nothing else (not
+    the screen, which reads through the app's connection). A write that fails because the
+    file cannot be written just now is tried again, with growing pauses, until it
+    succeeds: a duel is never dropped for a locked file. `close()` waits a bounded time
+    for what is pending, then names what is still not recorded in one line; the duel log
+    holds every duel, and `uno-showdown game duels --recover-from LOG` takes them back.
+
+    `current_game` says, at each verdict, which game it belongs to and how many rounds
+    that game has (the duel belongs to the round being played); None: no game open.
+    `on_recorded` is told each stored duel (from the recorder's thread).
+    """
+
+    def __init__(
+        self,
+        store_path: str | Path,
+        current_game: Callable[[], tuple[int, int] | None],
+        *,
+        on_recorded: Callable[[DuelRow], None] | None = None,
+        clock: Callable[[], str] = _wall_clock,
+        busy_timeout_s: float = BUSY_TIMEOUT_S,
+    ) -> None:
+        self.store_path = Path(store_path)
+        self.current_game = current_game
+        self.on_recorded = on_recorded
+        self.clock = clock
+        self.busy_timeout_s = busy_timeout_s
+        self._cond = threading.Condition()
+        #: Verdicts not yet written, oldest first, by a number of the recorder's own (a
+        #: service numbers its duels from 1 again when it restarts).
+        self._pending: OrderedDict[int, PendingDuel] = OrderedDict()
+        self._pending_of: dict[int, int] = {}  # service duel id -> its key in `_pending`
+        self._next_key = 0
+        #: Updates for duels already stored.
+        self._updates: deque[_Update] = deque()
+        #: service duel id -> (stored duel id, challenger side, opponent side), newest last.
+        self._stored: OrderedDict[int, tuple[int, Side, Side]] = OrderedDict()
+        self._busy = False
+        self._closing = False
+        self._thread: threading.Thread | None = None
+        self._store: Store | None = None
+        self.failures = 0  # writes that failed and were tried again
+
+    # -- events (the dispatcher's thread) --
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, VerdictGiven):
+            self._verdict(event)
+        elif isinstance(event, ReactionsTimed):
+            self._update(event.duel_id, reactions=event.reaction_us)
+        elif isinstance(event, VerdictContested):
+            self._update(event.duel_id, contested=True)
+        elif isinstance(event, LaunchFailed):
+            self._update(event.duel_id, launch_failed=True)
+
+    def _verdict(self, event: VerdictGiven) -> None:
+        result = event.result
+        if result.outcome is Outcome.ABORTED:
+            return  # nobody played it
+        names: Mapping[Side, str] = event.players
+        challenger = names.get(event.challenger)
+        opponent = names.get(event.opponent)
+        game = self.current_game()
+        if not challenger or not opponent:  # a duel of the seats: nobody is credited
+            log.info("duel %d named no players: not recorded with a game", event.duel_id)
+            return
+        if game is None:
+            log.warning("duel %d not recorded with a game: no game is open", event.duel_id)
+            return
+        pending = PendingDuel(
+            event.duel_id, game[0], game[1], challenger, opponent,
+            (event.challenger, event.opponent), event.cards, result.outcome.value,
+            names.get(result.winner) if result.winner is not None else None,
+            names.get(result.loser) if result.loser is not None else None,
+            [result.reaction_us.get(event.challenger), result.reaction_us.get(event.opponent)],
+            self.clock(), log_key(event.duel_id, result.decided_at_us),
+        )
+        with self._cond:
+            self._next_key += 1
+            self._pending[self._next_key] = pending
+            self._pending_of[event.duel_id] = self._next_key
+            self._start()
+            self._cond.notify_all()
+
+    def _update(self, service_duel_id: int, *, reactions: Mapping[Side, int | None] | None
+                = None, contested: bool = False, launch_failed: bool = False) -> None:
+        with self._cond:
+            key = self._pending_of.get(service_duel_id)
+            pending = self._pending.get(key) if key is not None else None
+            if pending is not None:  # not written yet: write it complete
+                if reactions is not None:
+                    for i, side in enumerate(pending.sides):
+                        if reactions.get(side) is not None:
+                            pending.reaction_us[i] = reactions.get(side)
+                pending.contested = pending.contested or contested
+                if launch_failed:
+                    pending.launch_failed()
+                return
+            stored = self._stored.get(service_duel_id)
+            if stored is None:
+                return  # a duel that was not recorded (aborted, no players)
+            duel_id, challenger, opponent = stored
+            times = None
+            if reactions is not None:
+                times = (reactions.get(challenger), reactions.get(opponent))
+            self._updates.append(_Update(duel_id, times, contested, launch_failed))
+            self._start()
+            self._cond.notify_all()
+
+    def _start(self) -> None:
+        if self._thread is None and not self._closing:
+            self._thread = threading.Thread(target=self._work, name="duel recorder",
+                                            daemon=True)
+            self._thread.start()
+
+    # -- the writer (its own thread) --
+
+    def _work(self) -> None:
+        pause = RETRY_FIRST_S
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._pending or self._updates or self._closing)
+                if self._closing and not (self._pending or self._updates):
+                    return
+                self._busy = True
+            try:
+                self._write_some()
+                pause = RETRY_FIRST_S
+            except StoreBusyError as exc:
+                self.failures += 1
+                # Once is news; the tries that follow only while it lasts.
+                log.log(logging.WARNING if pause == RETRY_FIRST_S else logging.INFO,
+                        "cannot record duels just now (%s); trying again in %.1f s",
+                        exc, pause)
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+                    self._cond.wait_for(lambda: self._closing, pause)
+                    if self._closing:
+                        return
+                pause = min(RETRY_MAX_S, pause * 2)
+                continue
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def _connection(self) -> Store:
+        if self._store is None:
+            try:
+                self._store = Store(self.store_path, busy_timeout_s=self.busy_timeout_s)
+            except StoreError as exc:  # locked while it migrates, or gone: try again later
+                raise StoreBusyError(str(exc)) from exc
+        return self._store
+
+    def _write_some(self) -> None:
+        """Write what is pending, oldest first; a busy file stops it for a retry."""
+        while True:
+            with self._cond:
+                job: tuple[int, PendingDuel] | _Update
+                if self._pending:
+                    job = next(iter(self._pending.items()))
+                elif self._updates:
+                    job = self._updates[0]
+                else:
+                    return
+            store = self._connection()
+            if isinstance(job, tuple):
+                self._write_duel(store, *job)
+            else:
+                if job.reactions is not None:
+                    store.set_duel_reactions(job.duel_id, *job.reactions)
+                if job.contested:
+                    store.set_duel_contested(job.duel_id)
+                if job.launch_failed:
+                    store.set_duel_launch_failed(job.duel_id)
+                with self._cond:
+                    self._updates.popleft()
+                self._tell(store, job.duel_id)
+
+    def _write_duel(self, store: Store, key: int, p: PendingDuel) -> None:
+        with self._cond:  # a snapshot: times may still arrive while it is written
+            times = list(p.reaction_us)
+            contested = p.contested
+            outcome, winner, loser = p.outcome, p.winner, p.loser
+        try:
+            duel_id = store.add_duel(
+                p.game_id, p.after_round, p.challenger, p.opponent, p.cards, outcome,
+                winner, loser, times[0], times[1], p.recorded_at, contested=contested,
+                log_key=p.log_key,
+            )
+        except StoreBusyError:
+            raise
+        except StoreError as exc:  # the data refuses it (a player renamed, a game deleted)
+            log.warning("%s not recorded with game %d: %s", p.describe(), p.game_id, exc)
+            with self._cond:
+                self._forget(key, p)
+            return
+        with self._cond:
+            self._forget(key, p)
+            self._stored[p.service_duel_id] = (duel_id, p.sides[0], p.sides[1])
+            while len(self._stored) > REMEMBERED:
+                self._stored.popitem(last=False)
+            failed_since = p.outcome != outcome  # learnt while writing
+            if p.reaction_us != times or p.contested != contested or failed_since:
+                later = (p.reaction_us[0], p.reaction_us[1])
+                self._updates.append(_Update(duel_id, later, p.contested and not contested,
+                                             failed_since))
+        self._tell(store, duel_id)
+
+    def _forget(self, key: int, p: PendingDuel) -> None:
+        self._pending.pop(key, None)
+        if self._pending_of.get(p.service_duel_id) == key:
+            del self._pending_of[p.service_duel_id]
+
+    def _tell(self, store: Store, duel_id: int) -> None:
+        if self.on_recorded is None:
+            return
+        row = store.duel(duel_id)  # one row: O(1) in the duels stored
+        if row is not None:
+            self.on_recorded(row)
+
+    # -- waiting and closing (any thread) --
+
+    def pending(self) -> list[str]:
+        """The duels not yet in the games file, described for a person."""
+        with self._cond:
+            return [p.describe() for p in self._pending.values()]
+
+    def flush(self, timeout_s: float) -> bool:
+        """Wait until everything pending is written; False if that took over `timeout_s`."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: not (self._pending or self._updates or self._busy), timeout_s)
+
+    def close(self, timeout_s: float = 3.0) -> list[str]:
+        """Write what is pending (waiting at most `timeout_s`), then stop.
+
+        Returns the duels still not recorded, described for a person (empty: all written).
+        """
+        self.flush(timeout_s)
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join(self.busy_timeout_s + 1.0)
+        left = self.pending()
+        if self._store is not None and (thread is None or not thread.is_alive()):
+            self._store.close()
+            self._store = None
+        return left

@@ -1,0 +1,300 @@
+"""The director's side of the sync: takes the tables' messages into the director's games
+file and tells every table its seating, its clock and the standings.
+
+One thread owns the file: it drains what paho's thread hands over, checks every message
+(`wire.decode_up`: signed with the credentials of the table whose topic it came on, about
+that same table, well formed) and then the championship's own rules (a deal's players are
+seated at that table in that stage), and writes a batch in one transaction: the deals at
+their highest revision, each table's late deals into its time box, the duels, and how far
+each table's messages were taken. Only after that commit does it acknowledge, so a table
+drops from its outbox only what is on the director's disk. A message that fails a check
+is logged and dropped; nothing a table sends can stop the thread.
+
+After each batch, and whenever the file changes under it (`uno-showdown event start` in
+another terminal, the director's screen), it publishes each table's seating (retained,
+signed) and the standings (retained), and hands the page's state to `on_state`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from uno_showdown.adapters.broker.link import BrokerAddress, Inbound, Link
+from uno_showdown.adapters.store.ledger import Ledger
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.core.championship import messages as wire
+from uno_showdown.core.championship.access import Credentials
+from uno_showdown.core.championship.clock import FINAL
+from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.page_state import page_state
+from uno_showdown.core.championship.snapshot import Snapshot, numbers
+from uno_showdown.core.table.timebox import State, TimeBoxError
+
+log = logging.getLogger("uno-showdown.director")
+
+#: The most messages taken in one transaction.
+BATCH = 500
+#: How often the file is checked for the organiser's changes, and the state sent again.
+POLL_S = 0.1
+
+
+@dataclass
+class _Acks:
+    """How far one table's messages (from one games file) have been taken, and the deals
+    taken off its outbox without counting (repeated in every acknowledgement, newest last)."""
+
+    upto: int
+    waiting: set[int]
+    refused: tuple[wire.Refused, ...] = ()
+
+
+class DirectorSync:
+    """See the module docstring."""
+
+    def __init__(self, db_path: str, event_id: int, address: BrokerAddress,
+                 director: Credentials, tables: Mapping[int, Credentials], *,
+                 lang: str | None = None, clock: Callable[[], int] | None = None,
+                 on_state: Callable[[dict[str, Any]], None] | None = None,
+                 ca_pem: str | None = None, check_hostname: bool = True) -> None:
+        self.champ = Championship.open(db_path, event_id, lang=lang, clock=clock)
+        self.event_id = event_id
+        self.ledger = Ledger(self.champ.store)
+        self.secrets = {t: c.secret for t, c in tables.items()}
+        self.link = Link(address, f"uno-showdown-e{event_id}-director", director.username,
+                         director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,
+                         check_hostname=check_hostname)
+        self.on_state = on_state
+        self.rejected: list[str] = []  # what was ignored, newest last (kept short)
+        self.taken = 0
+        self._acks: dict[tuple[int, str], _Acks] = {}
+        self._sent: dict[str, bytes] = {}
+        self._data_version = -1
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.state: dict[str, Any] = {}
+
+    # -- running --
+
+    def start(self) -> None:
+        self.publish_state()
+        self.link.start()
+        self._thread = threading.Thread(target=self._run, name="director", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+        self.link.close()
+        self.champ.close()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            batch: list[Inbound] = []
+            try:
+                batch.append(self.link.inbox.get(timeout=POLL_S))
+                while len(batch) < BATCH:
+                    batch.append(self.link.inbox.get_nowait())
+            except queue.Empty:
+                pass
+            try:
+                reconnected = any(m.topic == "" for m in batch)
+                if reconnected:
+                    self._sent.clear()  # a broker that restarted lost its retained messages
+                taken = self.ingest([m for m in batch if m.topic])
+                version = self.champ.store.data_version()
+                if taken or reconnected or version != self._data_version:
+                    self._data_version = version
+                    self.publish_state()
+            except Exception:  # a bad moment must not end the director's sync
+                log.exception("director: sync step failed")
+
+    # -- taking the tables' messages --
+
+    def ingest(self, batch: list[Inbound]) -> int:
+        """Take a batch in one transaction; returns how many messages were taken."""
+        if not batch:
+            return 0
+        ups: list[wire.Up] = []
+        for msg in batch:
+            up = self._check(msg)
+            if up is not None:
+                ups.append(up)
+        if not ups:
+            return 0
+        event_id = self.event_id
+        store, events = self.champ.store, self.champ.events
+        touched: set[tuple[int, str]] = set()
+        with store.transaction() as conn:
+            data = events.load(conn, event_id)
+            tables = {(t.stage, t.table): t for t in data.tables}
+            for up in ups:
+                key = (up.table, up.source)
+                acks = self._acks.get(key)
+                if acks is None:
+                    acks = self._acks[key] = _Acks(
+                        self.ledger.acked(conn, event_id, up.table, up.source), set())
+                if up.seq <= acks.upto:
+                    touched.add(key)  # seen before: acknowledge again
+                    continue
+                refusal = self._apply(conn, data, tables, up)
+                if refusal is not None:
+                    acks.refused = (*acks.refused, refusal)[-wire.MAX_REFUSED:]
+                acks.waiting.add(up.seq)
+                while acks.upto + 1 in acks.waiting:
+                    acks.upto += 1
+                    acks.waiting.discard(acks.upto)
+                self.ledger.set_acked(conn, event_id, up.table, up.source, acks.upto)
+                touched.add(key)
+        for table, source in touched:
+            acks = self._acks[(table, source)]
+            self.link.publish(wire.ack_topic(event_id, table),
+                              wire.encode_ack(table, source, acks.upto, self.secrets[table],
+                                              acks.refused), retain=True)
+        self.taken += len(ups)
+        return len(ups)
+
+    def _check(self, msg: Inbound) -> wire.Up | None:
+        table = wire.table_of_topic(self.event_id, msg.topic)
+        if table is None:
+            return self._reject(_("ignored a message on {topic}: not a table's topic").format(
+                topic=msg.topic))
+        secret = self.secrets.get(table)
+        if secret is None:
+            return self._reject(_("ignored a message on {topic}: this event has no table "
+                                  "{table}").format(topic=msg.topic, table=table))
+        claimed = wire.peek_table(msg.payload)
+        if claimed is not None and claimed != table:
+            return self._reject(_("ignored a message about table {claimed} on table {table}'s "
+                                  "topic").format(claimed=claimed, table=table))
+        try:
+            return wire.decode_up(msg.payload, secret)
+        except wire.WireError as exc:
+            return self._reject(_("ignored a message on table {table}'s topic: {reason}"
+                                  ).format(table=table, reason=exc))
+
+    def _reject(self, text: str) -> wire.Up | None:
+        """Log what was ignored (and keep the last hundred lines for a screen)."""
+        log.warning("%s", text)
+        self.rejected = [*self.rejected[-99:], text]
+        return None
+
+    def _apply(self, conn: Any, data: Any, tables: Mapping[tuple[str, int], Any],
+               up: wire.Up) -> wire.Refused | None:
+        """Take one checked message; a deal the championship's rules refuse is logged and
+        returned, so the acknowledgement tells the table."""
+        r = up.report
+        row = tables.get((r.stage, up.table))
+        if row is None:
+            self._reject(_("ignored table {table}'s message about {stage}: the table does not "
+                           "play in it").format(table=up.table, stage=r.stage))
+            return None
+        store = self.champ.store
+        boxed = store.load_time_box(conn, row.box_id)
+        if isinstance(r, wire.DealReport):
+            return self._apply_deal(conn, data, row, boxed, up, r)
+        if isinstance(r, wire.StatusReport):
+            box = boxed.box
+            if (self.ledger.newer_status(conn, self.event_id, up.table, r.stage, up.seq)
+                    and box.state in (State.OPEN, State.PAUSED)
+                    and box.late_rounds != r.late_rounds):
+                store.save_time_box(conn, replace(box, late_rounds=r.late_rounds))
+        else:
+            self.ledger.put_duel(conn, self.event_id, up.table, r.duel_id, r.stage,
+                                 r.revision, r.challenger, r.opponent, r.outcome, r.winner)
+        return None
+
+    def _apply_deal(self, conn: Any, data: Any, row: Any, boxed: Any, up: wire.Up,
+                    r: wire.DealReport) -> wire.Refused | None:
+        store, events = self.champ.store, self.champ.events
+        # The table's games file is part of the deal's identity: a replacement file numbers
+        # its games afresh, and its deals must not overwrite the first file's.
+        deal_key = f"t{up.table}/{r.stage}/{up.source}/{r.deal_id}"
+        if r.points is not None:
+            seated = set(row.seats)
+            for gid in boxed.game_ids:
+                seated |= set(numbers(store.load_game(gid), data))
+            strangers = sorted(set(r.points) - seated)
+            if strangers:
+                self._reject(_("ignored table {table}'s deal {deal}: player {number} is not "
+                               "seated there").format(table=up.table, deal=r.deal_id,
+                                                      number=strangers[0]))
+                return wire.Refused(up.seq, r.stage, r.deal_id, wire.REFUSED_SEATS)
+        box = boxed.box
+        known = events.remote_deal_known(conn, self.event_id, deal_key)
+        try:
+            late = box.check_reported(
+                r.played_at_us, known,
+                events.late_remote_deals(conn, self.event_id, r.stage, up.table))
+        except TimeBoxError:
+            sealed = box.state is State.SEALED
+            self._reject(
+                (_("ignored table {table}'s deal {deal}: the results of {stage} were taken "
+                   "and are closed") if sealed else
+                 _("ignored table {table}'s deal {deal}: it was recorded after the time of "
+                   "{stage} was up and after the deal in progress")).format(
+                    table=up.table, deal=r.deal_id, stage=box.label))
+            return wire.Refused(up.seq, r.stage, r.deal_id,
+                                wire.REFUSED_SEALED if sealed else wire.REFUSED_LATE)
+        events.put_remote_deal(conn, self.event_id, r.stage, up.table, deal_key, r.revision,
+                               None if r.points is None else dict(r.points), late)
+        return None
+
+    # -- telling the tables --
+
+    def publish_state(self) -> None:
+        snap = self.champ.snapshot()
+        for table, secret in self.secrets.items():
+            seating = seating_of(snap, table)
+            if seating is None:
+                continue
+            topic = wire.down_topic(self.event_id, table)
+            payload = wire.encode_seating(seating, secret)
+            if self._sent.get(topic) != payload:
+                self.link.publish(topic, payload, retain=True)
+                self._sent[topic] = payload
+        state = page_state(snap, time.time_ns() // 1000)
+        self.state = state
+        standings = wire.encode_standings(state)
+        topic = wire.standings_topic(self.event_id)
+        if self._sent.get(topic) != standings:
+            self.link.publish(topic, standings, retain=True)
+            self._sent[topic] = standings
+        if self.on_state is not None:
+            self.on_state(state)
+
+
+def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:
+    """What the director tells table N: every stage it plays, seated and clocked."""
+    stages = []
+    by_box = {t.box.id: t.stage for t in snap.tables}
+    for t in snap.tables:
+        if t.table != table:
+            continue
+        box = t.box
+        stages.append(wire.StageSeat(
+            t.stage, box.label, t.game_id,
+            tuple((n, snap.name_of(n)) for n in t.players),
+            wire.BoxState(box.state.value, box.ends_at_us, box.left_us, box.grace_rounds),
+            by_box.get(box.next_box_id) if box.next_box_id is not None else None))
+    if not stages:
+        return None
+    settings = snap.settings
+    return wire.Seating(table, snap.event.name, settings.edition, settings.target,
+                        tuple(stages))
+
+
+def final_table(snap: Snapshot) -> int | None:
+    tables = snap.stage_tables(FINAL)
+    return tables[0].table if tables else None
+
+
+def dumps(state: Mapping[str, Any]) -> str:
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)

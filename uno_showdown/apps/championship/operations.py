@@ -1,0 +1,609 @@
+"""The organiser's operations on one event, each checked first and written in one transaction.
+
+`Championship` is to the organiser what `apps.scorekeeper.app.CompanionApp` is to a table: the CLI
+and the director's screen ask it, it asks the pure cores (draw, clock, standings, results)
+and writes through the stores. Every change reads the event inside its own write
+transaction, so two organisers' commands (or the screen and a terminal) never act on a
+stale view, and a refusal (`EventError`, one sentence) writes nothing.
+
+How the event drives the tables: the draw makes every table a companion game under the
+championship method, inside a time box (`core.table.timebox`) that waits for its stage;
+`start`, `pause`, `resume` and `end` write a clock event and every box of the stage in one
+transaction. From then on the companion itself refuses a round at a table whose box is
+closed, whichever process records it; the event only reads the games back to rank players.
+
+The clock is wall-clock microseconds from `clock` (tests pass a simulated one).
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from uno_showdown.adapters.store import wallclock
+from uno_showdown.adapters.store.championship import EventStore
+from uno_showdown.adapters.store.games import Store, default_db_path
+from uno_showdown.adapters.store.wallclock import iso
+from uno_showdown.contract.errors import CompanionError
+from uno_showdown.contract.i18n import set_language
+from uno_showdown.core.championship.clock import FINAL, Kind, Status, flight_key, stage_plan
+from uno_showdown.core.championship.draw import Draw, make_draw
+from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.model import EventData
+from uno_showdown.core.championship.settings import MAX_TABLE_SIZE, Seating, Settings, TimeUp
+from uno_showdown.core.championship.snapshot import (
+    Reading,
+    Snapshot,
+    TableStatus,
+    build_snapshot,
+    number_of,
+    numbers,
+    stage_title,
+    started,
+    table_title,
+)
+from uno_showdown.core.championship.standings import finalists
+from uno_showdown.core.scoring import Rules
+from uno_showdown.core.table.game import Game, check_name
+from uno_showdown.core.table.names import name_key
+from uno_showdown.core.table.timebox import State, TimeBox, clock_text
+
+#: The most players an event takes: two full flights at the most tables there can be.
+MAX_PLAYERS = 2 * 100 * MAX_TABLE_SIZE
+MAX_EVENT_NAME = 80
+#: The largest seed a draw takes (it must fit the games file as an integer).
+MAX_SEED = 2**63 - 1
+#: Why a draw must be made again (stored with the event).
+STALE_REGISTERED = "registered"
+STALE_WITHDRAWN = "withdrawn"
+STALE_SETTINGS = "settings"
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A table as seated: the JSON of `event draw` and `event final`."""
+
+    stage: str
+    table: int
+    game_id: int
+    players: tuple[int, ...]
+
+
+class Championship:
+    """One event in a games file; see the module docstring."""
+
+    def __init__(self, store: Store, event_id: int | None, *,
+                 clock: Callable[[], int] | None = None) -> None:
+        self.store = store
+        self.events = EventStore(store)
+        self.event_id = event_id
+        self.clock: Callable[[], int] = clock or wallclock.now
+
+    @classmethod
+    def open(cls, db_path: str | Path | None = None, event_id: int | None = None, *,
+             lang: str | None = None, clock: Callable[[], int] | None = None,
+             create: bool = True) -> Championship:
+        """Open the games file and the event (the most recent one by default). Without
+        `create`, a games file that does not exist is refused, not made (a typo in `--db`
+        must not leave an empty file, or folders, behind)."""
+        set_language(lang)
+        if not create:
+            path = Path(db_path) if db_path is not None else default_db_path()
+            try:
+                missing = not path.exists()
+            except (OSError, ValueError):  # a name too long, a NUL: the store says so
+                missing = False
+            if missing:
+                raise EventError(_("there is no games file at {path}: check --db, or create "
+                                   "an event with `uno-showdown event new NAME --tables N`"
+                                   ).format(path=path))
+        store = Store(db_path)
+        try:
+            champ = cls(store, None, clock=clock)
+            ids = champ.events.event_ids()
+            if event_id is None:
+                champ.event_id = ids[-1] if ids else None
+            elif event_id not in ids:
+                raise EventError(
+                    _("there is no event {id} in {path}: see `uno-showdown event list`").format(
+                        id=event_id, path=store.path))
+            else:
+                champ.event_id = event_id
+            return champ
+        except BaseException:
+            store.close()
+            raise
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Championship:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _require(self) -> int:
+        if self.event_id is None:
+            raise EventError(_("there is no event yet: create one with `uno-showdown event new "
+                               "NAME --tables N`"))
+        return self.event_id
+
+    # -- reading --
+
+    def events_list(self) -> list[tuple[int, str, str, int]]:
+        """(id, name, created_at, players) of every event, oldest first."""
+        if not self.events.event_ids():
+            return []
+        with self.events.reading() as conn:
+            return [(int(i), n, c, int(p)) for i, n, c, p in conn.execute(
+                "SELECT e.id, e.name, e.created_at, (SELECT COUNT(*) FROM championship_players "
+                "p WHERE p.event_id = e.id AND p.withdrawn_at IS NULL) FROM "
+                "championship_events e ORDER BY e.id")]
+
+    def snapshot(self) -> Snapshot:
+        """The event now, read in one read transaction (a consistent moment of the file)."""
+        return build_snapshot(self.read(), self.clock())
+
+    def read(self) -> Reading:
+        """What the event's snapshot is built from, read at one moment; a screen keeps it and
+        builds a snapshot every second without reading the file again."""
+        event_id = self._require()
+        with self.events.reading() as conn:
+            return self._read_in(conn, self.events.load(conn, event_id))
+
+    def _read_in(self, conn: sqlite3.Connection, data: EventData) -> Reading:
+        boxes = {t.box_id: self.store.load_time_box(conn, t.box_id) for t in data.tables}
+        games = {gid: self.store.load_game(gid) for b in boxes.values() for gid in b.game_ids}
+        remote = self.events.remote_deals(conn, data.event.id) if data.tables else {}
+        return Reading(data, boxes, games, remote)
+
+    # -- the event --
+
+    def new_event(self, name: str, settings: Settings) -> int:
+        clean = event_name(name)
+        self.events.migrate()
+        with self.store.transaction() as conn:
+            self.event_id = self.events.create_event(conn, clean, settings, iso(self.clock()))
+        return self.event_id
+
+    def change_settings(self, **values: object) -> Settings:
+        """Change settings (None leaves one as it is) before the championship starts; after a
+        draw, the draw must be made again."""
+        event_id = self._require()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            if data.clock:
+                raise EventError(_("the championship has started, so its settings are fixed"))
+            settings = data.event.settings.changed(**values)
+            if settings == data.event.settings:
+                return settings
+            self.events.set_settings(conn, event_id, settings)
+            if data.tables:
+                self.events.set_stale(conn, event_id, STALE_SETTINGS)
+            return settings
+
+    # -- registration --
+
+    def register(self, names: Sequence[str]) -> list[tuple[int, str]]:
+        """Register players; each gets the next number. All or none are registered."""
+        event_id = self._require()
+        if not names:
+            raise EventError(_("give the names of the players to register"))
+        clean = [check_name(n) for n in names]
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            if data.clock:
+                raise EventError(_("qualifying has started, so registration is closed"))
+            taken = {name_key(p.name): p for p in data.players}
+            if len(data.players) + len(clean) > MAX_PLAYERS:
+                raise EventError(_("an event takes at most {n} players").format(n=MAX_PLAYERS))
+            given: dict[str, str] = {}
+            for name in clean:
+                key = name_key(name)
+                if key in given:
+                    raise EventError(_("{name} is given twice: give each player a different "
+                                       "name").format(name=given[key]))
+                given[key] = name
+                known = taken.get(key)
+                if known is not None:
+                    raise EventError(
+                        _("{name} is already registered as number {n}: give each player a "
+                          "different name, e.g. with an initial").format(
+                            name=name, n=known.number))
+            at = iso(self.clock())
+            out = [(self.events.add_player(conn, event_id, name, at), name) for name in clean]
+            if data.tables:
+                self.events.set_stale(conn, event_id, STALE_REGISTERED)
+            return out
+
+    def withdraw(self, number: int) -> list[str]:
+        """A player leaves: they take no further part and no award; their tables play on
+        without them. Returns what happened at the tables, one line each (idempotent)."""
+        event_id = self._require()
+        now = self.clock()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            player = data.player(number)
+            if player is None:
+                raise EventError(_("there is no player number {n}: see `uno-showdown event "
+                                   "show`").format(n=number))
+            if player.withdrawn:
+                return [_("{name} (number {n}) had already withdrawn.").format(
+                    name=player.name, n=number)]
+            snap = self._snapshot_in(conn, data, now)
+            if snap.over:
+                raise EventError(_("the championship is over, so nobody can withdraw any more"))
+            self.events.withdraw(conn, event_id, number, iso(now))
+            data = self.events.load(conn, event_id)
+            notes = [_("{name} (number {n}) has withdrawn.").format(name=player.name, n=number)]
+            for table in snap.tables:
+                if table.done or number not in table.players:
+                    continue
+                notes += self._table_without(conn, data, snap, table, number, now)
+            return notes
+
+    def _table_without(self, conn: sqlite3.Connection, data: EventData, snap: Snapshot,
+                       table: TableStatus, number: int, now: int) -> list[str]:
+        title = _("{stage}, {table}").format(stage=snap.stage_title(table.stage),
+                                             table=table_title(table.table))
+        if table.stage == FINAL and table.box.state is State.WAITING:
+            self._reseat_final(data, snap, now)
+            return [_("The final is seated again without them.")]
+        remaining = [n for n in table.players if n != number]
+        if len(remaining) >= 2:
+            self._play_on(table, remaining, data, now)
+            if table.box.state is State.WAITING:
+                return [_("{title} will play without them.").format(title=title)]
+            return [_("{title} plays on without them.").format(title=title)]
+        if table.box.state is State.WAITING and not data.clock:
+            self.events.set_stale(conn, data.event.id, STALE_WITHDRAWN)
+            return [_("{title} has one player left: draw the seats again with `uno-showdown "
+                      "event draw`.").format(title=title)]
+        if table.box.state is State.WAITING:
+            return self._seat_lone_player(data, snap, table, remaining[0], now)
+        self._save_box(table.box.finished())
+        return [_("{title} has one player left and is done.").format(title=title)]
+
+    def _seat_lone_player(self, data: EventData, snap: Snapshot, table: TableStatus,
+                          lone: int, now: int) -> list[str]:
+        """A later flight's table left with one player before it started: seat them at the
+        flight's smallest table with room, or take a player from the largest one."""
+        others = [t for t in snap.stage_tables(table.stage)
+                  if t.table != table.table and t.box.state is State.WAITING]
+        size = data.event.settings.table_size
+        room = [t for t in others if len(t.players) < size]
+        name = snap.name_of(lone)
+        if room:
+            target = min(room, key=lambda t: (len(t.players), t.table))
+            self._play_on(target, [*target.players, lone], data, now)
+            self._set_seats(data, target, [*target.players, lone])
+            self._set_seats(data, table, [])
+            self._save_box(table.box.finished())
+            return [_("{name} moves to {table}.").format(name=name,
+                                                          table=table_title(target.table))]
+        donors = [t for t in others if len(t.players) >= 3]
+        if donors:
+            donor = max(donors, key=lambda t: (len(t.players), -t.table))
+            moved = donor.players[-1]
+            self._play_on(donor, list(donor.players[:-1]), data, now)
+            self._play_on(table, [lone, moved], data, now)
+            self._set_seats(data, donor, donor.players[:-1])
+            self._set_seats(data, table, [lone, moved])
+            return [_("{name} moves from {source} to {table}.").format(
+                name=snap.name_of(moved), source=table_title(donor.table),
+                table=table_title(table.table))]
+        self._save_box(table.box.finished())
+        return [_("{name} is left alone and sits this flight out.").format(name=name)]
+
+    def _set_seats(self, data: EventData, table: TableStatus, seats: Sequence[int]) -> None:
+        self.events.set_seats(self.store.conn, data.event.id, table.stage, table.table, seats)
+
+    def _save_box(self, box: TimeBox) -> None:
+        self.store.save_time_box(self.store.conn, box)
+
+    def _play_on(self, table: TableStatus, players: Sequence[int], data: EventData,
+                 now: int) -> int:
+        """The table's game goes on with these players in a new game in its box, dealt by
+        whoever deals next in the current one (or the next player left of them)."""
+        current = self.store.load_game(table.game_id)
+        seated = numbers(current, data)
+        order = [n for n in seated if n in players] + [n for n in players if n not in seated]
+        dealer = number_of(current.dealer, data)
+        if dealer in seated:  # the dealer, or the first player still here to their left
+            i = seated.index(dealer)
+            first = next((n for n in seated[i:] + seated[:i] if n in order), order[0])
+            k = order.index(first)
+            order = order[k:] + order[:k]
+        return self._new_game(table.box, order, data, now, current.rules)
+
+    def _new_game(self, box: TimeBox, players: Sequence[int], data: EventData, now: int,
+                  rules: Rules | None = None) -> int:
+        settings = data.event.settings
+        names = [data.player(n).name for n in players]  # type: ignore[union-attr]
+        game = Game.new(settings.edition, rules or _rules(settings), names, created_at=iso(now))
+        game_id = self.store.insert_game(self.store.conn, game)
+        assert box.id is not None
+        self.store.put_game_in_box(self.store.conn, box.id, game_id)
+        return game_id
+
+    # -- the draw --
+
+    def draw(self, seed: int | None = None) -> tuple[Draw, list[Seated]]:
+        """Seat the players who have not withdrawn (again, until the first stage starts)."""
+        event_id = self._require()
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise EventError(_("a seed is a whole number from 0 to {max}").format(max=MAX_SEED))
+        chosen = secrets.randbelow(1_000_000) if seed is None else seed
+        now = self.clock()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            if data.clock:
+                raise EventError(_("qualifying has started, so the seats cannot be drawn again"))
+            settings = data.event.settings
+            data_before = data
+            playing = [p.number for p in data.players if not p.withdrawn]
+            draw = make_draw(playing, settings.tables, settings.table_size, chosen,
+                             settings.seating is Seating.SPREAD)
+            self.events.drop_tables(conn, event_id)
+            self.events.set_draw(conn, event_id, chosen, dict(draw.lots))
+            data = self.events.load(conn, event_id)
+            flights = len(draw.flights)
+            plan = {p.key: p for p in stage_plan(settings, flights)}
+            seated: list[Seated] = []
+            boxes: dict[tuple[int, int], int] = {}
+            for flight in draw.flights:
+                stage = flight_key(flight.number)
+                for table in flight.tables:
+                    box = TimeBox(
+                        self._label(data, stage, table.number, flights), State.WAITING,
+                        left_us=plan[stage].duration_us,
+                        grace_rounds=1 if settings.time_up is TimeUp.FINISH else 0)
+                    box_id = self.store.create_time_box(conn, box)
+                    game_id = self._new_game(_with_id(box, box_id), table.players, data, now)
+                    self.events.add_table(conn, event_id, stage, table.number, box_id,
+                                          table.players)
+                    boxes[(flight.number, table.number)] = box_id
+                    seated.append(Seated(stage, table.number, game_id, table.players))
+            for (flight_no, table_no), box_id in boxes.items():  # the table's next flight
+                following = boxes.get((flight_no + 1, table_no))
+                if following is not None:
+                    boxed = self.store.load_time_box(conn, box_id)
+                    self.store.save_time_box(conn, _next(boxed.box, following))
+            # The draw it replaces goes last, so its game ids are never given out again.
+            for old in data_before.tables:
+                self.store.remove_time_box(conn, old.box_id)
+            return draw, seated
+
+    def _label(self, data: EventData, stage: str, table: int, flights: int) -> str:
+        where = stage_title(stage, flights)
+        if stage != FINAL:
+            where = _("{stage}, {table}").format(stage=where, table=table_title(table))
+        return f"{data.event.name} · {where}"
+
+    # -- the clock --
+
+    def start(self) -> Snapshot:
+        """Start the next stage's clock: the first flight, the second, then the final."""
+        event_id = self._require()
+        now = self.clock()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            snap = self._snapshot_in(conn, data, now)
+            stage = self._next_stage(snap)
+            for table in snap.stage_tables(stage):
+                if table.box.state is State.WAITING and len(table.players) < 2:
+                    raise EventError(
+                        _("{table} of {stage} has fewer than 2 players: draw the seats "
+                          "again with `uno-showdown event draw`").format(
+                            table=table_title(table.table), stage=snap.stage_title(stage)))
+            duration = next(p.duration_us for p in snap.plan if p.key == stage)
+            self.events.add_clock_event(conn, event_id, Kind.START, stage, now)
+            for table in snap.stage_tables(stage):
+                if table.box.state is State.WAITING:
+                    self._save_box(table.box.opened(now, duration))
+        return self.snapshot()
+
+    def _next_stage(self, snap: Snapshot) -> str:
+        if snap.flights == 0:
+            raise EventError(_("draw the seats first: `uno-showdown event draw`"))
+        stale = snap.event.stale
+        if stale is not None:
+            reasons = {
+                STALE_REGISTERED: _("players were registered after the draw"),
+                STALE_WITHDRAWN: _("a table was left with one player after the draw"),
+                STALE_SETTINGS: _("the settings changed after the draw"),
+            }
+            raise EventError(_("{reason}: draw the seats again with `uno-showdown event draw` "
+                               "(--seed {seed} uses the same seed, but with other players or "
+                               "settings the seats come out differently)").format(
+                reason=reasons.get(stale, stale), seed=snap.event.seed))
+        view = snap.clock
+        if view.status in (Status.RUNNING, Status.PAUSED):
+            assert view.stage is not None
+            raise EventError(_("{stage} is under way: `uno-showdown event end` ends it now").format(
+                stage=snap.stage_title(view.stage)))
+        if view.stage is not None:
+            self._require_done(snap, view.stage)
+        stage = view.next_stage
+        if stage is None:
+            raise EventError(_("the championship is over: see `uno-showdown event results`"))
+        if stage == FINAL and not snap.final_seated:
+            raise EventError(_("seat the finalists first: `uno-showdown event final`"))
+        return stage
+
+    def _require_done(self, snap: Snapshot, stage: str) -> None:
+        view = snap.clock
+        if view.stage == stage and view.status in (Status.RUNNING, Status.PAUSED):
+            raise EventError(_("{stage} is still running ({time} left): `uno-showdown event "
+                               "end` calls time").format(stage=snap.stage_title(stage),
+                                                         time=clock_text(view.left_us or 0)))
+        waiting = [t for t in snap.stage_tables(stage) if not t.done]
+        if waiting:
+            raise EventError(
+                _("{stage} is not over: {tables} may still record the deal in progress; "
+                  "record it, or mark the table done with `uno-showdown event done --table "
+                  "N`").format(stage=snap.stage_title(stage),
+                               tables=", ".join(table_title(t.table) for t in waiting)))
+
+    def _running(self, snap: Snapshot, *allowed: Status) -> str:
+        view = snap.clock
+        if view.stage is None:
+            raise EventError(_("no stage has started yet: `uno-showdown event start` starts "
+                               "the first"))
+        if view.status not in allowed:
+            title = snap.stage_title(view.stage)
+            if view.status is Status.TIME_UP:
+                raise EventError(_("the time of {stage} is already up").format(stage=title))
+            if view.status is Status.PAUSED:
+                raise EventError(_("{stage} is already paused: `uno-showdown event resume` "
+                                   "goes on").format(stage=title))
+            raise EventError(_("{stage} is running, not paused").format(stage=title))
+        return view.stage
+
+    def _clock_change(self, kind: Kind, allowed: tuple[Status, ...],
+                      change: Callable[[TimeBox, int], TimeBox]) -> Snapshot:
+        event_id = self._require()
+        now = self.clock()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            snap = self._snapshot_in(conn, data, now)
+            stage = self._running(snap, *allowed)
+            self.events.add_clock_event(conn, event_id, kind, stage, now)
+            for table in snap.stage_tables(stage):
+                changed = change(table.box, now)
+                if changed != table.box:
+                    self._save_box(changed)
+        return self.snapshot()
+
+    def pause(self) -> Snapshot:
+        return self._clock_change(Kind.PAUSE, (Status.RUNNING,), TimeBox.paused)
+
+    def resume(self) -> Snapshot:
+        return self._clock_change(Kind.RESUME, (Status.PAUSED,), TimeBox.resumed)
+
+    def end(self) -> Snapshot:
+        """Call time on the stage now: the same as its clock running out."""
+        return self._clock_change(Kind.END, (Status.RUNNING, Status.PAUSED), TimeBox.ended)
+
+    def done(self, table_no: int) -> tuple[TableStatus, bool]:
+        """Mark a table of the current stage done (no deal in progress); True if it changed."""
+        event_id = self._require()
+        now = self.clock()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            snap = self._snapshot_in(conn, data, now)
+            view = snap.clock
+            if view.stage is None:
+                raise EventError(_("no stage has started yet: `uno-showdown event start` "
+                                   "starts the first"))
+            title = snap.stage_title(view.stage)
+            table = next((t for t in snap.stage_tables(view.stage) if t.table == table_no), None)
+            if table is None:
+                known = ", ".join(str(t.table) for t in snap.stage_tables(view.stage))
+                raise EventError(_("{stage} has no table {n}: its tables are {tables}").format(
+                    stage=title, n=table_no, tables=known))
+            if table.done:
+                return table, False
+            if view.status is not Status.TIME_UP:
+                left = table.left_us or 0
+                raise EventError(
+                    _("{table} still has {time} to play: a table is done once the time is up "
+                      "(`uno-showdown event end` calls time now)").format(
+                        table=table_title(table_no), time=clock_text(left)))
+            self._save_box(table.box.finished())
+        after = self.snapshot()
+        return next(t for t in after.stage_tables(view.stage) if t.table == table_no), True
+
+    # -- the final --
+
+    def seat_final(self) -> Seated:
+        """Seat the best qualifiers at the final's table (once every qualifying table is
+        done); again, the same seating."""
+        event_id = self._require()
+        now = self.clock()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            snap = self._snapshot_in(conn, data, now)
+            existing = snap.stage_tables(FINAL)
+            if existing:
+                t = existing[0]
+                return Seated(FINAL, t.table, t.game_id, t.seats)
+            if snap.flights == 0:
+                raise EventError(_("draw the seats first: `uno-showdown event draw`"))
+            for stage in snap.qualifying_stages:
+                if stage not in started(data):
+                    raise EventError(_("{stage} has not been played yet: `uno-showdown event "
+                                       "start` starts it").format(stage=snap.stage_title(stage)))
+                self._require_done(snap, stage)
+            return self._reseat_final(data, snap, now)
+
+    def _reseat_final(self, data: EventData, snap: Snapshot, now: int) -> Seated:
+        conn = self.store.conn
+        settings = data.event.settings
+        withdrawn = {p.number for p in data.players if p.withdrawn}
+        chosen = [n for n in finalists(snap.qualifying, len(snap.qualifying))
+                  if n not in withdrawn][:settings.finalists]
+        if len(chosen) < 2:
+            raise EventError(_("the final needs at least 2 players who played in qualifying, "
+                               "and there are {n}").format(n=len(chosen)))
+        existing = snap.stage_tables(FINAL)
+        if existing:
+            table = existing[0]
+            game_id = self._new_game(table.box, chosen, data, now)
+            self.events.set_seats(conn, data.event.id, FINAL, table.table, chosen)
+            return Seated(FINAL, table.table, game_id, tuple(chosen))
+        box = TimeBox(self._label(data, FINAL, 1, snap.flights), State.WAITING,
+                      left_us=next(p.duration_us for p in snap.plan if p.key == FINAL),
+                      grace_rounds=1 if settings.time_up is TimeUp.FINISH else 0)
+        box_id = self.store.create_time_box(conn, box)
+        game_id = self._new_game(_with_id(box, box_id), chosen, data, now)
+        self.events.add_table(conn, data.event.id, FINAL, 1, box_id, chosen)
+        for stage in snap.qualifying_stages:  # their results are taken: no more changes
+            for t in snap.stage_tables(stage):
+                self._save_box(t.box.sealed())
+        last = snap.qualifying_stages[-1]
+        at_one = [t for s in snap.qualifying_stages for t in snap.stage_tables(s)
+                  if t.table == 1]
+        if at_one:  # the final is played at table 1: its screen moves on to it
+            source = max(at_one, key=lambda t: t.stage == last)
+            self._save_box(_next(source.box.sealed(), box_id))
+        return Seated(FINAL, 1, game_id, tuple(chosen))
+
+    def _snapshot_in(self, conn: sqlite3.Connection, data: EventData, now: int) -> Snapshot:
+        return build_snapshot(self._read_in(conn, data), now)
+
+
+
+# -- small helpers --
+
+
+def event_name(name: str) -> str:
+    """An event's name as kept (spaces tidied), checked."""
+    clean = " ".join(name.split())
+    if not clean:
+        raise EventError(_("an event needs a name, e.g. \"UNO Cup\""))
+    if len(clean) > MAX_EVENT_NAME:
+        raise EventError(_("an event's name can have at most {n} characters").format(
+            n=MAX_EVENT_NAME))
+    return clean
+
+
+def _rules(settings: Settings) -> Rules:
+    return Rules.make("championship", settings.target)
+
+
+def _with_id(box: TimeBox, box_id: int) -> TimeBox:
+    return replace(box, id=box_id)
+
+
+def _next(box: TimeBox, next_box_id: int) -> TimeBox:
+    return replace(box, next_box_id=next_box_id)
+
+
+__all__ = ["Championship", "CompanionError", "EventError", "Reading", "Seated", "Snapshot",
+           "TableStatus", "build_snapshot"]

@@ -1,0 +1,216 @@
+"""`uno-showdown event serve`: the director's machine for tables on other machines.
+
+It makes (once, then keeps) a user and secret per table and one for the director, writes
+each table's credentials file (and a QR code with `--qr`), starts the embedded broker with
+authentication and the topic ACL (or, with `--broker`, uses an existing one and writes the
+mosquitto password file and ACL for it), runs the director's sync and serves the live page
+(`--web`, on this computer only unless told otherwise), until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from uno_showdown.adapters.broker import credentials as cr
+from uno_showdown.adapters.broker.embedded import EmbeddedBroker
+from uno_showdown.adapters.broker.link import BrokerAddress, parse_broker
+from uno_showdown.adapters.store.ledger import Ledger
+from uno_showdown.apps.championship.director import DirectorSync
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.i18n import _
+
+log = logging.getLogger("uno-showdown.serve")
+
+
+def parse_host_port(text: str, default_host: str, what: str) -> tuple[str, int]:
+    """`HOST:PORT`, `:PORT` or `PORT`; refused in one sentence otherwise."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "", text
+    host = host.strip("[]") or default_host
+    # ASCII digits only: "²".isdigit() is true and int() refuses it
+    if not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 < int(port) < 65536:
+        raise EventError(_("{text} is not an address for {what}: write HOST:PORT, e.g. "
+                           "0.0.0.0:8080").format(text=text, what=what))
+    return host, int(port)
+
+
+@dataclass
+class ServeOptions:
+    db: str | None
+    event: int | None
+    lang: str | None = None
+    listen: str = "0.0.0.0:1883"
+    broker: str | None = None  # an existing broker's URL; None: the embedded one
+    advertise: str | None = None  # the address the tables use to reach this computer
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    ca: Path | None = None  # the certificate the tables (and we) trust
+    credentials_dir: Path | None = None
+    qr: bool = False
+    web: str | None = "127.0.0.1:8080"
+    say: Callable[[str], None] = field(default=print)
+
+
+class Served:
+    """Everything `event serve` runs, started and stopped together (tests use it too)."""
+
+    def __init__(self, opts: ServeOptions) -> None:
+        self.opts = opts
+        if opts.broker:
+            parse_broker(opts.broker)
+        else:
+            parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
+        if opts.web:
+            parse_host_port(opts.web, "127.0.0.1", _("the web page"))
+        with Championship.open(opts.db, opts.event, lang=opts.lang, create=False) as champ:
+            event_id = champ._require()
+            settings = champ.snapshot().settings
+            self.event_id, self.db = event_id, str(champ.store.path)
+            self.tables = list(range(1, settings.tables + 1))
+            director, tables = Ledger(champ.store).credentials(event_id, self.tables)
+        self.director_creds = director
+        ca_pem = opts.ca.read_text(encoding="utf-8") if opts.ca else None
+        if opts.tls_cert is not None and ca_pem is None:
+            ca_pem = opts.tls_cert.read_text(encoding="utf-8")  # self-signed: trust itself
+        self.ca_pem = ca_pem
+        if opts.broker:
+            self.address = parse_broker(opts.broker)
+            self.public = self.address
+            self.broker: EmbeddedBroker | None = None
+        else:
+            host, port = parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
+            if (opts.tls_cert is None) != (opts.tls_key is None):
+                raise EventError(_("TLS needs both --tls-cert and --tls-key"))
+            tls = opts.tls_cert is not None
+            local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+            self.address = BrokerAddress(local, port, tls)
+            self.public = BrokerAddress(opts.advertise or (
+                host if host not in ("0.0.0.0", "::") else socket.gethostname()), port, tls)
+            self.broker = EmbeddedBroker(host, port, event_id, [director, *tables.values()],
+                                         self.tables, certfile=opts.tls_cert,
+                                         keyfile=opts.tls_key)
+        self.table_creds = {t: replace(c, broker=self.public.url, ca_pem=ca_pem)
+                            for t, c in tables.items()}
+        self.folder = opts.credentials_dir or Path(self.db).resolve().parent / (
+            f"credentials-event-{event_id}")
+        self.sync: DirectorSync | None = None
+        self.web_server: object | None = None
+
+    def write_files(self) -> list[str]:
+        try:
+            return self._write_files()
+        except (OSError, ValueError) as exc:  # a folder that cannot be, a NUL in its name
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise EventError(_("cannot write the tables' credentials to {folder}: {reason}; "
+                               "choose another --credentials-dir").format(
+                folder=self.folder, reason=reason)) from None
+
+    def _write_files(self) -> list[str]:
+        lines = []
+        for t, creds in self.table_creds.items():
+            path = self.folder / f"table-{t}.json"
+            cr.write_credentials(path, creds)
+            shown = str(path)
+            if self.opts.qr:
+                cr.qr_code(path.with_suffix(".png"), creds)
+                shown += " " + _("(and {png})").format(png=path.with_suffix(".png").name)
+            lines.append(_("Table {n}: {path}").format(n=t, path=shown))
+        if self.broker is None:
+            users = [self.director_creds, *self.table_creds.values()]
+            passwd = self.folder / "mosquitto.passwd"
+            passwd.write_text("".join(cr.mosquitto_password_line(u.username, u.secret)
+                                      for u in users), encoding="utf-8")
+            passwd.chmod(0o600)
+            acl = self.folder / "mosquitto.acl"
+            acl.write_text(cr.mosquitto_acl(self.event_id, self.tables), encoding="utf-8")
+            acl.chmod(0o600)
+            lines.append(_("For mosquitto: {passwd} and {acl} (see docs/many-tables.md)").format(
+                passwd=passwd, acl=acl))
+        return lines
+
+    def start(self, on_state: Callable[[dict[str, object]], None] | None = None) -> None:
+        if self.broker is not None:
+            try:
+                self.broker.start()
+            except OSError as exc:
+                raise EventError(_("the broker cannot listen on {addr}: {reason}; choose "
+                                   "another with --listen HOST:PORT").format(
+                    addr=self.opts.listen, reason=exc.strerror or exc)) from None
+        self.sync = DirectorSync(self.db, self.event_id, self.address, self.director_creds,
+                                 self.table_creds, lang=self.opts.lang, on_state=on_state,
+                                 ca_pem=self.ca_pem, check_hostname=self.broker is None)
+        self.sync.start()
+
+    def stop(self) -> None:
+        if self.sync is not None:
+            self.sync.stop()
+            self.sync = None
+        if self.broker is not None:
+            self.broker.close()
+
+
+def serve(opts: ServeOptions) -> int:
+    """Run until Ctrl-C or SIGTERM; returns the exit status."""
+    served = Served(opts)
+    say = opts.say
+    for line in served.write_files():
+        say(line)
+    web = parse_host_port(opts.web, "127.0.0.1", _("the web page")) if opts.web else None
+    hub = None
+    if web is not None:
+        from uno_showdown.apps.web.app import Hub
+
+        hub = Hub()
+    served.start(on_state=hub.publish if hub is not None else None)
+    say(_("The broker: {url} (tables join with `uno-showdown table join --broker {url} "
+          "--event {event} --table N --credentials table-N.json`).").format(
+        url=served.public.url, event=served.event_id))
+    stop = threading.Event()
+    try:
+        if web is not None and hub is not None:
+            _run_web(hub, web, opts, say, stop)
+        else:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                signal.signal(sig, lambda *_a: stop.set())
+            say(_("Press Ctrl-C to stop."))
+            stop.wait()
+    finally:
+        served.stop()
+    return 0
+
+
+def _run_web(hub: object, web: tuple[str, int], opts: ServeOptions,
+             say: Callable[[str], None], stop: threading.Event) -> None:
+    import uvicorn
+
+    from uno_showdown.apps.web.app import Hub, create_app
+
+    assert isinstance(hub, Hub)
+    from uno_showdown.contract.i18n import current_language
+
+    app = create_app(hub, current_language())
+    config = uvicorn.Config(app, host=web[0], port=web[1], log_level="warning",
+                            lifespan="on", access_log=False)
+    server = uvicorn.Server(config)
+    shown = "localhost" if web[0] in ("127.0.0.1", "::1") else web[0]
+    say(_("The live page: http://{host}:{port}/ (Ctrl-C stops everything).").format(
+        host=shown, port=web[1]))
+    if web[0] in ("127.0.0.1", "::1", "localhost"):
+        say(_("Only this computer can open it; --web 0.0.0.0:{port} lets phones on the "
+              "bar's network in.").format(port=web[1]))
+    try:
+        asyncio.run(server.serve())
+    except OSError as exc:
+        print(_("the web page cannot listen on {addr}: {reason}").format(
+            addr=opts.web, reason=exc.strerror or exc), file=sys.stderr)
+        raise

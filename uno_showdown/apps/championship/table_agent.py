@@ -1,0 +1,193 @@
+"""A table's agent: `uno-showdown table join`. It keeps the table's games file and the
+director in step through the broker, and never stands between the table and its file.
+
+* The director's seating arrives (retained, signed): the agent writes the table's games and
+  clocks into the table's own file, so the companion's screen or `uno-showdown game round`
+  records there as at any table, offline or not.
+* Whatever the table records, the agent finds in the file (SQLite's `data_version` tells it
+  another program wrote) and queues in the outbox in the same file (`outbox`), then
+  publishes at QoS 1; the director's acknowledgement empties the outbox. Without the
+  broker the table keeps playing; on reconnect everything not acknowledged goes again.
+* The standings and the clock the director broadcasts are kept in the file too
+  (`uno-showdown table status` prints them). The standings change with every deal at every
+  table, so only the newest is written, at most once every `STANDINGS_WRITE_S`: a table
+  does not spend a disk write on each of fifty tables' deals.
+
+One thread owns the file and the outbox; paho's thread only hands messages over.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+
+from uno_showdown.adapters.broker.link import BrokerAddress, Link
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.core.championship import messages as wire
+from uno_showdown.core.championship.access import Credentials
+from uno_showdown.core.championship.i18n import _
+
+log = logging.getLogger("uno-showdown.table")
+
+#: Seconds without an acknowledgement before everything unacknowledged is sent again.
+RESEND_S = 3.0
+#: How often the agent looks at the games file for what the table recorded.
+POLL_S = 0.1
+#: The least time between two writes of the director's standings into the games file.
+STANDINGS_WRITE_S = 1.0
+#: The most queued messages sent in one step.
+OUTBOX_BATCH = 1000
+
+
+class TableAgent:
+    """See the module docstring. `start()` runs it in a thread, `stop()` ends it."""
+
+    def __init__(self, db_path: str, address: BrokerAddress, creds: Credentials, table: int,
+                 *, say: Callable[[str], None] | None = None) -> None:
+        assert creds.table == table
+        self.creds = creds
+        self.event_id = creds.event
+        self.table = table
+        self.store = Store(db_path)
+        self.file = TableFile(self.store, creds.event, table)
+        self.link = Link(address, f"uno-showdown-e{creds.event}-table-{table}",
+                         creds.username, creds.secret,
+                         [wire.down_topic(creds.event, table), wire.ack_topic(creds.event, table),
+                          wire.standings_topic(creds.event)], ca_pem=creds.ca_pem)
+        self.say = say or (lambda text: None)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._sent_upto = 0  # the highest outbox number sent on this connection
+        self._unsent = True  # the outbox may hold messages above `_sent_upto`
+        self._last_progress = time.monotonic()
+        self._data_version = -1
+        self._standings: bytes | None = None  # the newest standings, not yet written
+        self._standings_written = -STANDINGS_WRITE_S
+        self.seated = threading.Event()
+        self.acked = 0
+        self.ignored = 0
+
+    # -- running --
+
+    def start(self) -> None:
+        self.link.start()
+        self._thread = threading.Thread(target=self._run, name=f"table-{self.table}",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(10)
+        if self._thread is None or not self._thread.is_alive():  # else it still owns the file
+            try:
+                self.write_standings(force=True)
+            except Exception:  # the file is busy or gone: the next run is told them again
+                log.exception("table %s: could not keep the last standings", self.table)
+        self.link.close()
+        self.store.close()
+
+    def _run(self) -> None:
+        self.scan()
+        while not self._stop.is_set():
+            msgs = []
+            try:
+                msgs.append(self.link.inbox.get(timeout=POLL_S))
+                while True:  # take everything waiting before writing anything
+                    msgs.append(self.link.inbox.get_nowait())
+            except queue.Empty:
+                pass
+            for msg in msgs:
+                try:
+                    self._handle(msg.topic, msg.payload)
+                except Exception:  # a bad message must not end the table's sync
+                    log.exception("table %s: a message on %s failed", self.table, msg.topic)
+            try:
+                self.step()
+            except Exception:  # a bad moment must not end the table's sync
+                log.exception("table %s: sync step failed", self.table)
+
+    def step(self) -> None:
+        """Queue what the table recorded, send what is queued."""
+        version = self.store.data_version()
+        if version != self._data_version:
+            self._data_version = version
+            self.scan()
+        self.flush()
+        self.write_standings()
+
+    def write_standings(self, *, force: bool = False) -> None:
+        """Keep the newest standings in the file, at most once every `STANDINGS_WRITE_S`."""
+        now = time.monotonic()
+        if self._standings is None or (
+                not force and now - self._standings_written < STANDINGS_WRITE_S):
+            return
+        with self.store.transaction() as conn:
+            self.file.set_meta(conn, "standings", self._standings.decode())
+        self._standings, self._standings_written = None, now
+
+    def scan(self) -> int:
+        queued = self.file.scan()
+        if queued:
+            self._unsent = True
+        return queued
+
+    def flush(self) -> None:
+        if not self.link.connected.is_set():
+            return
+        now = time.monotonic()
+        if now - self._last_progress > RESEND_S:
+            self._last_progress = now
+            if self.file.pending():
+                self._sent_upto = 0  # no word from the director for a while: send all again
+                self._unsent = True
+        if not self._unsent:
+            return
+        batch = self.file.outbox(OUTBOX_BATCH, after=self._sent_upto)
+        if batch and self.acked >= self._sent_upto:
+            self._last_progress = now  # nothing was waiting for an answer: the wait starts now
+        for q in batch:
+            self.link.publish(wire.up_topic(self.event_id, self.table),
+                              self.file.payload(q, self.creds.secret))
+            self._sent_upto = q.seq
+        self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
+
+    # -- what arrives --
+
+    def _handle(self, topic: str, payload: bytes) -> None:
+        if topic == "":  # (re)connected: everything unacknowledged goes again
+            self._sent_upto = 0
+            self._unsent = True
+            self._last_progress = time.monotonic()
+            return
+        try:
+            if topic == wire.down_topic(self.event_id, self.table):
+                seating = wire.decode_seating(payload, self.creds.secret, self.table)
+                for stage in self.file.apply_seating(seating):
+                    self.say(_("Seated for {stage}: game {game} in {path}.").format(
+                        stage=stage, game=self.file.current_game(stage),
+                        path=self.store.path))
+                self.seated.set()
+                self.scan()
+            elif topic == wire.ack_topic(self.event_id, self.table):
+                ack = wire.decode_ack(payload, self.creds.secret, self.table)
+                if self.file.acknowledged(ack.source, ack.seq) or ack.seq >= self._sent_upto:
+                    self._last_progress = time.monotonic()
+                self.acked = max(self.acked, ack.seq)
+                if ack.source == self.file.source:
+                    for text in self.file.note_refused(ack.refused):
+                        log.warning("table %s: %s", self.table, text)
+                        self.say(text)
+            elif topic == wire.standings_topic(self.event_id):
+                wire.decode_standings(payload)  # checked now, written by `write_standings`
+                self._standings = payload
+            else:  # amqtt 0.12 may pass on another table's retained topics: not ours
+                log.debug("table %s: not our topic: %s", self.table, topic)
+                return
+        except wire.WireError as exc:
+            self.ignored += 1
+            log.warning("table %s: ignored a message on %s: %s", self.table, topic, exc)

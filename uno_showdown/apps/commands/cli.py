@@ -1,0 +1,202 @@
+"""The `uno-showdown` command: one entry point, a subcommand per job.
+
+Each part of the project defines its own subcommands in a module listed in `COMMANDS`,
+so the parts stay independent: the module's `register(subparsers)` adds its parsers and
+sets `func` on each; `func(args)` returns the exit status.
+
+Start-up is kept short (a Pi pays for every import): only the module of the
+subcommand being run is imported, and those modules import their working code inside
+the functions that run, so defining the arguments stays cheap. `uno-showdown --help`
+imports none of them: it lists the one-line summaries below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import errno
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+#: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
+#: place for that line: the modules give their parsers none).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "emulator": ("uno_showdown.apps.commands.emulator",
+                 "play on the desktop: an emulated Showdown Unit beside the score keeper"),
+    "run": ("uno_showdown.apps.commands.run",
+            "run the table on a Showdown Unit (GPIO, microcontroller, emulator)"),
+    "duel": ("uno_showdown.apps.commands.duel",
+             "tell the headless table who duels next (duel --played-by ANN --cards 2, or "
+             "duel ANN BOB)"),
+    "game": ("uno_showdown.apps.commands.game", "keep the table's score: games, rounds, standings"),
+    "points": ("uno_showdown.apps.commands.points", "add up the value of cards"),
+    "companion": ("uno_showdown.apps.commands.companion",
+                  "the score keeper's touch screen (standings, rounds, history, chart, duels)"),
+    "simulate": ("uno_showdown.apps.commands.simulate",
+                 "run duels between simulated players on the fake unit and print a summary"),
+    "replay": ("uno_showdown.apps.commands.replay", "print the verdict of a duel log (JSON lines)"),
+    "selftest": ("uno_showdown.apps.commands.selftest",
+                 "light, sound and spin each output of a unit and echo its inputs"),
+    "event": ("uno_showdown.apps.commands.event",
+              "run a championship: registration, draw, clock, standings, final, awards"),
+    "table": ("uno_showdown.apps.commands.table",
+              "a table on its own machine in a championship served by `event serve`"),
+    "firmware": ("uno_showdown.apps.commands.firmware",
+                 "install the Showdown firmware on a Raspberry Pi Pico, or ask a board its "
+                 "version"),
+    "virtual-mcu": ("uno_showdown.apps.commands.firmware",
+                    "run the microcontroller firmware on a pseudo-terminal, for "
+                    "`run --device serial`"),
+}
+
+
+#: Errors writing the output that are no fault of the program: the disk or device is full,
+#: the file too big for it, out of quota, or the device failing (`> /dev/full`).
+_OUTPUT_FULL = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO})
+
+
+def one_line(message: str) -> str:
+    """`message` as one printable line: a newline, an escape sequence or an invisible mark
+    that came with the user's own input (a file name, a player's name) is shown escaped, so
+    an error neither spills over lines nor repaints the terminal."""
+    return "".join(ch if ch == " " or ch.isprintable() else ascii(ch)[1:-1] for ch in message)
+
+
+def _columns() -> int:
+    """The terminal's width, as `shutil.get_terminal_size` finds it (`COLUMNS`, else the
+    terminal on standard output, else 80), without importing shutil, and bz2 and lzma with it:
+    argparse's formatter does that for every parser it builds, help or not."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's help layout, measuring the terminal with `_columns`."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's parser, but a bad option is one line on stderr and exit status 2.
+
+    argparse would print the whole usage first; a table's script or log then holds a block
+    of text where one sentence says what was wrong. Every subcommand's parser is of this
+    class (argparse gives subparsers their parent's class).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
+
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
+        # `--duels=--`: argparse drops the "--" and hands the option an empty list, which no
+        # command expects (a TypeError far from here). It is no value: say so.
+        if action.option_strings and action.nargs is None and arg_strings == ["--"]:
+            self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+        return super()._get_values(action, arg_strings)
+
+
+def version() -> str:
+    """This installation's version (one place: `showdown.__version__`, which the package
+    metadata is built from)."""
+    from uno_showdown import __version__
+
+    return __version__
+
+
+class _Version(argparse.Action):
+    """`--version`: print the version and exit, before any subcommand is looked at."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"{parser.prog} {version()}")
+        parser.exit()
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for `argv`: the chosen subcommand in full, the others as summaries."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = OneLineParser(
+        prog="uno-showdown",
+        description="A Showdown Unit for UNO Showdown: fair duels, the table's scores, "
+        "on a Raspberry Pi, a microcontroller or the desktop emulator.",
+    )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    chosen = args[0] if args and args[0] in COMMANDS else None
+    if chosen is not None:  # the others are never looked at: no parser for them
+        importlib.import_module(COMMANDS[chosen][0]).register(sub)
+        return parser
+    for name, (_module, line) in COMMANDS.items():
+        sub.add_parser(name, help=line, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on every command
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)  # `--help` and `--version` end here
+    try:
+        status = args.func(args)
+        sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`uno-showdown game show | head`): nothing left to say.
+        _drop_stdout()
+        return 1
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_FULL:
+            raise
+        _drop_stdout()
+        where = exc.filename or "the output"
+        print(one_line(f"uno-showdown {args.command}: cannot write {where} ({exc.strerror}): "
+                       "free some space or write somewhere else"), file=sys.stderr)
+        return 2
+    except Exception as exc:
+        # A ConfigError can only come from a command that loaded the contract; looking it up
+        # here rather than importing it keeps `points` from paying for the contract's import.
+        events = sys.modules.get("uno_showdown.contract.events")
+        if events is None or not isinstance(exc, events.ConfigError):
+            raise
+        print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
+        return 2
+    return int(status or 0)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device, so what is still buffered goes nowhere
+    quietly instead of failing again, with a second message, as the interpreter exits."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file behind stdout (a test's capture): nothing to do
+        pass
+
+
+if __name__ == "__main__":
+    # Run through the package's module, so commands and this file share one module state.
+    from uno_showdown.apps.commands.cli import main as package_main
+
+    sys.exit(package_main())

@@ -1,0 +1,267 @@
+"""The table's helpers on the command line: `game house-rules`, `game rules`, `game direction`,
+`game item`, `game first-card`, and the pieces `game new` and `game round` take from them.
+
+The same pure rules the screen's Table and Rules views use (`core.table.house_rules`,
+`core.table.turns`, `core.table.items`, `core.table.deal`): a table without a screen gets the
+same answers. Bad input is one line and exit status 2, before anything is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from uno_showdown.apps.commands.scorekeeping import opened, rules_line
+from uno_showdown.contract.errors import CompanionError
+from uno_showdown.contract.events import ConfigError
+from uno_showdown.contract.i18n import _
+from uno_showdown.core.deck.editions import EDITIONS
+
+if TYPE_CHECKING:
+    from uno_showdown.core.table.deal import DealerDraw
+    from uno_showdown.core.table.game import Game
+
+COLOURS = ("red", "yellow", "green", "blue", "wild")
+
+
+def register(games: argparse._SubParsersAction,
+             common: argparse.ArgumentParser, with_game: argparse.ArgumentParser) -> None:
+    """Add the helpers' actions to `uno-showdown game`."""
+    p = games.add_parser(
+        "house-rules", parents=[common],
+        help=_("list the house rules a table can choose, with their keys"))
+    p.add_argument("--edition", default="classic",
+                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
+    p.add_argument("--method", default="winner",
+                   help=_("the scoring method (the championship fixes its rules)"))
+    p.set_defaults(func=cmd_house_rules)
+
+    p = games.add_parser("rules", parents=[with_game],
+                         help=_("print the rule sheet in force: scoring, deck, house rules"))
+    p.set_defaults(func=cmd_rules)
+
+    p = games.add_parser(
+        "direction", parents=[with_game],
+        help=_("show or set the direction of play in the round in play (a Reverse: reverse)"))
+    p.add_argument("direction", nargs="?", metavar="DIRECTION",
+                   help=_("clockwise, counterclockwise or reverse (default: show it)"))
+    p.set_defaults(func=cmd_direction)
+
+    p = games.add_parser("item", parents=[with_game],
+                         help=_("UNO Mario Kart: what the card turned by a Wild Item Box does"))
+    p.add_argument("player", help=_("who played the Wild Item Box"))
+    p.add_argument("colour", help=_("the turned card's colour: {choices}").format(
+        choices=", ".join(COLOURS)))
+    p.set_defaults(func=cmd_item)
+
+    p = games.add_parser("first-card", parents=[with_game],
+                         help=_("who starts after the first card turned up in the round in play"))
+    p.add_argument("card", help=_("the card, e.g. r5, grev, b+2, itembox"))
+    p.set_defaults(func=cmd_first_card)
+
+
+def add_new_game_arguments(p: argparse.ArgumentParser) -> None:
+    """`game new`'s house rules and first dealer."""
+    p.add_argument("--house-rule", action="append", default=[], metavar="RULE",
+                   help=_("a house rule in force, as often as needed (see `game house-rules`)"))
+    dealer = p.add_mutually_exclusive_group()
+    dealer.add_argument("--first-dealer", metavar="NAME",
+                        help=_("who deals the first round (default: the first player)"))
+    dealer.add_argument("--draw", action="append", default=[], metavar='"NAME: CARDS"',
+                        help=_('the draw for the first dealer, e.g. "Ann: r7": the highest '
+                               "rank deals (action cards and wilds count 0); give every "
+                               'player, and the tied players\' redraws after their first '
+                               'card, e.g. "Ann: 9 4"'))
+
+
+def add_round_arguments(p: argparse.ArgumentParser) -> None:
+    """`game round`'s showdown on the last card."""
+    p.add_argument("--showdown", nargs="?", const="recorded", choices=("recorded", "won", "lost"),
+                   metavar="won|lost",
+                   help=_("UNO Showdown: the winner went out on a showdown card, so the round "
+                          "stands only if they won its duel; alone, the duel the unit just "
+                          "recorded decides, or say won or lost"))
+
+
+def add_edit_arguments(p: argparse.ArgumentParser) -> None:
+    """`game edit`'s mark of a round won on a showdown card."""
+    p.add_argument("--showdown", choices=("yes", "no"),
+                   help=_("UNO Showdown: whether the winner went out on a showdown card (and "
+                          "won its duel); default: as the round was, if its winner stays"))
+
+
+def edited_showdown(game: Game, number: int, winner: str | None, order: Sequence[str],
+                    said: str | None) -> bool:
+    """Whether a corrected round keeps the mark of a showdown card: as said, else as it was
+    while the winner stays the same."""
+    if said is not None:
+        return said == "yes"
+    if not 1 <= number <= len(game.rounds):
+        return False  # the game model says there is no such round
+    old = game.rounds[number - 1]
+    new = order[0] if order else winner
+    return old.showdown_out and new is not None and new.strip().casefold() == \
+        old.winner.casefold()
+
+
+def first_dealer(names: Sequence[str], draws: Sequence[str], chosen: str | None) -> str | None:
+    """The first dealer `game new` was given: by name, or by the highest-card draw."""
+    if not draws:
+        return chosen
+    from uno_showdown.core.table.deal import highest_card, parse_draw
+
+    ranks: dict[str, list[int]] = {}
+    for entry in draws:
+        name, sep, cards = entry.partition(":")
+        if not sep or not name.strip() or not cards.split():
+            raise ConfigError(
+                _('cannot read {entry!r}: write a name, a colon and the cards drawn, e.g. '
+                  '"Ann: r7"').format(entry=entry))
+        ranks[name.strip()] = [parse_draw(c) for c in cards.replace(",", " ").split()]
+    result = highest_card([n.strip() for n in names], ranks)
+    if result.dealer is None:
+        raise ConfigError(_draw_message(result))
+    return result.dealer
+
+
+def _draw_message(result: DealerDraw) -> str:
+    if result.tied_on is None:
+        return _("the draw for the first dealer needs every player's card: give {names} "
+                 "with --draw").format(names=", ".join(result.waiting))
+    return _("{names} tied on {rank}, so they draw again: add their next card to their "
+             "--draw").format(names=", ".join(result.contenders), rank=result.tied_on)
+
+
+def showdown_said(value: str | None) -> tuple[bool, bool | None]:
+    """`--showdown` as `record_round` takes it: (went out on one, what the table said)."""
+    if value is None:
+        return False, None
+    return True, {"recorded": None, "won": True, "lost": False}[value]
+
+
+# -- the commands -------------------------------------------------------------------------
+
+
+def _word(value: object) -> str:
+    """A positional argument as typed (argparse hands `-- --` over as an empty list)."""
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value) if value is not None else ""
+
+
+def cmd_house_rules(args: argparse.Namespace) -> int:
+    from uno_showdown.contract.i18n import set_language
+    from uno_showdown.core.deck.editions import edition_key
+    from uno_showdown.core.scoring import parse_method
+    from uno_showdown.core.table import house_rules as house
+
+    try:
+        set_language(args.lang)
+        edition = edition_key(args.edition)
+        method = parse_method(args.method)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    rules = house.offered(edition, method.key)
+    if not rules:
+        print(_("«{method}» plays by its regulation's rules: no house rule can be chosen "
+                "(see `game rules`).").format(method=_(method.label)))
+        return 0
+    width = max(len(r.key) for r in rules)
+    for rule in rules:
+        notes = []
+        if rule.requires:
+            notes.append(_("needs {keys}").format(keys=", ".join(rule.requires)))
+        if rule.excludes:
+            notes.append(_("not with {keys}").format(keys=", ".join(rule.excludes)))
+        note = f" ({'; '.join(notes)})" if notes else ""
+        print(f"{rule.key.ljust(width)}  {_(rule.title)}{note}")
+    return 0
+
+
+def sheet_lines(game: Game) -> list[str]:
+    """The rule sheet as text: scoring, the regulation or the deck's rules, the house rules."""
+    from uno_showdown.core.table import house_rules as house
+
+    drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
+    lines = [_("Scoring: {rules}.").format(rules=rules_line(game))]
+
+    def section(title: str, entries: Sequence[tuple[str, str]]) -> None:
+        lines.extend(["", title])
+        for heading, text in entries:
+            lines.append(f"* {heading}: {text}")
+
+    if drawn.regulation:
+        section(_("The championship's regulation (rule 2.4):"),
+                [(_(r.title), _(r.text)) for r in drawn.regulation])
+    if drawn.deck:
+        section(f"{game.edition.title}:",
+                [(_(r.title), _(r.text)) for r in drawn.deck])
+    if drawn.chosen:
+        section(_("House rules in force:"), [(_(r.title), _(r.text)) for r in drawn.chosen])
+    elif not drawn.regulation:
+        lines.extend(["", _("House rules in force: none.")])
+    if drawn.not_chosen:
+        lines.extend(["", _("Not in force: {titles}.").format(
+            titles=", ".join(_(r.title) for r in drawn.not_chosen))])
+    return lines
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+
+    with opened(args) as app:
+        assert app.game is not None
+        print("\n".join(sheet_lines(app.game)))
+        return 0
+
+
+def cmd_direction(args: argparse.Namespace) -> int:
+    from uno_showdown.core.table.turns import parse_direction
+
+    with opened(args) as app:
+        game = app.game
+        assert game is not None
+        if args.direction is not None:
+            word = _word(args.direction).strip().lower()
+            if word == "reverse":
+                app.reverse()
+            else:
+                app.set_direction(parse_direction(word))
+        assert app.game is not None
+        print(_("Round {n}: play goes {direction}.").format(
+            n=len(app.game.rounds) + 1, direction=app.game.direction.label))
+        return 0
+
+
+def cmd_item(args: argparse.Namespace) -> int:
+    from uno_showdown.core.deck.cards import Colour
+    from uno_showdown.core.table.items import ONLY_THE_ITEM, describe, reveal
+
+    colour_word = _word(args.colour).strip().lower()
+    colours = dict(zip(COLOURS, [*Colour, None], strict=True))
+    if colour_word not in colours:
+        raise ConfigError(_("{colour!r} is not a card colour: choose {choices}").format(
+            colour=_word(args.colour), choices=", ".join(COLOURS)))
+    with opened(args) as app:
+        game = app.game
+        assert game is not None
+        if game.edition_key != "mario-kart":
+            raise ConfigError(_("only UNO Mario Kart has the Wild Item Box: this game is played "
+                               "with {edition}").format(edition=game.edition.title))
+        effect = reveal(game.seating, _word(args.player), colours[colour_word])
+        print(f"{effect.item.label}: " + " ".join(describe(effect)))
+        print(_(ONLY_THE_ITEM))
+        return 0
+
+
+def cmd_first_card(args: argparse.Namespace) -> int:
+    from uno_showdown.core.table.deal import describe_opening
+
+    with opened(args) as app:
+        game = app.game
+        assert game is not None
+        card = game.edition.parse_hand(_word(args.card), _("the first card"))
+        if len(card) != 1:
+            raise ConfigError(_("give the one card turned up first, e.g. r5"))
+        print(" ".join(describe_opening(app.opening(card[0]))))
+        return 0

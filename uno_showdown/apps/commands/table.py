@@ -1,0 +1,133 @@
+"""`uno-showdown table ...`: a table on its own machine, in the director's championship.
+
+`table join` runs the table's agent until Ctrl-C: the table records into its own games file
+(`--db`) with the companion's screen or `uno-showdown game round`, and the agent keeps the
+director in step. `table status` prints what the file holds: the stages seated here, the
+outbox, and the standings last received. The credentials come from a file (never the
+command line), which must be readable by its owner only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import threading
+
+from uno_showdown.contract.errors import CompanionError
+from uno_showdown.contract.events import ConfigError
+from uno_showdown.core.championship.i18n import _
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    summary = _("a table on its own machine in a championship served by `event serve`")
+    table = sub.add_parser("table", description=summary + ". " + _(
+        "docs/many-tables.md walks through it."))
+    actions = table.add_subparsers(dest="table_command", metavar="ACTION")
+    actions.required = True
+    base = argparse.ArgumentParser(add_help=False)
+    base.add_argument("--db", metavar="PATH", required=True,
+                      help=_("this table's own games file"))
+    base.add_argument("--lang", metavar="LANG",
+                      help=_("language of the output: en, ru, uk or hy (default: the "
+                             "system's)"))
+
+    p = actions.add_parser("join", parents=[base],
+                           help=_("join the championship and keep the director in step"))
+    p.add_argument("--broker", required=True, metavar="URL",
+                   help=_("the director's broker, mqtt://HOST:PORT (mqtts:// for TLS)"))
+    p.add_argument("--event", type=int, required=True, metavar="ID", help=_("the event"))
+    p.add_argument("--table", type=int, required=True, metavar="N", help=_("this table"))
+    p.add_argument("--credentials", required=True, metavar="FILE",
+                   help=_("the table's credentials file from `event serve` (mode 600)"))
+    p.set_defaults(func=cmd_join)
+
+    p = actions.add_parser("status", parents=[base],
+                           help=_("what this table's file holds: stages, outbox, standings"))
+    p.set_defaults(func=cmd_status)
+
+
+def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from uno_showdown.adapters.broker.credentials import read_credentials
+    from uno_showdown.adapters.broker.link import parse_broker
+    from uno_showdown.apps.championship.table_agent import TableAgent
+    from uno_showdown.contract.i18n import set_language
+    from uno_showdown.core.championship.errors import EventError
+
+    set_language(args.lang)
+    address = parse_broker(args.broker)
+    if not 1 <= args.table <= 999:
+        raise EventError(_("a table is numbered from 1 to 999"))
+    creds = read_credentials(args.credentials)
+    if creds.event != args.event or creds.table != args.table:
+        raise EventError(_("{path} holds the credentials of table {table} of event {event}: "
+                           "use that table's file").format(
+            path=args.credentials, table=creds.table, event=creds.event))
+    if address.tls and not creds.ca_pem:
+        raise EventError(_("the broker speaks TLS but {path} holds no certificate: ask the "
+                           "director for a file made with --tls-cert").format(
+            path=args.credentials))
+    return TableAgent(args.db, address, creds, args.table,
+                      say=lambda text: print(text, flush=True))
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    try:
+        agent = _agent(args)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_a: stop.set())
+    agent.start()
+    print(_("Table {table} of event {event}: recording into {path}; the director is at "
+            "{url}. Ctrl-C stops.").format(table=args.table, event=args.event,
+                                          path=agent.store.path, url=agent.link.address.url),
+          flush=True)
+    warned = False
+    try:
+        while not stop.wait(1.0):
+            if agent.link.refused and not warned:
+                print(_("The broker refused this table's credentials ({reason}): ask the "
+                        "director for a fresh file.").format(reason=agent.link.refused),
+                      flush=True)
+                warned = True
+    finally:
+        agent.stop()
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from uno_showdown.adapters.store.games import Store
+    from uno_showdown.adapters.store.table_file import TableFile
+    from uno_showdown.contract.i18n import set_language
+
+    try:
+        set_language(args.lang)
+        with Store(args.db) as store:
+            meta = store.conn.execute(
+                "SELECT COUNT(*) FROM sqlite_master WHERE name = 'table_sync_meta'").fetchone()
+            if not meta[0]:
+                raise ConfigError(_("{path} has not joined a championship: run `uno-showdown "
+                                   "table join` first").format(path=args.db))
+            row = dict(store.conn.execute("SELECT key, value FROM table_sync_meta"))
+            file = TableFile(store, int(row["event"]), int(row["table"]))
+            print(_("Table {table} of event {event}.").format(table=row["table"],
+                                                               event=row["event"]))
+            for box_id, _s, _p in file.stages().values():
+                boxed = store.time_box(box_id)
+                print(_("{label}: game {game}, {state}.").format(
+                    label=boxed.box.label, game=boxed.current_game_id,
+                    state=boxed.box.state.value))
+            print(_("Waiting to be sent: {n}.").format(n=file.pending()))
+            for line in file.refused():
+                print(line)
+            standings = json.loads(row.get("standings", "{}"))
+            lines = [ln for ln in standings.get("qualifying", []) if ln.get("rank")]
+            if lines:
+                print(_("Standings from the director:"))
+                for ln in lines[:standings.get("finalists", 7) + 3]:
+                    print(f"{ln['rank']:>3}  {ln['number']:>3}  {ln['name']:<16} {ln['shown']}")
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    return 0

@@ -1,0 +1,1 @@
+"""The director's touch screen: registration, seating, the clock, standings, the final."""

@@ -1,0 +1,107 @@
+"""The live page: a read-only Starlette app the director serves (uvicorn), for the players'
+phones and the bar's TV.
+
+* `/` the page (one HTML file with its style and script; nothing loaded from elsewhere);
+* `/state.json` the page's document now (`state.page_state`);
+* `/events` server-sent events: the document again each time it changes.
+
+Nothing on it changes anything: there is no POST, no form, no command. The director's sync
+thread hands each new document to `Hub.publish`, which never waits for a browser: every
+connected page reads the newest document when it is ready, and a slow one just skips the
+ones in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import AsyncIterator
+from importlib import resources
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+#: Seconds between comments on an idle stream, so proxies and phones keep it open.
+KEEPALIVE_S = 15.0
+
+
+class Hub:
+    """The newest document, and a way to wait for the next one (in the server's loop)."""
+
+    def __init__(self) -> None:
+        self.text = "{}"
+        self.version = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Condition | None = None
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+        self._changed = asyncio.Condition()
+
+    def publish(self, state: dict[str, Any]) -> None:
+        """From any thread: the page's new document."""
+        text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            self.text, self.version = text, self.version + 1
+            return
+        loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._set(text)))
+
+    async def _set(self, text: str) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            self.text, self.version = text, self.version + 1
+            self._changed.notify_all()
+
+    async def wait_newer(self, version: int) -> tuple[int, str]:
+        assert self._changed is not None
+        async with self._changed:
+            if self.version <= version:
+                await asyncio.wait_for(self._changed.wait(), KEEPALIVE_S)
+            return self.version, self.text
+
+
+def create_app(hub: Hub, lang: str = "en") -> Starlette:
+    page = resources.files("uno_showdown.apps.web").joinpath("page.html").read_text("utf-8")
+    page = page.replace("{{lang}}", lang)
+
+    async def index(_request: Request) -> Response:
+        return HTMLResponse(page, headers={"Cache-Control": "no-cache"})
+
+    async def state(_request: Request) -> Response:
+        return Response(hub.text, media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        async def stream() -> AsyncIterator[str]:
+            version, text = hub.version, hub.text
+            yield f"retry: 2000\ndata: {text}\n\n"
+            while not await request.is_disconnected():
+                try:
+                    newer, text = await hub.wait_newer(version)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                if newer > version:
+                    version = newer
+                    yield f"data: {text}\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    async def health(_request: Request) -> Response:
+        return JSONResponse({"ok": True, "version": hub.version})
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        hub.bind(asyncio.get_running_loop())
+        yield
+
+    return Starlette(routes=[Route("/", index), Route("/state.json", state),
+                             Route("/events", events), Route("/health", health)],
+                     lifespan=lifespan)

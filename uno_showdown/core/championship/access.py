@@ -1,0 +1,42 @@
+"""Who may talk to the broker, as values: one user per table and one for the director, each
+with a random secret (the broker password and the key of its messages' HMAC, see
+`messages`). The store keeps them (`adapters.store.ledger`), the broker's adapter writes
+them to files and to the broker's own password files (`adapters.broker.credentials`)."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+
+DIRECTOR = "director"
+KIND = "uno-showdown broker credentials"
+
+
+def table_user(event_id: int, table: int) -> str:
+    return f"e{event_id}-table-{table}"
+
+
+def director_user(event_id: int) -> str:
+    return f"e{event_id}-{DIRECTOR}"
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True, slots=True)
+class Credentials:
+    event: int
+    table: int | None  # None: the director
+    username: str
+    secret: str
+    broker: str | None = None  # the broker's address, as the director knows it
+    ca_pem: str | None = None  # the certificate to trust, when the broker speaks TLS
+
+    def to_json(self) -> str:
+        data = {"kind": KIND, "event": self.event, "table": self.table,
+                "username": self.username, "password": self.secret, "broker": self.broker}
+        if self.ca_pem:
+            data["ca"] = self.ca_pem
+        return json.dumps(data, indent=1) + "\n"

@@ -1,0 +1,96 @@
+"""What the live page shows, as JSON: a pure function of a snapshot (no I/O, no clock: the
+moment is passed in). The page's script draws it; the same document goes to the tables as
+the broadcast standings.
+
+Every text a person reads is made here, in the event's language, so the page's script only
+places text and counts the clock down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from uno_showdown.core.championship.clock import FINAL, Status
+from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.snapshot import Snapshot
+from uno_showdown.core.championship.standings import Line
+from uno_showdown.core.championship.text import decimal_text, fraction_text
+from uno_showdown.core.table.timebox import Phase
+
+
+def _line(line: Line) -> dict[str, Any]:
+    return {"rank": line.rank, "number": line.number, "name": line.name,
+            "points": line.points, "games": line.games, "result": fraction_text(line.result),
+            "shown": decimal_text(line.result), "withdrawn": line.withdrawn}
+
+
+PHASES = {Phase.WAITING: "waiting", Phase.OPEN: "playing", Phase.PAUSED: "paused",
+          Phase.LAST_DEAL: "last deal", Phase.DONE: "done"}
+
+
+def _phase_text(phase: Phase) -> str:
+    return {Phase.WAITING: _("waiting for the start"), Phase.OPEN: _("playing"),
+            Phase.PAUSED: _("paused"), Phase.LAST_DEAL: _("finishing the last deal"),
+            Phase.DONE: _("done")}[phase]
+
+
+def _clock(snap: Snapshot) -> dict[str, Any]:
+    view = snap.clock
+    if view.stage is None:
+        title = (_("Not drawn yet") if view.next_stage is None else
+                 _("{stage} starts soon").format(stage=snap.stage_title(view.next_stage)))
+        return {"title": title, "status": "not_started", "left_us": None, "break_left_us": None}
+    title = snap.stage_title(view.stage)
+    if snap.over:
+        return {"title": _("The championship is over"), "status": "over", "left_us": None,
+                "break_left_us": None}
+    status = {Status.RUNNING: "running", Status.PAUSED: "paused",
+              Status.TIME_UP: "time_up"}.get(view.status, "not_started")
+    note = {"running": "", "paused": _("paused"), "time_up": _("time is up")}.get(status, "")
+    return {"title": title, "note": note, "status": status, "left_us": view.left_us,
+            "break_left_us": view.break_left_us,
+            "break_title": _("Break") if view.break_left_us else ""}
+
+
+def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
+    """The page's document; `now_us` stamps it so the page can count the clock down."""
+    stages = []
+    for stage in (*snap.qualifying_stages, *((FINAL,) if snap.final_seated else ())):
+        tables = [{"table": t.table, "deals": t.deals, "phase": PHASES[t.phase],
+                   "phase_text": _phase_text(t.phase),
+                   "players": [[n, snap.name_of(n)] for n in t.players]}
+                  for t in snap.stage_tables(stage)]
+        stages.append({"stage": stage, "title": snap.stage_title(stage), "tables": tables})
+    awards = snap.awards
+    places = [{"place": i, **_line(ln)} for i, ln in enumerate(awards.places, 1)]
+    luckiest = _line(awards.luckiest) if awards.luckiest is not None else None
+    deals = {f"{t.stage}/{t.table}": t.deals for t in snap.tables}
+    return {
+        "event": snap.event.name,
+        "at_us": now_us,
+        "clock": _clock(snap),
+        "stages": stages,
+        "finalists": snap.settings.finalists,
+        "qualifying": [_line(ln) for ln in snap.qualifying],
+        "final": [_line(ln) for ln in snap.final] if snap.final_seated else [],
+        "awards": {"places": places, "luckiest": luckiest, "final_over": awards.final_over},
+        "deals": deals,
+        "total_deals": sum(deals.values()),
+        "words": words(),
+    }
+
+
+def words() -> dict[str, str]:
+    """The page's fixed words, in the event's language."""
+    return {
+        "seating": _("Seating"), "standings": _("Standings"), "final": _("Final"),
+        "awards": _("Awards"), "table": _("Table"), "player": _("player"),
+        "points": _("points"), "games": _("games"), "result": _("result"),
+        "cut": _("↑ {n} play the final"), "deals": _("deals"),
+        "luckiest": _("The luckiest"), "provisional": _("Provisional: the final is not over"),
+        "place1": _("1st place"), "place2": _("2nd place"), "place3": _("3rd place"),
+        "nothing": _("Nothing yet: the standings appear with the first deal."),
+        "not_drawn": _("The seats have not been drawn yet."),
+        "offline": _("Reconnecting…"),
+        "withdrew": _("withdrew"),
+    }

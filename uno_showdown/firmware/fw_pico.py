@@ -1,0 +1,104 @@
+"""The Raspberry Pi Pico's side of the firmware's hardware layer (MicroPython only).
+
+Everything `fw_core.Firmware` touches goes through one `Hardware` object, so
+the virtual microcontroller can hand the same core simulated pins instead.
+The pin numbers are the table in docs/wiring.md. The motor's H-bridge
+(GP14/GP15, PWM slice 7) and the buzzer (GP16, PWM slice 0) sit on separate
+slices, because a slice has one frequency and the buzzer changes its own.
+"""
+
+import random
+import select
+import sys
+from time import ticks_us
+
+import machine
+import micropython
+from machine import PWM, Pin
+
+micropython.alloc_emergency_exception_buf(100)
+
+PADDLE_LEFT = 2
+PADDLE_RIGHT = 3
+TIMER_BUTTON = 4
+CARD_SENSOR = 5  # set to None when no break-beam sensor is fitted
+COUNTDOWN_LEDS = (6, 7, 8, 9)
+ARROW_LEFT = 10
+ARROW_RIGHT = 11
+GO_LED = 12
+MOTOR_IN1 = 14  # PWM slice 7 A
+MOTOR_IN2 = 15  # PWM slice 7 B
+BUZZER = 16  # PWM slice 0 A
+MOTOR_PWM_HZ = 20_000
+
+
+def motor_off():
+    """Drive both H-bridge inputs low: the first thing main.py does at every boot.
+
+    After a reset (the watchdog's too) every pin is a floating input, and the
+    bridge must not read that as "run"; the firmware's PWM takes the pins over
+    later, also at duty 0.
+    """
+    Pin(MOTOR_IN1, Pin.OUT, value=0)
+    Pin(MOTOR_IN2, Pin.OUT, value=0)
+
+
+class Hardware:
+    """Pins, PWM, clock, watchdog and the USB serial line of a Pico."""
+
+    FALLING = Pin.IRQ_FALLING
+
+    def __init__(self):
+        self.ticks_us = ticks_us
+        self.paddle_left = Pin(PADDLE_LEFT, Pin.IN, Pin.PULL_UP)
+        self.paddle_right = Pin(PADDLE_RIGHT, Pin.IN, Pin.PULL_UP)
+        self.button = Pin(TIMER_BUTTON, Pin.IN, Pin.PULL_UP)
+        self.card_sensor = None if CARD_SENSOR is None else Pin(CARD_SENSOR, Pin.IN, Pin.PULL_UP)
+        self.countdown_leds = [Pin(n, Pin.OUT, value=0) for n in COUNTDOWN_LEDS]
+        self.arrow_left = Pin(ARROW_LEFT, Pin.OUT, value=0)
+        self.arrow_right = Pin(ARROW_RIGHT, Pin.OUT, value=0)
+        self.go_led = Pin(GO_LED, Pin.OUT, value=0)
+        self.motor_a = PWM(Pin(MOTOR_IN1), freq=MOTOR_PWM_HZ, duty_u16=0)
+        self.motor_b = PWM(Pin(MOTOR_IN2), freq=MOTOR_PWM_HZ, duty_u16=0)
+        self.buzzer = PWM(Pin(BUZZER), freq=880, duty_u16=0)
+        self._wdt = None
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+
+    def read(self, wait_ms):
+        """Whatever bytes the host sent, waiting up to `wait_ms` for the first."""
+        if not self._poll.poll(wait_ms):
+            return None
+        data = bytearray()
+        while len(data) < 256 and self._poll.poll(0):
+            data.extend(self._in.read(1))
+        return data
+
+    def write(self, data):
+        self._out.write(data)
+
+    def running(self):
+        return True
+
+    def arm_watchdog(self, timeout_ms):
+        if self._wdt is None:
+            self._wdt = machine.WDT(timeout=timeout_ms)
+
+    def wdt_feed(self):
+        if self._wdt is not None:
+            self._wdt.feed()
+
+    def reset_by_watchdog(self):
+        return machine.reset_cause() == machine.WDT_RESET
+
+    def reset(self):
+        machine.reset()
+
+    def random_id(self):
+        return random.getrandbits(30)
+
+    def set_kbd_intr(self, on):
+        # Ctrl-C in a frame's bytes must not stop the firmware while a host talks.
+        micropython.kbd_intr(3 if on else -1)
