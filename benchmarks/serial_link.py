@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from uno_showdown.adapters.board.link import WRITE_TIMEOUT_S, BoardEvent, Link, LinkEvent
+from uno_showdown.adapters.board.link import WRITE_TIMEOUT_S, BoardLink, BoardReport, LinkReport
 from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
 from uno_showdown.contract.events import Outcome, PaddlePressed, Side
 from uno_showdown.core.board import codec as P
@@ -56,9 +56,9 @@ def _pct(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1000
 
 
-def round_trips(port: str, count: int) -> tuple[list[int], Link]:
+def round_trips(port: str, count: int) -> tuple[list[int], BoardLink]:
     acked = threading.Condition()
-    link = Link(port, lambda e: None).start()
+    link = BoardLink(port, lambda e: None).start()
     if not link.wait_ready(3):
         raise SystemExit("the virtual board did not answer")
     for i in range(count):
@@ -76,13 +76,13 @@ def event_delays(tmp: Path, presses: int, lose_first: bool) -> list[int]:
     got = threading.Condition()
     delays: list[int] = []
 
-    def hear(event: LinkEvent) -> None:
-        if isinstance(event, BoardEvent) and event.kind == P.PADDLE:
+    def hear(event: LinkReport) -> None:
+        if isinstance(event, BoardReport) and event.kind == P.PADDLE:
             with got:
                 delays.append(link.now_us() - event.t_us)
                 got.notify_all()
 
-    link = Link(mcu.port, hear).start()
+    link = BoardLink(mcu.port, hear).start()
     try:
         if not link.wait_ready(3):
             raise SystemExit("the virtual board did not answer")
@@ -109,7 +109,7 @@ def caller_waits(tmp: Path, stalled: bool) -> list[int]:
     pace (one pair every 5 ms) for two write timeouts; with `stalled`, from the moment the
     board stops taking bytes (the link gives the port up and opens it again meanwhile)."""
     mcu = VirtualMCU(tmp / ("board-stalled" if stalled else "board-healthy")).start()
-    link = Link(mcu.port, lambda e: None).start()
+    link = BoardLink(mcu.port, lambda e: None).start()
     held = os.open(mcu.port, os.O_RDWR | os.O_NOCTTY)
     waits: list[int] = []
     try:
@@ -151,11 +151,11 @@ def recovery(tmp: Path, trials: int) -> list[float]:
     mcu = VirtualMCU(tmp / "board").start()
     ready = threading.Event()
 
-    def hear(event: LinkEvent) -> None:
+    def hear(event: LinkReport) -> None:
         if type(event).__name__ == "Connected":
             ready.set()
 
-    link = Link(mcu.port, hear, retry_open_s=0.05).start()
+    link = BoardLink(mcu.port, hear, retry_open_s=0.05).start()
     assert ready.wait(3)
     times = []
     try:

@@ -91,7 +91,7 @@ REVIEWERS_FIVE = [
      {f"{U}/service/dispatch.py": f"+\nfrom {U}.service.loop import ShowdownService\n"}),
     ("board clock to the championship's store", "a layer imports only the layers the table lets it",
      {f"{U}/core/board/clock.py":
-      f"+\nfrom {U}.adapters.store.championship import EventStore\n"}),
+      f"+\nfrom {U}.adapters.store.championship import ChampionshipStore\n"}),
 ]
 REASONS = {r.name: r.reason for r in graph.RULES} | dict(
     [graph.UNLISTED, graph.CYCLE, graph.MODULE_CYCLE])

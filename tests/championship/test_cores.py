@@ -10,14 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from uno_showdown.core.championship.clock import (
-    ClockEvent,
+    ClockChange,
     Kind,
     Status,
     clock_view,
     replay,
     stage_plan,
 )
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.results import awards
 from uno_showdown.core.championship.settings import Seating, TieKey, TimeUp, make, parse_tie_break
 from uno_showdown.core.championship.standings import Deal, Entrant, standings
@@ -38,26 +38,26 @@ def test_the_seeds_stages_and_breaks() -> None:
 
 def test_the_clock_runs_pauses_and_calls_time() -> None:
     plan = stage_plan(make(tables=3), 2)
-    events = [ClockEvent(Kind.START, "flight-1", T0)]
+    events = [ClockChange(Kind.START, "flight-1", T0)]
     view = clock_view(events, plan, T0 + 10 * M)
     assert (view.stage, view.status, view.left_us) == ("flight-1", Status.RUNNING, 35 * M)
     assert view.time_up_at_us == T0 + 45 * M and view.next_stage == "flight-2"
-    events.append(ClockEvent(Kind.PAUSE, "flight-1", T0 + 10 * M))
+    events.append(ClockChange(Kind.PAUSE, "flight-1", T0 + 10 * M))
     view = clock_view(events, plan, T0 + 20 * M)
     assert (view.status, view.left_us, view.time_up_at_us) == (Status.PAUSED, 35 * M, None)
-    events.append(ClockEvent(Kind.RESUME, "flight-1", T0 + 25 * M))
+    events.append(ClockChange(Kind.RESUME, "flight-1", T0 + 25 * M))
     assert clock_view(events, plan, T0 + 25 * M).time_up_at_us == T0 + 60 * M
     up = clock_view(events, plan, T0 + 61 * M)
     assert (up.status, up.left_us, up.break_left_us) == (Status.TIME_UP, 0, 14 * M)
     assert clock_view(events, plan, T0 + 90 * M).break_left_us == 0
-    events.append(ClockEvent(Kind.START, "flight-2", T0 + 80 * M))
-    events.append(ClockEvent(Kind.END, "flight-2", T0 + 100 * M))  # time called early
+    events.append(ClockChange(Kind.START, "flight-2", T0 + 80 * M))
+    events.append(ClockChange(Kind.END, "flight-2", T0 + 100 * M))  # time called early
     view = clock_view(events, plan, T0 + 101 * M)
     assert (view.stage, view.status, view.time_up_at_us) == ("flight-2", Status.TIME_UP,
                                                              T0 + 100 * M)
     assert view.break_left_us == 9 * M and view.next_stage == "final"
     # calling time after the time ran out changes nothing
-    late = [*events[:3], ClockEvent(Kind.END, "flight-1", T0 + 70 * M)]
+    late = [*events[:3], ClockChange(Kind.END, "flight-1", T0 + 70 * M)]
     assert replay(late, plan)["flight-1"].time_up_at() == T0 + 60 * M
 
 
@@ -65,7 +65,7 @@ def test_before_the_start_and_after_the_final() -> None:
     plan = stage_plan(make(tables=3), 1)
     view = clock_view([], plan, T0)
     assert (view.stage, view.status, view.next_stage) == (None, Status.NOT_STARTED, "flight-1")
-    events = [ClockEvent(Kind.START, "flight-1", T0), ClockEvent(Kind.START, "final", T0 + M)]
+    events = [ClockChange(Kind.START, "flight-1", T0), ClockChange(Kind.START, "final", T0 + M)]
     view = clock_view(events, plan, T0 + 61 * M)
     assert (view.stage, view.status, view.next_stage, view.break_left_us) == (
         "final", Status.TIME_UP, None, None)
@@ -76,10 +76,10 @@ def test_time_is_never_up_before_the_minutes_have_run(steps: list[tuple[Kind, in
     """However the organiser starts, pauses, resumes and calls time, a running stage has
     played exactly its minutes (pauses not counted) when its time is up, unless called."""
     plan = stage_plan(make(tables=3, qualifying_minutes=30), 1)
-    events, at = [ClockEvent(Kind.START, "flight-1", T0)], T0
+    events, at = [ClockChange(Kind.START, "flight-1", T0)], T0
     for kind, minutes in steps:
         at += minutes * M // 10
-        events.append(ClockEvent(kind, "flight-1", at))
+        events.append(ClockChange(kind, "flight-1", at))
     c = replay(events, plan)["flight-1"]
     up = c.time_up_at()
     if up is None:
@@ -162,7 +162,7 @@ def test_settings_refuse_what_makes_no_sense_in_one_sentence() -> None:
                        ({"tables": 3, "edition": "poker"}, "unknown edition 'poker'"),
                        ({"tables": 3, "seating": "tight"}, "--seating must be"),
                        ({"tables": True}, "--tables must be")]:
-        with pytest.raises(EventError, match=words) as refused:
+        with pytest.raises(ChampionshipError, match=words) as refused:
             make(**bad)
         assert "\n" not in str(refused.value)
 

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from uno_showdown.core.championship.draw import MAX_FLIGHTS, flight_sizes, make_draw
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 
 
 def seatable(players: int, tables: int, size: int) -> bool:
@@ -34,7 +34,7 @@ def test_every_draw_keeps_the_seeds_rules(players: int, tables: int, size: int, 
     # registration numbers with gaps (withdrawn players are not drawn)
     numbers = [n for n in range(1, players + len(gaps) + 1) if n not in gaps][:players]
     if not seatable(len(numbers), tables, size):
-        with pytest.raises(EventError) as refused:
+        with pytest.raises(ChampionshipError) as refused:
             make_draw(numbers, tables, size, seed, spread)
         assert "\n" not in str(refused.value)
         return
@@ -85,5 +85,5 @@ def test_the_seeds_23_players_at_3_tables() -> None:
 ])
 def test_players_who_cannot_be_seated_are_refused_in_one_sentence(
         players: int, tables: int, size: int, words: str) -> None:
-    with pytest.raises(EventError, match=words.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ChampionshipError, match=words.replace("(", r"\(").replace(")", r"\)")):
         flight_sizes(players, tables, size)

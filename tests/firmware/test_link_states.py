@@ -14,10 +14,10 @@ import pytest
 from uno_showdown.adapters.board.link import (
     _STATE_CHANGES,
     WRITE_TIMEOUT_S,
-    BoardEvent,
+    BoardLink,
+    BoardReport,
     Connected,
-    Link,
-    LinkEvent,
+    LinkReport,
     LinkState,
     Lost,
     VersionMismatch,
@@ -41,12 +41,12 @@ def test_a_blocked_listener_does_not_hold_the_link(board: VirtualMCU) -> None:
     """The listener is still inside its call for Connected: the link answers every caller."""
     inside, release = threading.Event(), threading.Event()
 
-    def listener(event: LinkEvent) -> None:
+    def listener(event: LinkReport) -> None:
         if isinstance(event, Connected):
             inside.set()
             release.wait(5)
 
-    link = Link(board.port, listener, **OPTIONS).start()
+    link = BoardLink(board.port, listener, **OPTIONS).start()
     try:
         assert inside.wait(3), "no Connected"
         answered = threading.Event()
@@ -71,16 +71,16 @@ def test_a_listener_may_send_a_command_from_another_thread_and_wait_for_it(
     """A listener that hands work to another thread and joins it cannot deadlock the link."""
     sent: list[int | None] = []
     done = threading.Event()
-    link: Link | None = None
+    link: BoardLink | None = None
 
-    def listener(event: LinkEvent) -> None:
-        if isinstance(event, BoardEvent) and event.kind == P.PADDLE and link is not None:
+    def listener(event: LinkReport) -> None:
+        if isinstance(event, BoardReport) and event.kind == P.PADDLE and link is not None:
             worker = threading.Thread(target=lambda: sent.append(link.command(P.ARROW, (0,))))
             worker.start()
             worker.join(2)
             done.set()
 
-    link = Link(board.port, listener, **OPTIONS).start()
+    link = BoardLink(board.port, listener, **OPTIONS).start()
     try:
         assert link.wait_ready(3)
         board.press(P.LEFT)
@@ -91,16 +91,16 @@ def test_a_listener_may_send_a_command_from_another_thread_and_wait_for_it(
 
 
 def test_a_listener_that_raises_does_not_stop_the_link(board: VirtualMCU) -> None:
-    heard: list[LinkEvent] = []
+    heard: list[LinkReport] = []
     pressed = threading.Event()
 
-    def listener(event: LinkEvent) -> None:
+    def listener(event: LinkReport) -> None:
         heard.append(event)
-        if isinstance(event, BoardEvent):
+        if isinstance(event, BoardReport):
             pressed.set()
         raise RuntimeError("a broken listener")
 
-    link = Link(board.port, listener, **OPTIONS).start()
+    link = BoardLink(board.port, listener, **OPTIONS).start()
     try:
         assert link.wait_ready(3)
         board.press(P.RIGHT)
@@ -114,12 +114,12 @@ def test_a_listener_that_raises_does_not_stop_the_link(board: VirtualMCU) -> Non
 def test_the_states_are_named_and_a_mismatched_board_is_one_of_them(tmp_path: Path) -> None:
     mismatched = threading.Event()
 
-    def listener(event: LinkEvent) -> None:
+    def listener(event: LinkReport) -> None:
         if isinstance(event, VersionMismatch):
             mismatched.set()
 
     with VirtualMCU(tmp_path / "old", version=P.VERSION + 1) as old:
-        link = Link(old.port, listener, **OPTIONS)
+        link = BoardLink(old.port, listener, **OPTIONS)
         assert link.state is LinkState.DISCONNECTED
         link.start()
         try:
@@ -147,7 +147,7 @@ def test_the_callers_thread_never_waits_on_a_stalled_port(board: VirtualMCU) -> 
     calls `command` and `now_us` on its own thread: neither may wait on a write, the
     caller's own or the reader thread's heartbeat (serial.threaded: a writer thread writes)."""
     lost = threading.Event()
-    link = Link(board.port, lambda e: lost.set() if isinstance(e, Lost) else None,
+    link = BoardLink(board.port, lambda e: lost.set() if isinstance(e, Lost) else None,
                 **OPTIONS).start()
     stalled = os.open(board.port, os.O_RDWR | os.O_NOCTTY)
     try:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.hil.conftest import Rig, Table, open_table
-from uno_showdown.adapters.board.link import LinkEvent, Lost
+from uno_showdown.adapters.board.link import LinkReport, Lost
 from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 from uno_showdown.contract.events import (
@@ -155,7 +155,7 @@ def test_a_board_gone_when_the_verdict_launches_ends_the_duel_as_launch_failed(
     lost = threading.Event()
     tell = table.unit.link._on_event
 
-    def hear(event: LinkEvent) -> None:
+    def hear(event: LinkReport) -> None:
         if isinstance(event, Lost):
             lost.set()
         tell(event)

@@ -45,7 +45,6 @@ class EventFeed:
         self.limit = limit
         self._events: deque[ServiceEvent] = deque()
         self._cond = threading.Condition()
-        self._taken = 0  # events handed out, for `wait_taken`
         self._put = 0
         self._done = 0  # events a callback listener has finished with
         self.dropped = 0
@@ -76,7 +75,6 @@ class EventFeed:
                 return None
             if not self._events:
                 return None
-            self._taken += 1
             return self._events.popleft()
 
     def drain(self) -> list[ServiceEvent]:
@@ -84,7 +82,6 @@ class EventFeed:
         with self._cond:
             out = list(self._events)
             self._events.clear()
-            self._taken += len(out)
             self._done += len(out)
             self._cond.notify_all()
             return out

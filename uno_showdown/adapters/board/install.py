@@ -84,7 +84,7 @@ def ask_version(port: str, timeout_s: float | None = None) -> BoardHello | None:
     heard: list[BoardHello] = []
     answered = threading.Event()
 
-    def listen(event: link.LinkEvent) -> None:
+    def listen(event: link.LinkReport) -> None:
         if isinstance(event, link.Connected):
             heard.append(BoardHello(port, P.VERSION, event.boot_id))
             answered.set()
@@ -92,7 +92,7 @@ def ask_version(port: str, timeout_s: float | None = None) -> BoardHello | None:
             heard.append(BoardHello(port, event.board_version, -1))
             answered.set()
 
-    conn = link.Link(port, listen, retry_open_s=0.05).start()
+    conn = link.BoardLink(port, listen, retry_open_s=0.05).start()
     try:
         answered.wait(HELLO_TIMEOUT_S if timeout_s is None else timeout_s)
     finally:

@@ -17,7 +17,7 @@ countdown the board refuses, even as stale, is reported as `Refused`: the cards
 did not fly, or nobody will see go, and the owner must hear it.
 
 Everything the owner hears comes through `on_event` on the reader thread:
-`Connected`, `Lost`, `VersionMismatch`, `Refused` and `BoardEvent` (with its
+`Connected`, `Lost`, `VersionMismatch`, `Refused` and `BoardReport` (with its
 stamp already unwrapped onto the device clock, see clock.py). As in pyserial's
 `serial.threaded`, the listener is called with no lock held: the link queues
 what it has to say while it holds its lock and hands it on after letting go,
@@ -150,13 +150,13 @@ class Refused:
 
 
 @dataclass(frozen=True, slots=True)
-class BoardEvent:
+class BoardReport:
     kind: str
     args: tuple[int, ...]
     t_us: int  # the event's own stamp, unwrapped onto the device clock
 
 
-LinkEvent = Connected | Lost | VersionMismatch | Refused | BoardEvent
+LinkReport = Connected | Lost | VersionMismatch | Refused | BoardReport
 
 
 #: the states in which the board hears heartbeats (a mismatched one too: it stays put)
@@ -183,13 +183,13 @@ class _Pending:
     tries: int
 
 
-class Link:
+class BoardLink:
     """A self-healing connection to one board; see the module docstring."""
 
     def __init__(
         self,
         port: str | None,
-        on_event: Callable[[LinkEvent], None],
+        on_event: Callable[[LinkReport], None],
         *,
         heartbeat_s: float = 0.1,
         board_timeout_s: float = 0.6,
@@ -217,7 +217,7 @@ class Link:
         self._decoder = P.Decoder()
         self.clock = BoardClock()
         self.state = LinkState.DISCONNECTED
-        self._to_tell: list[LinkEvent] = []  # said under the lock, told after it
+        self._to_tell: list[LinkReport] = []  # said under the lock, told after it
         self.boot_id: int | None = None
         self.connects = 0
         self._seq = 0
@@ -231,7 +231,7 @@ class Link:
 
     # -- lifetime --
 
-    def start(self) -> Link:
+    def start(self) -> BoardLink:
         self._writer = threading.Thread(target=self._write_out, name="serial-link-writer",
                                         daemon=True)
         self._writer.start()
@@ -378,7 +378,7 @@ class Link:
         if was is LinkState.READY:
             self._emit(Lost(reason, self.clock.now_us(self._host_us()), unconfirmed))
 
-    def _emit(self, event: LinkEvent) -> None:
+    def _emit(self, event: LinkReport) -> None:
         """Queue `event` for the listener; called under the lock, told after it (`_tell`)."""
         self._to_tell.append(event)
 
@@ -464,7 +464,7 @@ class Link:
             i = _TICK_ARG[kind]
             if len(args) <= i:
                 return
-            self._emit(BoardEvent(kind, args, self.clock.unwrap(args[i])))
+            self._emit(BoardReport(kind, args, self.clock.unwrap(args[i])))
 
     def _on_hello(self, args: tuple[int, ...], now: int) -> None:
         version, boot_id, ticks = args[0], args[1], args[2]

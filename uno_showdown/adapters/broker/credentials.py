@@ -29,7 +29,7 @@ from uno_showdown.core.championship.access import (
     director_user,
     table_user,
 )
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
 
 #: The largest credentials file read: one holds a name, a password and a certificate.
@@ -60,10 +60,10 @@ def read_credentials(path: str | Path) -> Credentials:
         text = raw.decode("utf-8") if len(raw) <= MAX_FILE_BYTES else ""
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the name, or not UTF-8
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise EventError(_("cannot read the credentials file {path}: {reason}").format(
+        raise ChampionshipError(_("cannot read the credentials file {path}: {reason}").format(
             path=p, reason=reason)) from None
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise EventError(_("{path} can be read by other users of this computer: make it "
+        raise ChampionshipError(_("{path} can be read by other users of this computer: make it "
                            "yours alone with `chmod 600 {path}`").format(path=p))
     try:
         data = json.loads(text)
@@ -74,7 +74,7 @@ def read_credentials(path: str | Path) -> Credentials:
                             str(data["username"]), str(data["password"]), data.get("broker"),
                             data.get("ca"))
     except (ValueError, KeyError, TypeError):
-        raise EventError(_("{path} is not a credentials file from `uno-showdown event serve`"
+        raise ChampionshipError(_("{path} is not a credentials file from `uno-showdown event serve`"
                            ).format(path=p)) from None
     return creds
 

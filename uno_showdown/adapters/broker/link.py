@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
 
 
@@ -45,7 +45,7 @@ def parse_broker(url: str) -> BrokerAddress:
         parts, port = None, None
     if parts is None or parts.scheme not in ("mqtt", "mqtts") or not parts.hostname or (
             parts.path not in ("", "/")) or parts.username or parts.password:
-        raise EventError(_("{url} is not a broker address: write mqtt://HOST:PORT (or "
+        raise ChampionshipError(_("{url} is not a broker address: write mqtt://HOST:PORT (or "
                            "mqtts://HOST:PORT for TLS)").format(url=url))
     tls = parts.scheme == "mqtts"
     return BrokerAddress(parts.hostname, port or (8883 if tls else 1883), tls)
@@ -57,7 +57,7 @@ class Inbound:
     payload: bytes
 
 
-class Link:
+class BrokerLink:
     """A client of the broker; see the module docstring. `inbox` holds what arrives."""
 
     def __init__(self, address: BrokerAddress, client_id: str, username: str, password: str,

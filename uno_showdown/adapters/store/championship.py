@@ -18,10 +18,15 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 from uno_showdown.adapters.store.games import Store
-from uno_showdown.core.championship.clock import FINAL, ClockEvent, Kind
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.clock import FINAL, ClockChange, Kind
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.model import EventData, EventRow, PlayerRow, TableRow
+from uno_showdown.core.championship.model import (
+    ChampionshipData,
+    ChampionshipRow,
+    PlayerRow,
+    TableRow,
+)
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
 from uno_showdown.core.championship.standings import QUALIFYING, Deal
@@ -103,7 +108,7 @@ MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class EventStore:
+class ChampionshipStore:
     """The championship's rows in a companion `Store`'s file; one instance per store."""
 
     def __init__(self, store: Store) -> None:
@@ -128,7 +133,7 @@ class EventStore:
         with self.store.lock:
             version = self.schema_version()
             if version > SCHEMA_VERSION:
-                raise EventError(
+                raise ChampionshipError(
                     _("{path} holds a championship written by a newer uno-showdown (schema "
                       "{found}): update uno-showdown to open it").format(
                         path=self.store.path, found=version))
@@ -167,14 +172,15 @@ class EventStore:
             return [int(r[0]) for r in conn.execute(
                 "SELECT id FROM championship_events ORDER BY id")]
 
-    def load(self, conn: sqlite3.Connection, event_id: int) -> EventData:
+    def load(self, conn: sqlite3.Connection, event_id: int) -> ChampionshipData:
         row = conn.execute("SELECT id, name, created_at, settings, seed, stale FROM "
                            "championship_events WHERE id = ?", (event_id,)).fetchone()
         if row is None:
-            raise EventError(
+            raise ChampionshipError(
                 _("there is no event {id} in {path}: see `uno-showdown event list`").format(
                     id=event_id, path=self.store.path))
-        event = EventRow(int(row[0]), row[1], row[2], Settings.from_json(row[3]), row[4], row[5])
+        event = ChampionshipRow(int(row[0]), row[1], row[2], Settings.from_json(row[3]), row[4],
+                                row[5])
         players = tuple(PlayerRow(*r) for r in conn.execute(
             "SELECT number, name, registered_at, lot, withdrawn_at FROM championship_players "
             "WHERE event_id = ? ORDER BY number", (event_id,)))
@@ -188,10 +194,10 @@ class EventStore:
             for stage, table, box in conn.execute(
                 "SELECT stage, table_no, box_id FROM championship_tables WHERE event_id = ? "
                 "ORDER BY stage, table_no", (event_id,)))
-        clock = tuple(ClockEvent(Kind(kind), stage, int(at)) for kind, stage, at in conn.execute(
+        clock = tuple(ClockChange(Kind(kind), stage, int(at)) for kind, stage, at in conn.execute(
             "SELECT kind, stage, at_us FROM championship_clock WHERE event_id = ? ORDER BY seq",
             (event_id,)))
-        return EventData(event, players, tables, clock)
+        return ChampionshipData(event, players, tables, clock)
 
     @staticmethod
     def remote_deals(conn: sqlite3.Connection, event_id: int
@@ -286,7 +292,7 @@ class EventStore:
                   box_id: int, seats: Sequence[int]) -> None:
         conn.execute("INSERT INTO championship_tables (event_id, stage, table_no, box_id) "
                      "VALUES (?, ?, ?, ?)", (event_id, stage, table, box_id))
-        EventStore.set_seats(conn, event_id, stage, table, seats)
+        ChampionshipStore.set_seats(conn, event_id, stage, table, seats)
 
     @staticmethod
     def set_seats(conn: sqlite3.Connection, event_id: int, stage: str, table: int,

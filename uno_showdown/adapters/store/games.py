@@ -695,10 +695,6 @@ class Store:
             (game_id, game.revision, json.dumps(game.tally.to_json())),
         )
 
-    def delete_game(self, game_id: int) -> None:
-        with self.transaction() as conn:
-            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
-
     # -- rounds --
 
     def _player_ids(self, conn: sqlite3.Connection, game_id: int) -> dict[str, int]:

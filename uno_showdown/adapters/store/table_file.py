@@ -69,11 +69,12 @@ class TableFile:
                 conn.execute("INSERT INTO table_sync_meta VALUES ('event', ?)", (str(event_id),))
                 conn.execute("INSERT INTO table_sync_meta VALUES ('table', ?)", (str(table),))
             elif (meta.get("event"), meta.get("table")) != (str(event_id), str(table)):
-                from uno_showdown.core.championship.errors import EventError
+                from uno_showdown.core.championship.errors import ChampionshipError
                 from uno_showdown.core.championship.i18n import _
 
-                raise EventError(_("{path} is the games file of table {table} of event {event}: "
-                                   "give this table a file of its own with --db").format(
+                raise ChampionshipError(
+                    _("{path} is the games file of table {table} of event {event}: "
+                      "give this table a file of its own with --db").format(
                     path=store.path, table=meta.get("table"), event=meta.get("event")))
         self.event_id, self.table = event_id, table
         self.source = self.meta("source") or ""

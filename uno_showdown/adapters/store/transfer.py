@@ -58,8 +58,6 @@ FORMAT_NAME = "uno-showdown-game"
 FORMAT_VERSION = 3
 CSV_COLUMNS = ("edition", "method", "target", "options", "round", "played_at", "seat",
                "player", "team", "joined_round", "winner", "hand", "hand_value", "points")
-#: Columns written after CSV_COLUMNS only for games that use them; optional when read.
-CSV_VARIANT_COLUMNS = ("place", "out_on", "house_rules", "deals_first", "showdown_out")
 
 
 #: The largest file `game import` reads: ten times a 20,000-round game of ten players as CSV,

@@ -25,10 +25,10 @@ import time
 from typing import Any
 
 from uno_showdown.adapters.board.link import (
-    BoardEvent,
+    BoardLink,
+    BoardReport,
     Connected,
-    Link,
-    LinkEvent,
+    LinkReport,
     Lost,
     Refused,
     VersionMismatch,
@@ -97,7 +97,7 @@ class SerialUnit(ShowdownUnit):
         self._woken = False
         self._answered = threading.Event()  # the board's first hello: ours, or a mismatch
         self._mismatch: VersionMismatch | None = None
-        self.link = Link(port, self._on_link_event, **link_options).start()
+        self.link = BoardLink(port, self._on_link_report, **link_options).start()
 
     def refuse_other_firmware(self, timeout_s: float = HELLO_WAIT_S) -> None:
         """Raise ConfigError if the board answers the first hello with another protocol.
@@ -113,9 +113,9 @@ class SerialUnit(ShowdownUnit):
 
     # -- what the link says --
 
-    def _on_link_event(self, event: LinkEvent) -> None:
+    def _on_link_report(self, event: LinkReport) -> None:
         item: UnitInput | None = None
-        if isinstance(event, BoardEvent):
+        if isinstance(event, BoardReport):
             item = self._board_input(event)
         elif isinstance(event, Lost):
             # a launch the board had not acknowledged may never have run: its duel's cards
@@ -144,7 +144,7 @@ class SerialUnit(ShowdownUnit):
         if item is not None:
             self._report(item)
 
-    def _board_input(self, event: BoardEvent) -> UnitInput | None:
+    def _board_input(self, event: BoardReport) -> UnitInput | None:
         args, t = event.args, event.t_us
         if event.kind == P.PADDLE:
             return PaddlePressed(Side.LEFT if args[0] == P.LEFT else Side.RIGHT, t)

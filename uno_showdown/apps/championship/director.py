@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from uno_showdown.adapters.broker.link import BrokerAddress, Inbound, Link
+from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink, Inbound
 from uno_showdown.adapters.store.ledger import Ledger
 from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.core.championship import messages as wire
@@ -67,7 +67,7 @@ class DirectorSync:
         self.event_id = event_id
         self.ledger = Ledger(self.champ.store)
         self.secrets = {t: c.secret for t, c in tables.items()}
-        self.link = Link(address, f"uno-showdown-e{event_id}-director", director.username,
+        self.link = BrokerLink(address, f"uno-showdown-e{event_id}-director", director.username,
                          director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,
                          check_hostname=check_hostname)
         self.on_state = on_state

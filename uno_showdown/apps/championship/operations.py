@@ -4,7 +4,7 @@
 and the director's screen ask it, it asks the pure cores (draw, clock, standings, results)
 and writes through the stores. Every change reads the event inside its own write
 transaction, so two organisers' commands (or the screen and a terminal) never act on a
-stale view, and a refusal (`EventError`, one sentence) writes nothing.
+stale view, and a refusal (`ChampionshipError`, one sentence) writes nothing.
 
 How the event drives the tables: the draw makes every table a companion game under the
 championship method, inside a time box (`core.table.timebox`) that waits for its stage;
@@ -24,16 +24,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from uno_showdown.adapters.store import wallclock
-from uno_showdown.adapters.store.championship import EventStore
+from uno_showdown.adapters.store.championship import ChampionshipStore
 from uno_showdown.adapters.store.games import Store, default_db_path
 from uno_showdown.adapters.store.wallclock import iso
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import set_language
 from uno_showdown.core.championship.clock import FINAL, Kind, Status, flight_key, stage_plan
 from uno_showdown.core.championship.draw import Draw, make_draw
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.model import EventData
+from uno_showdown.core.championship.model import ChampionshipData
 from uno_showdown.core.championship.settings import MAX_TABLE_SIZE, Seating, Settings, TimeUp
 from uno_showdown.core.championship.snapshot import (
     Reading,
@@ -79,7 +79,7 @@ class Championship:
     def __init__(self, store: Store, event_id: int | None, *,
                  clock: Callable[[], int] | None = None) -> None:
         self.store = store
-        self.events = EventStore(store)
+        self.events = ChampionshipStore(store)
         self.event_id = event_id
         self.clock: Callable[[], int] = clock or wallclock.now
 
@@ -98,7 +98,7 @@ class Championship:
             except (OSError, ValueError):  # a name too long, a NUL: the store says so
                 missing = False
             if missing:
-                raise EventError(_("there is no games file at {path}: check --db, or create "
+                raise ChampionshipError(_("there is no games file at {path}: check --db, or create "
                                    "an event with `uno-showdown event new NAME --tables N`"
                                    ).format(path=path))
         store = Store(db_path)
@@ -108,7 +108,7 @@ class Championship:
             if event_id is None:
                 champ.event_id = ids[-1] if ids else None
             elif event_id not in ids:
-                raise EventError(
+                raise ChampionshipError(
                     _("there is no event {id} in {path}: see `uno-showdown event list`").format(
                         id=event_id, path=store.path))
             else:
@@ -129,8 +129,9 @@ class Championship:
 
     def _require(self) -> int:
         if self.event_id is None:
-            raise EventError(_("there is no event yet: create one with `uno-showdown event new "
-                               "NAME --tables N`"))
+            raise ChampionshipError(
+                _("there is no event yet: create one with `uno-showdown event new "
+                  "NAME --tables N`"))
         return self.event_id
 
     # -- reading --
@@ -156,7 +157,7 @@ class Championship:
         with self.events.reading() as conn:
             return self._read_in(conn, self.events.load(conn, event_id))
 
-    def _read_in(self, conn: sqlite3.Connection, data: EventData) -> Reading:
+    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> Reading:
         boxes = {t.box_id: self.store.load_time_box(conn, t.box_id) for t in data.tables}
         games = {gid: self.store.load_game(gid) for b in boxes.values() for gid in b.game_ids}
         remote = self.events.remote_deals(conn, data.event.id) if data.tables else {}
@@ -178,7 +179,8 @@ class Championship:
         with self.store.transaction() as conn:
             data = self.events.load(conn, event_id)
             if data.clock:
-                raise EventError(_("the championship has started, so its settings are fixed"))
+                raise ChampionshipError(
+                    _("the championship has started, so its settings are fixed"))
             settings = data.event.settings.changed(**values)
             if settings == data.event.settings:
                 return settings
@@ -193,25 +195,26 @@ class Championship:
         """Register players; each gets the next number. All or none are registered."""
         event_id = self._require()
         if not names:
-            raise EventError(_("give the names of the players to register"))
+            raise ChampionshipError(_("give the names of the players to register"))
         clean = [check_name(n) for n in names]
         with self.store.transaction() as conn:
             data = self.events.load(conn, event_id)
             if data.clock:
-                raise EventError(_("qualifying has started, so registration is closed"))
+                raise ChampionshipError(_("qualifying has started, so registration is closed"))
             taken = {name_key(p.name): p for p in data.players}
             if len(data.players) + len(clean) > MAX_PLAYERS:
-                raise EventError(_("an event takes at most {n} players").format(n=MAX_PLAYERS))
+                raise ChampionshipError(
+                    _("an event takes at most {n} players").format(n=MAX_PLAYERS))
             given: dict[str, str] = {}
             for name in clean:
                 key = name_key(name)
                 if key in given:
-                    raise EventError(_("{name} is given twice: give each player a different "
+                    raise ChampionshipError(_("{name} is given twice: give each player a different "
                                        "name").format(name=given[key]))
                 given[key] = name
                 known = taken.get(key)
                 if known is not None:
-                    raise EventError(
+                    raise ChampionshipError(
                         _("{name} is already registered as number {n}: give each player a "
                           "different name, e.g. with an initial").format(
                             name=name, n=known.number))
@@ -230,14 +233,15 @@ class Championship:
             data = self.events.load(conn, event_id)
             player = data.player(number)
             if player is None:
-                raise EventError(_("there is no player number {n}: see `uno-showdown event "
+                raise ChampionshipError(_("there is no player number {n}: see `uno-showdown event "
                                    "show`").format(n=number))
             if player.withdrawn:
                 return [_("{name} (number {n}) had already withdrawn.").format(
                     name=player.name, n=number)]
             snap = self._snapshot_in(conn, data, now)
             if snap.over:
-                raise EventError(_("the championship is over, so nobody can withdraw any more"))
+                raise ChampionshipError(
+                    _("the championship is over, so nobody can withdraw any more"))
             self.events.withdraw(conn, event_id, number, iso(now))
             data = self.events.load(conn, event_id)
             notes = [_("{name} (number {n}) has withdrawn.").format(name=player.name, n=number)]
@@ -247,7 +251,7 @@ class Championship:
                 notes += self._table_without(conn, data, snap, table, number, now)
             return notes
 
-    def _table_without(self, conn: sqlite3.Connection, data: EventData, snap: Snapshot,
+    def _table_without(self, conn: sqlite3.Connection, data: ChampionshipData, snap: Snapshot,
                        table: TableStatus, number: int, now: int) -> list[str]:
         title = _("{stage}, {table}").format(stage=snap.stage_title(table.stage),
                                              table=table_title(table.table))
@@ -269,7 +273,7 @@ class Championship:
         self._save_box(table.box.finished())
         return [_("{title} has one player left and is done.").format(title=title)]
 
-    def _seat_lone_player(self, data: EventData, snap: Snapshot, table: TableStatus,
+    def _seat_lone_player(self, data: ChampionshipData, snap: Snapshot, table: TableStatus,
                           lone: int, now: int) -> list[str]:
         """A later flight's table left with one player before it started: seat them at the
         flight's smallest table with room, or take a player from the largest one."""
@@ -300,13 +304,13 @@ class Championship:
         self._save_box(table.box.finished())
         return [_("{name} is left alone and sits this flight out.").format(name=name)]
 
-    def _set_seats(self, data: EventData, table: TableStatus, seats: Sequence[int]) -> None:
+    def _set_seats(self, data: ChampionshipData, table: TableStatus, seats: Sequence[int]) -> None:
         self.events.set_seats(self.store.conn, data.event.id, table.stage, table.table, seats)
 
     def _save_box(self, box: TimeBox) -> None:
         self.store.save_time_box(self.store.conn, box)
 
-    def _play_on(self, table: TableStatus, players: Sequence[int], data: EventData,
+    def _play_on(self, table: TableStatus, players: Sequence[int], data: ChampionshipData,
                  now: int) -> int:
         """The table's game goes on with these players in a new game in its box, dealt by
         whoever deals next in the current one (or the next player left of them)."""
@@ -321,7 +325,7 @@ class Championship:
             order = order[k:] + order[:k]
         return self._new_game(table.box, order, data, now, current.rules)
 
-    def _new_game(self, box: TimeBox, players: Sequence[int], data: EventData, now: int,
+    def _new_game(self, box: TimeBox, players: Sequence[int], data: ChampionshipData, now: int,
                   rules: Rules | None = None) -> int:
         settings = data.event.settings
         names = [data.player(n).name for n in players]  # type: ignore[union-attr]
@@ -337,13 +341,15 @@ class Championship:
         """Seat the players who have not withdrawn (again, until the first stage starts)."""
         event_id = self._require()
         if seed is not None and not 0 <= seed <= MAX_SEED:
-            raise EventError(_("a seed is a whole number from 0 to {max}").format(max=MAX_SEED))
+            raise ChampionshipError(
+                _("a seed is a whole number from 0 to {max}").format(max=MAX_SEED))
         chosen = secrets.randbelow(1_000_000) if seed is None else seed
         now = self.clock()
         with self.store.transaction() as conn:
             data = self.events.load(conn, event_id)
             if data.clock:
-                raise EventError(_("qualifying has started, so the seats cannot be drawn again"))
+                raise ChampionshipError(
+                    _("qualifying has started, so the seats cannot be drawn again"))
             settings = data.event.settings
             data_before = data
             playing = [p.number for p in data.players if not p.withdrawn]
@@ -379,7 +385,7 @@ class Championship:
                 self.store.remove_time_box(conn, old.box_id)
             return draw, seated
 
-    def _label(self, data: EventData, stage: str, table: int, flights: int) -> str:
+    def _label(self, data: ChampionshipData, stage: str, table: int, flights: int) -> str:
         where = stage_title(stage, flights)
         if stage != FINAL:
             where = _("{stage}, {table}").format(stage=where, table=table_title(table))
@@ -397,7 +403,7 @@ class Championship:
             stage = self._next_stage(snap)
             for table in snap.stage_tables(stage):
                 if table.box.state is State.WAITING and len(table.players) < 2:
-                    raise EventError(
+                    raise ChampionshipError(
                         _("{table} of {stage} has fewer than 2 players: draw the seats "
                           "again with `uno-showdown event draw`").format(
                             table=table_title(table.table), stage=snap.stage_title(stage)))
@@ -410,7 +416,7 @@ class Championship:
 
     def _next_stage(self, snap: Snapshot) -> str:
         if snap.flights == 0:
-            raise EventError(_("draw the seats first: `uno-showdown event draw`"))
+            raise ChampionshipError(_("draw the seats first: `uno-showdown event draw`"))
         stale = snap.event.stale
         if stale is not None:
             reasons = {
@@ -418,33 +424,35 @@ class Championship:
                 STALE_WITHDRAWN: _("a table was left with one player after the draw"),
                 STALE_SETTINGS: _("the settings changed after the draw"),
             }
-            raise EventError(_("{reason}: draw the seats again with `uno-showdown event draw` "
-                               "(--seed {seed} uses the same seed, but with other players or "
-                               "settings the seats come out differently)").format(
+            raise ChampionshipError(
+                _("{reason}: draw the seats again with `uno-showdown event draw` "
+                  "(--seed {seed} uses the same seed, but with other players or "
+                  "settings the seats come out differently)").format(
                 reason=reasons.get(stale, stale), seed=snap.event.seed))
         view = snap.clock
         if view.status in (Status.RUNNING, Status.PAUSED):
             assert view.stage is not None
-            raise EventError(_("{stage} is under way: `uno-showdown event end` ends it now").format(
+            raise ChampionshipError(
+                _("{stage} is under way: `uno-showdown event end` ends it now").format(
                 stage=snap.stage_title(view.stage)))
         if view.stage is not None:
             self._require_done(snap, view.stage)
         stage = view.next_stage
         if stage is None:
-            raise EventError(_("the championship is over: see `uno-showdown event results`"))
+            raise ChampionshipError(_("the championship is over: see `uno-showdown event results`"))
         if stage == FINAL and not snap.final_seated:
-            raise EventError(_("seat the finalists first: `uno-showdown event final`"))
+            raise ChampionshipError(_("seat the finalists first: `uno-showdown event final`"))
         return stage
 
     def _require_done(self, snap: Snapshot, stage: str) -> None:
         view = snap.clock
         if view.stage == stage and view.status in (Status.RUNNING, Status.PAUSED):
-            raise EventError(_("{stage} is still running ({time} left): `uno-showdown event "
+            raise ChampionshipError(_("{stage} is still running ({time} left): `uno-showdown event "
                                "end` calls time").format(stage=snap.stage_title(stage),
                                                          time=clock_text(view.left_us or 0)))
         waiting = [t for t in snap.stage_tables(stage) if not t.done]
         if waiting:
-            raise EventError(
+            raise ChampionshipError(
                 _("{stage} is not over: {tables} may still record the deal in progress; "
                   "record it, or mark the table done with `uno-showdown event done --table "
                   "N`").format(stage=snap.stage_title(stage),
@@ -453,16 +461,16 @@ class Championship:
     def _running(self, snap: Snapshot, *allowed: Status) -> str:
         view = snap.clock
         if view.stage is None:
-            raise EventError(_("no stage has started yet: `uno-showdown event start` starts "
+            raise ChampionshipError(_("no stage has started yet: `uno-showdown event start` starts "
                                "the first"))
         if view.status not in allowed:
             title = snap.stage_title(view.stage)
             if view.status is Status.TIME_UP:
-                raise EventError(_("the time of {stage} is already up").format(stage=title))
+                raise ChampionshipError(_("the time of {stage} is already up").format(stage=title))
             if view.status is Status.PAUSED:
-                raise EventError(_("{stage} is already paused: `uno-showdown event resume` "
+                raise ChampionshipError(_("{stage} is already paused: `uno-showdown event resume` "
                                    "goes on").format(stage=title))
-            raise EventError(_("{stage} is running, not paused").format(stage=title))
+            raise ChampionshipError(_("{stage} is running, not paused").format(stage=title))
         return view.stage
 
     def _clock_change(self, kind: Kind, allowed: tuple[Status, ...],
@@ -499,19 +507,20 @@ class Championship:
             snap = self._snapshot_in(conn, data, now)
             view = snap.clock
             if view.stage is None:
-                raise EventError(_("no stage has started yet: `uno-showdown event start` "
+                raise ChampionshipError(_("no stage has started yet: `uno-showdown event start` "
                                    "starts the first"))
             title = snap.stage_title(view.stage)
             table = next((t for t in snap.stage_tables(view.stage) if t.table == table_no), None)
             if table is None:
                 known = ", ".join(str(t.table) for t in snap.stage_tables(view.stage))
-                raise EventError(_("{stage} has no table {n}: its tables are {tables}").format(
+                raise ChampionshipError(
+                    _("{stage} has no table {n}: its tables are {tables}").format(
                     stage=title, n=table_no, tables=known))
             if table.done:
                 return table, False
             if view.status is not Status.TIME_UP:
                 left = table.left_us or 0
-                raise EventError(
+                raise ChampionshipError(
                     _("{table} still has {time} to play: a table is done once the time is up "
                       "(`uno-showdown event end` calls time now)").format(
                         table=table_title(table_no), time=clock_text(left)))
@@ -534,23 +543,25 @@ class Championship:
                 t = existing[0]
                 return Seated(FINAL, t.table, t.game_id, t.seats)
             if snap.flights == 0:
-                raise EventError(_("draw the seats first: `uno-showdown event draw`"))
+                raise ChampionshipError(_("draw the seats first: `uno-showdown event draw`"))
             for stage in snap.qualifying_stages:
                 if stage not in started(data):
-                    raise EventError(_("{stage} has not been played yet: `uno-showdown event "
-                                       "start` starts it").format(stage=snap.stage_title(stage)))
+                    raise ChampionshipError(
+                        _("{stage} has not been played yet: `uno-showdown event "
+                          "start` starts it").format(stage=snap.stage_title(stage)))
                 self._require_done(snap, stage)
             return self._reseat_final(data, snap, now)
 
-    def _reseat_final(self, data: EventData, snap: Snapshot, now: int) -> Seated:
+    def _reseat_final(self, data: ChampionshipData, snap: Snapshot, now: int) -> Seated:
         conn = self.store.conn
         settings = data.event.settings
         withdrawn = {p.number for p in data.players if p.withdrawn}
         chosen = [n for n in finalists(snap.qualifying, len(snap.qualifying))
                   if n not in withdrawn][:settings.finalists]
         if len(chosen) < 2:
-            raise EventError(_("the final needs at least 2 players who played in qualifying, "
-                               "and there are {n}").format(n=len(chosen)))
+            raise ChampionshipError(
+                _("the final needs at least 2 players who played in qualifying, "
+                  "and there are {n}").format(n=len(chosen)))
         existing = snap.stage_tables(FINAL)
         if existing:
             table = existing[0]
@@ -574,7 +585,7 @@ class Championship:
             self._save_box(_next(source.box.sealed(), box_id))
         return Seated(FINAL, 1, game_id, tuple(chosen))
 
-    def _snapshot_in(self, conn: sqlite3.Connection, data: EventData, now: int) -> Snapshot:
+    def _snapshot_in(self, conn: sqlite3.Connection, data: ChampionshipData, now: int) -> Snapshot:
         return build_snapshot(self._read_in(conn, data), now)
 
 
@@ -586,9 +597,9 @@ def event_name(name: str) -> str:
     """An event's name as kept (spaces tidied), checked."""
     clean = " ".join(name.split())
     if not clean:
-        raise EventError(_("an event needs a name, e.g. \"UNO Cup\""))
+        raise ChampionshipError(_("an event needs a name, e.g. \"UNO Cup\""))
     if len(clean) > MAX_EVENT_NAME:
-        raise EventError(_("an event's name can have at most {n} characters").format(
+        raise ChampionshipError(_("an event's name can have at most {n} characters").format(
             n=MAX_EVENT_NAME))
     return clean
 
@@ -605,5 +616,13 @@ def _next(box: TimeBox, next_box_id: int) -> TimeBox:
     return replace(box, next_box_id=next_box_id)
 
 
-__all__ = ["Championship", "CompanionError", "EventError", "Reading", "Seated", "Snapshot",
-           "TableStatus", "build_snapshot"]
+__all__ = [
+    "Championship",
+    "ChampionshipError",
+    "CompanionError",
+    "Reading",
+    "Seated",
+    "Snapshot",
+    "TableStatus",
+    "build_snapshot",
+]

@@ -25,7 +25,7 @@ from uno_showdown.adapters.broker.link import BrokerAddress, parse_broker
 from uno_showdown.adapters.store.ledger import Ledger
 from uno_showdown.apps.championship.director import DirectorSync
 from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
 
 log = logging.getLogger("uno-showdown.serve")
@@ -39,7 +39,7 @@ def parse_host_port(text: str, default_host: str, what: str) -> tuple[str, int]:
     host = host.strip("[]") or default_host
     # ASCII digits only: "²".isdigit() is true and int() refuses it
     if not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 < int(port) < 65536:
-        raise EventError(_("{text} is not an address for {what}: write HOST:PORT, e.g. "
+        raise ChampionshipError(_("{text} is not an address for {what}: write HOST:PORT, e.g. "
                            "0.0.0.0:8080").format(text=text, what=what))
     return host, int(port)
 
@@ -90,7 +90,7 @@ class Served:
         else:
             host, port = parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
             if (opts.tls_cert is None) != (opts.tls_key is None):
-                raise EventError(_("TLS needs both --tls-cert and --tls-key"))
+                raise ChampionshipError(_("TLS needs both --tls-cert and --tls-key"))
             tls = opts.tls_cert is not None
             local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
             self.address = BrokerAddress(local, port, tls)
@@ -111,7 +111,7 @@ class Served:
             return self._write_files()
         except (OSError, ValueError) as exc:  # a folder that cannot be, a NUL in its name
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-            raise EventError(_("cannot write the tables' credentials to {folder}: {reason}; "
+            raise ChampionshipError(_("cannot write the tables' credentials to {folder}: {reason}; "
                                "choose another --credentials-dir").format(
                 folder=self.folder, reason=reason)) from None
 
@@ -143,7 +143,7 @@ class Served:
             try:
                 self.broker.start()
             except OSError as exc:
-                raise EventError(_("the broker cannot listen on {addr}: {reason}; choose "
+                raise ChampionshipError(_("the broker cannot listen on {addr}: {reason}; choose "
                                    "another with --listen HOST:PORT").format(
                     addr=self.opts.listen, reason=exc.strerror or exc)) from None
         self.sync = DirectorSync(self.db, self.event_id, self.address, self.director_creds,

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from uno_showdown.adapters.broker.link import BrokerAddress, Link
+from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.table_file import TableFile
 from uno_showdown.core.championship import messages as wire
@@ -54,7 +54,7 @@ class TableAgent:
         self.table = table
         self.store = Store(db_path)
         self.file = TableFile(self.store, creds.event, table)
-        self.link = Link(address, f"uno-showdown-e{creds.event}-table-{table}",
+        self.link = BrokerLink(address, f"uno-showdown-e{creds.event}-table-{table}",
                          creds.username, creds.secret,
                          [wire.down_topic(creds.event, table), wire.ack_topic(creds.event, table),
                           wire.standings_topic(creds.event)], ca_pem=creds.ca_pem)

@@ -52,19 +52,19 @@ def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from uno_showdown.adapters.broker.link import parse_broker
     from uno_showdown.apps.championship.table_agent import TableAgent
     from uno_showdown.contract.i18n import set_language
-    from uno_showdown.core.championship.errors import EventError
+    from uno_showdown.core.championship.errors import ChampionshipError
 
     set_language(args.lang)
     address = parse_broker(args.broker)
     if not 1 <= args.table <= 999:
-        raise EventError(_("a table is numbered from 1 to 999"))
+        raise ChampionshipError(_("a table is numbered from 1 to 999"))
     creds = read_credentials(args.credentials)
     if creds.event != args.event or creds.table != args.table:
-        raise EventError(_("{path} holds the credentials of table {table} of event {event}: "
+        raise ChampionshipError(_("{path} holds the credentials of table {table} of event {event}: "
                            "use that table's file").format(
             path=args.credentials, table=creds.table, event=creds.event))
     if address.tls and not creds.ca_pem:
-        raise EventError(_("the broker speaks TLS but {path} holds no certificate: ask the "
+        raise ChampionshipError(_("the broker speaks TLS but {path} holds no certificate: ask the "
                            "director for a file made with --tls-cert").format(
             path=args.credentials))
     return TableAgent(args.db, address, creds, args.table,

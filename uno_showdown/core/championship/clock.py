@@ -35,7 +35,7 @@ class Kind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class ClockEvent:
+class ClockChange:
     kind: Kind
     stage: str
     at_us: int
@@ -98,7 +98,7 @@ class StageClock:
         return max(0, self.started_at_us + self.duration_us + self.paused_us - now_us)
 
 
-def replay(events: Iterable[ClockEvent], plan: Sequence[StagePlan]) -> dict[str, StageClock]:
+def replay(events: Iterable[ClockChange], plan: Sequence[StagePlan]) -> dict[str, StageClock]:
     """Every started stage's clock, from its events in the order they were stored."""
     durations = {p.key: p.duration_us for p in plan}
     clocks: dict[str, StageClock] = {}
@@ -143,7 +143,7 @@ class ClockView:
     next_stage: str | None  # the stage after the current one (the first when none started)
 
 
-def clock_view(events: Sequence[ClockEvent], plan: Sequence[StagePlan],
+def clock_view(events: Sequence[ClockChange], plan: Sequence[StagePlan],
                now_us: int) -> ClockView:
     clocks = replay(events, plan)
     keys = [p.key for p in plan]

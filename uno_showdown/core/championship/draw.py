@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
 
 #: The most flights a qualifying can have (the seed's "two rounds of 45 minutes").
@@ -59,9 +59,9 @@ class Draw:
 
 def flight_sizes(players: int, tables: int, table_size: int,
                  spread: bool = False) -> tuple[int, ...]:
-    """How many play in each flight; EventError when they cannot be seated."""
+    """How many play in each flight; ChampionshipError when they cannot be seated."""
     if players < MIN_AT_TABLE:
-        raise EventError(
+        raise ChampionshipError(
             _("a draw needs at least 2 players and {n} can play: register more players "
               "first").format(n=players))
     seats = tables * table_size
@@ -70,7 +70,7 @@ def flight_sizes(players: int, tables: int, table_size: int,
     elif players <= MAX_FLIGHTS * seats:
         sizes = ((players + 1) // 2, players // 2)
     else:
-        raise EventError(
+        raise ChampionshipError(
             _("{n} players do not fit in two flights at {tables} tables of {size} ({seats} "
               "seats a flight): add tables with `event set --tables N`").format(
                 n=players, tables=tables, size=table_size, seats=seats))
@@ -87,7 +87,7 @@ def table_sizes(players: int, tables: int, table_size: int,
     if spread:
         count = max(count, min(tables, players // MIN_AT_TABLE))
     if count > tables or players < MIN_AT_TABLE * count:
-        raise EventError(
+        raise ChampionshipError(
             _("{n} players cannot be seated at tables of at most {size} with at least 2 at "
               "each: change the table size with `event set --table-size N`").format(
                 n=players, size=table_size))

@@ -5,5 +5,5 @@ from __future__ import annotations
 from uno_showdown.contract.errors import CompanionError
 
 
-class EventError(CompanionError):
+class ChampionshipError(CompanionError):
     """Something the organiser typed or chose cannot be done now; the message says why."""

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from uno_showdown.core.championship.clock import ClockEvent
+from uno_showdown.core.championship.clock import ClockChange
 from uno_showdown.core.championship.settings import Settings
 
 
 @dataclass(frozen=True, slots=True)
-class EventRow:
+class ChampionshipRow:
     id: int
     name: str
     created_at: str
@@ -42,13 +42,13 @@ class TableRow:
 
 
 @dataclass(frozen=True, slots=True)
-class EventData:
+class ChampionshipData:
     """Everything stored about one event, read at one moment."""
 
-    event: EventRow
+    event: ChampionshipRow
     players: tuple[PlayerRow, ...]
     tables: tuple[TableRow, ...]
-    clock: tuple[ClockEvent, ...]
+    clock: tuple[ClockChange, ...]
     _by_number: dict[int, PlayerRow] = field(init=False, repr=False, compare=False)
     _by_name: dict[str, int] = field(init=False, repr=False, compare=False)
 
@@ -62,6 +62,3 @@ class EventData:
     def number_of(self, name: str) -> int | None:
         """The number of the player registered under `name` (names are unique, any case)."""
         return self._by_name.get(name.casefold())
-
-    def tables_of(self, stage: str) -> tuple[TableRow, ...]:
-        return tuple(t for t in self.tables if t.stage == stage)

@@ -23,7 +23,7 @@ from enum import StrEnum
 from typing import Any
 
 from uno_showdown.contract.errors import CompanionError
-from uno_showdown.core.championship.errors import EventError
+from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import N_, _
 from uno_showdown.core.deck.editions import EDITIONS, edition_key
 from uno_showdown.core.scoring import MAX_TARGET
@@ -113,16 +113,13 @@ class Settings:
 
     # -- what the stages are --
 
-    def fits_one_flight(self, players: int) -> bool:
-        return players <= self.tables * self.table_size
-
     def tie_break_text(self) -> str:
         return ", ".join(_(TIE_KEY_TITLES[k]) for k in self.tie_break)
 
 
 def _whole(name: str, value: Any, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EventError(
+        raise ChampionshipError(
             _("{name} must be a whole number from {low} to {high}, not {value}").format(
                 name=name, low=low, high=high, value=value))
     return value
@@ -139,11 +136,12 @@ def parse_tie_break(value: str | tuple[str, ...] | list[str]) -> tuple[TieKey, .
         try:
             key = TieKey(word)
         except ValueError:
-            raise EventError(
+            raise ChampionshipError(
                 _("unknown tie-break {name!r}: use points, games and lot in the order "
                   "wanted, e.g. points,games,lot").format(name=word)) from None
         if key in keys:
-            raise EventError(_("{name} is given twice in the tie-break: give it once").format(
+            raise ChampionshipError(
+                _("{name} is given twice in the tie-break: give it once").format(
                 name=word))
         keys.append(key)
     if TieKey.LOT not in keys:
@@ -152,7 +150,8 @@ def parse_tie_break(value: str | tuple[str, ...] | list[str]) -> tuple[TieKey, .
 
 
 def make(**values: Any) -> Settings:
-    """Settings from keyword values, every one checked; EventError names the first bad one."""
+    """Settings from keyword values, every one checked; ChampionshipError names the first bad
+    one."""
     base = Settings(tables=values.get("tables", 1))
     merged = {f.name: values.get(f.name, getattr(base, f.name)) for f in fields(Settings)}
     out = replace(
@@ -173,26 +172,26 @@ def make(**values: Any) -> Settings:
     try:
         time_up = TimeUp(str(merged["time_up"]).strip().lower())
     except ValueError:
-        raise EventError(
+        raise ChampionshipError(
             _("--time-up must be finish (the deal in progress is played to its end and "
               "counts) or stop (it does not count), not {value!r}").format(
                 value=merged["time_up"])) from None
     try:
         seating = Seating(str(merged["seating"]).strip().lower())
     except ValueError:
-        raise EventError(
+        raise ChampionshipError(
             _("--seating must be full (as few tables as seat everyone) or spread (every "
               "table of the bar), not {value!r}").format(value=merged["seating"])) from None
     try:
         edition = edition_key(str(merged["edition"]))
     except CompanionError:
-        raise EventError(_("unknown edition {name!r}: choose one of {choices}").format(
+        raise ChampionshipError(_("unknown edition {name!r}: choose one of {choices}").format(
             name=merged["edition"], choices=", ".join(EDITIONS))) from None
     given = "finalists" in values and bool(values.get("finalists_given", True))
     wanted = merged["finalists"] if given else _default_finalists(out.table_size)
     finalists = _whole("--finalists", wanted, 2, MAX_TABLE_SIZE)
     if finalists > out.table_size:
-        raise EventError(
+        raise ChampionshipError(
             _("the final is played at one table, so --finalists ({n}) cannot be more than "
               "--table-size ({size})").format(n=finalists, size=out.table_size))
     return replace(out, time_up=time_up, seating=seating, edition=edition,

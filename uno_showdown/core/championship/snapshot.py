@@ -24,7 +24,7 @@ from uno_showdown.core.championship.clock import (
     stage_plan,
 )
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.model import EventData, EventRow
+from uno_showdown.core.championship.model import ChampionshipData, ChampionshipRow
 from uno_showdown.core.championship.results import Awards, awards
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
@@ -76,7 +76,7 @@ class TableStatus:
 class Snapshot:
     """Everything about one event at one moment: what the CLI prints and the screens draw."""
 
-    data: EventData
+    data: ChampionshipData
     now_us: int
     flights: int  # 0 before the draw
     plan: tuple[StagePlan, ...]
@@ -88,7 +88,7 @@ class Snapshot:
     awards: Awards
 
     @property
-    def event(self) -> EventRow:
+    def event(self) -> ChampionshipRow:
         return self.data.event
 
     @property
@@ -130,15 +130,15 @@ class Snapshot:
         return finalists(self.qualifying, self.settings.finalists)
 
 
-def started(data: EventData) -> set[str]:
+def started(data: ChampionshipData) -> set[str]:
     return {e.stage for e in data.clock if e.kind is Kind.START}
 
 
-def number_of(name: str, data: EventData) -> int | None:
+def number_of(name: str, data: ChampionshipData) -> int | None:
     return data.number_of(name)
 
 
-def numbers(game: Game, data: EventData) -> list[int]:
+def numbers(game: Game, data: ChampionshipData) -> list[int]:
     """The event's numbers of a game's players, in their seating order."""
     out = []
     for name in game.names:
@@ -148,7 +148,7 @@ def numbers(game: Game, data: EventData) -> list[int]:
     return out
 
 
-def game_deals(game: Game, data: EventData, stage: str) -> Iterable[Deal]:
+def game_deals(game: Game, data: ChampionshipData, stage: str) -> Iterable[Deal]:
     """A game's deals as records keyed by game and round, at the game's revision."""
     for row in game.history():
         points = {}
@@ -167,7 +167,7 @@ class Reading:
     reading, so a screen can build a snapshot every second for its clock cheaply.
     """
 
-    data: EventData
+    data: ChampionshipData
     boxes: dict[int, BoxedGame]
     games: dict[int, Game]
     #: Deals that tables on other machines reported, by (stage, table): their latest

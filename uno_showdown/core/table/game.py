@@ -54,7 +54,6 @@ from uno_showdown.core.table import house_rules as house
 from uno_showdown.core.table.names import check_name, check_seat, check_unique, name_key
 from uno_showdown.core.table.turns import Direction, Seating
 
-MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
 #: number above this is a typing slip (and would not fit the games file as an integer).
