@@ -16,17 +16,21 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.core.championship.clock import FINAL, ClockChange, Kind
 from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.model import (
+    AuditRow,
     ChampionshipData,
     ChampionshipRow,
+    HeldDeal,
     PlayerRow,
     TableRow,
 )
+from uno_showdown.core.championship.presence import Heard
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
 from uno_showdown.core.championship.standings import QUALIFYING, Deal
@@ -103,9 +107,59 @@ _V3 = """
 ALTER TABLE championship_remote_deals ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
 """
 
+# The director's word and the tables' presence. A reported deal keeps the director's own time
+# of it (the table's stamp corrected by the table's measured clock offset, never later than
+# its arrival) and, when a plausibility check failed, why it is held for the director (a held
+# deal does not count until restored). The audit holds every void and restore: who, when,
+# why; a deal counts unless its last audit row voids it. Presence is each table's last
+# heartbeat: when it was heard (on the director's clock), its clock's offset, how many of its
+# messages wait to be sent, and the games files (sources) it announced.
+_V4 = """
+ALTER TABLE championship_remote_deals ADD COLUMN at_us INTEGER;
+ALTER TABLE championship_remote_deals ADD COLUMN held TEXT;
+CREATE TABLE championship_audit (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    deal_id TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    action TEXT NOT NULL CHECK (action IN ('void', 'restore')),
+    who TEXT NOT NULL,
+    at_us INTEGER NOT NULL,
+    why TEXT NOT NULL,
+    PRIMARY KEY (event_id, seq)
+);
+CREATE TABLE championship_presence (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    table_no INTEGER NOT NULL,
+    heard_us INTEGER NOT NULL,
+    offset_us INTEGER NOT NULL,
+    waiting INTEGER NOT NULL,
+    linked INTEGER NOT NULL,
+    PRIMARY KEY (event_id, table_no)
+);
+CREATE TABLE championship_sources (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    table_no INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    PRIMARY KEY (event_id, table_no, source)
+);
+"""
+
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptDeal:
+    """What the director keeps of a reported deal."""
+
+    revision: int
+    counted: bool  # it has points (it was not taken back)
+    late: bool
+    held: str | None
+    at_us: int | None  # the director's time of it
 
 
 class ChampionshipStore:
@@ -203,49 +257,137 @@ class ChampionshipStore:
     def remote_deals(conn: sqlite3.Connection, event_id: int
                      ) -> dict[tuple[str, int], tuple[Deal, ...]]:
         """The deals tables elsewhere reported, by (stage, table), each at its latest
-        revision (a deal taken back has no points)."""
+        revision (a deal taken back, or held for the director, has no points)."""
         out: dict[tuple[str, int], list[Deal]] = {}
-        for deal_id, stage, table, revision, points in conn.execute(
-                "SELECT deal_id, stage, table_no, revision, points FROM "
+        for deal_id, stage, table, revision, points, held in conn.execute(
+                "SELECT deal_id, stage, table_no, revision, points, held FROM "
                 "championship_remote_deals WHERE event_id = ? ORDER BY rowid", (event_id,)):
             kind = FINAL_STAGE if stage == FINAL else QUALIFYING
-            pts = None if points is None else {int(k): int(v)
-                                               for k, v in json.loads(points).items()}
+            pts = None if points is None or held is not None else {
+                int(k): int(v) for k, v in json.loads(points).items()}
             out.setdefault((stage, int(table)), []).append(
                 Deal(deal_id, int(revision), kind, pts))
         return {k: tuple(v) for k, v in out.items()}
 
+    @staticmethod
+    def held_deals(conn: sqlite3.Connection, event_id: int) -> tuple[HeldDeal, ...]:
+        """The reported deals held for the director (a plausibility check failed), oldest
+        first."""
+        return tuple(HeldDeal(d, s, int(t), json.loads(p) if p else None, h, a)
+                     for d, s, t, p, h, a in conn.execute(
+            "SELECT deal_id, stage, table_no, points, held, at_us FROM "
+            "championship_remote_deals WHERE event_id = ? AND held IS NOT NULL ORDER BY rowid",
+            (event_id,)))
+
+    @staticmethod
+    def voided(conn: sqlite3.Connection, event_id: int) -> frozenset[str]:
+        """The deals the director voided: those whose last audit row is a void."""
+        return frozenset(r[0] for r in conn.execute(
+            "SELECT a.deal_id FROM championship_audit a WHERE a.event_id = ? AND a.action = "
+            "'void' AND a.seq = (SELECT MAX(b.seq) FROM championship_audit b WHERE "
+            "b.event_id = a.event_id AND b.deal_id = a.deal_id)", (event_id,)))
+
+    @staticmethod
+    def audit(conn: sqlite3.Connection, event_id: int) -> tuple[AuditRow, ...]:
+        """Every void and restore, in the order the director made them."""
+        return tuple(AuditRow(int(q), d, int(t), s, a, w, int(at), y)
+                     for q, d, t, s, a, w, at, y in conn.execute(
+            "SELECT seq, deal_id, table_no, stage, action, who, at_us, why FROM "
+            "championship_audit WHERE event_id = ? ORDER BY seq", (event_id,)))
+
+    @staticmethod
+    def presence(conn: sqlite3.Connection, event_id: int) -> dict[int, Heard]:
+        """Each table's last heartbeat, by table number."""
+        return {int(t): Heard(int(h), int(o), int(w), bool(lk))
+                for t, h, o, w, lk in conn.execute(
+            "SELECT table_no, heard_us, offset_us, waiting, linked FROM championship_presence "
+            "WHERE event_id = ?", (event_id,))}
+
+    @staticmethod
+    def sources(conn: sqlite3.Connection, event_id: int, table: int) -> set[str]:
+        """The games files (sources) table `table` announced in its heartbeats."""
+        return {r[0] for r in conn.execute(
+            "SELECT source FROM championship_sources WHERE event_id = ? AND table_no = ?",
+            (event_id, table))}
+
+    @staticmethod
+    def remote_deal(conn: sqlite3.Connection, event_id: int, deal_id: str) -> KeptDeal | None:
+        """What is kept of a reported deal, or None if it never came."""
+        row = conn.execute("SELECT revision, points IS NOT NULL, late, held, at_us FROM "
+                           "championship_remote_deals WHERE event_id = ? AND deal_id = ?",
+                           (event_id, deal_id)).fetchone()
+        return None if row is None else KeptDeal(int(row[0]), bool(row[1]), bool(row[2]),
+                                                 row[3], row[4])
+
     # -- writing (inside the caller's transaction) --
 
     @staticmethod
-    def remote_deal_known(conn: sqlite3.Connection, event_id: int, deal_id: str) -> bool:
-        return conn.execute("SELECT 1 FROM championship_remote_deals WHERE event_id = ? AND "
-                            "deal_id = ?", (event_id, deal_id)).fetchone() is not None
-
-    @staticmethod
     def late_remote_deals(conn: sqlite3.Connection, event_id: int, stage: str,
-                          table: int) -> int:
-        """How many deals recorded after the time was up a table's stage holds."""
+                          table: int, *, besides: str = "") -> int:
+        """How many deals recorded after the time was up a table's stage holds (not counting
+        the deal `besides`, the one being judged again)."""
         return int(conn.execute(
             "SELECT COUNT(*) FROM championship_remote_deals WHERE event_id = ? AND stage = ? "
-            "AND table_no = ? AND late = 1", (event_id, stage, table)).fetchone()[0])
+            "AND table_no = ? AND late = 1 AND points IS NOT NULL AND deal_id != ?",
+            (event_id, stage, table, besides)).fetchone()[0])
 
     @staticmethod
     def put_remote_deal(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
                         deal_id: str, revision: int, points: dict[int, int] | None,
-                        late: bool = False) -> bool:
-        """Keep a reported deal if it is newer than what is kept; True if it changed."""
+                        late: bool = False, *, at_us: int | None = None,
+                        held: str | None = None) -> bool:
+        """Keep a reported deal if it is newer than what is kept; True if it changed. Each
+        revision is judged afresh, so its lateness and hold replace the kept ones."""
         text = None if points is None else json.dumps(
             {str(k): v for k, v in sorted(points.items())}, separators=(",", ":"))
         cur = conn.execute(
             "INSERT INTO championship_remote_deals (event_id, deal_id, stage, table_no, "
-            "revision, points, late) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, "
-            "deal_id) DO UPDATE SET revision = excluded.revision, points = excluded.points "
+            "revision, points, late, at_us, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (event_id, deal_id) DO UPDATE SET revision = excluded.revision, "
+            "points = excluded.points, late = excluded.late, at_us = excluded.at_us, "
+            "held = excluded.held "
             "WHERE excluded.revision > championship_remote_deals.revision AND "
             "excluded.stage = championship_remote_deals.stage AND "
             "excluded.table_no = championship_remote_deals.table_no",
-            (event_id, deal_id, stage, table, revision, text, int(late)))
+            (event_id, deal_id, stage, table, revision, text, int(late), at_us, held))
         return cur.rowcount > 0
+
+    @staticmethod
+    def release_held(conn: sqlite3.Connection, event_id: int, deal_id: str) -> None:
+        """A held deal counts from now on (the director restored it)."""
+        conn.execute("UPDATE championship_remote_deals SET held = NULL WHERE event_id = ? AND "
+                     "deal_id = ?", (event_id, deal_id))
+
+    @staticmethod
+    def release_source(conn: sqlite3.Connection, event_id: int, table: int,
+                       source: str, reason: str) -> int:
+        """Deals held only because their file was not announced yet: the table announced
+        it now, so they count; returns how many."""
+        return conn.execute(
+            "UPDATE championship_remote_deals SET held = NULL WHERE event_id = ? AND "
+            "table_no = ? AND held = ? AND deal_id LIKE ?",
+            (event_id, table, reason, f"t{table}/%/{source}/%")).rowcount
+
+    @staticmethod
+    def add_audit(conn: sqlite3.Connection, event_id: int, deal_id: str, table: int,
+                  stage: str, action: str, who: str, at_us: int, why: str) -> None:
+        conn.execute(
+            "INSERT INTO championship_audit (event_id, seq, deal_id, table_no, stage, action, "
+            "who, at_us, why) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM "
+            "championship_audit WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?)",
+            (event_id, event_id, deal_id, table, stage, action, who, at_us, why))
+
+    @staticmethod
+    def put_presence(conn: sqlite3.Connection, event_id: int, table: int, p: Heard) -> None:
+        conn.execute("INSERT OR REPLACE INTO championship_presence (event_id, table_no, "
+                     "heard_us, offset_us, waiting, linked) VALUES (?, ?, ?, ?, ?, ?)",
+                     (event_id, table, p.heard_us, p.offset_us, p.waiting, int(p.linked)))
+
+    @staticmethod
+    def put_source(conn: sqlite3.Connection, event_id: int, table: int, source: str) -> bool:
+        """Note a games file the table announced; True if it is new."""
+        return conn.execute("INSERT OR IGNORE INTO championship_sources (event_id, table_no, "
+                            "source) VALUES (?, ?, ?)", (event_id, table, source)).rowcount > 0
 
     @staticmethod
     def create_event(conn: sqlite3.Connection, name: str, settings: Settings,

@@ -22,6 +22,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -30,8 +31,9 @@ from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink, Inbound
 from uno_showdown.adapters.store.ledger import Ledger
 from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.core.championship import messages as wire
+from uno_showdown.core.championship import presence
 from uno_showdown.core.championship.access import Credentials
-from uno_showdown.core.championship.clock import FINAL
+from uno_showdown.core.championship.clock import FINAL, Kind
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.page_state import page_state
 from uno_showdown.core.championship.snapshot import Snapshot, numbers
@@ -79,6 +81,9 @@ class DirectorSync:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
+        #: Each table's recent `sent − arrived` samples, and its last heartbeat.
+        self._samples: dict[int, deque[int]] = {}
+        self.heard: dict[int, presence.Heard] = {}
 
     # -- running --
 
@@ -123,16 +128,20 @@ class DirectorSync:
         if not batch:
             return 0
         ups: list[wire.Up] = []
+        beats: list[wire.Up] = []
+        arrived = self.champ.clock()
         for msg in batch:
             up = self._check(msg)
             if up is not None:
-                ups.append(up)
-        if not ups:
+                (beats if isinstance(up.report, wire.Heartbeat) else ups).append(up)
+        if not ups and not beats:
             return 0
         event_id = self.event_id
         store, events = self.champ.store, self.champ.events
         touched: set[tuple[int, str]] = set()
         with store.transaction() as conn:
+            for up in beats:
+                self._beat(conn, up, arrived)
             data = events.load(conn, event_id)
             tables = {(t.stage, t.table): t for t in data.tables}
             for up in ups:
@@ -144,7 +153,7 @@ class DirectorSync:
                 if up.seq <= acks.upto:
                     touched.add(key)  # seen before: acknowledge again
                     continue
-                refusal = self._apply(conn, data, tables, up)
+                refusal = self._apply(conn, data, tables, up, arrived)
                 if refusal is not None:
                     acks.refused = (*acks.refused, refusal)[-wire.MAX_REFUSED:]
                 acks.waiting.add(up.seq)
@@ -159,7 +168,27 @@ class DirectorSync:
                               wire.encode_ack(table, source, acks.upto, self.secrets[table],
                                               acks.refused), retain=True)
         self.taken += len(ups)
-        return len(ups)
+        return len(ups) + len(beats)
+
+    def _beat(self, conn: Any, up: wire.Up, arrived: int) -> None:
+        """A table's heartbeat: measure its clock, note it was heard and what it announced."""
+        beat = up.report
+        assert isinstance(beat, wire.Heartbeat)
+        samples = self._samples.setdefault(up.table, deque(maxlen=presence.SAMPLES))
+        samples.append(beat.at_us - arrived)
+        heard = presence.Heard(arrived, presence.offset_of(samples), beat.waiting)
+        was = self.heard.get(up.table)
+        self.heard[up.table] = heard
+        if (was is None or presence.clock_off(was.offset_us) != presence.clock_off(
+                heard.offset_us)) and presence.clock_off(heard.offset_us):
+            self._reject(_("table {table}'s clock is off by {offset}: its deals are "
+                           "judged on the director's clock").format(
+                table=up.table, offset=presence.offset_text(heard.offset_us)))
+        events = self.champ.events
+        events.put_presence(conn, self.event_id, up.table, heard)
+        if events.put_source(conn, self.event_id, up.table, up.source):
+            events.release_source(conn, self.event_id, up.table, up.source,
+                                  presence.HELD_SOURCE)
 
     def _check(self, msg: Inbound) -> wire.Up | None:
         table = wire.table_of_topic(self.event_id, msg.topic)
@@ -187,10 +216,12 @@ class DirectorSync:
         return None
 
     def _apply(self, conn: Any, data: Any, tables: Mapping[tuple[str, int], Any],
-               up: wire.Up) -> wire.Refused | None:
+               up: wire.Up, arrived: int) -> wire.Refused | None:
         """Take one checked message; a deal the championship's rules refuse is logged and
         returned, so the acknowledgement tells the table."""
         r = up.report
+        if isinstance(r, wire.Heartbeat):  # taken apart in `_beat`
+            return None
         row = tables.get((r.stage, up.table))
         if row is None:
             self._reject(_("ignored table {table}'s message about {stage}: the table does not "
@@ -199,7 +230,7 @@ class DirectorSync:
         store = self.champ.store
         boxed = store.load_time_box(conn, row.box_id)
         if isinstance(r, wire.DealReport):
-            return self._apply_deal(conn, data, row, boxed, up, r)
+            return self._apply_deal(conn, data, row, boxed, up, r, arrived)
         if isinstance(r, wire.StatusReport):
             box = boxed.box
             if (self.ledger.newer_status(conn, self.event_id, up.table, r.stage, up.seq)
@@ -212,11 +243,14 @@ class DirectorSync:
         return None
 
     def _apply_deal(self, conn: Any, data: Any, row: Any, boxed: Any, up: wire.Up,
-                    r: wire.DealReport) -> wire.Refused | None:
+                    r: wire.DealReport, arrived: int) -> wire.Refused | None:
         store, events = self.champ.store, self.champ.events
         # The table's games file is part of the deal's identity: a replacement file numbers
         # its games afresh, and its deals must not overwrite the first file's.
         deal_key = f"t{up.table}/{r.stage}/{up.source}/{r.deal_id}"
+        kept = events.remote_deal(conn, self.event_id, deal_key)
+        if kept is not None and kept.revision >= r.revision:
+            return None  # an older revision than what is kept: it changes nothing
         if r.points is not None:
             seated = set(row.seats)
             for gid in boxed.game_ids:
@@ -227,24 +261,51 @@ class DirectorSync:
                                "seated there").format(table=up.table, deal=r.deal_id,
                                                       number=strangers[0]))
                 return wire.Refused(up.seq, r.stage, r.deal_id, wire.REFUSED_SEATS)
+        # The deal's time on the director's clock: the table's stamp corrected by the
+        # table's measured offset, never later than its arrival.
+        heard = self.heard.get(up.table)
+        offset = heard.offset_us if heard is not None else 0
+        corrected = arrived if r.played_at_us is None else r.played_at_us - offset
+        at = min(corrected, arrived)
+        if kept is not None and kept.counted and kept.at_us is not None:
+            at = max(at, kept.at_us)  # a correction never makes a counted deal earlier
+        held = None
+        if r.points is not None:
+            held = presence.implausible(
+                r.points, corrected, arrived, _stage_start(data, r.stage),
+                data.event.settings.edition,
+                up.source in events.sources(conn, self.event_id, up.table))
+            if held is not None:
+                self._reject(_("held table {table}'s deal {deal} for the director: "
+                               "{reason}").format(table=up.table, deal=r.deal_id,
+                                                  reason=presence.held_text(held)))
         box = boxed.box
-        known = events.remote_deal_known(conn, self.event_id, deal_key)
-        try:
-            late = box.check_reported(
-                r.played_at_us, known,
-                events.late_remote_deals(conn, self.event_id, r.stage, up.table))
-        except TimeBoxError:
-            sealed = box.state is State.SEALED
-            self._reject(
-                (_("ignored table {table}'s deal {deal}: the results of {stage} were taken "
-                   "and are closed") if sealed else
-                 _("ignored table {table}'s deal {deal}: it was recorded after the time of "
-                   "{stage} was up and after the deal in progress")).format(
-                    table=up.table, deal=r.deal_id, stage=box.label))
-            return wire.Refused(up.seq, r.stage, r.deal_id,
-                                wire.REFUSED_SEALED if sealed else wire.REFUSED_LATE)
+        late = False
+        if r.points is not None and held is None:
+            try:
+                late = box.check_reported(at, events.late_remote_deals(
+                    conn, self.event_id, r.stage, up.table, besides=deal_key))
+            except TimeBoxError:
+                sealed = box.state is State.SEALED
+                self._reject(
+                    (_("ignored table {table}'s deal {deal}: the results of {stage} were taken "
+                       "and are closed") if sealed else
+                     _("ignored table {table}'s deal {deal}: it was recorded after the time of "
+                       "{stage} was up and after the deal in progress")).format(
+                        table=up.table, deal=r.deal_id, stage=box.label))
+                if kept is not None and kept.counted:  # what stood no longer does
+                    events.put_remote_deal(conn, self.event_id, r.stage, up.table, deal_key,
+                                           r.revision, None, at_us=at)
+                return wire.Refused(up.seq, r.stage, r.deal_id,
+                                    wire.REFUSED_SEALED if sealed else wire.REFUSED_LATE)
+        elif box.state is State.SEALED:
+            self._reject(_("ignored table {table}'s deal {deal}: the results of {stage} were "
+                           "taken and are closed").format(table=up.table, deal=r.deal_id,
+                                                          stage=box.label))
+            return wire.Refused(up.seq, r.stage, r.deal_id, wire.REFUSED_SEALED)
         events.put_remote_deal(conn, self.event_id, r.stage, up.table, deal_key, r.revision,
-                               None if r.points is None else dict(r.points), late)
+                               None if r.points is None else dict(r.points), late,
+                               at_us=at, held=held)
         return None
 
     # -- telling the tables --
@@ -269,6 +330,12 @@ class DirectorSync:
             self._sent[topic] = standings
         if self.on_state is not None:
             self.on_state(state)
+
+
+def _stage_start(data: Any, stage: str) -> int | None:
+    """When a stage started (the director's clock), or None if it has not."""
+    return next((c.at_us for c in data.clock if c.stage == stage and c.kind is Kind.START),
+                None)
 
 
 def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:

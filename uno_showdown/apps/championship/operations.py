@@ -160,8 +160,13 @@ class Championship:
     def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> Reading:
         boxes = {t.box_id: self.store.load_time_box(conn, t.box_id) for t in data.tables}
         games = {gid: self.store.load_game(gid) for b in boxes.values() for gid in b.game_ids}
-        remote = self.events.remote_deals(conn, data.event.id) if data.tables else {}
-        return Reading(data, boxes, games, remote)
+        event_id = data.event.id
+        if not data.tables:
+            return Reading(data, boxes, games)
+        events = self.events
+        return Reading(data, boxes, games, events.remote_deals(conn, event_id),
+                       events.voided(conn, event_id), events.held_deals(conn, event_id),
+                       events.audit(conn, event_id), events.presence(conn, event_id))
 
     # -- the event --
 

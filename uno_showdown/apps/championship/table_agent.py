@@ -18,6 +18,7 @@ One thread owns the file and the outbox; paho's thread only hands messages over.
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import threading
@@ -25,11 +26,13 @@ import time
 from collections.abc import Callable
 
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
+from uno_showdown.adapters.store import wallclock
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.table_file import TableFile
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.presence import HEARTBEAT_S
 
 log = logging.getLogger("uno-showdown.table")
 
@@ -67,6 +70,8 @@ class TableAgent:
         self._data_version = -1
         self._standings: bytes | None = None  # the newest standings, not yet written
         self._standings_written = -STANDINGS_WRITE_S
+        self._beaten = -HEARTBEAT_S  # when the last heartbeat went (monotonic)
+        self._linked: bool | None = None  # the broker, as last noted in the file
         self.seated = threading.Event()
         self.acked = 0
         self.ignored = 0
@@ -112,13 +117,44 @@ class TableAgent:
                 log.exception("table %s: sync step failed", self.table)
 
     def step(self) -> None:
-        """Queue what the table recorded, send what is queued."""
+        """Queue what the table recorded, send what is queued, say it is here."""
         version = self.store.data_version()
         if version != self._data_version:
             self._data_version = version
             self.scan()
+        self.beat()  # first: the director hears of this file before its deals
         self.flush()
+        self.note_link()
         self.write_standings()
+
+    def beat(self) -> None:
+        """Every `HEARTBEAT_S` while the broker is there (and at once on connecting): the
+        table's clock and its outbox, so the director measures the clock's offset and shows
+        the table as present. Never queued: a heartbeat is worth something only now."""
+        if not self.link.connected.is_set():
+            return
+        now = time.monotonic()
+        if now - self._beaten < HEARTBEAT_S:
+            return
+        self._beaten = now
+        up = wire.Up(self.table, self.file.source, 0,
+                     wire.Heartbeat(wallclock.now(), self.file.pending()))
+        self.link.publish(wire.up_topic(self.event_id, self.table),
+                          wire.encode_up(up, self.creds.secret))
+
+    def note_link(self) -> None:
+        """When the broker went or came back, in the file (for `table status`) and said."""
+        linked = self.link.connected.is_set()
+        if linked == self._linked:
+            return
+        self._linked = linked
+        since = wallclock.now()
+        with self.store.transaction() as conn:
+            self.file.set_meta(conn, "link", json.dumps({"linked": linked, "since": since}))
+        if not linked:
+            self.say(_("Lost the broker at {time}: the table keeps recording; {n} messages "
+                       "wait to be sent.").format(time=wallclock.iso(since)[11:19],
+                                                  n=self.file.pending()))
 
     def write_standings(self, *, force: bool = False) -> None:
         """Keep the newest standings in the file, at most once every `STANDINGS_WRITE_S`."""
@@ -160,6 +196,7 @@ class TableAgent:
 
     def _handle(self, topic: str, payload: bytes) -> None:
         if topic == "":  # (re)connected: everything unacknowledged goes again
+            self._beaten = -HEARTBEAT_S  # and the director hears the table's clock at once
             self._sent_upto = 0
             self._unsent = True
             self._last_progress = time.monotonic()

@@ -110,7 +110,18 @@ class StatusReport:
     deals: int
 
 
-Report = DealReport | DuelReport | StatusReport
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """A table's sign of life, sent now and then while it has the broker and never queued:
+    its wall clock when sent (the director measures the table's clock offset by it), how
+    many messages wait in its outbox, and its games file (the only `source` whose deals the
+    director takes as plausible). Its `seq` is 0: it is not acknowledged."""
+
+    at_us: int
+    waiting: int
+
+
+Report = DealReport | DuelReport | StatusReport | Heartbeat
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +177,10 @@ def opened(payload: bytes, secret: str | None = None) -> dict[str, Any]:
 def up_body(up: Up) -> dict[str, Any]:
     r = up.report
     body: dict[str, Any] = {"v": VERSION, "table": up.table, "source": up.source,
-                            "seq": up.seq, "stage": r.stage}
+                            "seq": up.seq}
+    if isinstance(r, Heartbeat):
+        return body | {"kind": "beat", "at": r.at_us, "waiting": r.waiting}
+    body["stage"] = r.stage
     if isinstance(r, DealReport):
         body |= {"kind": "deal", "deal": r.deal_id, "rev": r.revision,
                  "points": None if r.points is None
@@ -201,9 +215,13 @@ def decode_up(payload: bytes, secret: str) -> Up:
     d = opened(payload, secret)
     table = _int(d, "table", 1, 999)
     source = _str(d, "source", SOURCE)
+    kind = d.get("kind")
+    if kind == "beat":
+        _int(d, "seq", 0, 0)
+        return Up(table, source, 0, Heartbeat(_int(d, "at", 0, MAX_INT),
+                                              _int(d, "waiting", 0, MAX_INT)))
     seq = _int(d, "seq", 1, MAX_INT)
     stage = _str(d, "stage", STAGE)
-    kind = d.get("kind")
     report: Report
     if kind == "deal":
         points = d.get("points")

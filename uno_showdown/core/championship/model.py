@@ -62,3 +62,29 @@ class ChampionshipData:
     def number_of(self, name: str) -> int | None:
         """The number of the player registered under `name` (names are unique, any case)."""
         return self._by_name.get(name.casefold())
+
+
+@dataclass(frozen=True, slots=True)
+class HeldDeal:
+    """A reported deal held for the director: why, and what it said."""
+
+    deal_id: str
+    stage: str
+    table: int
+    points: dict[str, int] | None
+    reason: str
+    at_us: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRow:
+    """One word of the director on a deal: void or restore, who, when (µs), why."""
+
+    seq: int
+    deal_id: str
+    table: int
+    stage: str
+    action: str  # "void" or "restore"
+    who: str
+    at_us: int
+    why: str

@@ -24,7 +24,13 @@ from uno_showdown.core.championship.clock import (
     stage_plan,
 )
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.model import ChampionshipData, ChampionshipRow
+from uno_showdown.core.championship.model import (
+    AuditRow,
+    ChampionshipData,
+    ChampionshipRow,
+    HeldDeal,
+)
+from uno_showdown.core.championship.presence import Heard, table_state
 from uno_showdown.core.championship.results import Awards, awards
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
@@ -86,6 +92,9 @@ class Snapshot:
     qualifying: tuple[Line, ...]
     final: tuple[Line, ...]
     awards: Awards
+    held: tuple[HeldDeal, ...] = ()
+    audit: tuple[AuditRow, ...] = ()
+    presence: Mapping[int, Heard] = field(default_factory=dict)
 
     @property
     def event(self) -> ChampionshipRow:
@@ -124,6 +133,12 @@ class Snapshot:
     def name_of(self, number: int) -> str:
         player = self.data.player(number)
         return player.name if player is not None else str(number)
+
+    def table_presence(self, table: int) -> str:
+        """The table's state as the director hears it (see `presence.table_state`)."""
+        open_box = any(t.table == table and t.phase not in (Phase.WAITING, Phase.DONE)
+                       for t in self.tables)
+        return table_state(self.presence.get(table), self.now_us, open_box)
 
     def cut(self) -> list[int]:
         """Who would sit at the final now: the best qualifying results."""
@@ -173,6 +188,14 @@ class Reading:
     #: Deals that tables on other machines reported, by (stage, table): their latest
     #: revisions, a deal taken back without points.
     remote: Mapping[tuple[str, int], tuple[Deal, ...]] = field(default_factory=dict)
+    #: The deals the director voided (by deal id, local or reported): they do not count.
+    voided: frozenset[str] = frozenset()
+    #: Reported deals held for the director (a plausibility check failed): not counted.
+    held: tuple[HeldDeal, ...] = ()
+    #: Every void and restore, in order.
+    audit: tuple[AuditRow, ...] = ()
+    #: Each table's last heartbeat, by table number.
+    presence: Mapping[int, Heard] = field(default_factory=dict)
 
     @cached_property
     def table_deals(self) -> dict[int, tuple[Deal, ...]]:
@@ -185,7 +208,8 @@ class Reading:
                      for d in game_deals(self.games[gid], self.data, stage))
             reported = (d for d in self.remote.get((t.stage, t.table), ())
                         if d.points is not None)
-            out[t.box_id] = (*local, *reported)
+            out[t.box_id] = tuple(d for d in (*local, *reported)
+                                  if d.deal_id not in self.voided)
         return out
 
     @cached_property
@@ -225,4 +249,5 @@ def build_snapshot(reading: Reading, now: int) -> Snapshot:
     qualifying, final = reading.lines
     final_over = any(t.stage == FINAL and t.done for t in tables)
     return Snapshot(data, now, flights, plan, view, tuple(tables), reading.deals,
-                    qualifying, final, awards(qualifying, final, final_over))
+                    qualifying, final, awards(qualifying, final, final_over), reading.held,
+                    reading.audit, reading.presence)

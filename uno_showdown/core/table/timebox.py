@@ -119,17 +119,17 @@ class TimeBox:
                   "recorded").format(label=self.label))
         return phase is Phase.LAST_DEAL
 
-    def check_reported(self, played_at_us: int | None, known: bool, late_taken: int) -> bool:
-        """May a deal a table recorded on its own machine (at `played_at_us` on its wall
-        clock) be taken into this box, the organiser's copy of that table's box? `known`: a
-        later revision of a deal already taken; `late_taken`: the deals taken after the time
-        was up so far. The same rule as `check_add`, judged by when the deal was recorded,
-        not when it arrived: a table offline for a while loses nothing it played in time.
-        True if the deal is a late one."""
+    def check_reported(self, played_at_us: int | None, late_taken: int) -> bool:
+        """May a deal a table recorded on its own machine (at `played_at_us`, on the
+        organiser's clock) be taken into this box, the organiser's copy of that table's box?
+        `late_taken`: the other deals taken after the time was up so far. The same rule as
+        `check_add`, judged by when the deal was recorded, not when it arrived: a table
+        offline for a while loses nothing it played in time. Every revision of a deal is
+        judged by its own time, whether it is new, a correction, or entered in a round slot
+        that was undone before: a slot never turns a deal entered after the time into one
+        in time. True if the deal is a late one."""
         if self.state is State.SEALED:
             raise self._sealed()
-        if known:
-            return False  # a correction or an undo: allowed until the box is sealed
         end = self.ends_at_us if self.state is not State.WAITING else None
         if end is None or played_at_us is None or played_at_us < end:
             return False
