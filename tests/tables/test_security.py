@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from tests.tables.conftest import Cluster, eventually
 from uno_showdown.adapters.broker.link import Inbound
+from uno_showdown.adapters.store.wallclock import wall_clock_us
 from uno_showdown.core.championship import messages as wire
 
 
@@ -112,6 +113,10 @@ def test_the_director_ignores_and_logs_what_is_not_the_tables(cluster: Cluster) 
         assert words in logged
     assert all(ln.games == 0 for ln in cluster.director_lines())
     assert director.ingest([_up(cluster, 1, deal, secret_of=1, seq=3)]) == 1
+    assert sum(ln.games for ln in cluster.director_lines()) == 0, (
+        "a deal from a games file the table never announced is held")
+    beat = wire.Heartbeat(wall_clock_us(), 0)
+    assert director.ingest([_up(cluster, 1, beat, secret_of=1, seq=0)]) == 1
     assert sum(ln.games for ln in cluster.director_lines()) == 2
 
 

@@ -84,6 +84,9 @@ class DirectorSync:
         #: Each table's recent `sent − arrived` samples, and its last heartbeat.
         self._samples: dict[int, deque[int]] = {}
         self.heard: dict[int, presence.Heard] = {}
+        self._linked: bool | None = None  # the broker, as last noted
+        self._broker_noted = 0
+        self._presence_sig: tuple[tuple[int, bool, bool], ...] = ()
 
     # -- running --
 
@@ -114,12 +117,36 @@ class DirectorSync:
                 if reconnected:
                     self._sent.clear()  # a broker that restarted lost its retained messages
                 taken = self.ingest([m for m in batch if m.topic])
+                watched = self.watch()
                 version = self.champ.store.data_version()
-                if taken or reconnected or version != self._data_version:
+                if taken or reconnected or watched or version != self._data_version:
                     self._data_version = version
                     self.publish_state()
             except Exception:  # a bad moment must not end the director's sync
                 log.exception("director: sync step failed")
+
+    def watch(self) -> bool:
+        """Note the broker's health in the file (now and then, and when it changes) and
+        whether any table's presence changed; True if the page should be told."""
+        now = self.champ.clock()
+        linked = self.link.connected.is_set()
+        if linked != self._linked and self._linked is not None:
+            (log.info if linked else log.warning)(
+                "%s", _("the broker is back") if linked else _("lost the broker"))
+        if linked != self._linked or (linked and now - self._broker_noted
+                                      > presence.HEARTBEAT_S * 1_000_000):
+            with self.champ.store.transaction() as conn:
+                self.champ.events.put_presence(conn, self.event_id, 0, presence.Heard(
+                    now if linked else self._broker_noted or now, 0, 0, linked))
+            if linked:
+                self._broker_noted = now
+        changed = linked != self._linked
+        self._linked = linked
+        sig = tuple(sorted((t, now - h.heard_us > presence.OFFLINE_AFTER_US,
+                            presence.clock_off(h.offset_us)) for t, h in self.heard.items()))
+        changed |= sig != self._presence_sig
+        self._presence_sig = sig
+        return changed
 
     # -- taking the tables' messages --
 

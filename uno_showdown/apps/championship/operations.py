@@ -40,6 +40,7 @@ from uno_showdown.core.championship.snapshot import (
     Snapshot,
     TableStatus,
     build_snapshot,
+    game_deals,
     number_of,
     numbers,
     stage_title,
@@ -533,6 +534,53 @@ class Championship:
         after = self.snapshot()
         return next(t for t in after.stage_tables(view.stage) if t.table == table_no), True
 
+    # -- the director's word on a deal --
+
+    def void_deal(self, table_no: int, deal: str, why: str, who: str) -> DealRef:
+        """The director voids a deal of table `table_no`: it no longer counts. Recorded in
+        the audit with who, when and why; `restore_deal` undoes it. A deal held for the
+        director is decided by this too (it stays out)."""
+        return self._word(table_no, deal, why, who, "void")
+
+    def restore_deal(self, table_no: int, deal: str, why: str, who: str) -> DealRef:
+        """The director counts a voided deal again, or a deal held for the director."""
+        return self._word(table_no, deal, why, who, "restore")
+
+    def _word(self, table_no: int, deal: str, why: str, who: str, action: str) -> DealRef:
+        event_id = self._require()
+        why = " ".join(why.split())
+        if not why or len(why) > 200:
+            raise ChampionshipError(_("say why in a few words with --why TEXT (at most 200 "
+                                      "characters)"))
+        now = self.clock()
+        with self.store.transaction() as conn:
+            data = self.events.load(conn, event_id)
+            reading = self._read_in(conn, data)
+            ref = _find_deal(reading, table_no, deal)
+            final_seated = any(t.stage == FINAL for t in data.tables)
+            if ref.stage != FINAL and final_seated:
+                raise ChampionshipError(
+                    _("the final is seated, so the qualifying results are closed: deal {deal} "
+                      "of table {table} stays as it is").format(deal=deal, table=table_no))
+            voided = ref.deal_id in reading.voided
+            held = any(h.deal_id == ref.deal_id for h in reading.held)
+            if action == "void" and voided:
+                raise ChampionshipError(_("deal {deal} of table {table} is already void").format(
+                    deal=deal, table=table_no))
+            if action == "restore" and not (voided or held):
+                raise ChampionshipError(
+                    _("deal {deal} of table {table} counts already: only a void or held deal "
+                      "can be restored").format(deal=deal, table=table_no))
+            if held:
+                self.events.release_held(conn, event_id, ref.deal_id)
+            if action == "void" or voided:
+                self.events.add_audit(conn, event_id, ref.deal_id, table_no, ref.stage,
+                                      action, who, now, why)
+            else:  # a held deal restored: the audit says so too
+                self.events.add_audit(conn, event_id, ref.deal_id, table_no, ref.stage,
+                                      "restore", who, now, why)
+        return ref
+
     # -- the final --
 
     def seat_final(self) -> Seated:
@@ -596,6 +644,47 @@ class Championship:
 
 
 # -- small helpers --
+
+
+@dataclass(frozen=True, slots=True)
+class DealRef:
+    """A deal as the director names it: its full id, the table's short id, its stage."""
+
+    deal_id: str
+    short: str
+    stage: str
+    table: int
+
+
+def short_deal_id(deal_id: str) -> str:
+    """How a deal is named to people: `g5:3` (game 5, round 5 of the table's file)."""
+    tail = deal_id.rsplit("/", 1)[-1]
+    return tail if tail.startswith("g") else f"g{tail}"
+
+
+def _find_deal(reading: Reading, table_no: int, deal: str) -> DealRef:
+    """The one deal of table `table_no` named `deal` (its full id or its short one)."""
+    want = deal.strip()
+    found: dict[str, DealRef] = {}
+    for t in reading.data.tables:
+        if t.table != table_no:
+            continue
+        ids = [d.deal_id for gid in reading.boxes[t.box_id].game_ids
+               for d in game_deals(reading.games[gid], reading.data, t.stage)]
+        ids += [d.deal_id for d in reading.remote.get((t.stage, t.table), ())]
+        ids += [h.deal_id for h in reading.held if (h.stage, h.table) == (t.stage, t.table)]
+        for deal_id in ids:
+            if want in (deal_id, short_deal_id(deal_id)):
+                found[deal_id] = DealRef(deal_id, short_deal_id(deal_id), t.stage, table_no)
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if not found:
+        raise ChampionshipError(
+            _("table {table} has no deal {deal}: `uno-showdown event deals --table {table}` "
+              "lists them").format(table=table_no, deal=deal))
+    raise ChampionshipError(_("table {table} has several deals {deal}: give one of {ids}"
+                              ).format(table=table_no, deal=deal,
+                                       ids=", ".join(sorted(found))))
 
 
 def event_name(name: str) -> str:

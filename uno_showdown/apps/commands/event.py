@@ -165,6 +165,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--html", metavar="FILE", help=_("also write a printable results sheet"))
     p.set_defaults(func=cmd_results)
 
+    p = actions.add_parser("deals", parents=[with_json],
+                           help=_("a table's deals: counted, void, held for the director"))
+    p.add_argument("--table", type=int, required=True, metavar="N", help=_("the table"))
+    p.set_defaults(func=cmd_deals)
+
+    for name, text, func in (
+        ("void", _("the director's word: a deal no longer counts"), cmd_void),
+        ("restore", _("the director's word: a void or held deal counts"), cmd_restore),
+    ):
+        p = actions.add_parser(name, parents=[common], help=text)
+        p.add_argument("--table", type=int, required=True, metavar="N", help=_("the table"))
+        p.add_argument("--deal", required=True, metavar="ID",
+                       help=_("the deal, as `event deals` names it (e.g. g1:3)"))
+        p.add_argument("--why", required=True, metavar="TEXT",
+                       help=_("why, for the results sheet's audit"))
+        p.add_argument("--by", metavar="NAME",
+                       help=_("who decides (default: your login name)"))
+        p.set_defaults(func=func)
+
     p = actions.add_parser("screen", parents=[common], help=_("the director's screen"))
     p.add_argument("--fullscreen", action="store_true", help=_("fill the whole display"))
     p.add_argument("--size", default="800x480", metavar="WxH",
@@ -542,7 +561,19 @@ def cmd_show(args: argparse.Namespace) -> int:
             data = seating_json(snap)
             data = {"event": snap.event.id, "name": snap.event.name, **data,
                     "players": [{"number": p.number, "name": p.name,
-                                 "withdrawn": p.withdrawn} for p in snap.data.players]}
+                                 "withdrawn": p.withdrawn} for p in snap.data.players],
+                    "now_us": snap.now_us, "ends_at_us": snap.clock.time_up_at_us,
+                    "left_us": snap.clock.left_us,
+                    "tables": [{"table": n, "state": snap.table_presence(n),
+                                **({"heard_us": h.heard_us, "offset_us": h.offset_us,
+                                    "waiting": h.waiting} if (h := snap.presence.get(n))
+                                   else {})}
+                               for n in sorted({t.table for t in snap.tables})],
+                    "held": [{"table": h.table, "deal": h.deal_id, "reason": h.reason}
+                             for h in snap.held],
+                    "audit": [{"deal": a.deal_id, "table": a.table, "action": a.action,
+                               "who": a.who, "at_us": a.at_us, "why": a.why}
+                              for a in snap.audit]}
             _print_json(data)
             return 0
         print(_("Event {id}: {name}.").format(id=snap.event.id, name=snap.event.name))
@@ -563,7 +594,118 @@ def cmd_show(args: argparse.Namespace) -> int:
         if snap.clock.stage is not None:
             for line in _tables_text(snap, snap.clock.stage):
                 print(line)
+        for line in _presence_lines(snap):
+            print(line)
         return 0
+
+
+def _who(args: argparse.Namespace) -> str:
+    import getpass
+
+    if args.by:
+        return str(args.by).strip()[:60] or "?"
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "?"
+
+
+def cmd_void(args: argparse.Namespace) -> int:
+    with _opened(args) as champ:
+        ref = champ.void_deal(args.table, args.deal, args.why, _who(args))
+        print(_("Deal {deal} of table {table} ({stage}) is void: it no longer counts.").format(
+            deal=ref.short, table=ref.table, stage=champ.snapshot().stage_title(ref.stage)))
+        return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    with _opened(args) as champ:
+        ref = champ.restore_deal(args.table, args.deal, args.why, _who(args))
+        print(_("Deal {deal} of table {table} ({stage}) counts again.").format(
+            deal=ref.short, table=ref.table, stage=champ.snapshot().stage_title(ref.stage)))
+        return 0
+
+
+def cmd_deals(args: argparse.Namespace) -> int:
+    from uno_showdown.apps.championship.operations import short_deal_id
+    from uno_showdown.core.championship.presence import held_text
+    from uno_showdown.core.championship.snapshot import game_deals
+
+    with _opened(args) as champ:
+        reading = champ.read()
+        snap = champ.snapshot()
+        rows: list[dict[str, object]] = []
+        held = {h.deal_id: h for h in reading.held}
+        for t in reading.data.tables:
+            if t.table != args.table:
+                continue
+            counted = {d.deal_id: d for d in reading.table_deals[t.box_id]}
+            for d in counted.values():
+                rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id), "id": d.deal_id,
+                             "points": dict(d.points or {}), "state": "counts"})
+            for d in reading.remote.get((t.stage, t.table), ()):
+                if d.deal_id in held:
+                    h = held[d.deal_id]
+                    rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id),
+                                 "id": d.deal_id, "points": h.points or {},
+                                 "state": "held", "why": held_text(h.reason)})
+                elif d.deal_id in reading.voided:
+                    rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id),
+                                 "id": d.deal_id, "points": dict(d.points or {}),
+                                 "state": "void"})
+            for gid in reading.boxes[t.box_id].game_ids:
+                for d in game_deals(reading.games[gid], reading.data, t.stage):
+                    if d.deal_id in reading.voided:
+                        rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id),
+                                     "id": d.deal_id, "points": dict(d.points or {}),
+                                     "state": "void"})
+        if args.json:
+            _print_json(rows)
+            return 0
+        states = {"counts": _("counts"), "void": _("void"), "held": _("held")}
+        for r in rows:
+            points = ", ".join(f"{n}: {v}" for n, v in sorted(
+                (int(k), v) for k, v in dict(r["points"]).items()))  # type: ignore[call-overload]
+            why = f" ({r['why']})" if "why" in r else ""
+            print(f"{snap.stage_title(str(r['stage']))}  {r['deal']}  {states[str(r['state'])]}"
+                  f"{why}  {points}")
+        if not rows:
+            print(_("Table {table} has no deal yet.").format(table=args.table))
+        return 0
+
+
+def _presence_lines(snap: Snapshot) -> list[str]:
+    """Each table as the director hears it, the broker, and the deals held or voided."""
+    from uno_showdown.apps.championship.operations import short_deal_id
+    from uno_showdown.core.championship import presence as pr
+
+    lines: list[str] = []
+    broker = snap.presence.get(0)
+    if broker is not None:
+        if broker.linked and snap.now_us - broker.heard_us <= pr.OFFLINE_AFTER_US:
+            lines.append(_("The broker: connected."))
+        else:
+            lines.append(_("The broker: lost since {time}.").format(
+                time=_local_time(broker.heard_us)))
+    for table in sorted({t.table for t in snap.tables}):
+        heard = snap.presence.get(table)
+        state = snap.table_presence(table)
+        text = pr.state_text(state)
+        if heard is not None:
+            if state == pr.OFFLINE:
+                text = _("offline since {time}").format(time=_local_time(heard.heard_us))
+            text += ", " + _("clock {offset}").format(offset=pr.offset_text(heard.offset_us))
+            if pr.clock_off(heard.offset_us):
+                text += " " + _("(off: check its clock)")
+            if heard.waiting:
+                text += ", " + ngettext("{n} message waits", "{n} messages wait",
+                                        heard.waiting).format(n=heard.waiting)
+        lines.append("  " + _("Table {n}").format(n=table) + ": " + text)
+    for h in snap.held:
+        lines.append(_("Held for the director: table {table}, deal {deal}: {why} "
+                       "(`event restore` or `event void`).").format(
+            table=h.table, deal=short_deal_id(h.deal_id), why=pr.held_text(h.reason)))
+    return lines
 
 
 def cmd_screen(args: argparse.Namespace) -> int:

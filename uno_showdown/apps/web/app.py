@@ -3,7 +3,10 @@ phones and the bar's TV.
 
 * `/` the page (one HTML file with its style and script; nothing loaded from elsewhere);
 * `/state.json` the page's document now (`state.page_state`);
-* `/events` server-sent events: the document again each time it changes.
+* `/events` server-sent events: the document again each time it changes;
+* `/time` the server's wall clock now (µs): the page keeps its own offset to it (the
+  half-way point of its shortest round trip, as NTP does) and counts down to the absolute
+  deadlines in the document, so every screen shows the same time however old the document.
 
 Nothing on it changes anything: there is no POST, no form, no command. The director's sync
 thread hands each new document to `Hub.publish`, which never waits for a browser: every
@@ -16,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import AsyncIterator
 from importlib import resources
 from typing import Any
@@ -94,6 +98,10 @@ def create_app(hub: Hub, lang: str = "en") -> Starlette:
                                  headers={"Cache-Control": "no-store",
                                           "X-Accel-Buffering": "no"})
 
+    async def now(_request: Request) -> Response:
+        return JSONResponse({"now_us": time.time_ns() // 1000},
+                            headers={"Cache-Control": "no-store"})
+
     async def health(_request: Request) -> Response:
         return JSONResponse({"ok": True, "version": hub.version})
 
@@ -103,5 +111,6 @@ def create_app(hub: Hub, lang: str = "en") -> Starlette:
         yield
 
     return Starlette(routes=[Route("/", index), Route("/state.json", state),
-                             Route("/events", events), Route("/health", health)],
+                             Route("/events", events), Route("/health", health),
+                             Route("/time", now)],
                      lifespan=lifespan)

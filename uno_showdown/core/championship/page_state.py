@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from uno_showdown.core.championship import presence
 from uno_showdown.core.championship.clock import FINAL, Status
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.snapshot import Snapshot
@@ -39,16 +40,25 @@ def _clock(snap: Snapshot) -> dict[str, Any]:
     if view.stage is None:
         title = (_("Not drawn yet") if view.next_stage is None else
                  _("{stage} starts soon").format(stage=snap.stage_title(view.next_stage)))
-        return {"title": title, "status": "not_started", "left_us": None, "break_left_us": None}
+        return {"title": title, "status": "not_started", "left_us": None, "break_left_us": None,
+                "ends_at_us": None, "break_ends_at_us": None}
     title = snap.stage_title(view.stage)
     if snap.over:
         return {"title": _("The championship is over"), "status": "over", "left_us": None,
-                "break_left_us": None}
+                "break_left_us": None, "ends_at_us": None, "break_ends_at_us": None}
     status = {Status.RUNNING: "running", Status.PAUSED: "paused",
               Status.TIME_UP: "time_up"}.get(view.status, "not_started")
     note = {"running": "", "paused": _("paused"), "time_up": _("time is up")}.get(status, "")
+    # Absolute deadlines on the director's clock: a page counts down to them with its own
+    # offset to the server, so a document built a while ago shows the same time as a fresh
+    # one. `left_us` stays for a paused clock (it does not run).
+    ends_at = view.time_up_at_us if status == "running" else None
+    break_ends_at = None
+    if status == "time_up" and view.break_left_us:
+        break_ends_at = snap.now_us + view.break_left_us
     return {"title": title, "note": note, "status": status, "left_us": view.left_us,
-            "break_left_us": view.break_left_us,
+            "ends_at_us": ends_at, "break_left_us": view.break_left_us,
+            "break_ends_at_us": break_ends_at,
             "break_title": _("Break") if view.break_left_us else ""}
 
 
@@ -57,7 +67,7 @@ def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
     stages = []
     for stage in (*snap.qualifying_stages, *((FINAL,) if snap.final_seated else ())):
         tables = [{"table": t.table, "deals": t.deals, "phase": PHASES[t.phase],
-                   "phase_text": _phase_text(t.phase),
+                   "phase_text": _phase_text(t.phase), **_presence(snap, t.table),
                    "players": [[n, snap.name_of(n)] for n in t.players]}
                   for t in snap.stage_tables(stage)]
         stages.append({"stage": stage, "title": snap.stage_title(stage), "tables": tables})
@@ -76,8 +86,29 @@ def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
         "awards": {"places": places, "luckiest": luckiest, "final_over": awards.final_over},
         "deals": deals,
         "total_deals": sum(deals.values()),
+        "held": len(snap.held),
+        "broker": _broker(snap),
         "words": words(),
     }
+
+
+def _presence(snap: Snapshot, table: int) -> dict[str, Any]:
+    """A table's presence for the page: its state, since when it is offline, its clock."""
+    state = snap.table_presence(table)
+    heard = snap.presence.get(table)
+    out: dict[str, Any] = {"presence": state, "presence_text": presence.state_text(state)}
+    if heard is not None:
+        out |= {"heard_us": heard.heard_us, "offset_us": heard.offset_us,
+                "clock_off": presence.clock_off(heard.offset_us), "waiting": heard.waiting}
+    return out
+
+
+def _broker(snap: Snapshot) -> dict[str, Any] | None:
+    heard = snap.presence.get(0)
+    if heard is None:
+        return None
+    up = heard.linked and snap.now_us - heard.heard_us <= presence.OFFLINE_AFTER_US
+    return {"up": up, "since_us": heard.heard_us}
 
 
 def words() -> dict[str, str]:
@@ -92,5 +123,8 @@ def words() -> dict[str, str]:
         "nothing": _("Nothing yet: the standings appear with the first deal."),
         "not_drawn": _("The seats have not been drawn yet."),
         "offline": _("Reconnecting…"),
+        "offline_since": _("offline since {time}"), "clock_off": _("clock off by {offset}"),
+        "broker_lost": _("The broker is lost: tables keep recording and send later."),
+        "held": _("{n} deals held for the director"),
         "withdrew": _("withdrew"),
     }

@@ -22,9 +22,12 @@ from uno_showdown.core.deck.editions import card_value, get_edition
 HEARTBEAT_S = 5.0
 #: A table not heard for this long is offline.
 OFFLINE_AFTER_US = 3 * int(HEARTBEAT_S * 1_000_000)
-#: A table whose clock is off by more than this is flagged, and a deal stamped further than
-#: this outside its stage is held for the director.
+#: A table whose clock is off by more than this is flagged on the director's screen.
 CLOCK_BOUND_US = 2_000_000
+#: A deal stamped (on the director's clock) further than this before its stage started, or
+#: after it arrived, is held for the director: wider than the flag, as a table's first deals
+#: may come before its first heartbeat has measured its clock.
+STAGE_SLACK_US = 60_000_000
 #: How many recent heartbeats the offset is taken from.
 SAMPLES = 8
 
@@ -104,8 +107,8 @@ def implausible(points: Mapping[int, int], at_us: int, arrived_us: int,
         return HELD_NOBODY_OUT
     if sum(points.values()) > max_hand(edition):
         return HELD_POINTS
-    if at_us > arrived_us + CLOCK_BOUND_US or (
-            stage_started_us is not None and at_us < stage_started_us - CLOCK_BOUND_US):
+    if at_us > arrived_us + STAGE_SLACK_US or (
+            stage_started_us is not None and at_us < stage_started_us - STAGE_SLACK_US):
         return HELD_TIME
     if not source_known:
         return HELD_SOURCE

@@ -1,0 +1,102 @@
+"""Lateness cannot be bent: a table offline when time is called, whose round slots were undone,
+redone or edited, still has only the deal in progress counted after the time, judged on the
+director's clock; and a table whose clock is off is measured and corrected.
+
+Each test is the finding as a tournament director tried it: rounds at a table, its agent
+killed, `event end`, rounds entered there, the agent started again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.tables.conftest import Cluster, eventually
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.adapters.store.wallclock import wall_clock_us
+from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.apps.scorekeeper.app import CompanionApp
+
+S = 1_000_000
+
+
+def _games_at_table_1(cluster: Cluster) -> set[int]:
+    with cluster.tables_seating() as seating:
+        at_one = seating[1]
+    games = {ln.number: ln.games for ln in cluster.director_lines()}
+    return {games[n] for n in at_one}
+
+
+def _offline_then_time_called(cluster: Cluster, before: int,
+                              offline: Callable[[int], None]) -> None:
+    """Table 1 plays `before` deals in time and is heard; its agent is killed; `offline(now)`
+    runs at the table while the director calls time at `now`; the agent comes back."""
+    cluster.start_director()
+    cluster.start_table(1)
+    cluster.seated(1)
+    now = wall_clock_us()
+    for i in range(before):  # the rounds' times are kept to the second: deals 2 s apart
+        cluster.deal(1, at_us=now - (before - i) * 2 * S)
+    eventually(lambda: _games_at_table_1(cluster) == {before}, 30, "the table heard")
+    cluster.stop_table(1)
+    with Championship.open(cluster.director_db, cluster.event_id, clock=lambda: now) as champ:
+        champ.end()
+    offline(now)
+    cluster.start_table(1)
+    with Store(cluster.tables[1].db) as store:
+        file = TableFile(store, cluster.event_id, 1)
+        eventually(lambda: file.pending() == 0, 30, "the table's outbox emptied")
+
+
+def _app(cluster: Cluster, at_us: int) -> CompanionApp:
+    return cluster.tables[1].app("flight-1", at_us)
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_an_undone_slot_does_not_make_a_deal_after_time_count(cluster: Cluster) -> None:
+    def offline(now: int) -> None:
+        with _app(cluster, now - S) as app:
+            assert app.undo()  # round 2 taken back before time was called
+        cluster.deal(1, at_us=now + 2 * S)  # the deal in progress: round 2's slot again
+        cluster.deal(1, at_us=now + 4 * S)  # one more: it must not count
+
+    _offline_then_time_called(cluster, 2, offline)
+    eventually(lambda: _games_at_table_1(cluster) == {2}, 30,
+               "round 1 and the deal in progress count, the next one does not")
+    with Store(cluster.tables[1].db) as store:
+        assert any("after the time was up" in r
+                   for r in TableFile(store, cluster.event_id, 1).refused())
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_a_redone_round_keeps_its_own_time(cluster: Cluster) -> None:
+    def offline(now: int) -> None:
+        with _app(cluster, now - S) as app:
+            assert app.undo()
+        with _app(cluster, now + S) as app:
+            assert app.redo()  # played in time: it counts as in time
+        cluster.deal(1, at_us=now + 2 * S)  # the deal in progress
+        cluster.deal(1, at_us=now + 4 * S)  # refused
+
+    _offline_then_time_called(cluster, 2, offline)
+    eventually(lambda: _games_at_table_1(cluster) == {3}, 30,
+               "both rounds in time and the deal in progress count")
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_an_edited_round_after_time_stays_after_time(cluster: Cluster) -> None:
+    def offline(now: int) -> None:
+        cluster.deal(1, at_us=now + 2 * S)  # the deal in progress (round 2)
+        cluster.deal(1, at_us=now + 4 * S)  # round 3: refused
+        with _app(cluster, now + 6 * S) as app:
+            game = app.game
+            assert game is not None
+            names = list(game.names)
+            for number in (2, 3):  # corrections keep when each was played
+                app.edit_round(number, names[0], points={n: 7 for n in names[1:]})
+
+    _offline_then_time_called(cluster, 1, offline)
+    eventually(lambda: _games_at_table_1(cluster) == {2}, 30,
+               "round 1 and the deal in progress count, corrected or not")
+    assert not any(ln.points == 7 * 3 for ln in cluster.director_lines())
