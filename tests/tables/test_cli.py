@@ -59,9 +59,18 @@ def test_a_table_joins_as_a_process_and_its_deal_reaches_the_director(tmp_path: 
             eventually(counted, 30, "the deal in the director's standings")
             eventually(lambda: "Waiting to be sent: 0." in uno(
                 "table", "status", "--db", table_db, "--lang", "en").stdout, 20)
+            status = uno("table", "status", "--db", table_db, "--lang", "en").stdout
+            assert "Qualifying, Table 1: game 1, playing, 59:" in status
+            assert "The broker: connected since" in status
+            assert uno("event", "end", "--db", s.db).returncode == 0
+            eventually(lambda: "Table 1: game 1, time is up: finishing the deal in "
+                       "progress." in uno("table", "status", "--db", table_db, "--lang",
+                                          "en").stdout, 20, "the table knows time is up")
         finally:
             join.send_signal(signal.SIGTERM)
             join.wait(20)
+        assert "`uno-showdown table join` stopped at" in uno(
+            "table", "status", "--db", table_db, "--lang", "en").stdout
 
 
 def _creds_file(tmp: Path, mode: int, table: int = 1) -> Path:

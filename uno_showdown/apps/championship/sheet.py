@@ -107,6 +107,39 @@ def _seat(snap: Snapshot, number: int) -> str:
         f"<li>{name}</li>")
 
 
+def _audit(snap: Snapshot) -> str:
+    """The director's word on the deals: every void and restore (who, when, why), and the
+    deals still held for the director. Empty when there is none."""
+    from uno_showdown.apps.championship.operations import short_deal_id
+    from uno_showdown.core.championship.presence import held_text
+
+    if not snap.audit and not snap.held:
+        return ""
+    actions = {"void": _("void"), "restore": _("restored")}
+    rows = [f"<tr><td>{escape(_local(a.at_us))}</td>"
+            f"<td>{escape(_('Table {n}').format(n=a.table))} · "
+            f"{escape(snap.stage_title(a.stage))}</td>"
+            f"<td>{escape(short_deal_id(a.deal_id))}</td><td>{escape(actions[a.action])}</td>"
+            f"<td>{escape(a.who)}</td><td>{escape(a.why)}</td></tr>" for a in snap.audit]
+    rows += [f"<tr><td></td><td>{escape(_('Table {n}').format(n=h.table))} · "
+             f"{escape(snap.stage_title(h.stage))}</td>"
+             f"<td>{escape(short_deal_id(h.deal_id))}</td><td>{escape(_('held'))}</td>"
+             f"<td></td><td>{escape(held_text(h.reason))}</td></tr>" for h in snap.held]
+    head = "".join(f"<th>{escape(t)}</th>" for t in (
+        _("When"), _("Table"), _("Deal"), _("Decision"), _("By"), _("Why")))
+    title = escape(_("Audit: the director's word on deals"))
+    return (f"<h2>{title}</h2>"
+            f'<table class="audit"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def _local(at_us: int) -> str:
+    """A moment as the bar's clock shows it (this computer's zone), to the second."""
+    from datetime import datetime
+
+    return datetime.fromtimestamp(at_us / 1_000_000).strftime("%Y-%m-%d %H:%M:%S")
+
+
 def results_sheet(snap: Snapshot) -> str:
     """The whole results sheet for the event as it stands."""
     a = snap.awards
@@ -146,6 +179,7 @@ def results_sheet(snap: Snapshot) -> str:
                 parts.append(f'<div class="table"><h3>{escape(_("Table {n}").format(n=t.table))}'
                              f"</h3><ol>{seats}</ol></div>")
             parts.append("</div>")
+    parts.append(_audit(snap))
     rules = "".join(f"<p>{escape(line)}</p>" for line in settings_lines(snap.settings))
     parts.append(f"<h2>{escape(_('Rules'))}</h2><div class=\"rules\">{rules}")
     if snap.event.seed is not None:

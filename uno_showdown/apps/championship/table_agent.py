@@ -72,6 +72,7 @@ class TableAgent:
         self._standings_written = -STANDINGS_WRITE_S
         self._beaten = -HEARTBEAT_S  # when the last heartbeat went (monotonic)
         self._linked: bool | None = None  # the broker, as last noted in the file
+        self._lost = False  # the loss of the broker was said, its return not yet
         self.seated = threading.Event()
         self.acked = 0
         self.ignored = 0
@@ -91,6 +92,9 @@ class TableAgent:
         if self._thread is None or not self._thread.is_alive():  # else it still owns the file
             try:
                 self.write_standings(force=True)
+                with self.store.transaction() as conn:
+                    self.file.set_meta(conn, "link", json.dumps(
+                        {"linked": False, "since": wallclock.now(), "stopped": True}))
             except Exception:  # the file is busy or gone: the next run is told them again
                 log.exception("table %s: could not keep the last standings", self.table)
         self.link.close()
@@ -147,14 +151,18 @@ class TableAgent:
         linked = self.link.connected.is_set()
         if linked == self._linked:
             return
-        self._linked = linked
+        was, self._linked = self._linked, linked
         since = wallclock.now()
         with self.store.transaction() as conn:
             self.file.set_meta(conn, "link", json.dumps({"linked": linked, "since": since}))
-        if not linked:
+        if was and not linked:
+            self._lost = True
             self.say(_("Lost the broker at {time}: the table keeps recording; {n} messages "
                        "wait to be sent.").format(time=wallclock.iso(since)[11:19],
                                                   n=self.file.pending()))
+        elif linked and self._lost:
+            self._lost = False
+            self.say(_("The broker is back: sending what waits."))
 
     def write_standings(self, *, force: bool = False) -> None:
         """Keep the newest standings in the file, at most once every `STANDINGS_WRITE_S`."""

@@ -687,7 +687,10 @@ def _presence_lines(snap: Snapshot) -> list[str]:
         else:
             lines.append(_("The broker: lost since {time}.").format(
                 time=_local_time(broker.heard_us)))
-    for table in sorted({t.table for t in snap.tables}):
+    tables = sorted({t.table for t in snap.tables})
+    if tables and (snap.presence or snap.held):
+        lines.append(_("The tables, as the director hears them:"))
+    for table in tables if snap.presence else ():
         heard = snap.presence.get(table)
         state = snap.table_presence(table)
         text = pr.state_text(state)

@@ -98,9 +98,11 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
+    from uno_showdown.adapters.store import wallclock
     from uno_showdown.adapters.store.games import Store
     from uno_showdown.adapters.store.table_file import TableFile
     from uno_showdown.contract.i18n import set_language
+    from uno_showdown.core.table.timebox import Phase, clock_text
 
     try:
         set_language(args.lang)
@@ -114,11 +116,29 @@ def cmd_status(args: argparse.Namespace) -> int:
             file = TableFile(store, int(row["event"]), int(row["table"]))
             print(_("Table {table} of event {event}.").format(table=row["table"],
                                                                event=row["event"]))
+            now = wallclock.now()
+            phases = {Phase.WAITING: _("waiting for the start"), Phase.OPEN: _("playing"),
+                      Phase.PAUSED: _("paused"),
+                      Phase.LAST_DEAL: _("time is up: finishing the deal in progress"),
+                      Phase.DONE: _("done")}
             for box_id, _s, _p in file.stages().values():
                 boxed = store.time_box(box_id)
+                left = boxed.box.left(now)
+                state = phases[boxed.box.phase(now)]
+                if boxed.box.phase(now) in (Phase.OPEN, Phase.PAUSED) and left is not None:
+                    state += ", " + _("{time} left").format(time=clock_text(left))
                 print(_("{label}: game {game}, {state}.").format(
-                    label=boxed.box.label, game=boxed.current_game_id,
-                    state=boxed.box.state.value))
+                    label=boxed.box.label, game=boxed.current_game_id, state=state))
+            link = json.loads(row["link"]) if "link" in row else None
+            if link is not None and link.get("stopped"):
+                print(_("`uno-showdown table join` stopped at {time}: nothing is sent until "
+                        "it runs again.").format(time=wallclock.iso(int(link["since"]))))
+            elif link is not None and not link["linked"]:
+                print(_("The broker was lost at {time}: the table keeps recording and sends "
+                        "when it is back.").format(time=wallclock.iso(int(link["since"]))))
+            elif link is not None:
+                print(_("The broker: connected since {time}.").format(
+                    time=wallclock.iso(int(link["since"]))))
             print(_("Waiting to be sent: {n}.").format(n=file.pending()))
             for line in file.refused():
                 print(line)

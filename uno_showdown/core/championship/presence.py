@@ -128,4 +128,5 @@ def held_text(reason: str) -> str:
 
 def offset_text(offset_us: int) -> str:
     """A clock offset as people read it: +1.2 s (the table is ahead), −3.0 s."""
-    return f"{offset_us / 1_000_000:+.1f} s"
+    tenths = round(offset_us / 100_000)
+    return f"{'-' if tenths < 0 else '+'}{abs(tenths) // 10}.{abs(tenths) % 10} s"
