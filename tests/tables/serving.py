@@ -37,27 +37,37 @@ def uno(*argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
                           env={**os.environ, "PYTHONUNBUFFERED": "1"})
 
 
+def start_serve(db: str, broker: int, web: int, folder: Path,
+                *extra: str) -> subprocess.Popen[str]:
+    """`event serve` on loopback ports, as a process (again, to restart it)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db", db,
+         "--listen", f"127.0.0.1:{broker}", "--web", f"127.0.0.1:{web}",
+         "--credentials-dir", str(folder), "--lang", "en", *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def stop_serve(proc: subprocess.Popen[str]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 @contextmanager
 def serving(tmp: Path, players: int = 14, tables: int = 2, *extra: str) -> Iterator[Serving]:
     db = str(tmp / "director.db")
     event_id = make_event(db, players, tables)
     broker, web = free_port(), free_port()
     folder = tmp / "credentials"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db", db,
-         "--listen", f"127.0.0.1:{broker}", "--web", f"127.0.0.1:{web}",
-         "--credentials-dir", str(folder), "--lang", "en", *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    s = Serving(db, event_id, broker, web, folder, start_serve(db, broker, web, folder, *extra))
     try:
         wait_port(broker, 30)
         wait_port(web, 30)
         eventually(lambda: (folder / f"table-{tables}.json").exists(), 10)
-        yield Serving(db, event_id, broker, web, folder, proc)
+        yield s
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop_serve(s.proc)  # the process running now (a test may have restarted it)
