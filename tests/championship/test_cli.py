@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -141,7 +142,43 @@ REFUSALS: list[tuple[str, list[str], str]] = [
     ("qualified", ["start"], "seat the finalists first: `uno-showdown event final`"),
     ("over", ["start"], "the championship is over"),
     ("over", ["withdraw", "1"], "the championship is over, so nobody can withdraw"),
+    ("running", ["void", "--table", "1", "--deal", "g9:9", "--why", "x"],
+     "table 1 has no deal g9:9: `uno-showdown event deals --table 1` lists them"),
+    ("time_up", ["restore", "--table", "1", "--deal", "g1:1", "--why", "x"],
+     "deal g1:1 of table 1 counts already: only a void or held deal can be restored"),
+    ("over", ["void", "--table", "1", "--deal", "g1:1", "--why", "recount"],
+     "the final is seated, so the qualifying results are closed: deal g1:1 of table 1"),
+    ("running", ["cards", "--html", "cards.html", "--url", "192.168.1.20:8080"],
+     "--url must be the page's address, e.g. http://192.168.1.20:8080/"),
 ]
+
+
+def test_results_text_has_the_whole_final_and_csv_and_cards_are_written(
+        db: str, clock: SimClock, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import csv
+
+    make_state(db, clock, "over")
+    status, out, _err = run(capsys, "event", "results", "--db", db, "--csv",
+                            str(tmp_path / "results.csv"))
+    assert status == 0
+    final = out.split("Final:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(final) == 1 + 5  # the heading and every finalist, 4th and 5th places too
+    assert [row.split()[0] for row in final[1:]] == ["1", "2", "3", "4", "5"]
+    rows = list(csv.DictReader((tmp_path / "results.csv").open(encoding="utf-8")))
+    assert [r["stage"] for r in rows] == ["final"] * 5 + ["qualifying"] * len(PLAYERS)
+    first = rows[0]
+    assert first["rank"] == "1" and Fraction(first["exact"]) == Fraction(
+        int(first["points"]), int(first["games"]))
+    status, _out, err = run(capsys, "event", "standings", "--db", db, "--csv",
+                            str(tmp_path / "standings.csv"))
+    assert status == 0 and "Standings written to" in err
+    assert (tmp_path / "standings.csv").read_text().startswith("stage,rank,number,name")
+    status, _out, err = run(capsys, "event", "cards", "--db", db, "--html",
+                            str(tmp_path / "cards.html"), "--url", "http://10.0.0.5:8080/")
+    cards = (tmp_path / "cards.html").read_text()
+    assert status == 0 and cards.count('class="card"') == 3  # two flights and the final
+    assert cards.count("<svg") == 3 and "http://10.0.0.5:8080/" in cards
+    assert "<script" not in cards
 
 
 @pytest.mark.parametrize(("state", "argv", "words"), REFUSALS,

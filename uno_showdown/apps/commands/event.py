@@ -154,6 +154,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("standings", parents=[with_json],
                            help=_("the qualifying standings across all tables"))
+    p.add_argument("--csv", metavar="FILE", help=_("also write them as CSV"))
     p.set_defaults(func=cmd_standings)
 
     p = actions.add_parser("final", parents=[with_json],
@@ -163,7 +164,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = actions.add_parser("results", parents=[with_json],
                            help=_("places, the luckiest, every player's qualifying line"))
     p.add_argument("--html", metavar="FILE", help=_("also write a printable results sheet"))
+    p.add_argument("--csv", metavar="FILE",
+                   help=_("also write every line of the final and of qualifying as CSV"))
     p.set_defaults(func=cmd_results)
+
+    p = actions.add_parser("cards", parents=[common],
+                           help=_("printable table cards: number, seats, the page's QR code"))
+    p.add_argument("--html", metavar="FILE", required=True, help=_("the file to write"))
+    p.add_argument("--url", metavar="URL",
+                   help=_("the live page's address for the QR code, e.g. "
+                          "http://192.168.1.20:8080/"))
+    p.set_defaults(func=cmd_cards)
 
     p = actions.add_parser("deals", parents=[with_json],
                            help=_("a table's deals: counted, void, held for the director"))
@@ -482,9 +493,54 @@ def _standings_rows(lines: Sequence[Line], cut: int | None) -> str:
                   right={0, 1, 3, 4, 5})
 
 
+def _write(path: str, text: str, what: str) -> None:
+    """Write a file the organiser asked for, or refuse in one line; say it on stderr."""
+    try:
+        Path(path).write_text(text, encoding="utf-8", newline="")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ConfigError(_("cannot write {path}: {reason}").format(
+            path=path, reason=reason)) from None
+    print(what.format(path=path), file=sys.stderr)
+
+
+def lines_csv(stages: Sequence[tuple[str, Sequence[Line]]]) -> str:
+    """Standings as CSV (a spreadsheet opens it): one row per player and stage; the result
+    as a decimal and as the exact fraction."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["stage", "rank", "number", "name", "points", "games", "result", "exact",
+                "withdrawn"])
+    for stage, lines in stages:
+        for ln in lines:
+            w.writerow([stage, "" if ln.rank is None else ln.rank, ln.number, ln.name,
+                        ln.points, ln.games, "" if ln.result is None else decimal_text(
+                            ln.result), "" if ln.result is None else str(ln.result),
+                        "yes" if ln.withdrawn else ""])
+    return out.getvalue()
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    from uno_showdown.apps.championship.cards import table_cards
+
+    with _opened(args) as champ:
+        snap = champ.snapshot()
+        if args.url is not None and not args.url.startswith(("http://", "https://")):
+            raise ConfigError(_("--url must be the page's address, e.g. "
+                                "http://192.168.1.20:8080/"))
+        _write(args.html, table_cards(snap, args.url), _("Table cards written to {path}."))
+        return 0
+
+
 def cmd_standings(args: argparse.Namespace) -> int:
     with _opened(args) as champ:
         snap = champ.snapshot()
+        if args.csv:
+            _write(args.csv, lines_csv([("qualifying", snap.qualifying)]),
+                   _("Standings written to {path}."))
         if args.json:
             _print_json([line_json(ln) for ln in snap.qualifying])
             return 0
@@ -532,6 +588,9 @@ def cmd_results(args: argparse.Namespace) -> int:
                 raise ConfigError(_("cannot write {path}: {reason}").format(
                     path=args.html, reason=reason)) from None
             print(_("Results sheet written to {path}.").format(path=args.html), file=sys.stderr)
+        if args.csv:
+            _write(args.csv, lines_csv([("final", snap.final), ("qualifying", snap.qualifying)]),
+                   _("Results written to {path}."))
         if args.json:
             _print_json(results_json(snap))
             return 0
@@ -548,6 +607,10 @@ def cmd_results(args: argparse.Namespace) -> int:
             print(_("The luckiest: {number} {name}, result {result}").format(
                 number=a.luckiest.number, name=a.luckiest.name,
                 result=decimal_text(a.luckiest.result)))
+        if snap.final:
+            print()
+            print(_("Final:"))
+            print(_standings_rows(snap.final, None))
         print()
         print(_("Qualifying:"))
         print(_standings_rows(snap.qualifying, None))
