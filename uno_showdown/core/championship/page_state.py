@@ -94,6 +94,8 @@ def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
 
 def _presence(snap: Snapshot, table: int) -> dict[str, Any]:
     """A table's presence for the page: its state, since when it is offline, its clock."""
+    if not snap.presence:  # no table was ever heard: one games file, no `event serve`
+        return {}
     state = snap.table_presence(table)
     heard = snap.presence.get(table)
     out: dict[str, Any] = {"presence": state, "presence_text": presence.state_text(state)}
@@ -127,4 +129,10 @@ def words() -> dict[str, str]:
         "broker_lost": _("The broker is lost: tables keep recording and send later."),
         "held": _("{n} deals held for the director"),
         "withdrew": _("withdrew"),
+        "find": _("Find my seat and my result"), "find_hint": _("Your name or number"),
+        "not_found": _("No player by that name or number."),
+        "seat_at": _("{stage}: Table {table}, seat {seat}"),
+        "my_line": _("Standings: #{rank}, {points} points in {games} games, result {result}"),
+        "final_line": _("Final: #{rank}, result {result}"),
+        "no_result": _("No result yet."),
     }
