@@ -32,11 +32,12 @@ ol { font-size: 13pt; margin: 3mm 0; padding-left: 8mm; flex: 1; }
 def table_cards(snap: Snapshot, url: str | None) -> str:
     """Every seated table's card; `url` is the live page's address (no QR code without it)."""
     qr = qr_svg(url) if url else ""
+    live, title = escape(_("Standings live:")), escape(_("Table cards"))
     cards = []
     for t in snap.tables:
         seats = "".join(f"<li>{escape(snap.name_of(n))} <small>#{n}</small></li>"
                         for n in t.seats)
-        foot = (f'<div class="qr">{qr}<div>{escape(_("Standings live:"))}<br>'
+        foot = (f'<div class="qr">{qr}<div>{live}<br>'
                 f"<b>{escape(url)}</b></div></div>") if url else ""
         cards.append(
             f'<div class="card"><div class="event">{escape(snap.event.name)}</div>'
@@ -47,5 +48,5 @@ def table_cards(snap: Snapshot, url: str | None) -> str:
         cards.append(f"<p>{escape(_('The seats have not been drawn yet.'))}</p>")
     return (f'<!DOCTYPE html>\n<html lang="{current_language()}">\n<head>\n'
             f'<meta charset="utf-8">\n<title>{escape(snap.event.name)} — '
-            f"{escape(_('Table cards'))}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"{title}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
             f'<div class="sheet">{"".join(cards)}</div>\n</body>\n</html>\n')

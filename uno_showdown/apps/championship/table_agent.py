@@ -157,8 +157,8 @@ class TableAgent:
             self.file.set_meta(conn, "link", json.dumps({"linked": linked, "since": since}))
         if was and not linked:
             self._lost = True
-            self.say(_("Lost the broker at {time}: the table keeps recording; {n} messages "
-                       "wait to be sent.").format(time=wallclock.iso(since)[11:19],
+            self.say(_("Lost the broker at {time}: the table keeps recording (waiting to be "
+                       "sent: {n}).").format(time=wallclock.iso(since)[11:19],
                                                   n=self.file.pending()))
         elif linked and self._lost:
             self._lost = False

@@ -764,8 +764,7 @@ def _presence_lines(snap: Snapshot) -> list[str]:
             if pr.clock_off(heard.offset_us):
                 text += " " + _("(off: check its clock)")
             if heard.waiting:
-                text += ", " + ngettext("{n} message waits", "{n} messages wait",
-                                        heard.waiting).format(n=heard.waiting)
+                text += ", " + _("waiting to be sent: {n}").format(n=heard.waiting)
         lines.append("  " + _("Table {n}").format(n=table) + ": " + text)
     for h in snap.held:
         lines.append(_("Held for the director: table {table}, deal {deal}: {why} "
