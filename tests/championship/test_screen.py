@@ -245,3 +245,34 @@ def test_every_scrolling_tab_shows_a_bar_and_scrolls_by_keys(db: str, clock: Sim
         d.key(pygame.K_PAGEUP)
         d.key(pygame.K_PAGEUP)
         assert "player:1" in shown()
+
+
+def test_the_clock_tab_shows_each_tables_presence_and_the_held_deals(
+        db: str, clock: SimClock) -> None:
+    from uno_showdown.apps.director.views.clock import presence_note
+    from uno_showdown.core.championship.presence import Heard
+
+    make_state(db, clock, "running")
+    with Championship.open(db, clock=clock) as champ:
+        assert presence_note(champ.snapshot(), 1) is None  # one games file: nobody to hear
+        with champ.store.transaction() as conn:
+            champ.events.put_presence(conn, champ.event_id or 0, 1,
+                                      Heard(clock(), -600_000_000, 0))
+            champ.events.put_remote_deal(conn, champ.event_id or 0, "flight-1", 1,
+                                         "t1/flight-1/abababababababab/g1:1", 1, {1: 5, 2: 7},
+                                         held="nobody-out")
+        assert presence_note(champ.snapshot(), 1) == ("clock off by -600.0 s", True)
+        clock.advance(1)
+        assert presence_note(champ.snapshot(), 1) == ("offline since "
+                                                      f"{_hhmm(clock() - 60_000_000)}", True)
+        driver = Driver(champ)
+        driver.screen.go("clock")
+        driver.frame()
+        assert driver.colours() > 6
+        assert len(champ.snapshot().held) == 1
+
+
+def _hhmm(at_us: int) -> str:
+    from datetime import datetime
+
+    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")

@@ -16,6 +16,7 @@ import pygame
 from uno_showdown.apps.director.views.base import DirectorView
 from uno_showdown.apps.touch import theme
 from uno_showdown.apps.touch.widgets import Button, row
+from uno_showdown.core.championship import presence
 from uno_showdown.core.championship.clock import FINAL, Status
 from uno_showdown.core.championship.i18n import _, ngettext
 from uno_showdown.core.championship.snapshot import Snapshot, TableStatus
@@ -222,9 +223,35 @@ class ClockView(DirectorView):
                        anchor="midleft", max_width=max(0, chip.x + room - title.right - 12))
             deals = ngettext("{n} deal", "{n} deals", t.deals).format(n=t.deals)
             color = theme.GOOD if t.phase is Phase.DONE else theme.TEXT_DIM
-            theme.text(surface, f"{phase_text(t.phase)} · {deals}",
-                       (chip.x + 10, chip.bottom - 6), 15, color, anchor="bottomleft",
-                       max_width=room)
+            line = f"{phase_text(t.phase)} · {deals}"
+            heard = presence_note(snap, t.table)
+            if heard is not None:
+                line += f" · {heard[0]}"
+                color = theme.DANGER if heard[1] else color
+            theme.text(surface, line, (chip.x + 10, chip.bottom - 6), 15, color,
+                       anchor="bottomleft", max_width=room)
+        if snap.held:
+            area = self.chips_rect()
+            theme.text(surface, _("{n} deals held for the director").format(n=len(snap.held))
+                       + " · `event deals`", (area.x, area.y - 4), 16, theme.DANGER,
+                       anchor="bottomleft", max_width=area.width)
+
+
+def presence_note(snap: Snapshot, table: int) -> tuple[str, bool] | None:
+    """How the director hears a table, short, and whether it needs a look (offline, or its
+    clock off); None when no table was ever heard (one games file, no `event serve`)."""
+    if not snap.presence:
+        return None
+    state = snap.table_presence(table)
+    heard = snap.presence.get(table)
+    if heard is None:
+        return presence.state_text(state), True
+    if state == presence.OFFLINE:
+        return _("offline since {time}").format(time=_local(heard.heard_us)), True
+    if presence.clock_off(heard.offset_us):
+        return _("clock off by {offset}").format(
+            offset=presence.offset_text(heard.offset_us)), True
+    return presence.state_text(state), False
 
 
 def _local(at_us: int | None) -> str:
