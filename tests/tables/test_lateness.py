@@ -100,3 +100,41 @@ def test_an_edited_round_after_time_stays_after_time(cluster: Cluster) -> None:
     eventually(lambda: _games_at_table_1(cluster) == {2}, 30,
                "round 1 and the deal in progress count, corrected or not")
     assert not any(ln.points == 7 * 3 for ln in cluster.director_lines())
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_a_table_ten_minutes_behind_counts_down_and_is_judged_on_the_directors_clock(
+        cluster: Cluster, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A Pi without a real-time clock and without internet: its wall clock is ten minutes
+    behind. Its screen counts down to the director's deadline all the same, its deals are
+    judged on the director's time, and both sides say its clock is off."""
+    from tests.championship.conftest import run
+    from uno_showdown.adapters.store import wallclock
+
+    behind = 600 * S
+    director = cluster.start_director()  # on the real clock (it took it when it opened)
+    real = wallclock.now
+    monkeypatch.setattr(wallclock, "now", lambda: real() - behind)  # the table's machine
+    cluster.start_table(1)
+    cluster.seated(1)
+    with Championship.open(cluster.director_db, cluster.event_id, clock=real) as champ:
+        ends = champ.snapshot().stage_tables("flight-1")[0].box.ends_at_us
+    assert ends is not None
+
+    def local_ends() -> int | None:
+        with Store(cluster.tables[1].db) as store:
+            file = TableFile(store, cluster.event_id, 1)
+            return store.time_box(file.stages()["flight-1"][0]).box.ends_at_us
+
+    eventually(lambda: abs((local_ends() or 0) - (ends - behind)) < S // 2, 30,
+               "the table's box moved onto its own clock")
+    eventually(lambda: 1 in director.heard and director.heard[1].offset_us < -behind + S, 20)
+    status, out, _err = run(capsys, "table", "status", "--db", cluster.tables[1].db)
+    assert status == 0
+    assert "This computer's clock: -600.0 s against the director's (off:" in out
+    assert "Table 1: game 1, playing, 59:" in out or "Table 1: game 1, playing, 1:00:" in out
+    _status, out, _err = run(capsys, "event", "show", "--db", cluster.director_db)
+    assert "Table 1: playing, clock -600.0 s (off: check its clock)" in out
+    cluster.deal(1)  # stamped on the table's clock, ten minutes "earlier"
+    eventually(lambda: _games_at_table_1(cluster) == {1}, 30, "the deal counts in time")

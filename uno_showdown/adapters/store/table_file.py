@@ -99,11 +99,13 @@ class TableFile:
 
     # -- the seating from the director --
 
-    def apply_seating(self, seating: wire.Seating) -> list[str]:
+    def apply_seating(self, seating: wire.Seating, offset_us: int = 0) -> list[str]:
         """Make the games file hold what the director seated here: a time box per stage, a
         game with the drawn players in it (a new one when the director seats the table
-        again), and the director's clock. The box's count of late deals stays the table's
-        own. Returns the stages that were new."""
+        again), and the director's clock, moved onto this machine's clock by `offset_us`
+        (this clock minus the director's, as measured), so the table's screen counts down
+        and judges a late deal on the director's time. The box's count of late deals stays
+        the table's own. Returns the stages that were new."""
         new: list[str] = []
         rules = Rules.make("championship", seating.target)
         now = wallclock.now()
@@ -114,8 +116,9 @@ class TableFile:
             for s in seating.stages:
                 names = [name for _n, name in s.players]
                 numbers = {name.casefold(): n for n, name in s.players}
+                ends = None if s.box.ends_at_us is None else s.box.ends_at_us + offset_us
                 if s.stage not in known:
-                    box = TimeBox(s.label, State(s.box.state), s.box.ends_at_us, s.box.left_us,
+                    box = TimeBox(s.label, State(s.box.state), ends, s.box.left_us,
                                   s.box.grace_rounds)
                     box_id = self.store.create_time_box(conn, box)
                     if len(names) >= 2:
@@ -139,7 +142,7 @@ class TableFile:
                                  (s.seating_id, json.dumps({**players, **numbers}), s.stage))
                     box = boxed.box
                     self.store.save_time_box(conn, TimeBox(
-                        s.label, State(s.box.state), s.box.ends_at_us, s.box.left_us,
+                        s.label, State(s.box.state), ends, s.box.left_us,
                         s.box.grace_rounds, box.late_rounds, box.play_on, box.fixed_players,
                         box.next_box_id, box_id))
                 boxes[s.stage] = box_id

@@ -211,6 +211,9 @@ class DirectorSync:
             self._reject(_("table {table}'s clock is off by {offset}: its deals are "
                            "judged on the director's clock").format(
                 table=up.table, offset=presence.offset_text(heard.offset_us)))
+        secret = self.secrets[up.table]
+        self.link.publish(wire.ack_topic(self.event_id, up.table),
+                          wire.encode_time(up.table, beat.at_us, self.champ.clock(), secret))
         events = self.champ.events
         events.put_presence(conn, self.event_id, up.table, heard)
         if events.put_source(conn, self.event_id, up.table, up.source):

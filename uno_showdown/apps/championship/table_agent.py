@@ -23,6 +23,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
@@ -42,6 +43,8 @@ RESEND_S = 3.0
 POLL_S = 0.1
 #: The least time between two writes of the director's standings into the games file.
 STANDINGS_WRITE_S = 1.0
+#: The least change of the measured clock offset (µs) that moves the clocks in the file.
+CLOCK_STEP_US = 200_000
 #: The most queued messages sent in one step.
 OUTBOX_BATCH = 1000
 
@@ -73,6 +76,10 @@ class TableAgent:
         self._beaten = -HEARTBEAT_S  # when the last heartbeat went (monotonic)
         self._linked: bool | None = None  # the broker, as last noted in the file
         self._lost = False  # the loss of the broker was said, its return not yet
+        #: This clock minus the director's (µs), from (round trip, offset) of recent replies.
+        self.offset_us = 0
+        self._times: deque[tuple[int, int]] = deque(maxlen=8)
+        self._seating: wire.Seating | None = None
         self.seated = threading.Event()
         self.acked = 0
         self.ignored = 0
@@ -200,6 +207,25 @@ class TableAgent:
             self._sent_upto = q.seq
         self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
 
+    def _took_time(self, reply: wire.TimeReply) -> None:
+        """The director answered a heartbeat: this clock's offset to the director's is the
+        middle of the round trip minus the director's time, taken from the quickest of the
+        recent round trips. When it moves, the clocks in the file are moved with it."""
+        arrived = wallclock.now()
+        rtt = arrived - reply.echo_us
+        if rtt < 0:
+            return  # not one of this run's heartbeats
+        self._times.append((rtt, (reply.echo_us + arrived) // 2 - reply.now_us))
+        offset = min(self._times)[1]
+        if abs(offset - self.offset_us) < CLOCK_STEP_US:
+            return
+        self.offset_us = offset
+        with self.store.transaction() as conn:
+            self.file.set_meta(conn, "clock", json.dumps({"offset_us": offset,
+                                                          "rtt_us": min(self._times)[0]}))
+        if self._seating is not None:
+            self.file.apply_seating(self._seating, offset)
+
     # -- what arrives --
 
     def _handle(self, topic: str, payload: bytes) -> None:
@@ -212,12 +238,15 @@ class TableAgent:
         try:
             if topic == wire.down_topic(self.event_id, self.table):
                 seating = wire.decode_seating(payload, self.creds.secret, self.table)
-                for stage in self.file.apply_seating(seating):
+                self._seating = seating
+                for stage in self.file.apply_seating(seating, self.offset_us):
                     self.say(_("Seated for {stage}: game {game} in {path}.").format(
                         stage=stage, game=self.file.current_game(stage),
                         path=self.store.path))
                 self.seated.set()
                 self.scan()
+            elif topic == wire.ack_topic(self.event_id, self.table) and wire.is_time(payload):
+                self._took_time(wire.decode_time(payload, self.creds.secret, self.table))
             elif topic == wire.ack_topic(self.event_id, self.table):
                 ack = wire.decode_ack(payload, self.creds.secret, self.table)
                 if self.file.acknowledged(ack.source, ack.seq) or ack.seq >= self._sent_upto:

@@ -139,6 +139,15 @@ def cmd_status(args: argparse.Namespace) -> int:
             elif link is not None:
                 print(_("The broker: connected since {time}.").format(
                     time=wallclock.iso(int(link["since"]))))
+            clock = json.loads(row["clock"]) if "clock" in row else None
+            if clock is not None:
+                from uno_showdown.core.championship.presence import clock_off, offset_text
+
+                offset = int(clock["offset_us"])
+                print(_("This computer's clock: {offset} against the director's{warning}."
+                        ).format(offset=offset_text(offset), warning=_(
+                            " (off: the table counts on the director's time)")
+                            if clock_off(offset) else ""))
             print(_("Waiting to be sent: {n}.").format(n=file.pending()))
             for line in file.refused():
                 print(line)

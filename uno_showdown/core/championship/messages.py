@@ -393,6 +393,33 @@ def decode_ack(payload: bytes, secret: str, table: int) -> Ack:
     return Ack(_str(d, "source", SOURCE), _int(d, "seq", 0, MAX_INT), tuple(refused))
 
 
+@dataclass(frozen=True, slots=True)
+class TimeReply:
+    """The director's answer to a heartbeat, on the table's `ack` topic (not retained): the
+    heartbeat's own stamp echoed, and the director's clock when it answered. The table takes
+    its offset to the director from it, as the page does from `/time`."""
+
+    echo_us: int
+    now_us: int
+
+
+def encode_time(table: int, echo_us: int, now_us: int, secret: str) -> bytes:
+    return sign({"v": VERSION, "kind": "time", "table": table, "echo": echo_us,
+                 "now": now_us}, secret)
+
+
+def is_time(payload: bytes) -> bool:
+    """Is a message on the `ack` topic a time reply (read before its signature is checked)?"""
+    return b'"kind":"time"' in payload[:MAX_PAYLOAD]
+
+
+def decode_time(payload: bytes, secret: str, table: int) -> TimeReply:
+    d = opened(payload, secret)
+    if d.get("kind") != "time" or d.get("table") != table:
+        raise WireError(f"the message is not a time reply for table {table}")
+    return TimeReply(_int(d, "echo", 0, MAX_INT), _int(d, "now", 0, MAX_INT))
+
+
 def encode_standings(state: Mapping[str, Any]) -> bytes:
     return canonical({"v": VERSION, "kind": "standings", **state})
 
