@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.tables.conftest import Cluster, eventually
+from uno_showdown.adapters.broker.embedded import EmbeddedBroker
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.table_file import TableFile
 from uno_showdown.adapters.store.wallclock import wall_clock_us
@@ -138,3 +139,38 @@ def test_a_table_ten_minutes_behind_counts_down_and_is_judged_on_the_directors_c
     assert "Table 1: playing, clock -600.0 s (off: check its clock)" in out
     cluster.deal(1)  # stamped on the table's clock, ten minutes "earlier"
     eventually(lambda: _games_at_table_1(cluster) == {1}, 30, "the deal counts in time")
+
+
+def test_the_tables_screen_says_when_the_director_does_not_hear_it(
+        amqtt_cluster: Cluster) -> None:
+    """The companion's banner at a championship table: the clock, and once its agent lost
+    the broker (here: the broker is gone), since when and how many messages wait."""
+    import pygame
+
+    from uno_showdown.adapters.store.table_file import link_state
+    from uno_showdown.apps.screen.screen import CompanionScreen
+
+    c = amqtt_cluster
+    table = c.tables[1]
+
+    def linked(store: Store) -> bool | None:
+        state = link_state(store)
+        return None if state is None else state.linked
+
+    with Store(table.db) as store:
+        eventually(lambda: linked(store) is True, 20, "the agent noted the broker")
+        assert isinstance(c.broker, EmbeddedBroker)
+        c.broker.close()
+        eventually(lambda: linked(store) is False, 30, "the agent noted it is gone")
+    c.deal(1)  # recorded all the same, waiting to be sent
+    pygame.font.init()
+    with table.app() as app:
+        screen = CompanionScreen(app, (800, 480))
+
+        def said() -> bool:
+            screen.update(screen._now_ms + 1000)
+            banner = screen.banner()
+            return banner is not None and "no link to the director since" in banner[1] and (
+                "· 1 to send" in banner[1] or "· 2 to send" in banner[1])
+
+        eventually(said, 20, "the banner says the table is not heard")

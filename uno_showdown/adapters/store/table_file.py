@@ -296,6 +296,33 @@ class TableFile:
                           "seq": q.seq, **q.body}, secret)
 
 
+@dataclass(frozen=True, slots=True)
+class LinkState:
+    """What the table's agent last noted of its link to the director, and its outbox."""
+
+    linked: bool
+    since_us: int
+    stopped: bool  # `table join` is not running
+    waiting: int
+
+
+def link_state(store: Store) -> LinkState | None:
+    """The table's link as its agent last noted it; None for a games file that never joined
+    a championship. Cheap, for a screen to read on every poll, and it writes nothing."""
+    with store.lock:
+        conn = store.conn
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'table_sync_meta'"
+                        ).fetchone() is None:
+            return None
+        row = conn.execute("SELECT value FROM table_sync_meta WHERE key = 'link'").fetchone()
+        if row is None:
+            return None
+        waiting = int(conn.execute("SELECT COUNT(*) FROM table_sync_outbox").fetchone()[0])
+    note = json.loads(row[0])
+    return LinkState(bool(note["linked"]), int(note["since"]), bool(note.get("stopped")),
+                     waiting)
+
+
 def _wall_us(played_at: str) -> int | None:
     """A round's stored wall-clock time (ISO, to the second) in µs; None if there is none."""
     from datetime import UTC, datetime

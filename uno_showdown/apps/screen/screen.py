@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from uno_showdown.adapters.store.table_file import LinkState, link_state
 from uno_showdown.apps.screen.views.chart import ChartView
 from uno_showdown.apps.screen.views.duels import DuelsView
 from uno_showdown.apps.screen.views.game_over import GameOverView
@@ -113,6 +114,7 @@ class CompanionScreen:
         self._signature: tuple[object, ...] = ()
         self._notice_cache: tuple[object, tuple[pygame.Rect, list[str]]] | None = None
         self._banner_shown: tuple[str, str, Phase] | None = None
+        self._link: LinkState | None = None  # a championship table's link to the director
         self._layout()
         self.current.enter()
 
@@ -143,6 +145,7 @@ class CompanionScreen:
             self._next_poll_ms = now_ms + POLL_MS
             try:
                 self.app.refresh()  # a round entered from the command line shows up here too
+                self._link = link_state(self.app.store)
             except Exception as exc:  # the table's window must outlive any bad read
                 self._refresh_failed(exc)
             signature = self._app_signature()
@@ -199,6 +202,10 @@ class CompanionScreen:
             status = _("Time is up · table done")
         else:
             status = shown
+        link = self._link
+        if link is not None and not link.linked:  # the director does not hear this table
+            status += " · " + _("no link to the director since {time} · {n} to send").format(
+                time=_hhmm(link.since_us), n=link.waiting)
         return box.label, status, phase
 
     def buttons(self) -> list[Button]:
@@ -546,3 +553,9 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
         pygame.display.quit()
     return 0
 
+
+def _hhmm(at_us: int) -> str:
+    """A moment as this table's clock shows it, to the minute."""
+    from datetime import datetime
+
+    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
