@@ -276,3 +276,33 @@ def _hhmm(at_us: int) -> str:
     from datetime import datetime
 
     return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
+
+
+def test_the_director_voids_and_restores_a_deal_from_the_screen(db: str,
+                                                                clock: SimClock) -> None:
+    make_state(db, clock, "time_up")  # one deal at table 1 of flight 1
+    with Championship.open(db, clock=clock) as champ:
+        driver = Driver(champ)
+        driver.key(pygame.K_F6)
+        assert driver.screen.current.name == "deals"
+        deal = next(b.key for b in driver.screen.buttons() if b.key.startswith("deal:"))
+        driver.tap(deal)
+        driver.tap("decide")
+        assert driver.notice == "Say why first: tap the field and type a few words"
+        driver.tap("why")
+        driver.type_text("wrong hands")
+        driver.tap("keyboard:done")
+        assert driver.button("decide").label == "Void it"
+        driver.tap("decide")
+        assert "is void" in driver.notice
+        snap = champ.snapshot()
+        assert all(ln.games == 0 for ln in snap.qualifying)
+        assert [(a.action, a.why) for a in snap.audit] == [("void", "wrong hands")]
+        driver.tap(deal)
+        driver.type_text("recounted")  # a real keyboard types straight into the field
+        assert driver.button("decide").label == "Count it"
+        driver.tap("decide")
+        snap = champ.snapshot()
+        assert any(ln.games for ln in snap.qualifying)
+        assert [a.action for a in snap.audit] == ["void", "restore"]
+        assert driver.colours() > 6

@@ -88,7 +88,11 @@ def test_a_round_confirmed_at_a_table_appears_on_the_page(served: Serving,
             _deal(agents[1], 4)
             page.wait_for_function("document.body.dataset.deals === '2'", timeout=15000)
             assert "4.00" in page.inner_text("#standings")
-            assert page.locator("form, input, button").count() == 0
+            assert page.locator("form, button, textarea, select").count() == 0
+            # The one input is the search of "find my seat": read on the phone, never sent.
+            assert page.locator("input").count() == 1
+            assert page.locator("input").get_attribute("type") == "search"
+            assert page.locator("input").get_attribute("name") is None
             browser.close()
     finally:
         for a in agents:

@@ -656,6 +656,49 @@ class DealRef:
     table: int
 
 
+@dataclass(frozen=True, slots=True)
+class DealItem:
+    """A deal as the director looks at it: where, what, and whether it counts."""
+
+    table: int
+    stage: str
+    deal_id: str
+    points: dict[int, int]
+    state: str  # "counts", "void" or "held"
+    held: str = ""  # why it is held (one of presence.HELD_REASONS)
+
+    @property
+    def short(self) -> str:
+        return short_deal_id(self.deal_id)
+
+
+def deal_list(reading: Reading, table: int | None = None) -> list[DealItem]:
+    """Every deal of a table (of every table without one): those held for the director
+    first, then the void ones, then those that count, newest last in each."""
+    held = {h.deal_id: h for h in reading.held}
+    out: dict[str, list[DealItem]] = {"held": [], "void": [], "counts": []}
+    for t in reading.data.tables:
+        if table is not None and t.table != table:
+            continue
+        for d in reading.table_deals[t.box_id]:
+            out["counts"].append(DealItem(t.table, t.stage, d.deal_id, dict(d.points or {}),
+                                          "counts"))
+        for d in reading.remote.get((t.stage, t.table), ()):
+            if d.deal_id in held:
+                h = held[d.deal_id]
+                out["held"].append(DealItem(t.table, t.stage, d.deal_id, {
+                    int(k): int(v) for k, v in (h.points or {}).items()}, "held", h.reason))
+            elif d.deal_id in reading.voided:
+                out["void"].append(DealItem(t.table, t.stage, d.deal_id, dict(d.points or {}),
+                                            "void"))
+        for gid in reading.boxes[t.box_id].game_ids:
+            for d in game_deals(reading.games[gid], reading.data, t.stage):
+                if d.deal_id in reading.voided:
+                    out["void"].append(DealItem(t.table, t.stage, d.deal_id,
+                                                dict(d.points or {}), "void"))
+    return [*out["held"], *out["void"], *out["counts"]]
+
+
 def short_deal_id(deal_id: str) -> str:
     """How a deal is named to people: `g5:3` (game 5, round 5 of the table's file)."""
     tail = deal_id.rsplit("/", 1)[-1]

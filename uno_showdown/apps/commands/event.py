@@ -690,49 +690,25 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
 
 def cmd_deals(args: argparse.Namespace) -> int:
-    from uno_showdown.apps.championship.operations import short_deal_id
+    from uno_showdown.apps.championship.operations import deal_list
     from uno_showdown.core.championship.presence import held_text
-    from uno_showdown.core.championship.snapshot import game_deals
 
     with _opened(args) as champ:
         reading = champ.read()
         snap = champ.snapshot()
-        rows: list[dict[str, object]] = []
-        held = {h.deal_id: h for h in reading.held}
-        for t in reading.data.tables:
-            if t.table != args.table:
-                continue
-            counted = {d.deal_id: d for d in reading.table_deals[t.box_id]}
-            for d in counted.values():
-                rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id), "id": d.deal_id,
-                             "points": dict(d.points or {}), "state": "counts"})
-            for d in reading.remote.get((t.stage, t.table), ()):
-                if d.deal_id in held:
-                    h = held[d.deal_id]
-                    rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id),
-                                 "id": d.deal_id, "points": h.points or {},
-                                 "state": "held", "why": held_text(h.reason)})
-                elif d.deal_id in reading.voided:
-                    rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id),
-                                 "id": d.deal_id, "points": dict(d.points or {}),
-                                 "state": "void"})
-            for gid in reading.boxes[t.box_id].game_ids:
-                for d in game_deals(reading.games[gid], reading.data, t.stage):
-                    if d.deal_id in reading.voided:
-                        rows.append({"stage": t.stage, "deal": short_deal_id(d.deal_id),
-                                     "id": d.deal_id, "points": dict(d.points or {}),
-                                     "state": "void"})
+        items = deal_list(reading, args.table)
         if args.json:
-            _print_json(rows)
+            _print_json([{"stage": d.stage, "deal": d.short, "id": d.deal_id,
+                          "points": {str(k): v for k, v in sorted(d.points.items())},
+                          "state": d.state, **({"held": d.held} if d.held else {})}
+                         for d in items])
             return 0
         states = {"counts": _("counts"), "void": _("void"), "held": _("held")}
-        for r in rows:
-            points = ", ".join(f"{n}: {v}" for n, v in sorted(
-                (int(k), v) for k, v in dict(r["points"]).items()))  # type: ignore[call-overload]
-            why = f" ({r['why']})" if "why" in r else ""
-            print(f"{snap.stage_title(str(r['stage']))}  {r['deal']}  {states[str(r['state'])]}"
-                  f"{why}  {points}")
-        if not rows:
+        for d in items:
+            points = ", ".join(f"{n}: {v}" for n, v in sorted(d.points.items()))
+            why = f" ({held_text(d.held)})" if d.held else ""
+            print(f"{snap.stage_title(d.stage)}  {d.short}  {states[d.state]}{why}  {points}")
+        if not items:
             print(_("Table {table} has no deal yet.").format(table=args.table))
         return 0
 

@@ -22,6 +22,7 @@ import pygame
 from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.apps.director.views.base import DirectorView
 from uno_showdown.apps.director.views.clock import ClockView
+from uno_showdown.apps.director.views.deals import DealsView
 from uno_showdown.apps.director.views.final import FinalView
 from uno_showdown.apps.director.views.players import PlayersView
 from uno_showdown.apps.director.views.seating import SeatingView
@@ -42,6 +43,7 @@ TABS: tuple[tuple[str, str, int], ...] = (
     ("clock", N_("Clock"), pygame.K_F3),
     ("standings", N_("Standings"), pygame.K_F4),
     ("final", N_("Final"), pygame.K_F5),
+    ("deals", N_("Deals"), pygame.K_F6),
 )
 #: How often the screen looks for changes in the games file.
 POLL_MS = 500
@@ -57,7 +59,7 @@ class DirectorScreen:
         self.size = (int(size[0]), int(size[1]))
         self.views: dict[str, DirectorView] = {
             v.name: v for v in (PlayersView(self), SeatingView(self), ClockView(self),
-                                StandingsView(self), FinalView(self))
+                                StandingsView(self), FinalView(self), DealsView(self))
         }
         self.reading: Reading | None = None
         self.snap: Snapshot | None = None

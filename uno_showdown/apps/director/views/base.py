@@ -16,7 +16,7 @@ from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.apps.touch import theme
 from uno_showdown.apps.touch.view import View
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.snapshot import Snapshot
+from uno_showdown.core.championship.snapshot import Reading, Snapshot
 from uno_showdown.core.championship.standings import Line
 from uno_showdown.core.championship.text import decimal_text
 
@@ -32,6 +32,7 @@ LINE_H = 34
 class Director(Protocol):
     champ: Championship
     snap: Snapshot | None
+    reading: Reading | None
 
     def act(self, action: Callable[[], T], done: str = "") -> T | None: ...
 
