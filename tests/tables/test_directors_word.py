@@ -138,3 +138,26 @@ def test_a_table_whose_clock_is_behind_is_judged_on_the_directors_time(
     director.ingest([_up(cluster, d, i) for i, d in enumerate(late, 1)])
     assert _games(cluster) == 2, "only the deal in progress counts"
     assert any("after the time of" in r for r in director.rejected)
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_a_broker_that_never_answers_is_said_and_shown(
+        cluster: Cluster, caplog: pytest.LogCaptureFixture,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`event serve --broker` to a dead broker: the director says so (once), and `event
+    show` says the broker is lost."""
+    from tests.tables.conftest import eventually, free_port
+    from uno_showdown.adapters.broker.link import BrokerAddress
+
+    dead = BrokerAddress("127.0.0.1", free_port(), False)
+    director = DirectorSync(cluster.director_db, cluster.event_id, dead,
+                            cluster.director_creds, cluster.table_creds)
+    director.start()
+    try:
+        eventually(lambda: "does not answer" in caplog.text, 15, "the director says it")
+    finally:
+        director.stop()
+    assert caplog.text.count("does not answer") == 1
+    assert f"the broker at {dead.url} does not answer" in caplog.text
+    _status, out, _err = run(capsys, "event", "show", "--db", cluster.director_db)
+    assert "The broker: lost since" in out

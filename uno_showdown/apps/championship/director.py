@@ -87,6 +87,10 @@ class DirectorSync:
         self._linked: bool | None = None  # the broker, as last noted
         self._broker_noted = 0
         self._presence_sig: tuple[tuple[int, bool, bool], ...] = ()
+        self._started = time.monotonic()
+        self._unreachable_said = False
+        self._ever_linked = False
+        self.link_url = address.url
 
     # -- running --
 
@@ -130,18 +134,25 @@ class DirectorSync:
         whether any table's presence changed; True if the page should be told."""
         now = self.champ.clock()
         linked = self.link.connected.is_set()
-        if linked != self._linked and self._linked is not None:
+        was = self._linked
+        if not linked and not self._ever_linked and not self._unreachable_said and (
+                time.monotonic() - self._started > presence.HEARTBEAT_S):
+            self._unreachable_said = True  # never connected: say so once
+            log.warning("%s", _("the broker at {url} does not answer: the tables cannot reach "
+                                "the director until it does").format(url=self.link_url))
+        if was is not None and linked != was:
             (log.info if linked else log.warning)(
                 "%s", _("the broker is back") if linked else _("lost the broker"))
-        if linked != self._linked or (linked and now - self._broker_noted
-                                      > presence.HEARTBEAT_S * 1_000_000):
+        if linked != was or (linked and now - self._broker_noted
+                             > presence.HEARTBEAT_S * 1_000_000):
             with self.champ.store.transaction() as conn:
                 self.champ.events.put_presence(conn, self.event_id, 0, presence.Heard(
                     now if linked else self._broker_noted or now, 0, 0, linked))
             if linked:
                 self._broker_noted = now
-        changed = linked != self._linked
         self._linked = linked
+        self._ever_linked |= linked
+        changed = linked != was
         sig = tuple(sorted((t, now - h.heard_us > presence.OFFLINE_AFTER_US,
                             presence.clock_off(h.offset_us)) for t, h in self.heard.items()))
         changed |= sig != self._presence_sig
