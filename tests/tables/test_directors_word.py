@@ -161,3 +161,34 @@ def test_a_broker_that_never_answers_is_said_and_shown(
     assert f"the broker at {dead.url} does not answer" in caplog.text
     _status, out, _err = run(capsys, "event", "show", "--db", cluster.director_db)
     assert "The broker: lost since" in out
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_heartbeats_that_change_nothing_send_no_new_standings(cluster: Cluster) -> None:
+    """The page's document goes to every table as the standings: a table's first heartbeat
+    changes it (the table is heard), the ones after it that say the same do not."""
+    from tests.tables.conftest import eventually
+
+    published: list[dict[str, object]] = []
+    director = DirectorSync(cluster.director_db, cluster.event_id, cluster.address,
+                            cluster.director_creds, cluster.table_creds,
+                            on_state=published.append)
+    director.start()
+    try:
+        eventually(lambda: director.link.connected.is_set(), 20)
+        eventually(lambda: len(published) >= 1, 10)
+        start = wall_clock_us()
+        director.link.inbox.put(_up(cluster, wire.Heartbeat(start, 0), 0))
+        eventually(lambda: 1 in director.heard, 10, "the first heartbeat taken")
+        eventually(lambda: any(t.get("presence") == "playing" for s in published[-1:]
+                               for st in s["stages"]  # type: ignore[attr-defined]
+                               for t in st["tables"]), 10, "the page says table 1 plays")
+        count = len(published)
+        for i in range(1, 6):
+            director.link.inbox.put(_up(cluster, wire.Heartbeat(start + i * 1000, 0), 0))
+        eventually(lambda: len(director._samples[1]) == 6, 10, "all six heartbeats taken")
+        director.publish_state()  # what the page would get now: the same as before
+        assert published[-1]["stages"] == published[count - 1]["stages"]
+        assert len(published) == count + 1
+    finally:
+        director.stop()

@@ -120,7 +120,9 @@ class DirectorSync:
                 reconnected = any(m.topic == "" for m in batch)
                 if reconnected:
                     self._sent.clear()  # a broker that restarted lost its retained messages
-                taken = self.ingest([m for m in batch if m.topic])
+                before = self.taken
+                self.ingest([m for m in batch if m.topic])
+                taken = self.taken > before  # heartbeats alone change nothing shown
                 watched = self.watch()
                 version = self.champ.store.data_version()
                 if taken or reconnected or watched or version != self._data_version:

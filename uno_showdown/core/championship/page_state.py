@@ -99,9 +99,12 @@ def _presence(snap: Snapshot, table: int) -> dict[str, Any]:
     state = snap.table_presence(table)
     heard = snap.presence.get(table)
     out: dict[str, Any] = {"presence": state, "presence_text": presence.state_text(state)}
-    if heard is not None:
-        out |= {"heard_us": heard.heard_us, "offset_us": heard.offset_us,
-                "clock_off": presence.clock_off(heard.offset_us), "waiting": heard.waiting}
+    # Only what changes the page: a heartbeat that says the same again must not make a new
+    # document (it goes to every table as the standings).
+    if heard is not None and state == presence.OFFLINE:
+        out["heard_us"] = heard.heard_us
+    if heard is not None and presence.clock_off(heard.offset_us):
+        out |= {"clock_off": True, "offset_us": round(heard.offset_us, -5)}
     return out
 
 
