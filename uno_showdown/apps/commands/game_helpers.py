@@ -53,6 +53,13 @@ def register(games: argparse._SubParsersAction,
     p.add_argument("player", help=_("who played the Wild Item Box"))
     p.add_argument("colour", help=_("the turned card's colour: {choices}").format(
         choices=", ".join(COLOURS)))
+    after = p.add_mutually_exclusive_group()
+    after.add_argument("--after-skip", action="store_true",
+                       help=_("the card before the Wild Item Box was a Skip or a Draw Two: "
+                              "whoever laid it played directly before"))
+    after.add_argument("--before", metavar="NAME",
+                       help=_("who played directly before the Wild Item Box (after a jump-in, "
+                              "say)"))
     p.set_defaults(func=cmd_item)
 
     p = games.add_parser("first-card", parents=[with_game],
@@ -186,19 +193,17 @@ def sheet_lines(game: Game) -> list[str]:
     drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
     lines = [_("Scoring: {rules}.").format(rules=rules_line(game))]
 
-    def section(title: str, entries: Sequence[tuple[str, str]]) -> None:
+    def section(title: str, rules: Sequence[house.SheetRule | house.HouseRule]) -> None:
         lines.extend(["", title])
-        for heading, text in entries:
-            lines.append(f"* {heading}: {text}")
+        for rule in rules:
+            lines.append(f"* {_(rule.title)}: {_(rule.text)} [{rule.source.label()}]")
 
     if drawn.regulation:
-        section(_("The championship's regulation (rule 2.4):"),
-                [(_(r.title), _(r.text)) for r in drawn.regulation])
+        section(_("The championship's regulation (rule 2.4):"), drawn.regulation)
     if drawn.deck:
-        section(f"{game.edition.title}:",
-                [(_(r.title), _(r.text)) for r in drawn.deck])
+        section(f"{game.edition.title}:", drawn.deck)
     if drawn.chosen:
-        section(_("House rules in force:"), [(_(r.title), _(r.text)) for r in drawn.chosen])
+        section(_("House rules in force:"), drawn.chosen)
     elif not drawn.regulation:
         lines.extend(["", _("House rules in force: none.")])
     if drawn.not_chosen:
@@ -235,7 +240,7 @@ def cmd_direction(args: argparse.Namespace) -> int:
 
 def cmd_item(args: argparse.Namespace) -> int:
     from uno_showdown.core.deck.cards import Colour
-    from uno_showdown.core.table.items import ONLY_THE_ITEM, describe, reveal
+    from uno_showdown.core.table.items import ONLY_THE_ITEM, colour_to_follow, describe, reveal
 
     colour_word = _word(args.colour).strip().lower()
     colours = dict(zip(COLOURS, [*Colour, None], strict=True))
@@ -248,8 +253,11 @@ def cmd_item(args: argparse.Namespace) -> int:
         if game.edition_key != "mario-kart":
             raise ConfigError(_("only UNO Mario Kart has the Wild Item Box: this game is played "
                                "with {edition}").format(edition=game.edition.title))
-        effect = reveal(game.seating, _word(args.player), colours[colour_word])
+        effect = reveal(game.seating, _word(args.player), colours[colour_word],
+                        after_skip=args.after_skip,
+                        before=None if args.before is None else _word(args.before))
         print(f"{effect.item.label}: " + " ".join(describe(effect)))
+        print(colour_to_follow(effect))
         print(_(ONLY_THE_ITEM))
         return 0
 

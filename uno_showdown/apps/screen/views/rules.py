@@ -57,13 +57,15 @@ class RulesView(View):
         out = [(_("Scoring"), scoring)]
         if drawn.regulation:
             out.append((_("The championship's regulation"),
-                        [(core_(r.title), core_(r.text)) for r in drawn.regulation]))
+                        [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
+                         for r in drawn.regulation]))
         if drawn.deck:
             out.append((_("{deck}: its own rules").format(deck=game.edition.title),
-                        [(core_(r.title), core_(r.text)) for r in drawn.deck]))
+                        [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
+                         for r in drawn.deck]))
         if drawn.chosen:
             out.append((_("House rules in force"),
-                        [(f"{core_(r.title)} · {core_(r.source)}", core_(r.text))
+                        [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
                          for r in drawn.chosen]))
         elif not drawn.regulation:
             out.append((_("House rules in force"), [("", _("None: the table chose none at "
