@@ -440,6 +440,7 @@ class Game:
         ed = get_edition(edition)
         with _as_game_error():
             scoring_options.check_edition(rules, ed)
+            house.check_deck(ed.key, rules.method.key)
             chosen = house.check(ed.key, rules.method.key, house_rules)
         game = cls(ed.key, rules, seat_players(rules.method, names), created_at=created_at,
                    house_rules=chosen)

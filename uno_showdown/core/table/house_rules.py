@@ -194,6 +194,20 @@ def parse_house_rule(name: str) -> str:
     return key
 
 
+#: Decks played only by one scoring method: UNO Teams is played by teams of two (seed 003).
+DECK_METHODS: Mapping[str, str] = MappingProxyType({"teams": "teams"})
+
+
+def check_deck(edition: str, method: str) -> None:
+    """Refuse a deck whose rules need another scoring method (UNO Teams: the teams one)."""
+    needed = DECK_METHODS.get(edition)
+    if needed is not None and method != needed:
+        raise RulesError(
+            _("the {edition} deck is played by teams of two: score it with --method {needed}, "
+              "or choose another deck").format(edition=edition, needed=needed)
+        )
+
+
 def check(edition: str, method: str, keys: Iterable[str]) -> frozenset[str]:
     """The house rules chosen, checked against the deck, the method and each other."""
     chosen: list[str] = []
