@@ -223,7 +223,7 @@ class RoundEntryView(View):
                    if name not in self.counting)
         if card == self.out_on:  # the winner's last card is on the table, not in a hand
             used += 1
-        return game.edition.counts.get(card, 0) - used
+        return game.edition.copies(card) - used
 
     def add(self, card: Card) -> None:
         if self.current is None or self.on_points(self.current) or self.remaining(card) <= 0:
@@ -603,7 +603,7 @@ class RoundEntryView(View):
         game = self.app.game
         assert game is not None
         out: list[Button] = []
-        cards = game.edition.cards()
+        cards = game.hand_cards()
         coloured = [c for c in cards if c.colour is not None]
         wild = [c for c in cards if c.colour is None]
         columns = 13
@@ -696,7 +696,7 @@ class RoundEntryView(View):
         elif key in FACE_KEYS:
             self.add(parse_card(f"{self.colour}{FACE_KEYS[key]}"))
         elif key in WILD_KEYS or key == pygame.K_x:
-            wilds = [c for c in game.edition.cards() if c.colour is None]
+            wilds = [c for c in game.hand_cards() if c.colour is None]
             face = WILD_KEYS.get(key)
             special = [c for c in wilds if c.face not in ("wild", "wild+4")]
             choice = [c for c in wilds if c.face == face] if face else special[:1]
