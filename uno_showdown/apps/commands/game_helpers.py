@@ -89,6 +89,36 @@ def add_round_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("UNO Showdown: the winner went out on a showdown card, so the round "
                           "stands only if they won its duel; alone, the duel the unit just "
                           "recorded decides, or say won or lost"))
+    p.add_argument("--last-draw", metavar="CARDS",
+                   help=_("UNO Mario Kart: the winner's last card was a Draw Two or a Wild "
+                          "Draw Four, so the next player drew these cards; they count in "
+                          "that player's hand, e.g. \"r5 g7\""))
+
+
+def with_last_draw(game: Game, winner: str | None, hands: dict[str, str],
+                   points: dict[str, int], drawn: str | None) -> dict[str, str]:
+    """The hands typed, with the cards the winner's last +2 or +4 made the next player draw
+    added to that player's hand (seed 004: they still draw them, and they count)."""
+    from uno_showdown.core.table.last_draw import last_draw
+    from uno_showdown.core.table.names import name_key
+
+    if drawn is None:
+        return hands
+    if winner is None:
+        raise ConfigError(_("say who went out with --winner NAME"))
+    cards = game.edition.parse_hand(_word(drawn), _("the cards drawn for the last card"))
+    player, _cards = last_draw(game, winner, cards)
+    if any(name_key(n) == name_key(player) for n in points):
+        raise ConfigError(_("{name} drew for the last card: give {name}'s hand as cards, not "
+                            "points, so the cards drawn are added").format(name=player))
+    typed = next((n for n in hands if name_key(n) == name_key(player)), None)
+    if typed is None:
+        raise ConfigError(_("{name} drew for the last card: give {name}'s hand too, the "
+                            "cards held before drawing (\"{name}: -\" for none)").format(
+                                name=player))
+    out = dict(hands)
+    out[typed] = f"{hands[typed].strip().strip('-')} {_word(drawn)}"
+    return out
 
 
 def add_edit_arguments(p: argparse.ArgumentParser) -> None:

@@ -760,6 +760,17 @@ class RoundEntryView(View):
                 theme.text(surface, line, (box.centerx, round(y)), 15 if len(lines) > 1
                            else 17, theme.TEXT, anchor="center", max_width=box.width - 16)
 
+    def draws_for_last_card(self, name: str) -> bool:
+        """Whether `name` is the player a last +2 or +4 of the winner's made draw (UNO Mario
+        Kart, seed 004): their hand is asked for with the cards drawn, which count."""
+        game = self.app.game
+        if game is None or self.winner is None or not last_draw_applies(game):
+            return False
+        try:
+            return next_player(game, self.winner) == name
+        except CompanionError:
+            return False
+
     def _draw_strip(self, surface: pygame.Surface) -> None:
         strip = self.strip_rect()
         pygame.draw.rect(surface, theme.PANEL, strip, border_radius=8)
@@ -778,8 +789,11 @@ class RoundEntryView(View):
                            (strip.x + 150, strip.centery), 17, theme.TEXT_DIM,
                            anchor="midleft", max_width=hint_w)
         elif not self.hands[self.current]:
-            theme.text(surface, _("tap the cards left in this hand"), (strip.x + 150,
-                       strip.centery), 17, theme.TEXT_DIM, anchor="midleft", max_width=hint_w)
+            hint = (_("tap the cards left, and those a last +2 or +4 made them draw")
+                    if self.draws_for_last_card(self.current)
+                    else _("tap the cards left in this hand"))
+            theme.text(surface, hint, (strip.x + 150, strip.centery), 17, theme.TEXT_DIM,
+                       anchor="midleft", max_width=hint_w)
         theme.text(surface, "Σ " + str(self.hand_total(self.current)),
                    (strip.right - 12, strip.y + 4), 22, theme.ACCENT, bold=True,
                    anchor="topright")
