@@ -42,7 +42,6 @@ from uno_showdown.core.deck.cards import (
     parse_cards,
 )
 
-
 #: A blank card (played as +10) left in a hand: the seed gives no value, so this is ours.
 BLANK = Card("blank")
 BLANK_VALUE = 50

@@ -56,6 +56,7 @@ from uno_showdown.apps.touch.widgets import Button, grid, number_pad, row
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.core.deck.cards import Card, parse_card
 from uno_showdown.core.scoring import H2O_DEDUCTIONS, Entry, hand_value
+from uno_showdown.core.table.last_draw import last_draw_applies, next_player
 from uno_showdown.core.table.turns import LastCardDuel
 
 BAR_H = 56

@@ -191,8 +191,8 @@ class TableView(View):
             self.error = _("First tap who played the Wild Item Box.")
             return
         self.item_colour = colour
-        self.effect = self._act(reveal, game.seating, self.item_by, colour,
-                                after_skip=self.item_after_skip)
+        self.effect = self._act(partial(reveal, after_skip=self.item_after_skip),
+                                game.seating, self.item_by, colour)
 
     def first_card(self, code: str) -> None:
         self.opening = self._act(self.app.opening, parse_card(code))
