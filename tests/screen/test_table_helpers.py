@@ -96,6 +96,22 @@ def test_the_item_box_names_whom_each_item_hits(db: Path) -> None:
     app.close()
 
 
+def test_after_a_skip_the_banana_peel_hits_whoever_laid_it(db: Path) -> None:
+    """Seed 004: "the person who went directly before the Item Box player". Ann lays a Skip,
+    Bob misses the turn, Cid plays the Wild Item Box: Ann played directly before Cid."""
+    app = open_game(db, "mario-kart")
+    driver = Driver(app)
+    driver.tap("tab:table")
+    driver.tap("item_by:Cid")
+    driver.tap("colour:yellow")
+    assert driver.view.effect.draws == (("Bob", 2),)  # nobody was skipped
+    driver.tap("item_after_skip")  # the card before was a Skip (or a Draw Two)
+    assert driver.view.effect.draws == (("Ann", 2),)  # worked out again at once
+    driver.tap("item_after_skip")
+    assert driver.view.effect.draws == (("Bob", 2),)
+    app.close()
+
+
 def test_the_first_card_page_applies_the_decks_rule(db: Path) -> None:
     app = open_game(db, "mario-kart")
     driver = Driver(app)
@@ -115,8 +131,12 @@ def test_the_rules_view_shows_the_sheet_and_scrolls(db: Path) -> None:
     driver.tap("tab:rules")
     texts = [line[0] for line in driver.view.lines]
     assert texts[0] == "Scoring" and "UNO Showdown: its own rules" in texts
-    assert "Stacking · classic UNO rules, special rules" in texts
-    assert "Not in force" in texts and "Draw Two" not in texts  # stacking replaces it
+    assert "Stacking · seed 001, Special rules" in texts
+    assert "Showdown cards · seed 002, Showdowns" in texts  # every rule says whose word it is
+    assert "The first card · our inference: seed 002 only says to turn the top card over; " \
+        "the table plays the first card as the classic rules (001) do" in texts
+    assert "Not in force" in texts
+    assert not any(t.startswith("Draw Two") for t in texts)  # stacking replaces it
     assert not driver.enabled("up")
     driver.tap("down")
     assert driver.view.scroll.offset > 0
@@ -130,7 +150,8 @@ def test_the_championship_sheet_is_its_regulation(db: Path) -> None:
     driver = Driver(app)
     driver.tap("tab:rules")
     texts = [line[0] for line in driver.view.lines]
-    assert "The championship's regulation" in texts and "2.4.8 Nothing else" in texts
+    assert "The championship's regulation" in texts
+    assert "2.4.8 Nothing else · seed 000, 2.4.8" in texts
     assert "House rules in force" not in texts
     app.close()
 
