@@ -316,7 +316,7 @@ class TableView(View):
                               outline=theme.TEXT_DIM if colour is None else None,
                               selected=self.effect is not None and self.effect.item is
                               ITEM_OF_COLOUR[colour]))
-        skip = pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, 40)
+        skip = pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, theme.TOUCH_PX)
         out.append(Button("item_after_skip", skip, _("Before it: a Skip or a Draw Two"),
                           self.toggle_after_skip, selected=self.item_after_skip, font_px=16))
         return out
@@ -482,8 +482,9 @@ class TableView(View):
     def _draw_items(self, surface: pygame.Surface) -> None:
         body = self.body_rect()
         left_w = min(220, body.width // 3)
-        area = pygame.Rect(body.x + left_w + 12, body.y + 118, body.width - left_w - 12,
-                           body.height - 118)
+        top = 60 + 6 + theme.TOUCH_PX + 6  # the colour tiles and the Skip toggle above
+        area = pygame.Rect(body.x + left_w + 12, body.y + top, body.width - left_w - 12,
+                           body.height - top)
         pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
         x, width = area.x + 14, area.width - 28
         if self.item_by is None:
