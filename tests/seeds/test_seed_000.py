@@ -116,6 +116,16 @@ def test_rule_2_4_8_no_other_rule_the_classic_deck_and_no_house_rule(cli: Cli) -
     assert "teams" in err
 
 
+def test_rule_2_4_8_another_deck_says_it_is_the_directors_choice(cli: Cli) -> None:
+    cli.ok("game", "new", "--edition", "classic", "--method", "championship", "--players",
+           PLAYERS)
+    assert "director's choice" not in cli.ok("game", "rules")
+    cli.ok("game", "new", "--edition", "showdown", "--method", "championship", "--players",
+           PLAYERS)
+    assert "Rule 2.4.8 plays the classic deck: the UNO Showdown deck and its own rules above " \
+        "are the director's choice." in cli.ok("game", "rules")
+
+
 def test_rule_2_4_8_the_sheet_under_the_regulation_is_the_regulation() -> None:
     drawn = sheet("classic", "championship", [])
     assert drawn.regulation == SEED_000 and drawn.deck == () and drawn.chosen == ()

@@ -122,6 +122,22 @@ def test_special_rules_blank_cards_as_plus_10_and_their_value_in_a_hand(cli: Cli
     assert "a blank card" not in " ".join(r.text for r in SEED_001)  # it is the house rule's
 
 
+@pytest.mark.parametrize("form", ["json", "csv"])
+def test_special_rules_blank_cards_travel_in_an_export_and_are_checked_on_import(
+        cli: Cli, tmp_path, form: str) -> None:
+    new(cli, "winner", "--house-rule", "blank_plus_ten")
+    cli.ok("game", "round", "--winner", "Ann", "--hand", "Bob: blank blank", "--hand", "Cid: r1")
+    exported = tmp_path / f"game.{form}"
+    cli.ok("game", "export", "--format", form, "--output", str(exported))
+    cli.ok("game", "import", str(exported))
+    assert "Ann        101" in cli.ok("game", "show")
+    text = exported.read_text(encoding="utf-8")
+    without = text.replace("blank_plus_ten", "jump_in")  # the same game, another rule
+    bad = tmp_path / f"bad.{form}"
+    bad.write_text(without, encoding="utf-8")
+    assert "blank" in cli.refused("game", "import", str(bad))
+
+
 def test_lazy_count_the_loser_deals_and_the_winner_starts(cli: Cli) -> None:
     new(cli, "lazy")
     out = cli.ok("game", "round", "--winner", "Ann", "--hand", "Bob: r9", "--hand", "Cid: r1")

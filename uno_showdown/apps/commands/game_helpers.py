@@ -232,6 +232,8 @@ def sheet_lines(game: Game) -> list[str]:
         section(_("The championship's regulation (rule 2.4):"), drawn.regulation)
     if drawn.deck:
         section(f"{game.edition.title}:", drawn.deck)
+    if drawn.regulation and game.edition_key != "classic":
+        lines.extend(["", _(house.DIRECTORS_DECK).format(deck=game.edition.title)])
     if drawn.chosen:
         section(_("House rules in force:"), drawn.chosen)
     elif not drawn.regulation:

@@ -166,6 +166,11 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType({r.key: r for r in (
 #: The championship's regulation, rules 2.3 to 3: the rules it plays by, fixed (2.4.8).
 REGULATION = SEED_000
 
+#: Said under the regulation when the deck is not the classic one: rule 2.4.8 alone plays
+#: the classic deck, so another deck (and its own rules) is the director's explicit choice.
+DIRECTORS_DECK = N_("Rule 2.4.8 plays the classic deck: the {deck} deck and its own rules "
+                    "above are the director's choice.")
+
 
 # -- choosing ------------------------------------------------------------------------------
 

@@ -63,6 +63,8 @@ class RulesView(View):
             out.append((_("{deck}: its own rules").format(deck=game.edition.title),
                         [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
                          for r in drawn.deck]))
+        if drawn.regulation and drawn.deck:  # rule 2.4.8 plays the classic deck alone
+            out[-1][1].append(("", core_(house.DIRECTORS_DECK).format(deck=game.edition.title)))
         if drawn.chosen:
             out.append((_("House rules in force"),
                         [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
