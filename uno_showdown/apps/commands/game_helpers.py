@@ -219,9 +219,12 @@ def cmd_house_rules(args: argparse.Namespace) -> int:
 def sheet_lines(game: Game) -> list[str]:
     """The rule sheet as text: scoring, the regulation or the deck's rules, the house rules."""
     from uno_showdown.core.table import house_rules as house
+    from uno_showdown.core.table.seed_rules import scoring_sources
 
     drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
-    lines = [_("Scoring: {rules}.").format(rules=rules_line(game))]
+    sources = scoring_sources(game.rules.method.key, game.rules.modifiers)
+    lines = [_("Scoring: {rules}.").format(rules=rules_line(game))
+             + "".join(f" [{s.label()}]" for s in sources)]
 
     def section(title: str, rules: Sequence[house.SheetRule | house.HouseRule]) -> None:
         lines.extend(["", title])

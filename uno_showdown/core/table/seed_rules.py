@@ -344,6 +344,30 @@ SEED_TABLES: Mapping[str, tuple[SheetRule, ...]] = MappingProxyType({
     "000": SEED_000, "001": SEED_001, "002": SEED_002, "003": SEED_003, "004": SEED_004})
 
 
+#: Where each scoring method and option comes from (the first line of every sheet).
+SCORING_SOURCES: Mapping[str, Source] = MappingProxyType({
+    "winner": seed("001", N_("Winner or loser")),
+    "own": seed("001", N_("Winner or loser")),
+    "lazy": seed("001", N_("Lazy count")),
+    "last": seed("001", N_("To the last")),
+    "seven": seed("001", N_("UNO in 7 rounds")),
+    "championship": seed("000", "2.1-2.2"),
+    "teams": seed("003", N_("Scoring")),
+    "lone_zero_50": seed("001", N_("Drop zero")),
+    "h2o": seed("001", N_("UNO H2O")),
+})
+
+
+def scoring_sources(method: str, options: Iterable[str]) -> tuple[Source, ...]:
+    """The sources of a game's scoring: its method's, then its options', each once."""
+    found: list[Source] = []
+    for key in (method, *options):
+        source = SCORING_SOURCES.get(key)
+        if source is not None and source not in found:
+            found.append(source)
+    return tuple(found)
+
+
 def inferences(extra: Iterable[Source] = ()) -> tuple[Source, ...]:
     """Every inference of the sheets (and `extra` ones from elsewhere), each once."""
     found: list[Source] = []

@@ -21,6 +21,7 @@ from uno_showdown.apps.touch.widgets import Button, Scroller
 from uno_showdown.contract.i18n import _ as core_
 from uno_showdown.core.scoring import OPTIONS
 from uno_showdown.core.table import house_rules as house
+from uno_showdown.core.table.seed_rules import scoring_sources
 
 ARROWS_W = 64
 TITLE_PX, BODY_PX, SECTION_PX = 18, 16, 20
@@ -51,8 +52,13 @@ class RulesView(View):
         if game is None:
             return []
         drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
-        scoring = [(core_(game.rules.method.label), core_(game.rules.method.summary))]
-        scoring += [(core_(OPTIONS[key].label), core_(OPTIONS[key].title))
+        def sourced(title: str, key: str) -> str:
+            found = scoring_sources(key, ())
+            return f"{title} · {found[0].label()}" if found else title
+
+        method = game.rules.method
+        scoring = [(sourced(core_(method.label), method.key), core_(method.summary))]
+        scoring += [(sourced(core_(OPTIONS[key].label), key), core_(OPTIONS[key].title))
                     for key in game.rules.modifiers]
         out = [(_("Scoring"), scoring)]
         if drawn.regulation:
