@@ -1,4 +1,4 @@
-"""`--device serial`: a Showdown Unit on a microcontroller, over firmware_host's link.
+"""`--device serial`: a Showdown Unit on a microcontroller, over the board link.
 
 The board stamps every edge with its own microsecond timer and runs the
 countdown itself, so this unit `runs_own_countdown` and reports the board's
