@@ -52,20 +52,20 @@ class InputQueue(BoundedQueue[UnitInput]):
         """End the current (or the next) `take` now, with whatever is waiting."""
         with self._cond:
             self._woken = True
-            self._cond.notify_all()
+            self._notify()
 
     def recheck(self) -> None:
         """Something `due` depends on changed (a launch began): a waiting `take` asks it
         again, without ending early."""
         with self._cond:
             self._changes += 1
-            self._cond.notify_all()
+            self._notify()
 
     def wait(self, timeout_s: float) -> bool:
         """Wait up to `timeout_s` until there is something to take (or a wake), taking
         nothing; True if there is."""
         with self._cond:
-            return self._cond.wait_for(lambda: bool(self._items) or self._woken,
+            return self._wait_for(lambda: bool(self._items) or self._woken,
                                        max(0.0, timeout_s))
 
     def _news(self, seen: int) -> Callable[[], bool]:
@@ -81,6 +81,10 @@ class InputQueue(BoundedQueue[UnitInput]):
         wait, it puts what has come due and says in how many seconds the next comes
         (None: nothing timed), so the wait ends then.
         """
+        if timeout_s <= 0 and due is None:  # the fake unit's every read: no clock, no wait
+            with self._cond:
+                self._woken = False
+                return self._take_all()
         deadline = time.monotonic() + max(0.0, timeout_s)
         while True:
             next_s = due() if due is not None else None
@@ -89,10 +93,10 @@ class InputQueue(BoundedQueue[UnitInput]):
                 if next_s is not None:
                     wait = min(wait, next_s)
                 if not self._items and not self._woken and wait > 0:
-                    self._cond.wait_for(self._news(self._changes), wait)
+                    self._wait_for(self._news(self._changes), wait)
                 if self._items or self._woken or time.monotonic() >= deadline:
                     self._woken = False
-                    return self.drain()
+                    return self._take_all()
 
 
 class ShowdownUnit(ABC):

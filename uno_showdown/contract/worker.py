@@ -73,7 +73,8 @@ class BoundedQueue(Generic[T]):
         self._resumes = resumes
         self._noun = noun
         self._items: deque[T] = deque()
-        self._cond = threading.Condition()
+        self._cond = threading.Condition(threading.Lock())
+        self._waiters = 0  # threads in `_wait_for`: a put with nobody waiting notifies nobody
         self._put = 0  # items ever taken in
         self._done = 0  # of those, items handled, dropped or given back
         self._dropping = False
@@ -84,6 +85,19 @@ class BoundedQueue(Generic[T]):
     def __len__(self) -> int:
         return len(self._items)
 
+    def _wait_for(self, predicate: Callable[[], object], timeout_s: float | None = None) -> bool:
+        """`Condition.wait_for`, counted (caller holds the lock)."""
+        self._waiters += 1
+        try:
+            return bool(self._cond.wait_for(predicate, timeout_s))
+        finally:
+            self._waiters -= 1
+
+    def _notify(self) -> None:
+        """Wake whoever waits (caller holds the lock); the loop's puts mostly find nobody."""
+        if self._waiters:
+            self._cond.notify_all()
+
     def put(self, item: T) -> T | None:
         """Queue `item` at once; returns the item dropped to keep the bound, if any.
 
@@ -92,11 +106,13 @@ class BoundedQueue(Generic[T]):
         with self._cond:
             if self.closed:
                 return None
-            lost = self._make_room(item)
+            lost = None
+            if self._dropping or len(self._items) >= self.limit:
+                lost = self._make_room(item)
             if lost is not item:
                 self._items.append(item)
                 self._put += 1
-            self._cond.notify_all()
+            self._notify()
             return lost
 
     def _make_room(self, item: T) -> T | None:
@@ -125,7 +141,7 @@ class BoundedQueue(Generic[T]):
         """The next item, waiting up to `timeout_s`; None on timeout or when closed and
         empty. The caller says `task_done()` when it has finished with it."""
         with self._cond:
-            if not self._cond.wait_for(lambda: self._items or self.closed, timeout_s):
+            if not self._wait_for(lambda: self._items or self.closed, timeout_s):
                 return None
             return self._items.popleft() if self._items else None
 
@@ -133,21 +149,27 @@ class BoundedQueue(Generic[T]):
         """The consumer has finished with the item it took last."""
         with self._cond:
             self._done += 1
-            self._cond.notify_all()
+            self._notify()
 
     def drain(self) -> list[T]:
         """Every item waiting, oldest first, taken and counted handled, without waiting."""
         with self._cond:
-            out = list(self._items)
-            self._items.clear()
-            self._done += len(out)
-            self._cond.notify_all()
-            return out
+            return self._take_all()
+
+    def _take_all(self) -> list[T]:
+        """`drain`, for a caller that holds the lock."""
+        if not self._items:
+            return []
+        out = list(self._items)
+        self._items.clear()
+        self._done += len(out)
+        self._notify()
+        return out
 
     def wait_idle(self, timeout_s: float) -> bool:
         """Wait until every item put, even while waiting, is handled; False on timeout."""
         with self._cond:
-            return self._cond.wait_for(lambda: self._done >= self._put, max(0.0, timeout_s))
+            return self._wait_for(lambda: self._done >= self._put, max(0.0, timeout_s))
 
     def pending(self) -> list[T]:
         """The items not yet taken (to name what would be lost)."""
@@ -161,7 +183,7 @@ class BoundedQueue(Generic[T]):
             left = list(self._items)
             self._items.clear()
             self._done += len(left)
-            self._cond.notify_all()
+            self._notify()
             return left
 
 
@@ -215,7 +237,7 @@ class Worker(BoundedQueue[T]):
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: self._items or self.closed)
+                self._wait_for(lambda: self._items or self.closed)
                 if not self._items:
                     return
                 item = self._in_hand = self._items.popleft()
@@ -231,7 +253,7 @@ class Worker(BoundedQueue[T]):
                 with self._cond:
                     self._in_hand = None
                     self._done += 1
-                    self._cond.notify_all()
+                    self._notify()
 
     def in_hand(self) -> T | None:
         """The item the thread is handling now, if any."""
@@ -258,7 +280,7 @@ class Worker(BoundedQueue[T]):
         deadline = time.monotonic() + max(0.0, timeout_s)
         with self._cond:
             self.closed = True
-            self._cond.notify_all()
+            self._notify()
         self.wait_idle(deadline - time.monotonic())
         self._closing.set()
         left = Leftover(items=super().close())
