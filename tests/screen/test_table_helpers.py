@@ -380,3 +380,43 @@ def test_the_direction_box_keeps_the_round_and_a_whole_direction(db: Path, lang:
             assert drawn == words and size >= theme.MIN_TEXT_PX, (lang, words)
     finally:
         set_language("en")
+
+
+def test_round_entry_asks_the_next_player_for_what_a_last_plus_two_made_them_draw(
+        db: Path) -> None:
+    """Seed 004: a last Draw Two or Wild Draw Four still makes the next player draw, and
+    those cards count: the round entry asks for them in that player's hand."""
+    app = open_game(db, "mario-kart")
+    driver = Driver(app)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    view = driver.view
+    assert view.current == "Bob" and view.draws_for_last_card("Bob")
+    assert not view.draws_for_last_card("Cid")
+    driver.screen.draw(driver.surface)  # the hint is drawn in every size
+    for code in ("r5", "wild+4", "y9"):  # Bob's card, and the two a last Draw Two gave him
+        driver.tap(f"card:{code}")
+    assert view.hand_total("Bob") == 64
+    app.close()
+    classic = open_game(db.with_name("classic.db"), "classic")
+    driver = Driver(classic)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    assert not driver.view.draws_for_last_card("Bob")
+    classic.close()
+
+
+def test_blank_cards_are_on_the_card_grid_only_under_their_house_rule(db: Path) -> None:
+    app = open_game(db, "classic")
+    driver = Driver(app)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    assert "card:blank" not in {b.key for b in driver.screen.buttons()}
+    app.close()
+    ruled = open_game(db.with_name("blank.db"), "classic", house_rules=["blank_plus_ten"])
+    driver = Driver(ruled)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    driver.tap("card:blank")
+    assert driver.view.hand_total("Bob") == 50
+    ruled.close()
