@@ -137,6 +137,9 @@ def opened(browser: Any, state: dict[str, Any], size: tuple[int, int], *, tv: bo
     # Served from memory, the stream ends after its one document: stop listening, so the
     # page does not say it is reconnecting.
     page.evaluate("source.close(); document.body.classList.remove('offline')")
+    # The page fits the TV again once its fonts are in: wait for that, and a frame.
+    page.evaluate("document.fonts.ready.then(() => new Promise(r => requestAnimationFrame("
+                  "() => r(true))))")
     try:
         yield page
     finally:

@@ -25,7 +25,8 @@ LAYOUT = """() => {
   const shown = e => e.offsetParent !== null && e.getClientRects().length > 0;
   const sections = [...document.querySelectorAll("header, section")].filter(shown)
     .map(s => ({id: s.id || s.tagName, box: box(s),
-                items: [...s.querySelectorAll("tr[data-number], .tbl, .award, .hit")]
+                items: [...s.querySelectorAll(
+                  "tr[data-number], .tbl, .award, .hit, .note, .cutnote")]
                   .filter(shown).map(box)}));
   return {sections, view: [innerWidth, innerHeight],
           scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
