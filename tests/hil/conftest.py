@@ -13,7 +13,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
@@ -183,20 +183,27 @@ class Table:
 
 
 @contextlib.contextmanager
-def open_table(port: str, config: DuelConfig = FAST, *,
-               duel_log: DuelLog | None = None) -> Iterator[Table]:
+def open_table(port: str, config: DuelConfig = FAST, *, duel_log: DuelLog | None = None,
+               link_options: dict[str, float] | None = None,
+               settle_us: int | None = None) -> Iterator[Table]:
     """A running service on a SerialUnit at `port`, stopped and closed afterwards.
 
-    The duel config gets the unit's own settle time, exactly as `uno-showdown run` does.
+    The duel config gets the unit's own settle time, exactly as `uno-showdown run` does,
+    unless `settle_us` is given (as `run --settle-us` would). `link_options` replace
+    LINK_OPTIONS: the emulated Pico answers more slowly than a Pico.
     """
-    unit = SerialUnit(port, **LINK_OPTIONS)
-    service = ShowdownService(unit, fit_to_unit(config, argparse.Namespace(settle_us=None), unit),
-                              duel_log=duel_log)
+    options = LINK_OPTIONS if link_options is None else link_options
+    unit = SerialUnit(port, **options)
+    if settle_us is not None:
+        config = replace(config, settle_us=settle_us)
+    service = ShowdownService(unit, fit_to_unit(config, argparse.Namespace(settle_us=settle_us),
+                                                unit), duel_log=duel_log)
     tab = Table(unit, service)
     service.add_listener(tab.hear)
     thread = threading.Thread(target=service.run, name="service", daemon=True)
     try:
-        assert unit.link.wait_ready(3), "the board did not answer the hello"
+        assert unit.link.wait_ready(3 if link_options is None else 15), \
+            "the board did not answer the hello"
         thread.start()
         yield tab
     finally:

@@ -11,8 +11,10 @@ no host has the port open, so a host never reads a previous session's frames.
 The pins are driven and read through a control channel (a socket pair, JSON
 lines): `drive`, `press_after` (a press a chosen delay after an output reaches
 a level, e.g. the go LED), `outputs` and the log of output changes, `hang` (the
-CPU stops, time goes on: a hung loop), `power_cycle`. Every time is emulated
-microseconds since the current boot, which is the board's `ticks_us`.
+CPU stops, time goes on: a hung loop), `jam`, `power_cycle`. While the motor
+turns, a card passes the break-beam sensor every 100 ms after a 120 ms spin-up.
+Every time is emulated microseconds since the current boot, which is the board's
+`ticks_us`.
 
 The fixtures are looked for in $UNO_SHOWDOWN_RP2, then `../shared/rp2/` beside
 the repository (see docs/pico.md, "The emulated Pico").
@@ -258,6 +260,10 @@ class EmulatedPico:
         pins = self.request("read", gpios=[PINS[n] for n in OUTPUTS])["pins"]
         return {name: (pins[str(PINS[name])]["level"], pins[str(PINS[name])]["duty"])
                 for name in OUTPUTS}
+
+    def jam(self, jammed: bool = True) -> int:
+        """Stop (or let again) cards passing the sensor while the motor turns; cards seen."""
+        return int(self.request("jam", jammed=jammed)["cards"])
 
     def hang(self) -> float:
         """Stop the CPU (time and peripherals go on, as in a hung loop); the emulated µs."""

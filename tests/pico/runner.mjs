@@ -15,7 +15,11 @@
 // 2. Every armed USB OUT transfer is answered at once, empty when the host sent nothing: the
 //    CPU would take a USB interrupt every 10 us. A transfer is held here until bytes come.
 // 3. An idle core jumps to its next alarm, so emulated time would run ahead of the wall
-//    clock (a 2 s sleep in no time): an idle core advances only by the wall time that passed.
+//    clock (a 2 s sleep in no time): an idle core advances only toward the wall clock.
+//    A busy core runs slower than a Pico (each instruction costs its cycles), so emulated
+//    time falls behind the wall clock; an idle core catches up, at most CATCH_UP times
+//    as fast as the wall clock, so the board and its host keep roughly one time and the
+//    board never sees its host fall silent for a catch-up.
 // It also models what the chip's pads do and rp2040js does not: an input with its pull-up
 // enabled reads high unless the test drives it.
 import { readFileSync } from "node:fs";
@@ -131,9 +135,12 @@ function build(reason) {
     if (gpio >= 0 && gpio < 30) applyLevel(gpio);
   };
   mcu = chip;
+  clockBase.emu = 0;
+  clockBase.wall = wallNs();
   applied.clear();
   heldRead = null;
   hung = false;
+  feeding = null;
   connectUSB(chip);
   for (const gpio of driven.keys()) applyLevel(gpio);
   boots += 1;
@@ -236,10 +243,44 @@ function schedule(steps, fromNs) {
 function checkTriggers() {
   for (let i = triggers.length - 1; i >= 0; i--) {
     const trig = triggers[i];
-    if (outputState(trig.gpio).level === trig.level) {
+    const now = outputState(trig.gpio).level;
+    if (now !== trig.level) trig.armed = true; // fires on reaching the level, not on being there
+    else if (trig.armed) {
       triggers.splice(i, 1);
       schedule(trig.then, clock.nanos);
     }
+  }
+}
+
+// The launcher: while the motor turns, a card passes the break-beam sensor (its input low
+// for CARD_LOW_US) every CARD_EVERY_US after SPINUP_US, unless the test jammed it.
+const CARD_PIN = 5;
+const MOTOR_PINS = [14, 15];
+const SPINUP_US = 120_000;
+const CARD_EVERY_US = 100_000;
+const CARD_LOW_US = 4_000;
+let jammed = false;
+let feeding = null; // the alarms of the running motor's cards
+let cardsSeen = 0;
+
+function runLauncher() {
+  const turning = MOTOR_PINS.some((gpio) => outputState(gpio).duty > 0);
+  if (turning && feeding === null && !jammed) {
+    const run = { alarms: [] };
+    feeding = run;
+    const card = (first) => {
+      const alarm = clock.createAlarm(() => {
+        if (feeding !== run) return;
+        drive(CARD_PIN, 0);
+        cardsSeen += 1;
+        clock.createAlarm(() => drive(CARD_PIN, null)).schedule(CARD_LOW_US * 1000);
+        card(false);
+      });
+      alarm.schedule((first ? SPINUP_US : CARD_EVERY_US) * 1000);
+    };
+    card(true);
+  } else if (!turning && feeding !== null) {
+    feeding = null;
   }
 }
 
@@ -249,6 +290,10 @@ const wallNs = () => Number(process.hrtime.bigint());
 let lastWall = wallNs();
 let timer = null;
 let stopped = false;
+// Where emulated time would be if it ran with the wall clock since this boot.
+const clockBase = { emu: 0, wall: wallNs() };
+const CATCH_UP = 3;
+const stats = { instructions: 0, busyNs: 0, idleNs: 0, since: wallNs() };
 
 function run() {
   timer = null;
@@ -266,22 +311,31 @@ function run() {
     const passed = now - lastWall;
     lastWall = now;
     if (hung || core().waiting) {
-      // idle: the clock moves as far as the wall clock did, stopping at the next alarm
+      // idle: the clock moves toward where the wall clock says it should be (never past it,
+      // never past the next alarm), at most CATCH_UP times as fast as the wall clock
+      const lag = clockBase.emu + (now - clockBase.wall) - clock.nanos;
+      const room = Math.max(0, Math.min(lag, passed * CATCH_UP));
       const toAlarm = clock.nextAlarm ? clock.nanosToNextAlarm : Infinity;
-      const step = Math.min(passed, toAlarm);
-      clock.tick(Math.max(0, step));
+      const step = Math.min(room, toAlarm);
+      clock.tick(step);
+      stats.idleNs += step;
       if (!hung && !core().waiting) continue;
-      if (passed < toAlarm) {
-        sleepMs = Math.min(2, Math.max(0, (toAlarm - passed) / 1e6));
+      if (step === room && lag <= room) { // caught up with the wall clock: wait for it
+        sleepMs = Math.min(2, (toAlarm - step) / 1e6);
         break;
       }
     } else {
-      for (let i = 0; i < 2000 && !core().waiting && pendingReset === null && !hung; i++) {
+      const before = clock.nanos;
+      let i = 0;
+      for (; i < 2000 && !core().waiting && pendingReset === null && !hung; i++) {
         const cycles = core().executeInstruction();
         clock.tick(cycles * NS_PER_CYCLE);
       }
+      stats.instructions += i;
+      stats.busyNs += clock.nanos - before;
     }
     reportOutputs();
+    runLauncher();
     if (triggers.length) checkTriggers();
     if (wallNs() > sliceEnd) break; // let the host's bytes and requests in
   }
@@ -310,6 +364,11 @@ process.stdin.on("end", () => shutdown());
 
 function handle(request) {
   const op = request.op;
+  if (op === "stats") {
+    const out = { ...stats, wallNs: wallNs() - stats.since };
+    Object.assign(stats, { instructions: 0, busyNs: 0, idleNs: 0, since: wallNs() });
+    return out;
+  }
   if (op === "now") return { t_us: clock.nanos / 1000, boot: boots };
   if (op === "drive") return { t_us: drive(request.gpio, request.level, request.tag) };
   if (op === "watch") {
@@ -328,8 +387,13 @@ function handle(request) {
     return {};
   }
   if (op === "when") {
-    triggers.push({ gpio: request.gpio, level: request.level, then: request.steps });
+    triggers.push({ gpio: request.gpio, level: request.level, then: request.steps, armed: false });
     return {};
+  }
+  if (op === "jam") {
+    jammed = request.jammed;
+    if (jammed) feeding = null;
+    return { cards: cardsSeen };
   }
   if (op === "hang") {
     hung = true;

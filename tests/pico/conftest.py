@@ -1,0 +1,88 @@
+"""The emulated-Pico level: MicroPython's real rp2 image on rp2040js, installed once a session.
+
+One emulated Pico serves the whole session: it boots, `uno-showdown firmware
+install --port <its pty>` puts the board files on its flash, and `firmware
+version` checks them, exactly as a maker does with a Pico; every test then talks
+to it through its pseudo-terminal and drives its pins. Without Node, rp2040js or
+the fixtures (the MicroPython image and the RP2040 boot ROM) the level skips
+with one line saying what it needs (docs/pico.md, "The emulated Pico").
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from tests.pico.emulated_pico import EmulatedPico, PicoUnavailable, find_fixtures
+
+#: The host's link timings against the emulated Pico. Its core runs slower than a Pico
+#: (a fifth of a Pico's speed on an idle machine, much less on a loaded one), so one
+#: command's round trip can take a few hundred milliseconds of wall time: the link
+#: waits longer for acknowledgements and for the board before it gives up on it.
+LINK_OPTIONS = {"heartbeat_s": 0.1, "board_timeout_s": 5.0, "ack_timeout_s": 0.5, "tries": 8,
+                "retry_open_s": 0.05}
+#: How long the verdict waits after the decisive press, in the host's estimate of board
+#: time: the serial unit's 25 ms is a Pico's few loop turns, and an emulated board needs
+#: far more wall time to report a press that came a moment after the first.
+SETTLE_US = 600_000
+#: how long a test waits for the board to do something (wall seconds)
+WAIT_S = 30.0
+
+
+@dataclass
+class Installed:
+    """The session's emulated Pico with the firmware on it, and what installing it said."""
+
+    pico: EmulatedPico
+    boot_s: float
+    install_s: float
+    install_out: str
+    version_out: str
+
+
+def cli(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run the `uno-showdown` command line as a user would."""
+    return subprocess.run([sys.executable, "-m", "uno_showdown.apps.commands.cli", *args],
+                          capture_output=True, text=True, timeout=timeout_s, check=False)
+
+
+@pytest.fixture(scope="session")
+def installed() -> Iterator[Installed]:
+    try:
+        fixtures = find_fixtures()
+    except PicoUnavailable as exc:
+        pytest.skip(f"emulated-Pico level skipped: {exc}")
+    started = time.monotonic()
+    pico = EmulatedPico(fixtures)
+    try:
+        booted = time.monotonic() - started
+        began = time.monotonic()
+        done = cli("firmware", "install", "--port", pico.port)
+        assert done.returncode == 0, done.stdout + done.stderr
+        install_s = time.monotonic() - began
+        version = cli("firmware", "version", "--port", pico.port)
+        assert version.returncode == 0, version.stdout + version.stderr
+        yield Installed(pico, booted, install_s, done.stdout, version.stdout)
+    finally:
+        pico.close()
+
+
+@pytest.fixture
+def pico(installed: Installed) -> Iterator[EmulatedPico]:
+    """The session's Pico, running the firmware, with its inputs let go after each test."""
+    yield installed.pico
+    if installed.pico.boot and not installed.pico._closed.is_set():
+        for name in ("paddle_left", "paddle_right", "timer_button", "card_sensor"):
+            installed.pico.drive(name, None)
+        installed.pico.jam(False)
+
+
+def deep() -> bool:
+    """The deep profile (HYPOTHESIS_PROFILE=deep): the long heap run."""
+    return os.environ.get("HYPOTHESIS_PROFILE") == "deep"
