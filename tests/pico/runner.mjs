@@ -110,6 +110,7 @@ function onBreak(chip, tag) {
 }
 
 function build(reason) {
+  const endedAt = clock ? clock.nanos / 1000 : 0; // the last boot's time when it ended
   const keptFlash = mcu ? mcu.flash.slice() : null;
   const oldWatchdog = mcu ? mcu.peripherals[peripheralKey(WATCHDOG_BASE)] : null;
   clock = new SimulationClock();
@@ -126,7 +127,12 @@ function build(reason) {
     watchdog.reason = oldWatchdog.reason;
     watchdog.scratchData.set(oldWatchdog.scratchData);
   }
-  watchdog.onWatchdogTrigger = () => { pendingReset = "watchdog"; };
+  watchdog.onWatchdogTrigger = () => {
+    // the chip resets: stop the watchdog's alarm, which would otherwise fire again and
+    // again at once (its counter stays at zero) and hold up everything else
+    watchdog.alarm.enable = false;
+    pendingReset = "watchdog";
+  };
   const pads = chip.peripherals[peripheralKey(PADS_BANK0_BASE)];
   const writePad = pads.writeUint32.bind(pads);
   pads.writeUint32 = (offset, value) => {
@@ -144,7 +150,7 @@ function build(reason) {
   connectUSB(chip);
   for (const gpio of driven.keys()) applyLevel(gpio);
   boots += 1;
-  tell({ event: "boot", boot: boots, reason });
+  tell({ event: "boot", boot: boots, reason, ended_us: endedAt });
 }
 
 function peripheralKey(address) {
