@@ -43,6 +43,7 @@ class Installed:
     boot_s: float
     install_s: float
     install_out: str
+    install_err: str
     version_out: str
 
 
@@ -68,7 +69,7 @@ def installed() -> Iterator[Installed]:
         install_s = time.monotonic() - began
         version = cli("firmware", "version", "--port", pico.port)
         assert version.returncode == 0, version.stdout + version.stderr
-        yield Installed(pico, booted, install_s, done.stdout, version.stdout)
+        yield Installed(pico, booted, install_s, done.stdout, done.stderr, version.stdout)
     finally:
         pico.close()
 
@@ -86,3 +87,32 @@ def pico(installed: Installed) -> Iterator[EmulatedPico]:
 def deep() -> bool:
     """The deep profile (HYPOTHESIS_PROFILE=deep): the long heap run."""
     return os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+
+
+def mpremote(pico: EmulatedPico, *args: str, timeout_s: float = 60) -> str:
+    """Run mpremote on the Pico's port; what it printed (a failure is the test's)."""
+    done = subprocess.run([sys.executable, "-m", "mpremote", "connect", pico.port, *args],
+                          capture_output=True, text=True, timeout=timeout_s, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def boot_to_repl(pico: EmulatedPico) -> None:
+    """Power the Pico up with the timer button held: main.py leaves the REPL to mpremote."""
+    pico.drive("timer_button", 0)
+    try:
+        boots = pico.boot
+        pico.power_cycle()
+        assert pico.wait_for(lambda p: p.boot > boots, WAIT_S)
+        # main.py has read the button once it has driven the motor pins low
+        assert pico.wait_for(lambda p: any(c.boot == p.boot and c.pin == "motor_a"
+                                           and c.level == 0 for c in p.changes), WAIT_S)
+    finally:
+        pico.drive("timer_button", None)
+
+
+def boot_to_firmware(pico: EmulatedPico) -> None:
+    """Power the Pico up as a table does: main.py starts the firmware."""
+    boots = pico.boot
+    pico.power_cycle()
+    assert pico.wait_for(lambda p: p.boot > boots, WAIT_S)

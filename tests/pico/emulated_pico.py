@@ -81,6 +81,7 @@ PINS = {
     "countdown_1": 6, "countdown_2": 7, "countdown_3": 8, "countdown_4": 9,
     "arrow_left": 10, "arrow_right": 11, "go_led": 12,
     "motor_a": 14, "motor_b": 15, "buzzer": 16,
+    "board_led": 25,  # the Pico's own LED: the firmware leaves it alone, test probes use it
 }
 INPUTS = ("paddle_left", "paddle_right", "timer_button", "card_sensor")
 OUTPUTS = tuple(name for name in PINS if name not in INPUTS)

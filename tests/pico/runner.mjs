@@ -150,7 +150,10 @@ function build(reason) {
   connectUSB(chip);
   for (const gpio of driven.keys()) applyLevel(gpio);
   boots += 1;
-  tell({ event: "boot", boot: boots, reason, ended_us: endedAt });
+  // why: "power", or the watchdog's REASON: "timer" (it went unfed) or "forced" (a reset
+  // asked for, e.g. machine.reset())
+  const why = reason === "power" ? "power" : watchdog.reason & 1 ? "timer" : "forced";
+  tell({ event: "boot", boot: boots, reason: why, ended_us: endedAt });
 }
 
 function peripheralKey(address) {

@@ -18,6 +18,7 @@ Install, in order:
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import subprocess
 import sys
@@ -92,11 +93,17 @@ def ask_version(port: str, timeout_s: float | None = None) -> BoardHello | None:
             heard.append(BoardHello(port, event.board_version, -1))
             answered.set()
 
+    # A board still booting (right after an install's reset) misses a hello or two, and the
+    # link says so in warnings; this probe's answer is its one line, so they stay quiet.
+    quiet = logging.getLogger(link.__name__)
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     conn = link.BoardLink(port, listen, retry_open_s=0.05).start()
     try:
         answered.wait(HELLO_TIMEOUT_S if timeout_s is None else timeout_s)
     finally:
         conn.close()
+        quiet.setLevel(level)
     return heard[0] if heard else None
 
 
