@@ -44,6 +44,9 @@ LINK_OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.0
 class Rig:
     port: str
     mcu: VirtualMCU | None
+    #: the link's timings and the settle time for a board slower than a Pico (the emulator)
+    link_options: dict[str, float] | None = None
+    settle_us: int | None = None
 
     def need_virtual(self) -> VirtualMCU:
         if self.mcu is None:
@@ -51,11 +54,33 @@ class Rig:
         return self.mcu
 
 
+@pytest.fixture(scope="session")
+def hil_emulated_pico() -> Iterator[str]:
+    """`--hil-pico-emulator`: one emulated Pico with the firmware installed, for the session."""
+    from tests.pico.conftest import start_installed
+    from tests.pico.emulated_pico import PicoUnavailable
+
+    try:
+        board = start_installed()
+    except PicoUnavailable as exc:
+        pytest.skip(f"--hil-pico-emulator: {exc}")
+    try:
+        yield board.pico.port
+    finally:
+        board.pico.close()
+
+
 @pytest.fixture
 def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:
     port = request.config.getoption("--hil-port")
     if port:
         yield Rig(port, None)
+        return
+    if request.config.getoption("--hil-pico-emulator"):
+        from tests.pico.conftest import LINK_OPTIONS as SLOW_LINK
+        from tests.pico.conftest import SETTLE_US
+
+        yield Rig(request.getfixturevalue("hil_emulated_pico"), None, SLOW_LINK, SETTLE_US)
         return
     mcu = VirtualMCU(tmp_path / "board").start()
     try:
@@ -69,7 +94,7 @@ def still_board(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[Callable[..., VirtualMCU]]:
     """Start virtual boards on a manual clock: `still_board(card_sensor=..., start_ticks=...)`."""
-    if request.config.getoption("--hil-port"):
+    if request.config.getoption("--hil-port") or request.config.getoption("--hil-pico-emulator"):
         pytest.skip("needs the virtual board's manual clock")
     boards: list[VirtualMCU] = []
 
@@ -215,5 +240,5 @@ def open_table(port: str, config: DuelConfig = FAST, *, duel_log: DuelLog | None
 
 @pytest.fixture
 def table(rig: Rig) -> Iterator[Table]:
-    with open_table(rig.port) as tab:
+    with open_table(rig.port, link_options=rig.link_options, settle_us=rig.settle_us) as tab:
         yield tab

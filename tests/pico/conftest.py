@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.pico.emulated_pico import EmulatedPico, PicoUnavailable, find_fixtures
+from tests.pico.emulated_pico import EmulatedPico, Fixtures, PicoUnavailable, find_fixtures
 
 #: The host's link timings against the emulated Pico. Its core runs slower than a Pico
 #: (a fifth of a Pico's speed on an idle machine, much less on a loaded one), so one
@@ -53,14 +53,15 @@ def cli(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=timeout_s, check=False)
 
 
-@pytest.fixture(scope="session")
-def installed() -> Iterator[Installed]:
-    try:
-        fixtures = find_fixtures()
-    except PicoUnavailable as exc:
-        pytest.skip(f"emulated-Pico level skipped: {exc}")
+def start_installed(fixtures: Fixtures | None = None) -> Installed:
+    """Boot an emulated Pico and install the firmware on it with the command line.
+
+    PicoUnavailable when Node, rp2040js or the fixtures are missing; the caller closes
+    `Installed.pico`.
+    """
+    found = fixtures or find_fixtures()
     started = time.monotonic()
-    pico = EmulatedPico(fixtures)
+    pico = EmulatedPico(found)
     try:
         booted = time.monotonic() - started
         began = time.monotonic()
@@ -69,9 +70,23 @@ def installed() -> Iterator[Installed]:
         install_s = time.monotonic() - began
         version = cli("firmware", "version", "--port", pico.port)
         assert version.returncode == 0, version.stdout + version.stderr
-        yield Installed(pico, booted, install_s, done.stdout, done.stderr, version.stdout)
-    finally:
+    except BaseException:
         pico.close()
+        raise
+    return Installed(pico, booted, install_s, done.stdout, done.stderr, version.stdout)
+
+
+@pytest.fixture(scope="session")
+def installed() -> Iterator[Installed]:
+    try:
+        found = find_fixtures()
+    except PicoUnavailable as exc:
+        pytest.skip(f"emulated-Pico level skipped: {exc}")
+    board = start_installed(found)
+    try:
+        yield board
+    finally:
+        board.pico.close()
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ on serving.
 import gc
 
 import fw_core
-import machine
 import fw_pico
+import machine
 
 DUELS = 10  # replaced by the test
 
@@ -44,7 +44,7 @@ class Probe(fw_pico.Hardware):
         if len(self.readings) > DUELS:
             with open("heap.txt", "w") as out:
                 for free in self.readings:
-                    out.write("%d\n" % free)
+                    out.write(str(free) + "\n")
             self.written = True
             machine.Pin(25, machine.Pin.OUT, value=1)
 

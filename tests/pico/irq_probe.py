@@ -9,11 +9,11 @@ prints what the handlers stored. A handler that allocated would fail in its
 interrupt and store nothing.
 """
 
-import micropython
 import time
 
 import fw_core
 import fw_pico
+import micropython
 
 fw_pico.motor_off()
 hw = fw_pico.Hardware()

@@ -1,4 +1,4 @@
-"""The firmware's heap on the real port: free memory across many duels, and IRQs that allocate nothing.
+"""The firmware's heap on the real port: free memory across duels, and IRQs that allocate nothing.
 
 Both run the installed firmware from the REPL of a board started with the timer
 button held (tests/pico/heap_probe.py and irq_probe.py), the very modules
