@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 import serial
 
+from tests.pico.emulated_pico import EmulatedPico
 from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
 from uno_showdown.adapters.units.board_unit import SerialUnit
 from uno_showdown.apps.commands.options import fit_to_unit
@@ -47,6 +48,12 @@ class Rig:
     #: the link's timings and the settle time for a board slower than a Pico (the emulator)
     link_options: dict[str, float] | None = None
     settle_us: int | None = None
+    #: the emulated Pico, to jam its launcher or read its pins (--hil-pico-emulator)
+    emulated: EmulatedPico | None = None
+
+    def wait_s(self, seconds: float) -> float:
+        """How long to wait for what a Pico does in `seconds`: longer on the emulated one."""
+        return seconds * (10 if self.emulated is not None else 1)
 
     def need_virtual(self) -> VirtualMCU:
         if self.mcu is None:
@@ -55,7 +62,7 @@ class Rig:
 
 
 @pytest.fixture(scope="session")
-def hil_emulated_pico() -> Iterator[str]:
+def hil_emulated_pico() -> Iterator[EmulatedPico]:
     """`--hil-pico-emulator`: one emulated Pico with the firmware installed, for the session."""
     from tests.pico.conftest import start_installed
     from tests.pico.emulated_pico import PicoUnavailable
@@ -65,7 +72,7 @@ def hil_emulated_pico() -> Iterator[str]:
     except PicoUnavailable as exc:
         pytest.skip(f"--hil-pico-emulator: {exc}")
     try:
-        yield board.pico.port
+        yield board.pico
     finally:
         board.pico.close()
 
@@ -80,7 +87,11 @@ def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:
         from tests.pico.conftest import LINK_OPTIONS as SLOW_LINK
         from tests.pico.conftest import SETTLE_US
 
-        yield Rig(request.getfixturevalue("hil_emulated_pico"), None, SLOW_LINK, SETTLE_US)
+        pico: EmulatedPico = request.getfixturevalue("hil_emulated_pico")
+        try:
+            yield Rig(pico.port, None, SLOW_LINK, SETTLE_US, pico)
+        finally:
+            pico.jam(False)
         return
     mcu = VirtualMCU(tmp_path / "board").start()
     try:
