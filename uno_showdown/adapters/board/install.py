@@ -33,6 +33,7 @@ from typing import TextIO
 import serial
 
 from uno_showdown.adapters.board import board_files, link
+from uno_showdown.adapters.board.board_files import PICO_EXTRA
 from uno_showdown.adapters.board.ports import check_free, check_port
 from uno_showdown.core.board import codec as P
 
@@ -199,7 +200,7 @@ def install(port_arg: str | None, *, dry_run: bool, out: TextIO | None = None) -
             return 0
         port = resolve_port(port_arg)
         if importlib.util.find_spec("mpremote") is None:
-            raise InstallError("mpremote is not installed: pip install 'uno-showdown[pico]'")
+            raise InstallError(f"mpremote is not installed: {PICO_EXTRA}")
         if restart_board(port):  # its USB port goes away for a moment, then comes back
             _wait_for_port(port, RETURN_TIMEOUT_S, vanish_s=2.0)
         write(f"copying {len(files)} files to {port} ...\n")
