@@ -119,3 +119,30 @@ def test_the_watchdog_resets_a_hung_board_with_the_motor_off(
     fault = host.expect(lambda f: f[1] == P.FAULT and f[2][0] == P.FAULT_WATCHDOG, WAIT_S)
     assert fault is not None
     assert host.hello() is not None
+
+
+def test_a_host_that_restarts_is_served_again_and_ends_what_the_last_one_left(
+    pico: EmulatedPico,
+) -> None:
+    first = RawHost(pico.port)
+    try:
+        assert first.hello() is not None
+        start = _heartbeat(first)[2][0]  # the board's tick now
+        # a long countdown, then the host dies without a word
+        assert first.command(1, P.COUNTDOWN, (5_000_000, start), WAIT_S) == \
+            (0, P.ACK, (1, P.ACK_DONE))
+        assert pico.wait_for(lambda p: p.outputs()["countdown_4"][0] == 1, WAIT_S)
+    finally:
+        first.close()
+    second = RawHost(pico.port)
+    try:
+        hello = second.hello()
+        assert hello is not None and hello[2][0] == P.VERSION
+        # the new session ended the old host's countdown, and the board serves this one
+        assert pico.wait_for(lambda p: all(p.outputs()[f"countdown_{i}"][0] == 0
+                                           for i in range(1, 5)), WAIT_S)
+        assert _heartbeat(second)[2][1] == 0  # state: nothing counting, no motor
+        assert second.command(1, P.ARROW, (P.LEFT,), WAIT_S) == (0, P.ACK, (1, P.ACK_DONE))
+    finally:
+        second.send(0, P.HELLO, (P.VERSION,))
+        second.close()
