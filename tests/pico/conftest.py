@@ -149,3 +149,10 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         text = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
         terminalreporter.write_line(f"emulated-Pico level (MicroPython 1.28 rp2 on rp2040js): "
                                     f"{text}")
+    duels = sys.modules.get("tests.pico.test_duels")
+    errors = getattr(duels, "STAMP_ERRORS", [])
+    if errors:
+        terminalreporter.write_line("emulated Pico: from the driven edge to the board's "
+                                    "stamp of it (emulated µs)")
+        for what, error in errors:
+            terminalreporter.write_line(f"  {what:<40} {error:8.1f}")

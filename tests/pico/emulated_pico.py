@@ -22,6 +22,7 @@ the repository (see docs/pico.md, "The emulated Pico").
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import errno
 import itertools
@@ -75,14 +76,28 @@ def find_fixtures() -> Fixtures:
     return Fixtures(image, rom)
 
 
-#: The Pico's pins as fw_pico.py wires them (docs/wiring.md, "Raspberry Pi Pico").
-PINS = {
-    "paddle_left": 2, "paddle_right": 3, "timer_button": 4, "card_sensor": 5,
-    "countdown_1": 6, "countdown_2": 7, "countdown_3": 8, "countdown_4": 9,
-    "arrow_left": 10, "arrow_right": 11, "go_led": 12,
-    "motor_a": 14, "motor_b": 15, "buzzer": 16,
-    "board_led": 25,  # the Pico's own LED: the firmware leaves it alone, test probes use it
-}
+def _pico_pins() -> dict[str, int]:
+    """The Pico's pins as fw_pico.py wires them, read from its constants (one place for the
+    pin map; docs/wiring.md shows it): fw_pico imports `machine`, so it is parsed, not run."""
+    source = (ROOT / "uno_showdown" / "firmware" / "fw_pico.py").read_text()
+    found: dict[str, object] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            with contextlib.suppress(ValueError):
+                found[node.targets[0].id] = ast.literal_eval(node.value)
+    leds = found["COUNTDOWN_LEDS"]
+    assert isinstance(leds, tuple)
+    names = {"paddle_left": "PADDLE_LEFT", "paddle_right": "PADDLE_RIGHT",
+             "timer_button": "TIMER_BUTTON", "card_sensor": "CARD_SENSOR",
+             "arrow_left": "ARROW_LEFT", "arrow_right": "ARROW_RIGHT", "go_led": "GO_LED",
+             "motor_a": "MOTOR_IN1", "motor_b": "MOTOR_IN2", "buzzer": "BUZZER"}
+    pins = {name: int(found[const]) for name, const in names.items()}  # type: ignore[call-overload]
+    pins.update({f"countdown_{i + 1}": int(pin) for i, pin in enumerate(leds)})
+    pins["board_led"] = 25  # the Pico's own LED: the firmware leaves it alone, probes use it
+    return pins
+
+
+PINS = _pico_pins()
 INPUTS = ("paddle_left", "paddle_right", "timer_button", "card_sensor")
 OUTPUTS = tuple(name for name in PINS if name not in INPUTS)
 
@@ -135,6 +150,8 @@ class EmulatedPico:
         for thread in self._threads:
             thread.start()
         self.request("watch", gpios=[PINS[name] for name in OUTPUTS])
+        self.request("launcher", card=PINS["card_sensor"],
+                     motors=[PINS["motor_a"], PINS["motor_b"]])
 
     # -- the serial line --
 
@@ -225,6 +242,12 @@ class EmulatedPico:
         """Wait until `pred(self)` holds (checked whenever the runner reports something)."""
         with self._cond:
             return self._cond.wait_for(lambda: pred(self), timeout=timeout_s)
+
+    def wait_output(self, pin: str, level: int | str, since: int, timeout_s: float) -> bool:
+        """Wait until output `pin` was reported at `level` in a change after `since` (an
+        index into `changes`, taken before the action that should cause it)."""
+        return self.wait_for(lambda p: any(c.pin == pin and c.level == level
+                                           for c in p.changes[since:]), timeout_s)
 
     # -- pins --
 

@@ -263,8 +263,8 @@ function checkTriggers() {
 
 // The launcher: while the motor turns, a card passes the break-beam sensor (its input low
 // for CARD_LOW_US) every CARD_EVERY_US after SPINUP_US, unless the test jammed it.
-const CARD_PIN = 5;
-const MOTOR_PINS = [14, 15];
+let CARD_PIN = null; // the sensor's and the H-bridge's pins, from the "launcher" request
+let MOTOR_PINS = [];
 const SPINUP_US = 120_000;
 const CARD_EVERY_US = 100_000;
 const CARD_LOW_US = 4_000;
@@ -273,6 +273,7 @@ let feeding = null; // the alarms of the running motor's cards
 let cardsSeen = 0;
 
 function runLauncher() {
+  if (CARD_PIN === null) return;
   const turning = MOTOR_PINS.some((gpio) => outputState(gpio).duty > 0);
   if (turning && feeding === null && !jammed) {
     const run = { alarms: [] };
@@ -397,6 +398,11 @@ function handle(request) {
   }
   if (op === "when") {
     triggers.push({ gpio: request.gpio, level: request.level, then: request.steps, armed: false });
+    return {};
+  }
+  if (op === "launcher") {
+    CARD_PIN = request.card;
+    MOTOR_PINS = request.motors;
     return {};
   }
   if (op === "jam") {

@@ -227,14 +227,3 @@ def test_nobody_presses_and_the_duel_times_out_without_a_launch(pico: EmulatedPi
         assert not [c for c in pico.changes[changes:]
                     if c.pin.startswith("motor") and c.duty > 0]
         table.assert_launched_at_most_once(None)
-
-
-def test_stamp_error_table(capsys: pytest.CaptureFixture[str]) -> None:
-    """Print the stamp errors the duels above measured (run with -s to see it)."""
-    if not STAMP_ERRORS:
-        pytest.skip("no duel ran before this test")
-    with capsys.disabled():
-        print("\nemulated Pico: from the driven edge to the board's stamp (emulated µs)")
-        for what, error in STAMP_ERRORS:
-            print(f"  {what:<40} {error:8.1f}")
-    assert all(abs(error) <= MAX_STAMP_ERROR_US for _, error in STAMP_ERRORS)

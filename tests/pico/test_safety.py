@@ -79,8 +79,11 @@ def test_garbage_and_well_formed_nonsense_leave_the_board_serving(
     bad_args = host.command(2, P.LAUNCH, (7, 99), WAIT_S)  # valid frame, impossible launch
     assert bad_args == (0, P.NAK, (2, P.NAK_BAD_ARGS)), bad_args
     _heartbeat(host)
-    assert host.command(3, P.ARROW, (P.RIGHT,), WAIT_S) == (0, P.ACK, (3, P.ACK_DONE))
-    assert pico.wait_for(lambda p: p.outputs()["arrow_right"][0] == 1, WAIT_S)
+    assert host.command(3, P.ARROW, (-1,), WAIT_S) == (0, P.ACK, (3, P.ACK_DONE))
+    assert pico.outputs()["arrow_right"] == (0, 0)
+    since = len(pico.changes)
+    assert host.command(4, P.ARROW, (P.RIGHT,), WAIT_S) == (0, P.ACK, (4, P.ACK_DONE))
+    assert pico.wait_output("arrow_right", 1, since, WAIT_S)
     assert not _motor_turning(pico)
 
 
@@ -128,10 +131,11 @@ def test_a_host_that_restarts_is_served_again_and_ends_what_the_last_one_left(
     try:
         assert first.hello() is not None
         start = _heartbeat(first)[2][0]  # the board's tick now
+        since = len(pico.changes)
         # a long countdown, then the host dies without a word
         assert first.command(1, P.COUNTDOWN, (5_000_000, start), WAIT_S) == \
             (0, P.ACK, (1, P.ACK_DONE))
-        assert pico.wait_for(lambda p: p.outputs()["countdown_4"][0] == 1, WAIT_S)
+        assert pico.wait_output("countdown_4", 1, since, WAIT_S)
     finally:
         first.close()
     second = RawHost(pico.port)
@@ -139,8 +143,8 @@ def test_a_host_that_restarts_is_served_again_and_ends_what_the_last_one_left(
         hello = second.hello()
         assert hello is not None and hello[2][0] == P.VERSION
         # the new session ended the old host's countdown, and the board serves this one
-        assert pico.wait_for(lambda p: all(p.outputs()[f"countdown_{i}"][0] == 0
-                                           for i in range(1, 5)), WAIT_S)
+        assert pico.wait_output("countdown_4", 0, since, WAIT_S)
+        assert all(pico.outputs()[f"countdown_{i}"][0] == 0 for i in range(1, 5))
         assert _heartbeat(second)[2][1] == 0  # state: nothing counting, no motor
         assert second.command(1, P.ARROW, (P.LEFT,), WAIT_S) == (0, P.ACK, (1, P.ACK_DONE))
     finally:
