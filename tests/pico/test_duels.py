@@ -10,10 +10,15 @@ each stamp the host received lies from the instant the edge was driven, and
 
 from __future__ import annotations
 
+import json
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -227,3 +232,44 @@ def test_nobody_presses_and_the_duel_times_out_without_a_launch(pico: EmulatedPi
         assert not [c for c in pico.changes[changes:]
                     if c.pin.startswith("motor") and c.duty > 0]
         table.assert_launched_at_most_once(None)
+
+
+def test_uno_showdown_run_plays_a_duel_started_by_the_timer_button(
+    pico: EmulatedPico, tmp_path: Path
+) -> None:
+    """`run --device serial --port <pty> --headless`, as a maker plays on a Pico: the timer
+    button starts the duel, the right paddle 30 ms after go wins it, the loser takes 2."""
+    log = tmp_path / "duels.jsonl"
+    table = subprocess.Popen(
+        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "run", "--device", "serial",
+         "--port", pico.port, "--headless", "--cards", "2", "--duel-log", str(log),
+         "--db", str(tmp_path / "games.sqlite"), "--socket", str(tmp_path / "duel.sock"),
+         "--settle-us", str(SETTLE_US), "--response-timeout-us", "3000000"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        assert _wait_file(table, log, '"input": "config"'), "run never started its table"
+        pico.press_after("go_led", 1, [("paddle_right", 30_000)], tag="run")
+        pico.drive("timer_button", 0)
+        assert _wait_file(table, log, '"input": "start"'), "the button started no duel"
+        pico.drive("timer_button", None)
+        assert _wait_file(table, log, '"input": "verdict"'), "no verdict"
+    finally:
+        pico.drive("timer_button", None)
+        table.send_signal(signal.SIGINT)
+        out, _ = table.communicate(timeout=30)
+    assert "duel 1: right was faster; left takes 2" in out, out
+    verdict = json.loads(next(line for line in log.read_text().splitlines()
+                              if '"input": "verdict"' in line))
+    reaction = verdict["result"]["reaction_us"]["right"]
+    # 30 ms after the go LED lit, which is a few dozen µs after the go stamp
+    assert 30_000 <= reaction <= 30_500, reaction
+
+
+def _wait_file(proc: subprocess.Popen[str], path: Path, text: str) -> bool:
+    """Poll `path` (run's duel log) for `text` while `proc` lives, up to WAIT_S."""
+    deadline = time.monotonic() + 2 * WAIT_S
+    while time.monotonic() < deadline and proc.poll() is None:
+        if path.exists() and text in path.read_text():
+            return True
+        threading.Event().wait(0.05)  # polled: the log is written by another process
+    return False
