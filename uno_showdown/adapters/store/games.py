@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 import platformdirs
 
-from uno_showdown.adapters.store import wallclock
+from uno_showdown.adapters.store import schema, wallclock
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.events import Outcome
 from uno_showdown.contract.i18n import _
@@ -214,6 +214,20 @@ _MAX_ROW_ID = 2**63 - 1
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def _newer(path: Path, found: int) -> StoreError:
+    return StoreError(_("{path} was written by a newer uno-showdown (schema {found}): "
+                        "update uno-showdown to open it").format(path=path, found=found))
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    """Where the games' version was kept before `schema_parts`."""
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+#: The score keeper's tables: games, players, rounds, duels, time boxes.
+PART = schema.register(schema.Part("games", MIGRATIONS, _user_version, _newer))
+
+
 @dataclass(slots=True)
 class _StoredRound:
     """A round as read back, before it becomes the model's `Round`."""
@@ -250,17 +264,9 @@ def _reads(method: F) -> F:
 
 
 @functools.cache
-def _schema(version: int) -> dict[str, frozenset[str]]:
+def _tables_at(version: int) -> dict[str, frozenset[str]]:
     """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        for script in MIGRATIONS[:version]:
-            conn.executescript(script)
-        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        return {t: frozenset(r[1] for r in conn.execute(f"PRAGMA table_info({t})"))
-                for t in tables}
-    finally:
-        conn.close()
+    return schema.tables_at(PART, version)
 
 
 def _read_only_text() -> str:
@@ -285,6 +291,7 @@ class Store:
         self.path = Path(path) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
         self.lock = threading.RLock()
+        self._writing = 0  # how deep in `transaction` the thread holding `lock` is
         try:
             if self.path.is_dir():
                 raise StoreError(
@@ -311,7 +318,8 @@ class Store:
             ) from exc
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
-            self._refuse_foreign_database()
+            with self.reading():  # one moment of the file, whoever else opens it now
+                self._refuse_foreign_database()
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
             self._migrate()
@@ -350,15 +358,26 @@ class Store:
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taken before reading so that writers queue, not fail.
 
-        Whatever goes wrong inside, COMMIT included (a full disk, a deferred constraint), the
-        transaction is rolled back before the error leaves: otherwise the connection would stay
-        inside it and every later BEGIN would fail. SQLite's own errors become a `StoreError`.
+        Inside another write transaction of this store it joins that one: several changes
+        made by separate methods (a draw's boxes, games and seats) commit as one, or not at
+        all. Whatever goes wrong inside, COMMIT included (a full disk, a deferred
+        constraint), the transaction is rolled back before the error leaves: otherwise the
+        connection would stay inside it and every later BEGIN would fail. SQLite's own
+        errors become a `StoreError`.
         """
         with self.lock:
+            if self._writing:
+                self._writing += 1
+                try:
+                    yield self.conn
+                finally:
+                    self._writing -= 1
+                return
             try:
                 self.conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
                 raise self._cannot_save(exc) from exc
+            self._writing = 1
             try:
                 yield self.conn
                 self.conn.execute("COMMIT")
@@ -367,6 +386,8 @@ class Store:
                 if isinstance(exc, (sqlite3.Error, OverflowError)):
                     raise self._cannot_save(exc) from exc
                 raise
+            finally:
+                self._writing = 0
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
@@ -411,7 +432,9 @@ class Store:
     # -- schema --
 
     def schema_version(self) -> int:
-        return int(self.conn.execute("PRAGMA user_version").fetchone()[0])
+        """How far the games' tables are (`schema.Part` "games")."""
+        with self.reading() as conn:
+            return schema.version_of(conn, PART)
 
     def _refuse_foreign_database(self) -> None:
         """A database of another program is left alone: tables without a schema version, or
@@ -431,7 +454,7 @@ class Store:
         reason = None
         if version == 0 and found:
             reason = _("it holds another program's tables")
-        for table, columns in _schema(version).items():
+        for table, columns in _tables_at(version).items():
             if reason is None and not columns <= found.get(table, frozenset()):
                 reason = _("its table {table} is missing or incomplete").format(table=table)
         if reason is not None:
@@ -442,18 +465,7 @@ class Store:
             )
 
     def _migrate(self) -> None:
-        version = self.schema_version()
-        if version > SCHEMA_VERSION:
-            raise StoreError(
-                _("{path} was written by a newer uno-showdown (schema {found}): "
-                  "update uno-showdown to open it").format(path=self.path, found=version)
-            )
-        for step in range(version, SCHEMA_VERSION):
-            with self.transaction() as conn:
-                for statement in MIGRATIONS[step].split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {step + 1}")
+        schema.migrate(self, PART)
 
     # -- games --
 

@@ -20,31 +20,41 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from uno_showdown.adapters.store import wallclock
+from uno_showdown.adapters.store import schema, wallclock
+from uno_showdown.adapters.store.championship import newer
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table.game import Game
 from uno_showdown.core.table.timebox import State, TimeBox
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS table_sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS table_sync_stages (
+_V1 = """
+CREATE TABLE table_sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE table_sync_stages (
     stage TEXT PRIMARY KEY,
     box_id INTEGER NOT NULL REFERENCES time_boxes(id),
     seating_id INTEGER NOT NULL,
     players TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS table_sync_sent (
+CREATE TABLE table_sync_sent (
     key TEXT PRIMARY KEY,
     digest TEXT NOT NULL,
     revision INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS table_sync_outbox (
+CREATE TABLE table_sync_outbox (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     body TEXT NOT NULL
 );
 """
+
+
+def _tables_made(conn: sqlite3.Connection) -> int:
+    """Before `schema_parts`, the tables were made all at once when missing: 1 if they are."""
+    return int(schema.has_table(conn, "table_sync_meta"))
+
+
+#: The table's side of the sync: its seating, what it queued, its outbox.
+PART = schema.register(schema.Part("table sync", (_V1,), _tables_made, newer))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +68,8 @@ class TableFile:
 
     def __init__(self, store: Store, event_id: int, table: int) -> None:
         self.store = store
+        schema.migrate(store, PART)
         with store.transaction() as conn:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
             meta = dict(conn.execute("SELECT key, value FROM table_sync_meta"))
             if "source" not in meta:
                 conn.execute("INSERT INTO table_sync_meta VALUES ('source', ?)",
@@ -81,10 +89,20 @@ class TableFile:
 
     # -- meta --
 
+    @staticmethod
+    def joined(store: Store) -> dict[str, str] | None:
+        """The sync's notes of a table's file (its event, table, the director's standings),
+        or None if the file has not joined a championship."""
+        with store.reading() as conn:
+            if not schema.has_table(conn, "table_sync_meta"):
+                return None
+            return {str(k): str(v) for k, v in conn.execute(
+                "SELECT key, value FROM table_sync_meta")}
+
     def meta(self, key: str) -> str | None:
-        with self.store.lock:
-            row = self.store.conn.execute("SELECT value FROM table_sync_meta WHERE key = ?",
-                                          (key,)).fetchone()
+        with self.store.reading() as conn:
+            row = conn.execute("SELECT value FROM table_sync_meta WHERE key = ?",
+                               (key,)).fetchone()
         return row[0] if row else None
 
     def set_meta(self, conn: sqlite3.Connection, key: str, value: str) -> None:
@@ -93,8 +111,8 @@ class TableFile:
 
     def stages(self) -> dict[str, tuple[int, int, dict[str, int]]]:
         """stage -> (box id, seating id, player numbers by folded name)."""
-        with self.store.lock:
-            return {s: (int(b), int(i), json.loads(p)) for s, b, i, p in self.store.conn.execute(
+        with self.store.reading() as conn:
+            return {s: (int(b), int(i), json.loads(p)) for s, b, i, p in conn.execute(
                 "SELECT stage, box_id, seating_id, players FROM table_sync_stages")}
 
     # -- the seating from the director --
@@ -245,15 +263,14 @@ class TableFile:
 
     def outbox(self, limit: int = 1000, *, after: int = 0) -> list[Queued]:
         """The queued messages numbered above `after` (those not sent yet), oldest first."""
-        with self.store.lock:
-            return [Queued(int(seq), json.loads(body)) for seq, body in self.store.conn.execute(
+        with self.store.reading() as conn:
+            return [Queued(int(seq), json.loads(body)) for seq, body in conn.execute(
                 "SELECT seq, body FROM table_sync_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
                 (after, limit))]
 
     def pending(self) -> int:
-        with self.store.lock:
-            return int(self.store.conn.execute("SELECT COUNT(*) FROM table_sync_outbox"
-                                               ).fetchone()[0])
+        with self.store.reading() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM table_sync_outbox").fetchone()[0])
 
     def acknowledged(self, source: str, seq: int) -> int:
         """The director has taken every message up to `seq`: drop them; how many went."""

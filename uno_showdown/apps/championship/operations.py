@@ -141,10 +141,7 @@ class Championship:
         if not self.events.event_ids():
             return []
         with self.events.reading() as conn:
-            return [(int(i), n, c, int(p)) for i, n, c, p in conn.execute(
-                "SELECT e.id, e.name, e.created_at, (SELECT COUNT(*) FROM championship_players "
-                "p WHERE p.event_id = e.id AND p.withdrawn_at IS NULL) FROM "
-                "championship_events e ORDER BY e.id")]
+            return self.events.listed(conn)
 
     def snapshot(self) -> Snapshot:
         """The event now, read in one read transaction (a consistent moment of the file)."""
@@ -256,7 +253,7 @@ class Championship:
         title = _("{stage}, {table}").format(stage=snap.stage_title(table.stage),
                                              table=table_title(table.table))
         if table.stage == FINAL and table.box.state is State.WAITING:
-            self._reseat_final(data, snap, now)
+            self._reseat_final(conn, data, snap, now)
             return [_("The final is seated again without them.")]
         remaining = [n for n in table.players if n != number]
         if len(remaining) >= 2:
@@ -305,10 +302,12 @@ class Championship:
         return [_("{name} is left alone and sits this flight out.").format(name=name)]
 
     def _set_seats(self, data: ChampionshipData, table: TableStatus, seats: Sequence[int]) -> None:
-        self.events.set_seats(self.store.conn, data.event.id, table.stage, table.table, seats)
+        with self.store.transaction() as conn:  # the caller's
+            self.events.set_seats(conn, data.event.id, table.stage, table.table, seats)
 
     def _save_box(self, box: TimeBox) -> None:
-        self.store.save_time_box(self.store.conn, box)
+        with self.store.transaction() as conn:  # the caller's
+            self.store.save_time_box(conn, box)
 
     def _play_on(self, table: TableStatus, players: Sequence[int], data: ChampionshipData,
                  now: int) -> int:
@@ -330,9 +329,10 @@ class Championship:
         settings = data.event.settings
         names = [data.player(n).name for n in players]  # type: ignore[union-attr]
         game = Game.new(settings.edition, rules or _rules(settings), names, created_at=iso(now))
-        game_id = self.store.insert_game(self.store.conn, game)
         assert box.id is not None
-        self.store.put_game_in_box(self.store.conn, box.id, game_id)
+        with self.store.transaction() as conn:  # the caller's
+            game_id = self.store.insert_game(conn, game)
+            self.store.put_game_in_box(conn, box.id, game_id)
         return game_id
 
     # -- the draw --
@@ -550,10 +550,10 @@ class Championship:
                         _("{stage} has not been played yet: `uno-showdown event "
                           "start` starts it").format(stage=snap.stage_title(stage)))
                 self._require_done(snap, stage)
-            return self._reseat_final(data, snap, now)
+            return self._reseat_final(conn, data, snap, now)
 
-    def _reseat_final(self, data: ChampionshipData, snap: Snapshot, now: int) -> Seated:
-        conn = self.store.conn
+    def _reseat_final(self, conn: sqlite3.Connection, data: ChampionshipData, snap: Snapshot,
+                      now: int) -> Seated:
         settings = data.event.settings
         withdrawn = {p.number for p in data.players if p.withdrawn}
         chosen = [n for n in finalists(snap.qualifying, len(snap.qualifying))
