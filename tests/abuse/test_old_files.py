@@ -18,7 +18,9 @@ import pytest
 
 from uno_showdown.adapters.store import championship, ledger, schema, table_file
 from uno_showdown.adapters.store.championship import ChampionshipStore
-from uno_showdown.adapters.store.games import MIGRATIONS, SCHEMA_VERSION, Store, StoreError
+from uno_showdown.adapters.store.errors import StoreError
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
 from uno_showdown.adapters.store.ledger import Ledger
 from uno_showdown.adapters.store.table_file import TableFile
 from uno_showdown.core.championship.access import director_user
@@ -87,8 +89,8 @@ def test_every_old_games_version_opens_with_its_game(tmp_path: Path, games: int)
     old_file(path, games)
     with Store(path) as store:
         assert store.schema_version() == SCHEMA_VERSION
-        assert store.load_game(1).names == ["Ann", "Bob"]
-        assert store.duels(1) == []
+        assert store.games.load(1).names == ["Ann", "Bob"]
+        assert store.duels.of_game(1) == []
     if games < OLD_GAMES_VERSION:  # a step ran: the versions are in the table now
         assert versions(path) == {"games": SCHEMA_VERSION}
         # the code before the parts table reads `user_version`: it refuses this file as newer
@@ -107,7 +109,7 @@ def test_an_up_to_date_old_file_opens_unchanged(tmp_path: Path) -> None:
         ChampionshipStore(store)
         TableFile(store, 1, 2)
         Ledger(store)
-        assert store.load_game(1).names == ["Ann", "Bob"]
+        assert store.games.load(1).names == ["Ann", "Bob"]
     assert tables(path) == before and user_version(path) == OLD_GAMES_VERSION
 
 
@@ -189,7 +191,7 @@ def test_two_programs_opening_an_old_file_at_once_both_migrate_it_once(tmp_path:
                     ChampionshipStore(store)
                     TableFile(store, 1, 2)
                     Ledger(store)
-                    assert store.load_game(1).names == ["Ann", "Bob"]
+                    assert store.games.load(1).names == ["Ann", "Bob"]
             except BaseException as exc:
                 errors.append(exc)
 

@@ -7,13 +7,10 @@ import sqlite3
 
 import pytest
 
-from uno_showdown.adapters.store.games import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    Store,
-    StoreError,
-    default_db_path,
-)
+from uno_showdown.adapters.store.errors import StoreError
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.games_file import default_db_path
+from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
 from uno_showdown.adapters.store.transfer import TransferError
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 
@@ -63,8 +60,8 @@ def test_an_old_file_is_migrated_when_opened(tmp_path):
     conn.close()
     with Store(path) as store:
         assert store.schema_version() == SCHEMA_VERSION
-        assert store.load_game(1).names == ["Ann", "Bob"]
-        assert store.duels(1) == []
+        assert store.games.load(1).names == ["Ann", "Bob"]
+        assert store.duels.of_game(1) == []
 
 
 def test_a_newer_or_foreign_file_is_refused_with_advice(tmp_path):

@@ -135,7 +135,7 @@ class TableFile:
                 if s.stage not in known:
                     box = TimeBox(s.label, State(s.box.state), s.box.ends_at_us, s.box.left_us,
                                   s.box.grace_rounds)
-                    box_id = self.store.create_time_box(conn, box)
+                    box_id = self.store.boxes.create(box)
                     if len(names) >= 2:
                         self._new_game(conn, box_id, seating.edition, rules, names, now)
                     conn.execute("INSERT INTO table_sync_stages VALUES (?, ?, ?, ?)",
@@ -143,8 +143,8 @@ class TableFile:
                     new.append(s.stage)
                 else:
                     box_id, seating_id, players = known[s.stage]
-                    boxed = self.store.load_time_box(conn, box_id)
-                    current = (self.store.load_game(boxed.current_game_id)
+                    boxed = self.store.boxes.load(box_id)
+                    current = (self.store.games.load(boxed.current_game_id)
                                if boxed.game_ids else None)
                     seated = [n.casefold() for n in names]
                     if (s.seating_id != seating_id and len(names) >= 2
@@ -156,15 +156,14 @@ class TableFile:
                                  "WHERE stage = ?",
                                  (s.seating_id, json.dumps({**players, **numbers}), s.stage))
                     box = boxed.box
-                    self.store.save_time_box(conn, TimeBox(
+                    self.store.boxes.save(TimeBox(
                         s.label, State(s.box.state), s.box.ends_at_us, s.box.left_us,
                         s.box.grace_rounds, box.late_rounds, box.play_on, box.fixed_players,
                         box.next_box_id, box_id))
                 boxes[s.stage] = box_id
             for s in seating.stages:
                 nxt = boxes.get(s.next_stage) if s.next_stage else None
-                conn.execute("UPDATE time_boxes SET next_box_id = ? WHERE id = ?",
-                             (nxt, boxes[s.stage]))
+                self.store.boxes.link(boxes[s.stage], nxt)
             self.set_meta(conn, "seating", json.dumps(
                 {"event": seating.event, "stages": [s.stage for s in seating.stages]}))
         return new
@@ -174,15 +173,15 @@ class TableFile:
         from uno_showdown.adapters.store.wallclock import iso
 
         game = Game.new(edition, rules, names, created_at=iso(now))
-        game_id = self.store.insert_game(conn, game)
-        self.store.put_game_in_box(conn, box_id, game_id)
+        game_id = self.store.games.create(game)
+        self.store.boxes.put_game(box_id, game_id)
         return game_id
 
     def current_game(self, stage: str) -> int | None:
         stages = self.stages()
         if stage not in stages:
             return None
-        return self.store.time_box(stages[stage][0]).current_game_id or None
+        return self.store.boxes.load(stages[stage][0]).current_game_id or None
 
     # -- the outbox --
 
@@ -195,10 +194,10 @@ class TableFile:
                 "SELECT key, digest, revision FROM table_sync_sent")}
             seen: set[str] = set()
             for stage, (box_id, _seating, numbers) in self._stages_in(conn):
-                boxed = self.store.load_time_box(conn, box_id)
+                boxed = self.store.boxes.load(box_id)
                 deals = 0
                 for gid in boxed.game_ids:
-                    game = self.store.load_game(gid)
+                    game = self.store.games.load(gid)
                     for row in game.history():
                         points = {numbers[n.casefold()]: int(row.points.get(n, 0))
                                   for n in row.hands if n.casefold() in numbers}
@@ -213,7 +212,7 @@ class TableFile:
                             report["at"] = at
                         queued += self._queue(conn, sent, key, {str(k): v for k, v in sorted(
                             points.items())}, game.revision, report)
-                    for duel in self.store.duels(gid):
+                    for duel in self.store.duels.of_game(gid):
                         key = f"{stage}/g{gid}:d{duel.id}"
                         body = {"kind": "duel", "stage": stage, "duel": f"g{gid}:d{duel.id}",
                                 "challenger": numbers.get(duel.challenger.casefold(), 0),
@@ -232,7 +231,7 @@ class TableFile:
                     continue
                 stage, deal = key.split("/", 1)
                 gid = int(deal[1:].split(":")[0])
-                game_rev = self.store.game_revision(gid)
+                game_rev = self.store.games.revision(gid)
                 rev = max(revision + 1, game_rev or 0)
                 queued += self._queue(conn, sent, key, None, rev, {
                     "kind": "deal", "stage": stage, "deal": deal, "points": None})

@@ -113,7 +113,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             print(_("Table {table} of event {event}.").format(table=row["table"],
                                                                event=row["event"]))
             for box_id, _s, _p in file.stages().values():
-                boxed = store.time_box(box_id)
+                boxed = store.boxes.load(box_id)
                 print(_("{label}: game {game}, {state}.").format(
                     label=boxed.box.label, game=boxed.current_game_id,
                     state=boxed.box.state.value))
