@@ -152,16 +152,8 @@ class ChampionshipStore:
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """One read transaction: everything read inside sees the same moment of the file."""
-        with self.store.lock:
-            conn = self.store.conn
-            own = not conn.in_transaction
-            if own:
-                conn.execute("BEGIN")
-            try:
-                yield conn
-            finally:
-                if own and conn.in_transaction:
-                    conn.execute("COMMIT")
+        with self.store.reading() as conn:
+            yield conn
 
     def event_ids(self) -> list[int]:
         if not self.schema_version():

@@ -17,7 +17,9 @@ Files written before this table existed kept their versions in three other ways 
 `user_version` for the games, a `championship_meta` row, the mere presence of the sync's
 tables); a part's `legacy` reader gives the version such a file holds, so it opens and
 migrates. Once the table exists, `user_version` holds `FILE_FORMAT`: more than the last
-version those programs knew, so they refuse the file as newer instead of misreading it.
+version those programs knew, so they refuse the file as newer instead of misreading it. The
+old markers stay where they were (a `championship_meta` row): nothing reads them once the
+part has its row.
 """
 
 from __future__ import annotations
@@ -67,10 +69,12 @@ _PARTS: dict[str, Part] = {}
 
 
 def register(part: Part) -> Part:
-    """Make `part` known (its module does it once, at import); returns it."""
-    known = _PARTS.setdefault(part.name, part)
-    if known is not part:
+    """Make `part` known (its module does it once, at import); returns it. A module loaded
+    again registers the same steps again; two owners may not share a name."""
+    known = _PARTS.get(part.name)
+    if known is not None and known.steps != part.steps:
         raise ValueError(f"two parts of the games file are named {part.name!r}")
+    _PARTS[part.name] = part
     return part
 
 
