@@ -126,7 +126,7 @@ def test_a_table_ten_minutes_behind_counts_down_and_is_judged_on_the_directors_c
     def local_ends() -> int | None:
         with Store(cluster.tables[1].db) as store:
             file = TableFile(store, cluster.event_id, 1)
-            return store.time_box(file.stages()["flight-1"][0]).box.ends_at_us
+            return store.boxes.load(file.stages()["flight-1"][0]).box.ends_at_us
 
     eventually(lambda: abs((local_ends() or 0) - (ends - behind)) < S // 2, 30,
                "the table's box moved onto its own clock")

@@ -107,12 +107,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     try:
         set_language(args.lang)
         with Store(args.db) as store:
-            meta = store.conn.execute(
-                "SELECT COUNT(*) FROM sqlite_master WHERE name = 'table_sync_meta'").fetchone()
-            if not meta[0]:
+            row = TableFile.joined(store)
+            if row is None:
                 raise ConfigError(_("{path} has not joined a championship: run `uno-showdown "
                                    "table join` first").format(path=args.db))
-            row = dict(store.conn.execute("SELECT key, value FROM table_sync_meta"))
             file = TableFile(store, int(row["event"]), int(row["table"]))
             print(_("Table {table} of event {event}.").format(table=row["table"],
                                                                event=row["event"]))
@@ -122,7 +120,7 @@ def cmd_status(args: argparse.Namespace) -> int:
                       Phase.LAST_DEAL: _("time is up: finishing the deal in progress"),
                       Phase.DONE: _("done")}
             for box_id, _s, _p in file.stages().values():
-                boxed = store.time_box(box_id)
+                boxed = store.boxes.load(box_id)
                 left = boxed.box.left(now)
                 state = phases[boxed.box.phase(now)]
                 if boxed.box.phase(now) in (Phase.OPEN, Phase.PAUSED) and left is not None:
