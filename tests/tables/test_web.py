@@ -84,7 +84,8 @@ def test_a_round_confirmed_at_a_table_appears_on_the_page(served: Serving,
             for name in names[1:]:
                 assert name in standings
             assert "17.00" in standings and "0.00" in standings
-            assert "1 deals" in page.inner_text("#seating")
+            seating = page.inner_text("#seating")
+            assert "1 deal ·" in seating and "1 deals" not in seating
             _deal(agents[1], 4)
             page.wait_for_function("document.body.dataset.deals === '2'", timeout=15000)
             assert "4.00" in page.inner_text("#standings")
