@@ -79,6 +79,10 @@ def test_help_and_points_import_no_subcommands_code() -> None:
     assert "uno_showdown.apps.commands.game" not in points
     duel_help = imported_by("duel", "--help")
     assert not HEAVY & duel_help
+    # `game list` reads the games file, nothing of the score keeper's screen-side work.
+    listing = imported_by("game", "list")
+    assert "uno_showdown.apps.scorekeeper.app" not in listing
+    assert not {"csv", "statistics", "uno_showdown.adapters.store.transfer"} & listing
 
 
 def test_version_is_the_packages(capsys) -> None:
