@@ -53,7 +53,8 @@ translations: $(TEST_STAMP)
 	$(BIN)/python -m tools.translations compile
 
 bench: $(TEST_STAMP) node_modules/.installed
-	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	for b in benchmarks/*.py; do echo "== $$b"; start=$$(date +%s); \
+		$(BIN)/python $$b || exit 1; echo "== $$b took $$(( $$(date +%s) - start )) s"; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules
