@@ -22,8 +22,8 @@ import logging
 import queue
 import threading
 import time
-from typing import Any
 from collections.abc import Callable
+from typing import Any
 
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
 from uno_showdown.adapters.store.games import Store
@@ -172,7 +172,7 @@ class TableAgent:
         if title in self._told_unused:
             return
         self._told_unused.add(title)
-        used = sorted({t.get("table") for s in stages for t in s.get("tables", ())
+        used = sorted({t["table"] for s in stages for t in s.get("tables", ())
                        if isinstance(t, dict) and isinstance(t.get("table"), int)})
         self.say(_("The draw of {stage} seats nobody at table {table} (it uses tables "
                    "{used}): this table waits, in case a later draw seats it; Ctrl-C stops."
