@@ -56,5 +56,10 @@ bench: $(TEST_STAMP) node_modules/.installed
 	for b in benchmarks/*.py; do echo "== $$b"; start=$$(date +%s); \
 		$(BIN)/python $$b || exit 1; echo "== $$b took $$(( $$(date +%s) - start )) s"; done
 
+# Every picture in docs/screenshots/, drawn by the program from scripted states
+# (tools/screenshots.py): SDL's dummy driver for the screens, headless Chromium for the page.
+screenshots: $(TEST_STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tools.screenshots
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules
