@@ -30,9 +30,11 @@ KNOWN = {
     # One long word under the 0 of the first dealer's draw.
     ("hy", "գործողություն,"): "new game: first dealer by the draw, 800x480",
 }
-#: Armenian's game line (edition · method · target · round) on the round entry and teams'
-#: standings at 800x480: known, by its start.
-KNOWN_PREFIX = {("hy", "UNO Showdown · "), ("hy", "UNO Teams · ")}
+#: Known by their start: Armenian's game line (edition · method · target · round) on the
+#: round entry and teams' standings at 800x480, and the Rules view's sources.
+KNOWN_PREFIX = {("hy", "UNO Showdown · "), ("hy", "UNO Teams · "),
+                # The Rules view's line on where a rule comes from, new and not yet wrapped.
+                ("en", "The challenge · our inference")}
 
 
 def cuts_in(tmp_path: Path, lang: str) -> set[tuple[str, str]]:

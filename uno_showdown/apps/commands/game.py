@@ -318,6 +318,8 @@ def cmd_round(args: argparse.Namespace) -> int:
     with opened(args, lazy=True) as app:  # one more round: the history stays in the file
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)
+        hands = table_commands.with_last_draw(app.game, entered.winner, entered.hands,
+                                              entered.points, args.last_draw)
         showdown, said = table_commands.showdown_said(args.showdown)
         if showdown:
             verdict = app.last_card(entered.order[0] if entered.order else entered.winner,
@@ -325,7 +327,7 @@ def cmd_round(args: argparse.Namespace) -> int:
             if not verdict.won:  # the rules' outcome, not a mistake: nothing to record
                 print(_("No round recorded: {reason}.").format(reason=verdict.message()))
                 return 1
-        summary = app.record_round(entered.winner, _parse_hands(entered.hands), entered.points,
+        summary = app.record_round(entered.winner, _parse_hands(hands), entered.points,
                                    order=entered.order, out_on=entered.out_on,
                                    showdown=showdown, showdown_said=said)
         game = app.game
@@ -341,7 +343,7 @@ def cmd_round(args: argparse.Namespace) -> int:
             print(_("{label}: that was the deal in progress when the time was up.").format(
                 label=boxed.box.label))
         if summary.continued_in is not None and boxed is not None:
-            following = app.store.load_game(summary.continued_in)
+            following = app.store.games.load(summary.continued_in)
             print(_("{label} plays on in game {id}; {dealer} deals.").format(
                 label=boxed.box.label, id=summary.continued_in, dealer=following.dealer))
         return 0
@@ -477,14 +479,14 @@ _OUTCOMES = {
 
 def cmd_list(args: argparse.Namespace) -> int:
     with opened_store(args) as store:
-        infos = store.list_games()
+        infos = store.games.infos()
         if not infos:
             print(_("No games yet: start one with `uno-showdown game new`."))
             return 0
         rows = []
         for info in infos:
             try:
-                state = _("over") if store.load_game(info.id).verdict.over else _("playing")
+                state = _("over") if store.games.load(info.id).verdict.over else _("playing")
             except CompanionError:  # one damaged game does not hide the others
                 state = _("damaged")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),
