@@ -179,10 +179,16 @@ def draw_emulator(folder: Path) -> list[str]:
     made = []
     try:
         three_rounds(app)
+        assert app.flush_duels(5.0)  # the duels are on file before the window reads them
+        app.refresh()
         table = make_table(size=DESKTOP, app=app)
         table.service.add_listener(app.on_service_event)
 
         def save(name: str) -> None:
+            # What the table said is recorded, and the screen has read it, before the picture.
+            table.service.flush_listeners(5.0)
+            app.flush_duels(5.0)
+            table.turn(250_000)  # the screen looks at the file again after a moment
             table.window.render(table.clock.now)
             pygame.image.save(table.surface, str(OUT / name))
             made.append(name)
