@@ -25,6 +25,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
 from uno_showdown.adapters.store import wallclock
@@ -81,6 +82,7 @@ class TableAgent:
         self._times: deque[tuple[int, int]] = deque(maxlen=8)
         self._seating: wire.Seating | None = None
         self.seated = threading.Event()
+        self._told_unused: set[str] = set()  # the draws this table was told it has no seat in
         self.acked = 0
         self.ignored = 0
 
@@ -226,6 +228,27 @@ class TableAgent:
         if self._seating is not None:
             self.file.apply_seating(self._seating, offset)
 
+    def _say_if_unused(self, state: dict[str, Any]) -> None:
+        """Tell whoever waits at a table the draw left out, once per draw: otherwise `table
+        join` on it would wait for a seating that never comes, in silence."""
+        if self.seated.is_set():
+            return
+        stages = [s for s in state.get("stages", ()) if isinstance(s, dict)]
+        ours = any(isinstance(t, dict) and t.get("table") == self.table
+                   for s in stages for t in s.get("tables", ()))
+        if not stages or ours:
+            return
+        title = str(stages[-1].get("title", ""))
+        if title in self._told_unused:
+            return
+        self._told_unused.add(title)
+        used = sorted({t["table"] for s in stages for t in s.get("tables", ())
+                       if isinstance(t, dict) and isinstance(t.get("table"), int)})
+        self.say(_("The draw of {stage} seats nobody at table {table} (it uses tables "
+                   "{used}): this table waits, in case a later draw seats it; Ctrl-C stops."
+                   ).format(stage=title, table=self.table,
+                            used=", ".join(str(n) for n in used)))
+
     # -- what arrives --
 
     def _handle(self, topic: str, payload: bytes) -> None:
@@ -257,8 +280,9 @@ class TableAgent:
                         log.warning("table %s: %s", self.table, text)
                         self.say(text)
             elif topic == wire.standings_topic(self.event_id):
-                wire.decode_standings(payload)  # checked now, written by `write_standings`
+                state = wire.decode_standings(payload)  # written by `write_standings`
                 self._standings = payload
+                self._say_if_unused(state)
             else:  # amqtt 0.12 may pass on another table's retained topics: not ours
                 log.debug("table %s: not our topic: %s", self.table, topic)
                 return
