@@ -67,9 +67,10 @@ class DirectorSync:
         self.event_id = event_id
         self.ledger = Ledger(self.champ.store)
         self.secrets = {t: c.secret for t, c in tables.items()}
-        self.link = BrokerLink(address, f"uno-showdown-e{event_id}-director", director.username,
+        self.link = BrokerLink(address, director.client_id, director.username,
                          director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,
-                         check_hostname=check_hostname)
+                         check_hostname=check_hostname,
+                         on_change=lambda text: log.warning("director: %s", text))
         self.on_state = on_state
         self.rejected: list[str] = []  # what was ignored, newest last (kept short)
         self.taken = 0

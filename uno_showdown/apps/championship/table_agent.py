@@ -54,10 +54,11 @@ class TableAgent:
         self.table = table
         self.store = Store(db_path)
         self.file = TableFile(self.store, creds.event, table)
-        self.link = BrokerLink(address, f"uno-showdown-e{creds.event}-table-{table}",
+        self.link = BrokerLink(address, creds.client_id,
                          creds.username, creds.secret,
                          [wire.down_topic(creds.event, table), wire.ack_topic(creds.event, table),
-                          wire.standings_topic(creds.event)], ca_pem=creds.ca_pem)
+                          wire.standings_topic(creds.event)], ca_pem=creds.ca_pem,
+                         on_change=self._said)
         self.say = say or (lambda text: None)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -70,6 +71,11 @@ class TableAgent:
         self.seated = threading.Event()
         self.acked = 0
         self.ignored = 0
+
+    def _said(self, text: str) -> None:
+        """The link lost the broker or found it again: the table's terminal says so."""
+        log.warning("table %s: %s", self.table, text)
+        self.say(text)
 
     # -- running --
 

@@ -1,0 +1,162 @@
+"""Issue 26, finding 1: one CONNECT without a password took the director's session.
+
+Raw MQTT CONNECT packets over a socket, as `mosquitto_pub` or a script would send them:
+without credentials, with a wrong password, with another table's good credentials, with
+the client ids the director and the tables used to have (predictable) and with the ones
+they have now, clean session or not. On both brokers none of them may disturb the
+director's or a table's session: after them all, no link has been dropped, and a deal and
+a clock change still go through.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+
+import pytest
+
+from tests.tables.conftest import Cluster, amqtt_cluster, cluster, eventually  # noqa: F401 (fixtures)
+from uno_showdown.adapters.broker.guarded import CONNECT_TIMEOUT_S, MAX_PACKET
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.apps.championship.operations import Championship
+
+
+def _string(text: str | bytes) -> bytes:
+    raw = text.encode() if isinstance(text, str) else text
+    return struct.pack("!H", len(raw)) + raw
+
+
+def _remaining(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n % 128, n // 128
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def connect_packet(client_id: str, username: str | None = None, password: str | None = None,
+                   *, clean: bool = True, keepalive: int = 60) -> bytes:
+    flags = (0x02 if clean else 0) | (0x80 if username is not None else 0) | (
+        0x40 if password is not None else 0)
+    body = _string("MQTT") + bytes([4, flags]) + struct.pack("!H", keepalive)
+    body += _string(client_id)
+    if username is not None:
+        body += _string(username)
+    if password is not None:
+        body += _string(password)
+    return bytes([0x10]) + _remaining(len(body)) + body
+
+
+def connack(port: int, packet: bytes) -> int | None:
+    """Send one packet on a fresh connection; the CONNACK's return code (None: closed)."""
+    with socket.create_connection(("127.0.0.1", port), 10) as sock:
+        sock.sendall(packet)
+        sock.settimeout(10)
+        got = b""
+        try:
+            while len(got) < 4:
+                chunk = sock.recv(4 - len(got))
+                if not chunk:
+                    return None
+                got += chunk
+        except (ConnectionResetError, TimeoutError):
+            return None
+        assert got[0] == 0x20, got
+        return got[3]
+
+
+def _attempts(cluster: Cluster) -> list[bytes]:
+    e = cluster.event_id
+    director, t1, t2 = (cluster.director_creds, cluster.table_creds[1],
+                        cluster.table_creds[2])
+    ids = [director.client_id, t1.client_id, f"uno-showdown-e{e}-director",
+           f"uno-showdown-e{e}-table-1"]
+    out = []
+    for cid in ids:
+        for clean in (True, False):
+            out += [connect_packet(cid, clean=clean),
+                    connect_packet(cid, director.username, "guess", clean=clean),
+                    connect_packet(cid, t1.username, "guess", clean=clean),
+                    connect_packet(cid, "someone", "else", clean=clean),
+                    connect_packet(cid, director.username, clean=clean)]
+            if cluster.kind == "amqtt" and cid in (director.client_id, t1.client_id):
+                # good credentials, another's client id: only the embedded broker binds the
+                # id to the user (on mosquitto the id cannot be guessed without the secret)
+                out.append(connect_packet(cid, t2.username, t2.secret, clean=clean))
+    return out
+
+
+def test_connects_without_credentials_disturb_no_session(cluster: Cluster) -> None:
+    director = cluster.start_director()
+    table = cluster.start_table(1)
+    cluster.seated(1)
+    cluster.deal(1)
+    cluster.wait_converged()
+    agent = table.agent
+    assert agent is not None
+    attempts = _attempts(cluster)
+    codes = [connack(cluster.port, packet) for packet in attempts]
+    assert all(code != 0 for code in codes), codes  # none was let in
+    cluster.deal(1)  # the director still hears table 1 ...
+    cluster.wait_converged()
+    with Championship.open(cluster.director_db, cluster.event_id) as champ:
+        champ.pause()  # ... and table 1 still hears the director
+
+    def paused() -> bool:
+        with Store(table.db) as store:
+            return any(store.time_box(box).box.state.value == "paused"
+                       for box, _s, _p in agent.file.stages().values())
+
+    eventually(paused, 20, "table 1 hears the pause")
+    assert director.link.lost == 0 and agent.link.lost == 0, "a session was disturbed"
+    assert director.link.connections == 1 and agent.link.connections == 1
+    assert len(attempts) >= 40
+
+
+def test_the_embedded_broker_closes_what_is_too_slow_or_too_large(
+        amqtt_cluster: Cluster) -> None:
+    c = amqtt_cluster
+    t1 = c.table_creds[1]
+    with socket.create_connection(("127.0.0.1", c.port), 10) as slow:
+        slow.sendall(b"\x10")  # a CONNECT that never comes
+        slow.settimeout(CONNECT_TIMEOUT_S + 10)
+        assert slow.recv(10) == b""  # closed by the broker within its timeout
+    packet = connect_packet(t1.client_id + "-big", t1.username, t1.secret)
+    with socket.create_connection(("127.0.0.1", c.port), 10) as big:
+        big.sendall(packet)
+        big.settimeout(10)
+        assert big.recv(4)[3] == 0
+        topic = f"uno-showdown/e{c.event_id}/table/1/up".encode()
+        size = MAX_PACKET * 160  # 40 MB announced; the first megabyte sent
+        header = bytes([0x30]) + _remaining(2 + len(topic) + size) + _string(topic)
+        try:
+            big.sendall(header + b"x" * 1_000_000)
+            closed = big.recv(10) == b""
+        except (ConnectionResetError, BrokenPipeError):
+            closed = True
+        assert closed
+    agent = c.tables[1].agent
+    assert agent is not None
+    c.deal(1)
+    c.wait_converged()
+    assert agent.link.lost == 0
+
+
+@pytest.mark.parametrize("clean", [True, False])
+def test_the_right_credentials_again_take_the_session_over_visibly(amqtt_cluster: Cluster,
+                                                                    clean: bool) -> None:
+    """A second connection with a table's own credentials and id (a second agent): the first
+    connection is closed, so its agent sees it, says so and reconnects."""
+    c = amqtt_cluster
+    agent = c.tables[1].agent
+    assert agent is not None
+    t1 = c.table_creds[1]
+    with socket.create_connection(("127.0.0.1", c.port), 10) as sock:
+        sock.sendall(connect_packet(t1.client_id, t1.username, t1.secret, clean=clean))
+        sock.settimeout(10)
+        assert sock.recv(4)[3] == 0
+        eventually(lambda: agent.link.lost == 1, 10, "the agent notices it was taken over")
+    eventually(lambda: agent.link.connections == 2, 20, "the agent is back")
+    c.deal(1)
+    c.wait_converged()
