@@ -29,6 +29,7 @@ from typing import Any
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink, Inbound
 from uno_showdown.adapters.store.ledger import Ledger
 from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.apps.championship.quiet_log import QuietLog
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.clock import FINAL
@@ -38,6 +39,7 @@ from uno_showdown.core.championship.snapshot import Snapshot, numbers
 from uno_showdown.core.table.timebox import State, TimeBoxError
 
 log = logging.getLogger("uno-showdown.director")
+quiet = QuietLog(log)
 
 #: The most messages taken in one transaction.
 BATCH = 500
@@ -145,7 +147,7 @@ class DirectorSync:
                 if up.seq <= acks.upto:
                     touched.add(key)  # seen before: acknowledge again
                     continue
-                refusal = self._apply(conn, data, tables, up)
+                refusal = self._apply_alone(conn, data, tables, up)
                 if refusal is not None:
                     acks.refused = (*acks.refused, refusal)[-wire.MAX_REFUSED:]
                 acks.waiting.add(up.seq)
@@ -180,12 +182,33 @@ class DirectorSync:
         except wire.WireError as exc:
             return self._reject(_("ignored a message on table {table}'s topic: {reason}"
                                   ).format(table=table, reason=exc))
+        except Exception as exc:  # the decoder's own fault: this message alone is lost
+            return self._reject(_("ignored a message on table {table}'s topic: {reason}"
+                                  ).format(table=table, reason=type(exc).__name__))
 
     def _reject(self, text: str) -> wire.Up | None:
-        """Log what was ignored (and keep the last hundred lines for a screen)."""
-        log.warning("%s", text)
+        """Log what was ignored, one line per kind a while (and keep the last hundred lines
+        for a screen)."""
+        quiet.warning(text)
         self.rejected = [*self.rejected[-99:], text]
         return None
+
+    def _apply_alone(self, conn: Any, data: Any, tables: Mapping[tuple[str, int], Any],
+                     up: wire.Up) -> wire.Refused | None:
+        """`_apply` in a savepoint of its own: a message that fails is undone and logged
+        alone, and the rest of its batch is taken as if it had not been there."""
+        conn.execute("SAVEPOINT one_message")
+        try:
+            refusal = self._apply(conn, data, tables, up)
+        except Exception as exc:  # a message no check foresaw: never its batch
+            conn.execute("ROLLBACK TO one_message")
+            conn.execute("RELEASE one_message")
+            self._reject(_("ignored table {table}'s message {seq}: it could not be taken "
+                           "({reason})").format(table=up.table, seq=up.seq,
+                                                reason=type(exc).__name__))
+            return None
+        conn.execute("RELEASE one_message")
+        return refusal
 
     def _apply(self, conn: Any, data: Any, tables: Mapping[tuple[str, int], Any],
                up: wire.Up) -> wire.Refused | None:

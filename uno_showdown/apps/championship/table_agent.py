@@ -27,11 +27,13 @@ from collections.abc import Callable
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.apps.championship.quiet_log import QuietLog
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.i18n import _
 
 log = logging.getLogger("uno-showdown.table")
+quiet = QuietLog(log)
 
 #: Seconds without an acknowledgement before everything unacknowledged is sent again.
 RESEND_S = 3.0
@@ -196,4 +198,4 @@ class TableAgent:
                 return
         except wire.WireError as exc:
             self.ignored += 1
-            log.warning("table %s: ignored a message on %s: %s", self.table, topic, exc)
+            quiet.warning(f"table {self.table}: ignored a message on {topic}: {exc}")

@@ -10,8 +10,8 @@ command line), which must be readable by its owner only.
 from __future__ import annotations
 
 import argparse
-import json
 import signal
+from typing import Any
 import threading
 
 from uno_showdown.contract.errors import CompanionError
@@ -122,12 +122,25 @@ def cmd_status(args: argparse.Namespace) -> int:
             print(_("Waiting to be sent: {n}.").format(n=file.pending()))
             for line in file.refused():
                 print(line)
-            standings = json.loads(row.get("standings", "{}"))
-            lines = [ln for ln in standings.get("qualifying", []) if ln.get("rank")]
+            lines = [ln for ln in _standings(row.get("standings")).get("qualifying", [])
+                     if ln.get("rank")]
             if lines:
                 print(_("Standings from the director:"))
-                for ln in lines[:standings.get("finalists", 7) + 3]:
+                for ln in lines[:_standings(row.get("standings")).get("finalists", 7) + 3]:
                     print(f"{ln['rank']:>3}  {ln['number']:>3}  {ln['name']:<16} {ln['shown']}")
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     return 0
+
+
+def _standings(text: str | None) -> dict[str, Any]:
+    """The standings kept in the file, checked as when they arrived (a file written by an
+    older agent, or by hand, may hold anything): none when they do not pass."""
+    from uno_showdown.core.championship import messages as wire
+
+    if not text:
+        return {}
+    try:
+        return wire.decode_standings(text.encode("utf-8", "surrogatepass"))
+    except wire.WireError:
+        return {}
