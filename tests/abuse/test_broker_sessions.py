@@ -15,7 +15,7 @@ import struct
 
 import pytest
 
-from tests.tables.conftest import Cluster, amqtt_cluster, cluster, eventually  # noqa: F401 (fixtures)
+from tests.tables.conftest import Cluster, eventually
 from uno_showdown.adapters.broker.guarded import CONNECT_TIMEOUT_S, MAX_PACKET
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.championship.operations import Championship

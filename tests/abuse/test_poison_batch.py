@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from tests.tables.conftest import Cluster, amqtt_cluster  # noqa: F401 (the fixture)
+from tests.tables.conftest import Cluster
 from uno_showdown.adapters.broker.link import Inbound
 from uno_showdown.core.championship import messages as wire
 
@@ -33,14 +33,12 @@ def test_poison_messages_are_refused_alone(amqtt_cluster: Cluster,
                 "kind": "deal", "deal": f"g9:{seq}", "rev": 1, "points": points}
 
     batch: list[Inbound] = []
-    seq = 0
     for i in range(POISON + GOOD):
-        seq += 1
         if i < GOOD:
             points = {str(a): 10 + i, str(b): 0}
         else:
             points = {"\u00b2": 5, str(b): 0} if i % 3 else {str(a): 1, "\u0661": 0}
-        batch.append(Inbound(topic, wire.sign(body(seq, points), secret)))
+        batch.append(Inbound(topic, wire.sign(body(i + 1, points), secret)))
     batch = batch[GOOD:GOOD + 70] + batch[:GOOD] + batch[GOOD + 70:]  # the good in between
     with caplog.at_level(logging.WARNING, logger="uno-showdown.director"):
         assert director.ingest(batch) == GOOD

@@ -64,7 +64,8 @@ def test_tables_and_director_over_tls(tls_cluster: Cluster) -> None:
 def test_a_client_that_does_not_trust_the_certificate_gets_nowhere(tls_cluster: Cluster) -> None:
     c = tls_cluster
     creds = c.table_creds[1]
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=creds.client_id + "-untrusting",
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                         client_id=creds.client_id + "-untrusting",
                          protocol=mqtt.MQTTv311)
     client.username_pw_set(creds.username, creds.secret)
     client.tls_set_context(ssl.create_default_context())  # the system's CAs only

@@ -46,7 +46,7 @@ def parse_broker(url: str) -> BrokerAddress:
     if parts is None or parts.scheme not in ("mqtt", "mqtts") or not parts.hostname or (
             parts.path not in ("", "/")) or parts.username or parts.password:
         raise ChampionshipError(_("{url} is not a broker address: write mqtt://HOST:PORT (or "
-                           "mqtts://HOST:PORT for TLS)").format(url=url))
+                           "mqtts://HOST:PORT for TLS)").format(url=url or "''"))
     tls = parts.scheme == "mqtts"
     return BrokerAddress(parts.hostname, port or (8883 if tls else 1883), tls)
 

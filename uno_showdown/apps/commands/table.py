@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import argparse
 import signal
-from typing import Any
 import threading
+from typing import Any
 
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.events import ConfigError
