@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import signal
 import threading
+from pathlib import Path
 from typing import Any
 
 from uno_showdown.contract.errors import CompanionError
@@ -104,6 +105,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     try:
         set_language(args.lang)
+        if not _is_file(args.db):  # a status never makes a file (nor its folders)
+            raise ConfigError(_("there is no games file at {path}: check --db").format(
+                path=args.db))
         with Store(args.db) as store:
             meta = store.conn.execute(
                 "SELECT COUNT(*) FROM sqlite_master WHERE name = 'table_sync_meta'").fetchone()
@@ -144,3 +148,10 @@ def _standings(text: str | None) -> dict[str, Any]:
         return wire.decode_standings(text.encode("utf-8", "surrogatepass"))
     except wire.WireError:
         return {}
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):  # a name too long, a NUL in it
+        return False
