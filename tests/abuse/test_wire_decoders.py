@@ -31,7 +31,8 @@ SCALARS = (st.none() | st.booleans() | st.integers(-2**70, 2**70)
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
     st.sampled_from(KEYS) | st.text(max_size=4), inner, max_size=8), max_leaves=25)
 BODIES = st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=4), VALUES, max_size=12)
-KINDS = st.sampled_from(["deal", "duel", "status", "seating", "ack", "standings", None])
+KINDS = st.sampled_from(["deal", "duel", "status", "seating", "ack", "standings", "seen",
+                         None])
 
 
 def _signed(body: dict[str, Any], kind: str | None) -> bytes:
@@ -63,6 +64,13 @@ def _each_decoder(payload: bytes) -> None:
         standings = wire.decode_standings(payload)
         for line in standings.get("qualifying", []):
             assert line["name"].isprintable() and isinstance(line["number"], int)
+    except wire.WireError:
+        pass
+    try:
+        message = wire.decode_from_table(payload, SECRET)
+        if isinstance(message, wire.Seen):
+            assert wire.decode_from_table(wire.encode_seen(
+                message.table, message.digest, SECRET), SECRET) == message
     except wire.WireError:
         pass
     wire.peek_table(payload)

@@ -52,7 +52,7 @@ class PacketTooLarge(Exception):
     """A client announced a packet larger than `MAX_PACKET`."""
 
 
-class SnapshotDict(dict):  # type: ignore[type-arg]
+class SnapshotDict(dict[Any, Any]):
     """A dict whose iteration is over a copy, so code that awaits while it iterates (amqtt's
     broadcast, its retained messages on reconnect) never sees it change size."""
 
@@ -87,8 +87,8 @@ class GuardedBroker(Broker):
     def __init__(self, config: dict[str, Any], loop: asyncio.AbstractEventLoop,
                  client_ids: Mapping[str, str]) -> None:
         super().__init__(config, loop=loop)
-        self._subscriptions = SnapshotDict(self._subscriptions)
-        self._retained_messages = SnapshotDict(self._retained_messages)
+        self._subscriptions: dict[str, Any] = SnapshotDict()  # empty until it starts
+        self._retained_messages: dict[str, Any] = SnapshotDict()
         self._client_ids = dict(client_ids)
         self._vouched: set[int] = set()  # sessions authenticated before amqtt asks again
         self._connections = 0
@@ -157,7 +157,7 @@ class GuardedBroker(Broker):
         cid = session.client_id or ""
         if own is None or not (cid == own or cid.startswith(own + "-")):
             return False
-        return bool(await super()._authenticate(session, None))  # type: ignore[arg-type]
+        return bool(await super()._authenticate(session, None))
 
     async def _authenticate(self, session: Session, listener: Any) -> bool:
         """amqtt asks again once the session is chosen: the answer was given above."""

@@ -45,6 +45,8 @@ quiet = QuietLog(log)
 BATCH = 500
 #: How often the file is checked for the organiser's changes, and the state sent again.
 POLL_S = 0.1
+#: Seconds between sendings of a seating to a table that has not said it holds it.
+RESEND_S = 3.0
 
 
 @dataclass
@@ -78,6 +80,10 @@ class DirectorSync:
         self.taken = 0
         self._acks: dict[tuple[int, str], _Acks] = {}
         self._sent: dict[str, bytes] = {}
+        self._seatings: dict[int, tuple[str, bytes, str]] = {}  # table: topic, payload, digest
+        self._seen: dict[int, str] = {}  # the digest of the seating each table says it holds
+        self._resent_at: dict[int, float] = {}
+        self.resent = 0  # seatings sent again to a table that had not said it held them
         self._data_version = -1
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -116,6 +122,7 @@ class DirectorSync:
                 if taken or reconnected or version != self._data_version:
                     self._data_version = version
                     self.publish_state()
+                self.resend_unseen()
             except Exception:  # a bad moment must not end the director's sync
                 log.exception("director: sync step failed")
 
@@ -178,7 +185,15 @@ class DirectorSync:
             return self._reject(_("ignored a message about table {claimed} on table {table}'s "
                                   "topic").format(claimed=claimed, table=table))
         try:
-            return wire.decode_up(msg.payload, secret)
+            message = wire.decode_from_table(msg.payload, secret)
+            if isinstance(message, wire.Seen):
+                if message.table != table:
+                    return self._reject(_("ignored a message about table {claimed} on table "
+                                          "{table}'s topic").format(claimed=message.table,
+                                                                    table=table))
+                self._seen[table] = message.digest
+                return None
+            return message
         except wire.WireError as exc:
             return self._reject(_("ignored a message on table {table}'s topic: {reason}"
                                   ).format(table=table, reason=exc))
@@ -281,9 +296,11 @@ class DirectorSync:
                 continue
             topic = wire.down_topic(self.event_id, table)
             payload = wire.encode_seating(seating, secret)
+            self._seatings[table] = (topic, payload, wire.seating_digest(payload))
             if self._sent.get(topic) != payload:
                 self.link.publish(topic, payload, retain=True)
                 self._sent[topic] = payload
+                self._resent_at[table] = time.monotonic()
         state = page_state(snap, time.time_ns() // 1000)
         self.state = state
         standings = wire.encode_standings(state)
@@ -293,6 +310,21 @@ class DirectorSync:
             self._sent[topic] = standings
         if self.on_state is not None:
             self.on_state(state)
+
+
+    def resend_unseen(self) -> None:
+        """Each table's seating again, every `RESEND_S`, until the table says it holds it:
+        the director's own messages (the seating, the clock in it) are idempotent, and
+        none is lost to a broker that restarted or failed to pass one on."""
+        if not self.link.connected.is_set():
+            return
+        now = time.monotonic()
+        for table, (topic, payload, digest) in self._seatings.items():
+            if self._seen.get(table) != digest and (
+                    now - self._resent_at.get(table, 0.0) >= RESEND_S):
+                self.link.publish(topic, payload, retain=True)
+                self._resent_at[table] = now
+                self.resent += 1
 
 
 def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:

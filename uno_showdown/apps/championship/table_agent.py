@@ -181,6 +181,9 @@ class TableAgent:
                         path=self.store.path))
                 self.seated.set()
                 self.scan()
+                # in the file: the director may stop sending it again
+                self.link.publish(wire.up_topic(self.event_id, self.table), wire.encode_seen(
+                    self.table, wire.seating_digest(payload), self.creds.secret))
             elif topic == wire.ack_topic(self.event_id, self.table):
                 ack = wire.decode_ack(payload, self.creds.secret, self.table)
                 if self.file.acknowledged(ack.source, ack.seq) or ack.seq >= self._sent_upto:

@@ -326,6 +326,40 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
     return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out))
 
 
+# -- a table's word that it has the director's seating --
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Table N holds the seating (and so the clock) whose digest this is. The director
+    sends a table its seating again, every little while, until the table says it has the
+    newest: a retained message a broker lost in a restart, or one amqtt failed to pass on,
+    reaches the table all the same."""
+
+    table: int
+    digest: str
+
+
+DIGEST = re.compile(r"^[0-9a-f]{32}$")
+
+
+def seating_digest(payload: bytes) -> str:
+    """What names one seating message, as sent (the same bytes on both sides)."""
+    return hashlib.sha256(payload).hexdigest()[:32]
+
+
+def encode_seen(table: int, digest: str, secret: str) -> bytes:
+    return sign({"v": VERSION, "kind": "seen", "table": table, "seating": digest}, secret)
+
+
+def decode_from_table(payload: bytes, secret: str) -> Up | Seen:
+    """Any message on a table's `up` topic: a report (`decode_up`) or its `Seen`."""
+    d = opened(payload, secret)
+    if d.get("kind") != "seen":
+        return decode_up(payload, secret)
+    return Seen(_int(d, "table", 1, 999), _str(d, "seating", DIGEST))
+
+
 #: Why the director took a table's message but did not count it (an acknowledgement says).
 REFUSED_SEALED = "sealed"  # the stage's results were taken (the final is seated)
 REFUSED_LATE = "late"  # recorded after the time was up and after the deal in progress
