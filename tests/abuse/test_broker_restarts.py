@@ -54,7 +54,8 @@ def test_no_message_is_lost_while_the_broker_restarts(cluster: Cluster) -> None:
         c.deal(1)
         deals += 1
         # the next restart comes as soon as one table is back, the others still on the way
-        eventually(lambda: agent.link.connections > before, 30, "table 1 reconnects")
+        eventually(lambda a=agent, b=before: a.link.connections > b,  # type: ignore[misc]
+                   30, "table 1 reconnects")
     c.wait_converged(60)
     with c.tables_seating() as seats:
         seated = sum(len(seats[n]) for n in (1, 2))
