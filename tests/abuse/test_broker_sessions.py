@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import socket
 import struct
-
-import pytest
+import threading
 
 from tests.tables.conftest import Cluster, eventually
 from uno_showdown.adapters.broker.guarded import CONNECT_TIMEOUT_S, MAX_PACKET
@@ -132,7 +131,9 @@ def test_the_embedded_broker_closes_what_is_too_slow_or_too_large(
         header = bytes([0x30]) + _remaining(2 + len(topic) + size) + _string(topic)
         try:
             big.sendall(header + b"x" * 1_000_000)
-            closed = big.recv(10) == b""
+            got = big.recv(10)
+            closed = got == b""
+            assert closed, got
         except (ConnectionResetError, BrokenPipeError):
             closed = True
         assert closed
@@ -143,20 +144,66 @@ def test_the_embedded_broker_closes_what_is_too_slow_or_too_large(
     assert agent.link.lost == 0
 
 
-@pytest.mark.parametrize("clean", [True, False])
-def test_the_right_credentials_again_take_the_session_over_visibly(amqtt_cluster: Cluster,
-                                                                    clean: bool) -> None:
-    """A second connection with a table's own credentials and id (a second agent): the first
-    connection is closed, so its agent sees it, says so and reconnects."""
+def test_a_second_agent_is_refused_and_a_take_over_is_said(amqtt_cluster: Cluster) -> None:
+    """A second connection with a table's own credentials and id (a second agent): refused
+    while the first is connected; asked as a take-over (a clean session), it is let in, and
+    the first connection is closed, so its agent sees it, says so, and is then refused."""
     c = amqtt_cluster
     agent = c.tables[1].agent
     assert agent is not None
     t1 = c.table_creds[1]
+    assert connack(c.port, connect_packet(t1.client_id, t1.username, t1.secret,
+                                          clean=False)) == 2  # identifier rejected
+    assert agent.link.lost == 0
+    c.deal(1)
+    c.wait_converged()
     with socket.create_connection(("127.0.0.1", c.port), 10) as sock:
-        sock.sendall(connect_packet(t1.client_id, t1.username, t1.secret, clean=clean))
+        sock.sendall(connect_packet(t1.client_id, t1.username, t1.secret, clean=True))
         sock.settimeout(10)
         assert sock.recv(4)[3] == 0
         eventually(lambda: agent.link.lost == 1, 10, "the agent notices it was taken over")
-    eventually(lambda: agent.link.connections == 2, 20, "the agent is back")
+        eventually(lambda: agent.link.refused_code == 133, 10, "and is refused coming back")
+    eventually(lambda: agent.link.connections == 2, 20, "the agent is back once it is gone")
     c.deal(1)
     c.wait_converged()
+
+
+def test_a_table_reads_only_its_own_topics_retained_ones_included(cluster: Cluster) -> None:
+    """Issue 21, finding 7: a table's credentials received every table's retained seating
+    and acknowledgements from the embedded broker, even subscribed to an unrelated topic."""
+    import paho.mqtt.client as mqtt
+
+    c = cluster
+    c.start_director()
+    for n in (1, 2):
+        c.start_table(n)
+        c.seated(n)
+    c.deal(1)
+    c.deal(2)
+    c.wait_converged()  # retained seatings and acknowledgements for both tables
+    t2 = c.table_creds[2]
+    got: list[str] = []
+    subscribed = threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=t2.client_id + "-nosy",
+                         protocol=mqtt.MQTTv311)
+    client.username_pw_set(t2.username, t2.secret)
+    client.on_message = lambda _c, _u, msg: got.append(msg.topic)
+    client.on_subscribe = lambda *_a: subscribed.set()
+    client.connect("127.0.0.1", c.port)
+    client.loop_start()
+    try:
+        client.subscribe([("#", 1), (f"uno-showdown/e{c.event_id}/table/1/down", 1),
+                          ("unrelated/topic", 1)])
+        assert subscribed.wait(10)
+        client.subscribe(wire_topics(c, 2)[0], qos=1)  # its own: arrives (and marks the end)
+        eventually(lambda: wire_topics(c, 2)[0] in got, 15, "its own seating")
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    assert not [t for t in got if "/table/1/" in t], got
+
+
+def wire_topics(c: Cluster, n: int) -> list[str]:
+    from uno_showdown.core.championship import messages as wire
+
+    return [wire.down_topic(c.event_id, n), wire.ack_topic(c.event_id, n)]

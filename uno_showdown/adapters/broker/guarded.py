@@ -6,16 +6,18 @@
   TCP connection left open so it never noticed. Here the CONNECT is authenticated first,
   and its client id must be the one these credentials make (`access.client_id`); a CONNECT
   that fails either is answered "not authorised" and closed, and no session is touched.
-* **A take-over is said.** When the right credentials connect again with a session that
-  is still connected (a table whose Wi-Fi came back before the broker noticed it had gone),
-  the old connection is closed, so its owner sees it and reconnects, instead of being left
-  on a socket nobody reads.
+* **One client per id.** A second CONNECT with the same credentials and id while the first
+  is connected (a second `table join` of one table) is refused ("identifier rejected"),
+  unless it asks for a clean session: that is a take-over (`table join --take-over`), and
+  the old connection is closed, so its owner sees it (and, reconnecting, is refused in
+  turn and says so), instead of being left on a socket nobody reads.
 * **Bounded.** A CONNECT must arrive within `CONNECT_TIMEOUT_S`; at most `MAX_CONNECTIONS`
   clients are held at once (the next is closed at once, not queued on a file descriptor);
   a packet larger than `MAX_PACKET` closes its connection before it is read into memory.
 * **Each table reads only its own topics, retained ones included.** amqtt sends a client
-  that reconnects the retained messages of every subscription in the broker, whoever made
-  it, without asking the topic ACL; here the ACL is asked for each.
+  that connects the retained messages of every subscription in the broker, whoever made
+  it, without asking the topic ACL; here only its own subscriptions', and the ACL is asked
+  for each.
 * **No broadcast lost to a race.** amqtt iterates its subscriptions while it awaits the
   ACL plugin; a client subscribing meanwhile ended the broadcast task ("dictionary changed
   size during iteration") and dropped a message it had acknowledged. Its tables of
@@ -33,6 +35,7 @@ from amqtt.adapters import StreamReaderAdapter, StreamWriterAdapter
 from amqtt.broker import Broker
 from amqtt.contexts import Action
 from amqtt.errors import AMQTTError, MQTTError, NoDataError
+from amqtt.mqtt.connack import IDENTIFIER_REJECTED, ConnackPacket
 from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 from amqtt.session import Session
 
@@ -130,6 +133,17 @@ class GuardedBroker(Broker):
             raise AMQTTError("not authorised")
         session = incoming
         previous = self._sessions.get(incoming.client_id)
+        if (previous is not None and previous[0].transitions.is_connected()
+                and not incoming.clean_session):
+            # A second client with the same credentials and id while the first is connected
+            # (a second `table join` of one table): refused, unless it takes over (a clean
+            # session, `table join --take-over`).
+            self.refused += 1
+            incoming.parent = 0
+            handler.attach(incoming, reader, writer)
+            await handler._send_packet(ConnackPacket.build(0, IDENTIFIER_REJECTED))
+            await writer.close()
+            raise AMQTTError("the client id is connected")
         if previous is not None and previous[0].transitions.is_connected():
             await _close(previous[1])  # the old connection's owner must see it go
             for _ in range(100):  # until amqtt has seen it go (else its own take-over)
@@ -168,10 +182,14 @@ class GuardedBroker(Broker):
 
     async def _publish_retained_messages_for_subscription(
             self, subscription: tuple[str, int], session: Session) -> None:
-        """amqtt's, but only the retained messages the session may receive."""
+        """amqtt's, but only for the session's own subscriptions (amqtt passes a client
+        that connects the retained messages of every client's), and only what the ACL lets
+        it receive."""
         topic_filter, qos = subscription
         handler = self._get_handler(session)
-        if handler is None:
+        if handler is None or not any(
+                s.client_id == session.client_id
+                for s, _qos in self._subscriptions.get(topic_filter, [])):
             return
         tasks = []
         for topic, retained in self._retained_messages.items():

@@ -68,18 +68,22 @@ class BrokerLink:
     def __init__(self, address: BrokerAddress, client_id: str, username: str, password: str,
                  subscriptions: Sequence[str], *, ca_pem: str | None = None,
                  keepalive: int = KEEPALIVE_S, check_hostname: bool = True,
-                 on_change: Callable[[str], None] | None = None) -> None:
+                 on_change: Callable[[str], None] | None = None,
+                 take_over: bool = False) -> None:
         self.address = address
         self.subscriptions = tuple(subscriptions)
         self.inbox: queue.Queue[Inbound] = queue.Queue()
         self.connected = threading.Event()
         self.connections = 0  # how many times it has connected
         self.refused: str | None = None  # why the broker refused us, if it did
+        self.refused_code: int | None = None  # and its reason code
         self.lost = 0  # how many times an open connection was lost
         self._closing = False
         self.on_change = on_change or (lambda text: None)  # told, from paho's thread
+        # A clean session is a take-over: the embedded broker refuses a persistent one while
+        # another client holds the id (`guarded`), and closes that client's for a clean one.
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                             clean_session=False, protocol=mqtt.MQTTv311)
+                             clean_session=take_over, protocol=mqtt.MQTTv311)
         client.username_pw_set(username, password)
         if address.tls:
             context = ssl.create_default_context(cadata=ca_pem) if ca_pem else \
@@ -113,9 +117,9 @@ class BrokerLink:
     def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object,
                     reason: mqtt.ReasonCode, _props: object) -> None:
         if reason.is_failure:
-            self.refused = str(reason)
+            self.refused, self.refused_code = str(reason), reason.value
             return
-        self.refused = None
+        self.refused, self.refused_code = None, None
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
         if self.lost:

@@ -49,7 +49,7 @@ class TableAgent:
     """See the module docstring. `start()` runs it in a thread, `stop()` ends it."""
 
     def __init__(self, db_path: str, address: BrokerAddress, creds: Credentials, table: int,
-                 *, say: Callable[[str], None] | None = None) -> None:
+                 *, say: Callable[[str], None] | None = None, take_over: bool = False) -> None:
         assert creds.table == table
         self.creds = creds
         self.event_id = creds.event
@@ -60,7 +60,7 @@ class TableAgent:
                          creds.username, creds.secret,
                          [wire.down_topic(creds.event, table), wire.ack_topic(creds.event, table),
                           wire.standings_topic(creds.event)], ca_pem=creds.ca_pem,
-                         on_change=self._said)
+                         on_change=self._said, take_over=take_over)
         self.say = say or (lambda text: None)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

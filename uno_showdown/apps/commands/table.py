@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import signal
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--table", type=int, required=True, metavar="N", help=_("this table"))
     p.add_argument("--credentials", required=True, metavar="FILE",
                    help=_("the table's credentials file from `event serve` (mode 600)"))
+    p.add_argument("--take-over", action="store_true",
+                   help=_("take this table over from another agent connected with the same "
+                          "credentials (which then stops, saying so)"))
     p.set_defaults(func=cmd_join)
 
     p = actions.add_parser("status", parents=[base],
@@ -64,19 +68,35 @@ def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise ChampionshipError(_("{path} holds the credentials of table {table} of event {event}: "
                            "use that table's file").format(
             path=args.credentials, table=creds.table, event=creds.event))
+    from uno_showdown.adapters.store.table_file import director_file
+
+    if director_file(args.db):
+        raise ChampionshipError(_("{path} is the director's games file (it holds the event): "
+                                  "give the table a file of its own, e.g. --db table{table}.db"
+                                  ).format(path=args.db, table=args.table))
     if address.tls and not creds.ca_pem:
         raise ChampionshipError(_("the broker speaks TLS but {path} holds no certificate: ask the "
                            "director for a file made with --tls-cert").format(
             path=args.credentials))
     return TableAgent(args.db, address, creds, args.table,
-                      say=lambda text: print(text, flush=True))
+                      say=lambda text: print(text, flush=True), take_over=args.take_over)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    from uno_showdown.adapters.store.table_file import hold
+
     try:
-        agent = _agent(args)
+        agent = _agent(args)  # every check first: nothing is written before a refusal
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
+    held = hold(args.db)
+    if held is None:
+        agent.store.close()
+        raise ConfigError(_("another `uno-showdown table join` is running on {path}: stop it "
+                            "first (one agent per games file)").format(path=args.db))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_a: stop.set())
@@ -86,8 +106,21 @@ def cmd_join(args: argparse.Namespace) -> int:
                                           path=agent.store.path, url=agent.link.address.url),
           flush=True)
     warned = False
+    status = 0
+    rejected_since: float | None = None
     try:
         while not stop.wait(1.0):
+            # Refused for a while, not once: after a network drop the broker may hold this
+            # agent's own old connection for a few seconds more.
+            rejected = agent.link.refused_code == IDENTIFIER_REJECTED
+            rejected_since = (rejected_since or time.monotonic()) if rejected else None
+            if rejected_since is not None and time.monotonic() - rejected_since > REJECTED_S:
+                print(_("Another agent is connected as table {table} of event {event} (on this "
+                        "computer or another): this one stops. To move the table here, stop "
+                        "that one, or run `table join` again with --take-over.").format(
+                    table=args.table, event=args.event), file=sys.stderr, flush=True)
+                status = 2
+                break
             if agent.link.refused and not warned:
                 print(_("The broker refused this table's credentials ({reason}): ask the "
                         "director for a fresh file.").format(reason=agent.link.refused),
@@ -95,7 +128,16 @@ def cmd_join(args: argparse.Namespace) -> int:
                 warned = True
     finally:
         agent.stop()
-    return 0
+        os.close(held)
+    return status
+
+
+#: paho's reason code for a CONNACK "identifier rejected": the embedded broker's answer to a
+#: second agent with the same credentials while the first is connected.
+IDENTIFIER_REJECTED = 133
+#: Seconds of such refusals before `table join` stops: more than the broker takes to notice
+#: that a connection it still holds is dead (one and a half keep-alives).
+REJECTED_S = 10.0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
