@@ -225,4 +225,5 @@ def build_snapshot(reading: Reading, now: int) -> Snapshot:
     qualifying, final = reading.lines
     final_over = any(t.stage == FINAL and t.done for t in tables)
     return Snapshot(data, now, flights, plan, view, tuple(tables), reading.deals,
-                    qualifying, final, awards(qualifying, final, final_over))
+                    qualifying, final, awards(qualifying, final, final_over,
+                                               settings.luckiest))
