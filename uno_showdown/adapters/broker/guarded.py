@@ -45,8 +45,9 @@ log = logging.getLogger("uno-showdown.broker")
 
 #: Seconds a new connection has to send its CONNECT.
 CONNECT_TIMEOUT_S = 10.0
-#: The most clients connected at once (tables, the director, and the ones still connecting).
-MAX_CONNECTIONS = 500
+#: The most clients connected at once (a hundred tables, the director, watchers, and the ones
+#: still connecting); with the page's 400 it stays under the usual 1,024 descriptors.
+MAX_CONNECTIONS = 300
 #: The largest packet read: a message of `MAX_PAYLOAD` and its topic and headers.
 MAX_PACKET = MAX_PAYLOAD + 4096
 
