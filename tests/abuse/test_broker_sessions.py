@@ -14,7 +14,10 @@ import socket
 import struct
 import threading
 
+import pytest
+
 from tests.tables.conftest import Cluster, eventually
+from uno_showdown.adapters.broker import guarded
 from uno_showdown.adapters.broker.guarded import CONNECT_TIMEOUT_S, MAX_PACKET
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.championship.operations import Championship
@@ -113,11 +116,14 @@ def test_connects_without_credentials_disturb_no_session(cluster: Cluster) -> No
     assert len(attempts) >= 40
 
 
-def test_the_embedded_broker_closes_a_connect_that_never_comes(amqtt_cluster: Cluster) -> None:
+def test_the_embedded_broker_closes_a_connect_that_never_comes(
+        amqtt_cluster: Cluster, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(guarded, "CONNECT_TIMEOUT_S", 1.0)  # 10 s in the bar
     with socket.create_connection(("127.0.0.1", amqtt_cluster.port), 10) as slow:
         slow.sendall(b"\x10")  # a CONNECT that never comes
         slow.settimeout(CONNECT_TIMEOUT_S + 10)
         assert slow.recv(10) == b""  # closed by the broker within its timeout
+    assert guarded.CONNECT_TIMEOUT_S == 1.0
 
 
 def test_a_message_too_large_closes_its_connection(cluster: Cluster) -> None:

@@ -10,6 +10,7 @@ command line), which must be readable by its owner only.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import threading
 import time
@@ -53,6 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """Every check, then the hold on the games file (one agent per file), then the agent:
+    nothing is written before a refusal. Returns the agent and the hold's descriptor."""
     from uno_showdown.adapters.broker.credentials import read_credentials
     from uno_showdown.adapters.broker.link import parse_broker
     from uno_showdown.apps.championship.table_agent import TableAgent
@@ -78,25 +81,33 @@ def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise ChampionshipError(_("the broker speaks TLS but {path} holds no certificate: ask the "
                            "director for a file made with --tls-cert").format(
             path=args.credentials))
-    return TableAgent(args.db, address, creds, args.table,
-                      say=lambda text: print(text, flush=True), take_over=args.take_over)
-
-
-def cmd_join(args: argparse.Namespace) -> int:
-    import os
-    import sys
-
     from uno_showdown.adapters.store.table_file import hold
 
     try:
-        agent = _agent(args)  # every check first: nothing is written before a refusal
+        held = hold(args.db)
+    except OSError as exc:
+        raise ChampionshipError(_("cannot open the games file {path}: {reason}; choose another "
+                                  "with --db").format(path=args.db,
+                                                      reason=exc.strerror or exc)) from None
+    if held is None:
+        raise ChampionshipError(_("another `uno-showdown table join` is running on {path}: stop "
+                                  "it first (one agent per games file)").format(path=args.db))
+    try:
+        return TableAgent(args.db, address, creds, args.table,
+                          say=lambda text: print(text, flush=True),
+                          take_over=args.take_over), held
+    except BaseException:
+        os.close(held)
+        raise
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    import sys
+
+    try:
+        agent, held = _agent(args)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
-    held = hold(args.db)
-    if held is None:
-        agent.store.close()
-        raise ConfigError(_("another `uno-showdown table join` is running on {path}: stop it "
-                            "first (one agent per games file)").format(path=args.db))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_a: stop.set())
