@@ -117,3 +117,18 @@ def test_sigterm_stops_serve_as_ctrl_c_does(tmp_path: Path, event_db: Path) -> N
         again.bind(("127.0.0.1", broker))
     with socket.socket() as again:
         again.bind(("127.0.0.1", web))
+
+
+def test_the_page_address_is_one_a_phone_can_open() -> None:
+    """Issue 21, finding 8: the printed address was http://0.0.0.0:8080/."""
+    from uno_showdown.apps.championship.preflight import page_hosts, qr_text
+
+    hosts = page_hosts("0.0.0.0")
+    assert hosts and not {"0.0.0.0", "::", ""} & set(hosts)
+    assert all(not h.startswith("127.") for h in hosts)
+    assert page_hosts("192.168.1.20") == ["192.168.1.20"]
+    assert page_hosts("127.0.0.1") == ["localhost"]
+    code = qr_text(f"http://{hosts[0]}:8080/")
+    lines = code.splitlines()
+    assert len(lines) >= 10 and len({len(ln) for ln in lines}) == 1  # a square of blocks
+    assert any(ch in code for ch in "█▀▄")
