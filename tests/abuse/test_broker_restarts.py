@@ -61,7 +61,7 @@ def test_no_message_is_lost_while_the_broker_restarts(cluster: Cluster) -> None:
         seated = sum(len(seats[n]) for n in (1, 2))
     assert sum(ln.games for ln in c.director_lines()) == deals * seated // 2
     wanted = _director_states(c)
-    assert set(wanted.values()) == {"open"}  # paused and resumed as often
+    assert set(wanted.values()) == {"paused" if RESTARTS % 2 else "open"}  # the last change
     for n in (1, 2):
         eventually(lambda n=n: _table_state(c, n) == wanted[n], 30,  # type: ignore[misc]
                    f"table {n} holds the director's clock")
