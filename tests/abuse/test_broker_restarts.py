@@ -29,7 +29,7 @@ def _table_state(c: Cluster, n: int) -> str | None:
         stages = TableFile(store, c.event_id, n).stages()
         if "flight-1" not in stages:
             return None
-        return store.time_box(stages["flight-1"][0]).box.state.value
+        return store.boxes.load(stages["flight-1"][0]).box.state.value
 
 
 @pytest.mark.slow

@@ -107,7 +107,7 @@ def test_connects_without_credentials_disturb_no_session(cluster: Cluster) -> No
 
     def paused() -> bool:
         with Store(table.db) as store:
-            return any(store.time_box(box).box.state.value == "paused"
+            return any(store.boxes.load(box).box.state.value == "paused"
                        for box, _s, _p in agent.file.stages().values())
 
     eventually(paused, 20, "table 1 hears the pause")

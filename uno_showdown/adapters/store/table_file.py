@@ -352,7 +352,7 @@ def director_file(path: str | Path) -> bool:
         return False
     try:
         return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND "
-                                 "name = 'championship_meta'").fetchone()[0])
+                                 "name LIKE 'championship\\_%' ESCAPE '\\'").fetchone()[0])
     except sqlite3.Error:
         return False
     finally:
