@@ -178,7 +178,7 @@ def play_tables(conn: Connection, group: list[int], tables: int, speed: float, t
             agent.start()
             agents.append(agent)
         for agent in agents:
-            if not agent.seated.wait(60):
+            if not agent.seated.wait(240):
                 conn.send(f"table {agent.table} was never seated")
                 return
         for agent in agents:
@@ -270,9 +270,10 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
             theirs.close()  # the worker's end: a worker that dies is then an end of file here
             workers.append(proc)
             pipes.append(ours)
-        for conn in pipes:
-            if not conn.poll(120) or conn.recv() != "seated":
-                raise RuntimeError("a table was never seated")
+        for conn in pipes:  # a loaded machine seats slowly: wait long, and say who failed
+            said = conn.recv() if conn.poll(300) else "its worker said nothing for 300 s"
+            if said != "seated":
+                raise RuntimeError(f"a table was never seated: {said}")
         standings, page = Watch(), Watch()
         client = watch_standings(mport, folder / "table-1.json", event_id, standings)
         watch_page(wport, page, stop)

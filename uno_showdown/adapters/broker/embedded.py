@@ -112,12 +112,20 @@ class EmbeddedBroker:
         asyncio.set_event_loop(loop)
         for name in ("amqtt", "transitions"):
             logging.getLogger(name).setLevel(logging.ERROR)
+        quiet_start = logging.getLogger("amqtt.broker")
+        # A failed start is raised to the caller, who says it in one line: amqtt's own
+        # traceback of it would only bury that line.
+        quiet_start.setLevel(logging.CRITICAL)
         try:
             self._broker = GuardedBroker(self.config, loop, self._client_ids)
             loop.run_until_complete(self._broker.start())
+            quiet_start.setLevel(logging.NOTSET)
         except BaseException as exc:
             self._loop = self._broker = None  # nothing runs: stop() has nothing to stop
-            ready.set_exception(exc)
+            # amqtt wraps a port already in use in its BrokerError: the OSError under it is
+            # what the caller can name (the address, and what to do).
+            cause = exc.__cause__
+            ready.set_exception(cause if isinstance(cause, OSError) else exc)
             loop.close()
             return
         ready.set_result(None)

@@ -94,6 +94,8 @@ class GamesFile:
                 self.path, isolation_level=None, timeout=busy_timeout_s,
                 check_same_thread=False
             )
+        except StoreError:  # already says what to do: never wrapped in a second piece of advice
+            raise
         except sqlite3.Error as exc:
             raise self._unusable(exc) from exc
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the path

@@ -23,6 +23,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
 from uno_showdown.adapters.store.games import Store
@@ -71,6 +72,7 @@ class TableAgent:
         self._standings: bytes | None = None  # the newest standings, not yet written
         self._standings_written = -STANDINGS_WRITE_S
         self.seated = threading.Event()
+        self._told_unused: set[str] = set()  # the draws this table was told it has no seat in
         self.acked = 0
         self.ignored = 0
 
@@ -164,6 +166,27 @@ class TableAgent:
             self._sent_upto = q.seq
         self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
 
+    def _say_if_unused(self, state: dict[str, Any]) -> None:
+        """Tell whoever waits at a table the draw left out, once per draw: otherwise `table
+        join` on it would wait for a seating that never comes, in silence."""
+        if self.seated.is_set():
+            return
+        stages = [s for s in state.get("stages", ()) if isinstance(s, dict)]
+        ours = any(isinstance(t, dict) and t.get("table") == self.table
+                   for s in stages for t in s.get("tables", ()))
+        if not stages or ours:
+            return
+        title = str(stages[-1].get("title", ""))
+        if title in self._told_unused:
+            return
+        self._told_unused.add(title)
+        used = sorted({t["table"] for s in stages for t in s.get("tables", ())
+                       if isinstance(t, dict) and isinstance(t.get("table"), int)})
+        self.say(_("The draw of {stage} seats nobody at table {table} (it uses tables "
+                   "{used}): this table waits, in case a later draw seats it; Ctrl-C stops."
+                   ).format(stage=title, table=self.table,
+                            used=", ".join(str(n) for n in used)))
+
     # -- what arrives --
 
     def _handle(self, topic: str, payload: bytes) -> None:
@@ -194,8 +217,9 @@ class TableAgent:
                         log.warning("table %s: %s", self.table, text)
                         self.say(text)
             elif topic == wire.standings_topic(self.event_id):
-                wire.decode_standings(payload)  # checked now, written by `write_standings`
+                state = wire.decode_standings(payload)  # written by `write_standings`
                 self._standings = payload
+                self._say_if_unused(state)
             else:  # amqtt 0.12 may pass on another table's retained topics: not ours
                 log.debug("table %s: not our topic: %s", self.table, topic)
                 return
