@@ -119,7 +119,7 @@ class Watch:
 
 def watch_standings(port: int, creds_file: Path, event_id: int, watch: Watch) -> mqtt.Client:
     creds = read_credentials(creds_file)
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-watch",
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=creds.client_id + "-watch",
                          protocol=mqtt.MQTTv311)
     client.username_pw_set(creds.username, creds.secret)
 

@@ -84,6 +84,8 @@ class EmbeddedBroker:
     def __init__(self, host: str, port: int, event_id: int, users: Iterable[Credentials],
                  tables: Iterable[int], *, certfile: Path | None = None,
                  keyfile: Path | None = None) -> None:
+        users = list(users)
+        self._client_ids = {c.username: c.client_id for c in users}
         self._dir = tempfile.TemporaryDirectory(prefix="uno-showdown-broker-")
         password_file = Path(self._dir.name) / "passwd"
         password_file.write_text(amqtt_password_file(users), encoding="utf-8")
@@ -103,7 +105,7 @@ class EmbeddedBroker:
         ready.result(timeout)
 
     def _run(self, ready: Future[None]) -> None:
-        from amqtt.broker import Broker
+        from uno_showdown.adapters.broker.guarded import GuardedBroker
 
         loop = asyncio.new_event_loop()
         self._loop = loop
@@ -115,7 +117,7 @@ class EmbeddedBroker:
         # traceback of it would only bury that line.
         quiet_start.setLevel(logging.CRITICAL)
         try:
-            self._broker = Broker(self.config, loop=loop)
+            self._broker = GuardedBroker(self.config, loop, self._client_ids)
             loop.run_until_complete(self._broker.start())
             quiet_start.setLevel(logging.NOTSET)
         except BaseException as exc:

@@ -31,12 +31,14 @@ from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
 from uno_showdown.adapters.store import wallclock
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.apps.championship.quiet_log import QuietLog
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.presence import HEARTBEAT_S
 
 log = logging.getLogger("uno-showdown.table")
+quiet = QuietLog(log)
 
 #: Seconds without an acknowledgement before everything unacknowledged is sent again.
 RESEND_S = 3.0
@@ -54,17 +56,18 @@ class TableAgent:
     """See the module docstring. `start()` runs it in a thread, `stop()` ends it."""
 
     def __init__(self, db_path: str, address: BrokerAddress, creds: Credentials, table: int,
-                 *, say: Callable[[str], None] | None = None) -> None:
+                 *, say: Callable[[str], None] | None = None, take_over: bool = False) -> None:
         assert creds.table == table
         self.creds = creds
         self.event_id = creds.event
         self.table = table
         self.store = Store(db_path)
         self.file = TableFile(self.store, creds.event, table)
-        self.link = BrokerLink(address, f"uno-showdown-e{creds.event}-table-{table}",
+        self.link = BrokerLink(address, creds.client_id,
                          creds.username, creds.secret,
                          [wire.down_topic(creds.event, table), wire.ack_topic(creds.event, table),
-                          wire.standings_topic(creds.event)], ca_pem=creds.ca_pem)
+                          wire.standings_topic(creds.event)], ca_pem=creds.ca_pem,
+                         on_change=self._said, take_over=take_over)
         self.say = say or (lambda text: None)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -85,6 +88,11 @@ class TableAgent:
         self._told_unused: set[str] = set()  # the draws this table was told it has no seat in
         self.acked = 0
         self.ignored = 0
+
+    def _said(self, text: str) -> None:
+        """The link lost the broker or found it again: the table's terminal says so."""
+        log.warning("table %s: %s", self.table, text)
+        self.say(text)
 
     # -- running --
 
@@ -268,6 +276,9 @@ class TableAgent:
                         path=self.store.path))
                 self.seated.set()
                 self.scan()
+                # in the file: the director may stop sending it again
+                self.link.publish(wire.up_topic(self.event_id, self.table), wire.encode_seen(
+                    self.table, wire.seating_digest(payload), self.creds.secret))
             elif topic == wire.ack_topic(self.event_id, self.table) and wire.is_time(payload):
                 self._took_time(wire.decode_time(payload, self.creds.secret, self.table))
             elif topic == wire.ack_topic(self.event_id, self.table):
@@ -288,4 +299,4 @@ class TableAgent:
                 return
         except wire.WireError as exc:
             self.ignored += 1
-            log.warning("table %s: ignored a message on %s: %s", self.table, topic, exc)
+            quiet.warning(f"table {self.table}: ignored a message on {topic}: {exc}")
