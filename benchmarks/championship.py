@@ -196,7 +196,7 @@ def main_() -> int:
         games = sum(len(t.game_ids) for t in after.tables)
         champ.close()
     print(f"a championship of {PLAYERS} players, {len(after.tables)} tables in 2 flights, "
-          f"{len(after.deals)} deals in {games} games (built in {built:.1f} s)")
+          f"{after.deals_in()} deals in {games} games (built in {built:.1f} s)")
     print(f"{'what':<28} {'where':<34} {'n':>4} {'p50 ms':>8} {'p99 ms':>8} {'p99 ×base':>10}")
     base = 0.0
     for what, where, samples, is_base in rows:

@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from uno_showdown.adapters.store import standings_sums as sums
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.core.championship.clock import FINAL, ClockChange, Kind
 from uno_showdown.core.championship.errors import ChampionshipError
@@ -29,7 +30,14 @@ from uno_showdown.core.championship.model import (
 )
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
-from uno_showdown.core.championship.standings import QUALIFYING, Deal
+from uno_showdown.core.championship.standings import (
+    QUALIFYING,
+    Deal,
+    Sums,
+    add_sums,
+    game_deals,
+    sums_of,
+)
 
 _V1 = """
 CREATE TABLE championship_events (
@@ -103,8 +111,39 @@ _V3 = """
 ALTER TABLE championship_remote_deals ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
 """
 
+# The standings kept as running sums, moved by each deal in the transaction that writes it
+# (`adapters.store.standings_sums`): per player and kind of stage, each table's deal count,
+# what each game of the file added, and a version a reader compares (NULL: not summed yet,
+# so an event written before is summed once from its deals when it is next read).
+_V4 = """
+CREATE TABLE championship_sums (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (event_id, kind, number)
+) WITHOUT ROWID;
+CREATE TABLE championship_table_deals (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    PRIMARY KEY (event_id, stage, table_no)
+) WITHOUT ROWID;
+CREATE TABLE championship_game_sums (
+    game_id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    sums TEXT NOT NULL,
+    deals INTEGER NOT NULL
+);
+ALTER TABLE championship_events ADD COLUMN sums_version INTEGER;
+"""
+
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -215,6 +254,21 @@ class ChampionshipStore:
                 Deal(deal_id, int(revision), kind, pts))
         return {k: tuple(v) for k, v in out.items()}
 
+    @staticmethod
+    def seated_names(conn: sqlite3.Connection, game_ids: Sequence[int]
+                     ) -> dict[int, list[str]]:
+        """The players' names of these games, by game, in their seating order: one
+        statement for every table of the event."""
+        out: dict[int, list[str]] = {g: [] for g in game_ids}
+        ids = list(game_ids)
+        for start in range(0, len(ids), 500):  # SQLite's limit on bound values
+            chunk = ids[start:start + 500]
+            for gid, name in conn.execute(
+                    "SELECT game_id, name FROM players WHERE game_id IN "
+                    f"({','.join('?' * len(chunk))}) ORDER BY game_id, seat", chunk):
+                out[int(gid)].append(name)
+        return out
+
     # -- writing (inside the caller's transaction) --
 
     @staticmethod
@@ -234,24 +288,77 @@ class ChampionshipStore:
     def put_remote_deal(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
                         deal_id: str, revision: int, points: dict[int, int] | None,
                         late: bool = False) -> bool:
-        """Keep a reported deal if it is newer than what is kept; True if it changed."""
-        text = None if points is None else json.dumps(
-            {str(k): v for k, v in sorted(points.items())}, separators=(",", ":"))
-        cur = conn.execute(
-            "INSERT INTO championship_remote_deals (event_id, deal_id, stage, table_no, "
-            "revision, points, late) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, "
-            "deal_id) DO UPDATE SET revision = excluded.revision, points = excluded.points "
-            "WHERE excluded.revision > championship_remote_deals.revision AND "
-            "excluded.stage = championship_remote_deals.stage AND "
-            "excluded.table_no = championship_remote_deals.table_no",
-            (event_id, deal_id, stage, table, revision, text, int(late)))
-        return cur.rowcount > 0
+        """Keep a reported deal if it is newer than what is kept, and move the standings by
+        the difference (same transaction); True if it changed."""
+        kept = conn.execute(
+            "SELECT revision, points, stage, table_no FROM championship_remote_deals WHERE "
+            "event_id = ? AND deal_id = ?", (event_id, deal_id)).fetchone()
+        text = sums.points_text(points)
+        if kept is None:
+            conn.execute(
+                "INSERT INTO championship_remote_deals (event_id, deal_id, stage, table_no, "
+                "revision, points, late) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (event_id, deal_id, stage, table, revision, text, int(late)))
+            sums.remote_changed(conn, event_id, stage, table, None, points)
+            return True
+        if revision <= int(kept[0]) or stage != kept[2] or table != int(kept[3]):
+            return False
+        conn.execute("UPDATE championship_remote_deals SET revision = ?, points = ? WHERE "
+                     "event_id = ? AND deal_id = ?", (revision, text, event_id, deal_id))
+        sums.remote_changed(conn, event_id, stage, table, sums.points_from_text(kept[1]),
+                            points)
+        return True
+
+    # -- the standings' sums --
+
+    @staticmethod
+    def kept_sums(conn: sqlite3.Connection, event_id: int) -> sums.KeptSums | None:
+        """The standings' sums as kept (None: not summed yet, see `rebuild_sums`)."""
+        return sums.read(conn, event_id)
+
+    @staticmethod
+    def sums_version(conn: sqlite3.Connection, event_id: int) -> int | None:
+        return sums.version(conn, event_id)
+
+    def counted_sums(self, conn: sqlite3.Connection, data: ChampionshipData
+                     ) -> tuple[dict[str, Sums], dict[tuple[str, int], int],
+                                dict[int, tuple[str, int, Sums, int]]]:
+        """The standings' sums worked out from every deal the event holds (every round of
+        every game at its tables, every reported deal): what the kept sums must equal.
+        Returns the sums by kind, each table's deals, and each game's own sums."""
+        by_kind: dict[str, Sums] = {QUALIFYING: {}, FINAL_STAGE: {}}
+        table_deals: dict[tuple[str, int], int] = {}
+        games: dict[int, tuple[str, int, Sums, int]] = {}
+        for t in data.tables:
+            kind = sums.kind_of(t.stage)
+            for gid in self.store.load_time_box(conn, t.box_id).game_ids:
+                game = self.store.load_game(gid)
+                found = [d.points for d in game_deals(game, data.number_of, kind)
+                         if d.points is not None]
+                own = sums_of(found)
+                games[gid] = (t.stage, t.table, own, len(found))
+                add_sums(by_kind[kind], own)
+                key = (t.stage, t.table)
+                table_deals[key] = table_deals.get(key, 0) + len(found)
+        for (stage, table), deals in self.remote_deals(conn, data.event.id).items():
+            kind = sums.kind_of(stage)
+            live = [d.points for d in deals if d.points is not None]
+            add_sums(by_kind[kind], sums_of(live))
+            table_deals[(stage, table)] = table_deals.get((stage, table), 0) + len(live)
+        return by_kind, table_deals, games
+
+    def rebuild_sums(self, conn: sqlite3.Connection, event_id: int) -> None:
+        """Sum the event again from every deal (in the caller's write transaction): once for
+        an event written before the sums were kept, and after a draw made again."""
+        by_kind, table_deals, games = self.counted_sums(conn, self.load(conn, event_id))
+        sums.replace_all(conn, event_id, by_kind, table_deals, games)
 
     @staticmethod
     def create_event(conn: sqlite3.Connection, name: str, settings: Settings,
                      created_at: str) -> int:
-        cur = conn.execute("INSERT INTO championship_events (name, created_at, settings) "
-                           "VALUES (?, ?, ?)", (name, created_at, settings.to_json()))
+        cur = conn.execute("INSERT INTO championship_events (name, created_at, settings, "
+                           "sums_version) VALUES (?, ?, ?, 0)",
+                           (name, created_at, settings.to_json()))
         return int(cur.lastrowid or 0)
 
     @staticmethod

@@ -285,6 +285,7 @@ class Store:
         self.path = Path(path) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
         self.lock = threading.RLock()
+        self._keeps_sums = False  # the file holds a championship's standings (see _save_tally)
         try:
             if self.path.is_dir():
                 raise StoreError(
@@ -684,8 +685,11 @@ class Store:
         return live.get(count + 1) != 0 and (count == 0 or live.get(count) == 0)
 
     def _save_tally(self, conn: sqlite3.Connection, game: Game,
-                    game_id: int | None = None) -> None:
-        """Keep the game's tally beside it, for the revision the change moves it to."""
+                    game_id: int | None = None, *, rewrite: bool = True) -> None:
+        """Keep the game's tally beside it, for the revision the change moves it to; and,
+        for a game played at a championship's table, the event's standings in the same
+        transaction (`standings_sums`). `rewrite`: the change may have moved points without
+        adding a round (an undo, a correction), so the game is summed again."""
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
         conn.execute(
@@ -694,6 +698,14 @@ class Store:
             "state = excluded.state",
             (game_id, game.revision, json.dumps(game.tally.to_json())),
         )
+        if not self._keeps_sums:  # once a file keeps them it always does
+            self._keeps_sums = bool(conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+                "'championship_game_sums'").fetchone())
+        if self._keeps_sums:
+            from uno_showdown.adapters.store import standings_sums  # only a championship's file
+
+            standings_sums.game_changed(conn, game, game_id, rewrite)
 
     # -- rounds --
 
@@ -773,7 +785,7 @@ class Store:
                          (game.id, number))
             self._insert_round(conn, game.id, self._player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
-            self._save_tally(conn, game)  # carried over by the model: O(1)
+            self._save_tally(conn, game, rewrite=False)  # carried over by the model: O(1)
             return Recorded(late, self._play_on(conn, game, late, successor))
 
     def set_round_count(self, game: Game, was: int, *, now_us: int | None = None,
@@ -838,7 +850,7 @@ class Store:
             conn.execute(
                 "UPDATE players SET deals_first = COALESCE(name = ?, 0) WHERE game_id = ?",
                 (game.first_dealer, game.id))
-            self._save_tally(conn, game)
+            self._save_tally(conn, game, rewrite=False)
 
     def save_players(self, game: Game) -> None:
         """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""

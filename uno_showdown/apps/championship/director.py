@@ -34,7 +34,7 @@ from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.clock import FINAL
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.page_state import page_state
-from uno_showdown.core.championship.snapshot import Snapshot, numbers
+from uno_showdown.core.championship.snapshot import Snapshot
 from uno_showdown.core.table.timebox import State, TimeBoxError
 
 log = logging.getLogger("uno-showdown.director")
@@ -213,14 +213,14 @@ class DirectorSync:
 
     def _apply_deal(self, conn: Any, data: Any, row: Any, boxed: Any, up: wire.Up,
                     r: wire.DealReport) -> wire.Refused | None:
-        store, events = self.champ.store, self.champ.events
+        events = self.champ.events
         # The table's games file is part of the deal's identity: a replacement file numbers
         # its games afresh, and its deals must not overwrite the first file's.
         deal_key = f"t{up.table}/{r.stage}/{up.source}/{r.deal_id}"
         if r.points is not None:
             seated = set(row.seats)
-            for gid in boxed.game_ids:
-                seated |= set(numbers(store.load_game(gid), data))
+            for names in events.seated_names(conn, boxed.game_ids).values():
+                seated |= {n for n in map(data.number_of, names) if n is not None}
             strangers = sorted(set(r.points) - seated)
             if strangers:
                 self._reject(_("ignored table {table}'s deal {deal}: player {number} is not "

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import overload
 
 from uno_showdown.adapters.store import wallclock
 from uno_showdown.adapters.store.championship import ChampionshipStore
@@ -155,13 +156,66 @@ class Championship:
         builds a snapshot every second without reading the file again."""
         event_id = self._require()
         with self.events.reading() as conn:
+            reading = self._read_in(conn, self.events.load(conn, event_id), summed=False)
+        if reading is not None:
+            return reading
+        self._sum_once(event_id)
+        with self.events.reading() as conn:
             return self._read_in(conn, self.events.load(conn, event_id))
 
-    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> Reading:
+    def _sum_once(self, event_id: int) -> None:
+        """Sum an event written before the standings were kept (once, then kept)."""
+        try:
+            with self.store.transaction() as conn:
+                if self.events.sums_version(conn, event_id) is None:
+                    self.events.rebuild_sums(conn, event_id)
+        except CompanionError:
+            pass  # a file this program may not write: each reading sums the deals itself
+
+    @overload
+    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> Reading: ...
+
+    @overload
+    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData, summed: bool
+                 ) -> Reading | None: ...
+
+    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData,
+                 summed: bool = True) -> Reading | None:
+        """The reading inside the caller's transaction. An event whose sums are not kept yet
+        is summed from its deals here (`summed`), or None is returned so that the caller
+        sums it once in a write transaction."""
         boxes = {t.box_id: self.store.load_time_box(conn, t.box_id) for t in data.tables}
-        games = {gid: self.store.load_game(gid) for b in boxes.values() for gid in b.game_ids}
-        remote = self.events.remote_deals(conn, data.event.id) if data.tables else {}
-        return Reading(data, boxes, games, remote)
+        seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
+        kept = self.events.kept_sums(conn, data.event.id)
+        if kept is not None:
+            return Reading(data, boxes, seated, kept.by_kind, kept.table_deals, kept.version)
+        if not summed:
+            return None
+        by_kind, table_deals, _games = self.events.counted_sums(conn, data)
+        return Reading(data, boxes, seated, by_kind, table_deals, -1)
+
+    def check_sums(self) -> tuple[bool, int]:
+        """Whether the standings kept deal by deal equal those worked out from every deal
+        now (read at one moment), and how many deals were counted."""
+        event_id = self._require()
+        self.read()  # an event not summed yet is summed first
+        with self.events.reading() as conn:
+            data = self.events.load(conn, event_id)
+            kept = self.events.kept_sums(conn, event_id)
+            by_kind, table_deals, _games = self.events.counted_sums(conn, data)
+        deals = sum(table_deals.values())
+        if kept is None:
+            return False, deals
+        same = (_live(kept.by_kind) == _live(by_kind)
+                and {k: v for k, v in kept.table_deals.items() if v} ==
+                {k: v for k, v in table_deals.items() if v})
+        return same, deals
+
+    def resum(self) -> None:
+        """Sum the standings again from every deal (after `check_sums` found them apart)."""
+        event_id = self._require()
+        with self.store.transaction() as conn:
+            self.events.rebuild_sums(conn, event_id)
 
     # -- the event --
 
@@ -383,6 +437,7 @@ class Championship:
             # The draw it replaces goes last, so its game ids are never given out again.
             for old in data_before.tables:
                 self.store.remove_time_box(conn, old.box_id)
+            self.events.rebuild_sums(conn, event_id)  # no deal yet: nothing to sum but zeros
             return draw, seated
 
     def _label(self, data: ChampionshipData, stage: str, table: int, flights: int) -> str:
@@ -602,6 +657,13 @@ def event_name(name: str) -> str:
         raise ChampionshipError(_("an event's name can have at most {n} characters").format(
             n=MAX_EVENT_NAME))
     return clean
+
+
+def _live(by_kind: Mapping[str, Mapping[int, tuple[int, int]]]
+          ) -> dict[str, dict[int, tuple[int, int]]]:
+    """Sums without the players at nought (kept rows a correction took back to zero)."""
+    return {k: {n: v for n, v in sums.items() if v != (0, 0)} for k, sums in by_kind.items()
+            if any(v != (0, 0) for v in sums.values())}
 
 
 def _rules(settings: Settings) -> Rules:

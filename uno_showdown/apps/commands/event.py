@@ -154,6 +154,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("standings", parents=[with_json],
                            help=_("the qualifying standings across all tables"))
+    p.add_argument("--check", action="store_true",
+                   help=_("check the standings kept deal by deal against a count of every "
+                          "deal (and put them right if they differ)"))
     p.set_defaults(func=cmd_standings)
 
     p = actions.add_parser("final", parents=[with_json],
@@ -465,6 +468,19 @@ def _standings_rows(lines: Sequence[Line], cut: int | None) -> str:
 
 def cmd_standings(args: argparse.Namespace) -> int:
     with _opened(args) as champ:
+        if args.check:
+            same, deals = champ.check_sums()
+            if same:
+                print(ngettext("The standings kept deal by deal equal a count of the {n} deal.",
+                               "The standings kept deal by deal equal a count of all {n} "
+                               "deals.", deals).format(n=deals))
+                return 0
+            champ.resum()
+            print(ngettext("The standings kept deal by deal differed from a count of the {n} "
+                           "deal: they are summed again from it now.",
+                           "The standings kept deal by deal differed from a count of all {n} "
+                           "deals: they are summed again from them now.", deals).format(n=deals))
+            return 1
         snap = champ.snapshot()
         if args.json:
             _print_json([line_json(ln) for ln in snap.qualifying])
