@@ -7,6 +7,7 @@ A few dozen sequences in every run; HYPOTHESIS_PROFILE=deep plays a thousand."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -102,11 +103,9 @@ class Play:
         return t.stage, t.game_id, len(t.players)
 
     def apply(self, step: tuple[object, ...]) -> None:
-        kind = step[0]
-        try:
-            getattr(self, f"_{kind}")(*step[1:])
-        except CompanionError:
-            pass  # refused (a closed box, a game over, a player gone): nothing was written
+        # refused (a closed box, a game over, a player gone): nothing was written
+        with contextlib.suppress(CompanionError):
+            getattr(self, f"_{step[0]}")(*step[1:])
 
     def _app_do(self, table: int, what: str, *args: object) -> None:
         found = self.stage_table(table)
