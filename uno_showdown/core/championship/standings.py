@@ -144,7 +144,10 @@ def result(points: int, games: int) -> Fraction | None:
 
 def _order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tuple[object, ...]:
     assert line.result is not None
-    key: list[object] = [line.result]
+    # The float first: Python rounds int / int correctly and rounding keeps the order, so
+    # it orders as the exact result does, and the exact result decides only between equal
+    # floats; a thousand players sort without a million Fraction comparisons.
+    key: list[object] = [float(line.result), line.result]
     for k in tie_break:
         if k is TieKey.POINTS:
             key.append(line.points)
