@@ -148,6 +148,7 @@ def watch_page(port: int, watch: Watch, stop: threading.Event) -> threading.Thre
                 return
             if line.startswith(b"data: "):
                 state = json.loads(line[6:])
+                state = state["set"] if state.get("patch") else state  # only what changed
                 if "deals" in state:
                     watch.take(state["deals"])
 

@@ -94,3 +94,39 @@ def words() -> dict[str, str]:
         "offline": _("Reconnecting…"),
         "withdrew": _("withdrew"),
     }
+
+
+#: The page's lists that change a line at a time: a patch carries only their changed lines.
+LINE_LISTS = ("qualifying", "final")
+
+
+def page_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """What turns the page's document `old` into `new`: the top-level entries that changed
+    (`set`) and, for the standings, only the lines that changed and the new length
+    (`lines`). A deal moves a few players' lines, so the page is sent those, not the whole
+    event; the page applies it to the document it holds (`page.html`, `patch`)."""
+    changed: dict[str, Any] = {}
+    lines: dict[str, Any] = {}
+    for key, value in new.items():
+        before = old.get(key)
+        if before == value:
+            continue
+        if key in LINE_LISTS and isinstance(before, list) and isinstance(value, list):
+            at = {str(i): line for i, line in enumerate(value)
+                  if i >= len(before) or before[i] != line}
+            lines[key] = {"n": len(value), "at": at}
+        else:
+            changed[key] = value
+    return {"patch": True, "set": changed, "lines": lines}
+
+
+def apply_patch(doc: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """`doc` with `patch` applied (what the page's script does; the tests check both)."""
+    out = dict(doc) | patch["set"]
+    for key, change in patch["lines"].items():
+        lines = list(out.get(key, []))[:change["n"]]
+        lines += [None] * (change["n"] - len(lines))
+        for i, line in change["at"].items():
+            lines[int(i)] = line
+        out[key] = lines
+    return out
