@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -33,6 +34,7 @@ from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.clock import FINAL
 from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.model import ChampionshipData
 from uno_showdown.core.championship.page_state import page_state
 from uno_showdown.core.championship.snapshot import Snapshot
 from uno_showdown.core.table.timebox import State, TimeBoxError
@@ -76,6 +78,9 @@ class DirectorSync:
         self._acks: dict[tuple[int, str], _Acks] = {}
         self._sent: dict[str, bytes] = {}
         self._data_version = -1
+        self._data: ChampionshipData | None = None
+        self._data_version_seen = -1
+        self._seatings: dict[int, wire.Seating] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
@@ -116,6 +121,16 @@ class DirectorSync:
             except Exception:  # a bad moment must not end the director's sync
                 log.exception("director: sync step failed")
 
+    def _data_of(self, conn: sqlite3.Connection) -> ChampionshipData:
+        """The stored event (players, tables, clock), read again only when another program
+        wrote the file since: this thread writes deals and boxes, never the event itself, so
+        a deal costs no reading of a thousand players."""
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if self._data is None or version != self._data_version_seen:
+            self._data = self.champ.events.load(conn, self.event_id)
+            self._data_version_seen = version
+        return self._data
+
     # -- taking the tables' messages --
 
     def ingest(self, batch: list[Inbound]) -> int:
@@ -130,10 +145,10 @@ class DirectorSync:
         if not ups:
             return 0
         event_id = self.event_id
-        store, events = self.champ.store, self.champ.events
+        store = self.champ.store
         touched: set[tuple[int, str]] = set()
         with store.transaction() as conn:
-            data = events.load(conn, event_id)
+            data = self._data_of(conn)
             tables = {(t.stage, t.table): t for t in data.tables}
             for up in ups:
                 key = (up.table, up.source)
@@ -250,13 +265,17 @@ class DirectorSync:
     # -- telling the tables --
 
     def publish_state(self) -> None:
-        snap = self.champ.snapshot()
+        snap = self.champ.snapshot(self._data_of)
+        seatings = seatings_of(snap)
         for table, secret in self.secrets.items():
-            seating = seating_of(snap, table)
+            seating = seatings.get(table)
             if seating is None:
                 continue
             topic = wire.down_topic(self.event_id, table)
+            if topic in self._sent and self._seatings.get(table) == seating:
+                continue  # unchanged: not signed and compared again
             payload = wire.encode_seating(seating, secret)
+            self._seatings[table] = seating
             if self._sent.get(topic) != payload:
                 self.link.publish(topic, payload, retain=True)
                 self._sent[topic] = payload
@@ -273,22 +292,23 @@ class DirectorSync:
 
 def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:
     """What the director tells table N: every stage it plays, seated and clocked."""
-    stages = []
+    return seatings_of(snap).get(table)
+
+
+def seatings_of(snap: Snapshot) -> dict[int, wire.Seating]:
+    """What the director tells every table (`seating_of`), worked out in one pass."""
     by_box = {t.box.id: t.stage for t in snap.tables}
+    stages: dict[int, list[wire.StageSeat]] = {}
     for t in snap.tables:
-        if t.table != table:
-            continue
         box = t.box
-        stages.append(wire.StageSeat(
+        stages.setdefault(t.table, []).append(wire.StageSeat(
             t.stage, box.label, t.game_id,
             tuple((n, snap.name_of(n)) for n in t.players),
             wire.BoxState(box.state.value, box.ends_at_us, box.left_us, box.grace_rounds),
             by_box.get(box.next_box_id) if box.next_box_id is not None else None))
-    if not stages:
-        return None
     settings = snap.settings
-    return wire.Seating(table, snap.event.name, settings.edition, settings.target,
-                        tuple(stages))
+    return {table: wire.Seating(table, snap.event.name, settings.edition, settings.target,
+                                tuple(seats)) for table, seats in stages.items()}
 
 
 def final_table(snap: Snapshot) -> int | None:

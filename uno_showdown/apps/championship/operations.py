@@ -53,6 +53,8 @@ from uno_showdown.core.table.game import Game, check_name
 from uno_showdown.core.table.names import name_key
 from uno_showdown.core.table.timebox import State, TimeBox, clock_text
 
+#: How a reader that keeps the stored event gives it, inside the read's transaction.
+DataOf = Callable[[sqlite3.Connection], ChampionshipData]
 #: The most players an event takes: two full flights at the most tables there can be.
 MAX_PLAYERS = 2 * 100 * MAX_TABLE_SIZE
 MAX_EVENT_NAME = 80
@@ -147,21 +149,24 @@ class Championship:
                 "p WHERE p.event_id = e.id AND p.withdrawn_at IS NULL) FROM "
                 "championship_events e ORDER BY e.id")]
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, data_of: DataOf | None = None) -> Snapshot:
         """The event now, read in one read transaction (a consistent moment of the file)."""
-        return build_snapshot(self.read(), self.clock())
+        return build_snapshot(self.read(data_of), self.clock())
 
-    def read(self) -> Reading:
+    def read(self, data_of: DataOf | None = None) -> Reading:
         """What the event's snapshot is built from, read at one moment; a screen keeps it and
-        builds a snapshot every second without reading the file again."""
+        builds a snapshot every second without reading the file again. `data_of` gives the
+        stored event (players, tables, clock) inside the read, for a reader that keeps it
+        while the file says nobody changed it (the director, per deal)."""
         event_id = self._require()
+        load = data_of or (lambda conn: self.events.load(conn, event_id))
         with self.events.reading() as conn:
-            reading = self._read_in(conn, self.events.load(conn, event_id), summed=False)
+            reading = self._read_in(conn, load(conn), summed=False)
         if reading is not None:
             return reading
         self._sum_once(event_id)
         with self.events.reading() as conn:
-            return self._read_in(conn, self.events.load(conn, event_id))
+            return self._read_in(conn, load(conn))
 
     def _sum_once(self, event_id: int) -> None:
         """Sum an event written before the standings were kept (once, then kept)."""

@@ -8,6 +8,8 @@ places text and counts the clock down.
 
 from __future__ import annotations
 
+import functools
+from fractions import Fraction
 from typing import Any
 
 from uno_showdown.core.championship.clock import FINAL, Status
@@ -19,9 +21,17 @@ from uno_showdown.core.table.timebox import Phase
 
 
 def _line(line: Line) -> dict[str, Any]:
+    result, shown = _result_texts(line.result)
     return {"rank": line.rank, "number": line.number, "name": line.name,
-            "points": line.points, "games": line.games, "result": fraction_text(line.result),
-            "shown": decimal_text(line.result), "withdrawn": line.withdrawn}
+            "points": line.points, "games": line.games, "result": result,
+            "shown": shown, "withdrawn": line.withdrawn}
+
+
+@functools.lru_cache(maxsize=4096)
+def _result_texts(result: Fraction | None) -> tuple[str | None, str]:
+    """A result as the page writes it, exactly and rounded: worked out once per result, as
+    the page is made again after every deal and most players' results did not move."""
+    return fraction_text(result), decimal_text(result)
 
 
 PHASES = {Phase.WAITING: "waiting", Phase.OPEN: "playing", Phase.PAUSED: "paused",
