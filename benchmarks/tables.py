@@ -464,14 +464,19 @@ def drain(page: Watch, expected: dict[int, list[int]], total: int, start: float,
         return all(shown.get(n) == v for n, v in expected.items())
 
     deadline = start + 120
+    first = float("nan")
     while not correct() and time.monotonic() < deadline:
+        with page.lock:
+            if first != first and page.doc.get("total_deals"):
+                first = time.monotonic() - start
         time.sleep(0.01)
     end = time.monotonic()
     ok = correct()
     cpu = family_cpu_s(director) - cpu0
     for conn in pipes:
         conn.send("done")
-    return {"deals": total, "drain": end - start, "correct": float(ok), "cpu": cpu,
+    return {"deals": total, "drain": end - start, "first": first, "correct": float(ok),
+            "cpu": cpu,
             "cpu_deal": cpu / total, "rss": peak_rss_mb(director)}
 
 
@@ -537,15 +542,16 @@ def main() -> int:
     if bursts:
         print()
         print(f"Burst: every table goes offline, records {args.burst} deals, and all reconnect "
-              "at once; drained: from the reconnect until the page shows every deal and every "
-              "player's points and games as the tables' files add them up.")
-        head = (f"{'machine':<7} {'broker':<10} {'tables':>6} {'deals':>6} {'drained':>8} "
-                f"{'/5 s':>6} {'correct':>8} {'CPU/deal':>9} {'dir. RSS':>9}")
+              "at once; first: from the reconnect until the page shows a deal; drained: until "
+              "it shows every deal and every player's points and games as the tables' files "
+              "add them up.")
+        head = (f"{'machine':<7} {'broker':<10} {'tables':>6} {'deals':>6} {'first':>7} "
+                f"{'drained':>8} {'/5 s':>6} {'correct':>8} {'CPU/deal':>9} {'dir. RSS':>9}")
         print(head)
         print("-" * len(head))
         for machine, broker, tables, r in bursts:
             print(f"{machine:<7} {broker:<10} {tables:>6} {r['deals']:>6.0f} "
-                  f"{r['drain']:>7.2f}s {r['drain'] / 5:>5.2f}x "
+                  f"{r['first']:>6.2f}s {r['drain']:>7.2f}s {r['drain'] / 5:>5.2f}x "
                   f"{'yes' if r['correct'] else 'NO':>8} {r['cpu_deal'] * 1000:>7.1f}ms "
                   f"{r['rss']:>7.0f}MB")
     return 0
