@@ -140,6 +140,8 @@ CREATE TABLE championship_game_sums (
     deals INTEGER NOT NULL
 );
 ALTER TABLE championship_events ADD COLUMN sums_version INTEGER;
+CREATE INDEX championship_remote_deals_late ON championship_remote_deals
+    (event_id, stage, table_no) WHERE late = 1;
 """
 
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import queue
 import sqlite3
 import threading
@@ -45,6 +46,8 @@ log = logging.getLogger("uno-showdown.director")
 BATCH = 500
 #: How often the file is checked for the organiser's changes, and the state sent again.
 POLL_S = 0.1
+#: The least time between two standings sent to the tables (the page has every change).
+STANDINGS_EVERY_S = 0.3
 
 
 @dataclass
@@ -81,6 +84,9 @@ class DirectorSync:
         self._data: ChampionshipData | None = None
         self._data_version_seen = -1
         self._seatings: dict[int, wire.Seating] = {}
+        self._seated: dict[int, set[int]] = {}  # by box: who played there (one batch)
+        self._standings_sent = -math.inf  # when the tables were last sent the standings
+        self._standings_due: float | None = None  # when the newest are to go to them
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
@@ -118,6 +124,8 @@ class DirectorSync:
                 if taken or reconnected or version != self._data_version:
                     self._data_version = version
                     self.publish_state()
+                elif self._standings_due is not None and time.monotonic() >= self._standings_due:
+                    self._send_standings()
             except Exception:  # a bad moment must not end the director's sync
                 log.exception("director: sync step failed")
 
@@ -150,6 +158,7 @@ class DirectorSync:
         with store.transaction() as conn:
             data = self._data_of(conn)
             tables = {(t.stage, t.table): t for t in data.tables}
+            self._seated.clear()  # who played at each table, read once per batch
             for up in ups:
                 key = (up.table, up.source)
                 acks = self._acks.get(key)
@@ -166,8 +175,10 @@ class DirectorSync:
                 while acks.upto + 1 in acks.waiting:
                     acks.upto += 1
                     acks.waiting.discard(acks.upto)
-                self.ledger.set_acked(conn, event_id, up.table, up.source, acks.upto)
                 touched.add(key)
+            for table, source in touched:  # how far each was taken, once per batch
+                self.ledger.set_acked(conn, event_id, table, source,
+                                      self._acks[(table, source)].upto)
         for table, source in touched:
             acks = self._acks[(table, source)]
             self.link.publish(wire.ack_topic(event_id, table),
@@ -233,9 +244,11 @@ class DirectorSync:
         # its games afresh, and its deals must not overwrite the first file's.
         deal_key = f"t{up.table}/{r.stage}/{up.source}/{r.deal_id}"
         if r.points is not None:
-            seated = set(row.seats)
-            for names in events.seated_names(conn, boxed.game_ids).values():
-                seated |= {n for n in map(data.number_of, names) if n is not None}
+            seated = self._seated.get(row.box_id)
+            if seated is None:
+                seated = self._seated[row.box_id] = set(row.seats)
+                for names in events.seated_names(conn, boxed.game_ids).values():
+                    seated |= {n for n in map(data.number_of, names) if n is not None}
             strangers = sorted(set(r.points) - seated)
             if strangers:
                 self._reject(_("ignored table {table}'s deal {deal}: player {number} is not "
@@ -281,13 +294,24 @@ class DirectorSync:
                 self._sent[topic] = payload
         state = page_state(snap, time.time_ns() // 1000)
         self.state = state
-        standings = wire.encode_standings(state)
+        if self.on_state is not None:
+            self.on_state(state)
+        self._standings_due = min(self._standings_due or math.inf,
+                                  self._standings_sent + STANDINGS_EVERY_S)
+        if time.monotonic() >= self._standings_due:
+            self._send_standings()
+
+    def _send_standings(self) -> None:
+        """The standings to every table (retained): the newest, at most every
+        `STANDINGS_EVERY_S`. Each goes to every table through the broker, so in a burst of
+        fifty tables' deals they are not sent fifty times a second; the page has each."""
+        self._standings_due = None
+        self._standings_sent = time.monotonic()
+        standings = wire.encode_standings(self.state)
         topic = wire.standings_topic(self.event_id)
         if self._sent.get(topic) != standings:
             self.link.publish(topic, standings, retain=True)
             self._sent[topic] = standings
-        if self.on_state is not None:
-            self.on_state(state)
 
 
 def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:
