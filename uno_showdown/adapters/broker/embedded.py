@@ -23,6 +23,7 @@ from amqtt.plugins.topic_checking import TopicAccessControlListPlugin
 
 from uno_showdown.adapters.broker.credentials import acl, amqtt_password_file
 from uno_showdown.core.championship.access import Credentials
+from uno_showdown.core.championship.i18n import _
 
 log = logging.getLogger("uno-showdown.broker")
 
@@ -154,11 +155,12 @@ class EmbeddedBroker:
         theirs.close()
         try:
             if not mine.poll(timeout):
-                raise OSError(errno.ETIMEDOUT, f"the broker did not start in {timeout:g} s")
+                raise OSError(errno.ETIMEDOUT, _("it did not start in {s:g} s").format(s=timeout))
             kind, code, reason = mine.recv()
         except EOFError:
-            kind, code, reason = "error", None, (
-                f"the broker's process ended at once (exit status {process.exitcode})")
+            kind, code, reason = "error", None, _(
+                "its process ended at once (exit status {status})").format(
+                status=process.exitcode)
         except BaseException:
             process.kill()
             process.join()
