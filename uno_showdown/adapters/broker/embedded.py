@@ -86,11 +86,11 @@ def _serve(config: dict[str, Any], conn: Connection) -> None:
     """The broker's process: amqtt on its own loop until the parent says stop (or goes away:
     its end of the pipe closes), then the clean shutdown. Tells the parent `ready`, or why it
     could not start, in one message."""
-    import signal
+    import os
 
     from amqtt.broker import Broker
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops us in turn
+    os.setsid()  # out of the terminal's group: Ctrl-C is the parent's, which stops us in turn
     for name in ("amqtt", "transitions"):
         logging.getLogger(name).setLevel(logging.ERROR)
     loop = asyncio.new_event_loop()

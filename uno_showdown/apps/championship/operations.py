@@ -47,7 +47,7 @@ from uno_showdown.core.championship.snapshot import (
     started,
     table_title,
 )
-from uno_showdown.core.championship.standings import finalists
+from uno_showdown.core.championship.standings import Line, finalists
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table.game import Game, check_name
 from uno_showdown.core.table.names import name_key
@@ -167,6 +167,20 @@ class Championship:
         self._sum_once(event_id)
         with self.events.reading() as conn:
             return self._read_in(conn, load(conn))
+
+    def standings(self) -> tuple[Settings, tuple[Line, ...], tuple[Line, ...]]:
+        """The settings and the qualifying and final standings alone: the players and the
+        kept sums, without the tables' boxes and seats a snapshot also reads."""
+        event_id = self._require()
+        with self.events.reading() as conn:
+            data = self.events.load(conn, event_id)
+            kept = self.events.kept_sums(conn, event_id)
+        if kept is None:
+            reading = self.read()
+        else:
+            reading = Reading(data, {}, {}, kept.by_kind, kept.table_deals, kept.version)
+        qualifying, final = reading.lines
+        return reading.data.event.settings, qualifying, final
 
     def _sum_once(self, event_id: int) -> None:
         """Sum an event written before the standings were kept (once, then kept)."""

@@ -481,13 +481,13 @@ def cmd_standings(args: argparse.Namespace) -> int:
                            "The standings kept deal by deal differed from a count of all {n} "
                            "deals: they are summed again from them now.", deals).format(n=deals))
             return 1
-        snap = champ.snapshot()
+        settings, qualifying, _final = champ.standings()
         if args.json:
-            _print_json([line_json(ln) for ln in snap.qualifying])
+            _print_json([line_json(ln) for ln in qualifying])
             return 0
-        print(_standings_rows(snap.qualifying, snap.settings.finalists))
+        print(_standings_rows(qualifying, settings.finalists))
         print(_("Lowest result first (points ÷ games); equal results: {order}.").format(
-            order=snap.settings.tie_break_text()))
+            order=settings.tie_break_text()))
         return 0
 
 
