@@ -347,7 +347,7 @@ class PacedUnit(FakeUnit):
 
     def read_inputs(self, timeout_s: float) -> list[UnitInput]:
         if not self._queue:
-            self._wake.wait(min(timeout_s, 0.05))
+            self.inputs.wait(min(timeout_s, 0.05))
         return super().read_inputs(timeout_s)
 
 

@@ -53,7 +53,7 @@ class BusyUnit(FakeUnit):
         self.runs_own_countdown = self.own_countdown
 
     def read_inputs(self, timeout_s: float) -> list[UnitInput]:
-        self._wake.clear()
+        self.inputs.take(0)  # the wake a delivery gave: this unit's inputs are its script
         limit = self._now + max(0, round(timeout_s * 1_000_000))
         woke = min(limit, self._queue[0][0]) if self._queue else limit
         if self.max_oversleep_us and self.rng.random() < 0.5:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,11 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from tests.companion.test_duels import Heard, duel
+from uno_showdown.adapters.store.duels import DuelRecorder
 from uno_showdown.adapters.store.recover import iter_lines, read_log
 from uno_showdown.adapters.units.fake import FakeUnit
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.events import Side, VerdictGiven
+from uno_showdown.contract.events import DuelResult, Outcome, Side, VerdictGiven
 from uno_showdown.core.duel.engine import DuelConfig
 from uno_showdown.service.duel_log import DuelLog
 from uno_showdown.service.loop import ShowdownService
@@ -190,3 +192,27 @@ def test_a_finished_game_takes_no_duel_played_after_its_last_round(tmp_path, cap
     assert status == 0 and "1 duel(s) taken back" in out
     assert err.strip() == ("1 duel(s) in the log were not played during this game (before it "
                            "began or after it ended) and were left out.")
+
+
+def test_past_its_limit_the_recorder_drops_new_verdicts_and_names_every_one(tmp_path, caplog):
+    """Weeks of verdicts waiting for a file locked all along: the queue stays bounded, the
+    drop is said once, and closing names the dropped duels with the ones still waiting."""
+    db = tmp_path / "games.db"
+    with CompanionApp.open(db, lang="en") as app:
+        game_id = app.new_game("classic", "winner", ["Ann", "Bob"])
+    recorder = DuelRecorder(db, lambda: (game_id, 0), busy_timeout_s=0.05, limit=2)
+    result = DuelResult(Outcome.FASTER, L, R, None, (), {L: 180_000, R: 240_000},
+                        decided_at_us=1)
+    players = {L: "Ann", R: "Bob"}
+    with locked(db):
+        recorder(VerdictGiven(1, result, L, R, 1, players))
+        deadline = time.monotonic() + 10
+        while recorder.failures == 0 and time.monotonic() < deadline:  # duel 1 is in hand
+            threading.Event().wait(0.01)
+        assert recorder.failures >= 1
+        for duel_id in (2, 3, 4):
+            recorder(VerdictGiven(duel_id, result, L, R, 1, players))
+        left = recorder.close(0.1)
+    assert sorted(left) == [f"duel {n} (Ann vs Bob)" for n in (1, 2, 3, 4)]
+    drops = [r for r in caplog.records if "has not taken a duel for 2 duels" in r.getMessage()]
+    assert len(drops) == 1 and drops[0].levelno == logging.ERROR

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from uno_showdown.adapters.board.link import (
-    _STATE_CHANGES,
+    TRANSITIONS,
     WRITE_TIMEOUT_S,
     BoardLink,
     BoardReport,
@@ -136,8 +136,8 @@ def test_the_states_are_named_and_a_mismatched_board_is_one_of_them(tmp_path: Pa
 
 
 def test_every_state_is_reachable_and_can_be_left() -> None:
-    sources = {a for a, _ in _STATE_CHANGES}
-    targets = {b for _, b in _STATE_CHANGES}
+    sources = {a for a, _ in TRANSITIONS}
+    targets = {b for _, b in TRANSITIONS}
     assert sources == targets == set(LinkState)
 
 

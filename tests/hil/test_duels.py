@@ -132,7 +132,7 @@ def test_noise_from_the_board_side_does_not_disturb_a_duel(rig: Rig, table: Tabl
     mcu.send_raw(b"\x00\xff garbage $$$ " + good[:-4] + b"0000\n" + good[:9] + b"\n")
     verdict = _play(table, mcu, [(P.LEFT, 30_000), (P.RIGHT, 31_000)])
     assert verdict.result.winner is Side.LEFT
-    assert table.unit.link._decoder.error_total() >= 2
+    assert table.unit.link.session.decoder.error_total() >= 2
     _launch_done(table)
     table.assert_launched_at_most_once(mcu)
 

@@ -3,6 +3,8 @@
 Every adapter (GPIO, serial microcontroller, pygame emulator, in-memory fake)
 implements `ShowdownUnit`. The service is the only caller, from one thread,
 except `wake()`, which any thread may call to cut a `read_inputs` wait short.
+Every adapter puts what it reports on the one `InputQueue` here (`unit.inputs`), from
+whichever thread hears it, and the service takes it all at once.
 
 What a unit reports (`PaddlePressed`, `TimerPressed`, `GoShown`, `LaunchFinished`,
 `UnitFault`), the sounds it makes (`Beep`) and the cards it launches (`LaunchPart`) are the
@@ -16,12 +18,85 @@ never when Python got round to reading it.
 
 from __future__ import annotations
 
-import threading
+import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 
 from uno_showdown.contract.events import Beep, LaunchPart, Side, UnitInput
+from uno_showdown.contract.worker import BoundedQueue, DropPolicy
 
-__all__ = ["ShowdownUnit"]
+__all__ = ["INPUT_LIMIT", "InputQueue", "ShowdownUnit"]
+
+#: The most inputs a unit holds for a service that does not read them: a service reads
+#: every few milliseconds, so this many waiting means it is stuck.
+INPUT_LIMIT = 10_000
+
+
+class InputQueue(BoundedQueue[UnitInput]):
+    """What a unit reported, waiting for the service: every adapter's one input queue.
+
+    Any thread puts (a pin callback, the board link's reader, the window's main thread):
+    an append under a lock, never a wait. The service, on its one thread, `take`s
+    everything waiting at once, waiting up to a timeout for something; `wake()` cuts
+    that wait short from any thread. Bounded like every queue here (`contract.worker`):
+    a service that has read nothing for `INPUT_LIMIT` inputs is stuck, and the oldest are
+    dropped, counted and said.
+    """
+
+    def __init__(self, name: str = "the service", limit: int = INPUT_LIMIT) -> None:
+        super().__init__(name, limit, DropPolicy.OLDEST, noun=("an input", "inputs"))
+        self._woken = False
+        self._changes = 0  # bumped by `recheck`: a waiting `take` asks `due` again
+
+    def wake(self) -> None:
+        """End the current (or the next) `take` now, with whatever is waiting."""
+        with self._cond:
+            self._woken = True
+            self._notify()
+
+    def recheck(self) -> None:
+        """Something `due` depends on changed (a launch began): a waiting `take` asks it
+        again, without ending early."""
+        with self._cond:
+            self._changes += 1
+            self._notify()
+
+    def wait(self, timeout_s: float) -> bool:
+        """Wait up to `timeout_s` until there is something to take (or a wake), taking
+        nothing; True if there is."""
+        with self._cond:
+            return self._wait_for(lambda: bool(self._items) or self._woken,
+                                       max(0.0, timeout_s))
+
+    def _news(self, seen: int) -> Callable[[], bool]:
+        """Whether a waiting `take` has something to do: an input, a wake, a recheck."""
+        return lambda: bool(self._items) or self._woken or self._changes != seen
+
+    def take(self, timeout_s: float,
+             due: Callable[[], float | None] | None = None) -> list[UnitInput]:
+        """Everything waiting, oldest first, waiting up to `timeout_s` for something.
+
+        Returns early, maybe with nothing, after `wake()`. `due` is the unit's own
+        timed input (the emulator's launch ending): called with no lock held before each
+        wait, it puts what has come due and says in how many seconds the next comes
+        (None: nothing timed), so the wait ends then.
+        """
+        if timeout_s <= 0 and due is None:  # the fake unit's every read: no clock, no wait
+            with self._cond:
+                self._woken = False
+                return self._take_all()
+        deadline = time.monotonic() + max(0.0, timeout_s)
+        while True:
+            next_s = due() if due is not None else None
+            with self._cond:
+                wait = deadline - time.monotonic()
+                if next_s is not None:
+                    wait = min(wait, next_s)
+                if not self._items and not self._woken and wait > 0:
+                    self._wait_for(self._news(self._changes), wait)
+                if self._items or self._woken or time.monotonic() >= deadline:
+                    self._woken = False
+                    return self._take_all()
 
 
 class ShowdownUnit(ABC):
@@ -50,7 +125,8 @@ class ShowdownUnit(ABC):
     max_cards: int | None = None
 
     def __init__(self) -> None:
-        self._wake = threading.Event()
+        #: What the unit reported, for `read_inputs`; any thread puts (see `InputQueue`).
+        self.inputs = InputQueue(f"the service reading the {self.name} unit")
 
     # -- clock and inputs --
 
@@ -58,16 +134,17 @@ class ShowdownUnit(ABC):
     def now_us(self) -> int:
         """The unit's clock, the one its edges are stamped on."""
 
-    @abstractmethod
     def read_inputs(self, timeout_s: float) -> list[UnitInput]:
         """Return what the unit reported, waiting up to `timeout_s` for something.
 
-        Returns early (maybe with nothing) when `wake()` is called.
+        Returns early (maybe with nothing) when `wake()` is called. By default, what the
+        unit put on `inputs`.
         """
+        return self.inputs.take(timeout_s)
 
     def wake(self) -> None:
         """Cut a `read_inputs` wait short; safe from any thread."""
-        self._wake.set()
+        self.inputs.wake()
 
     # -- display and sound --
 

@@ -8,14 +8,13 @@ import json
 import logging
 import os
 import stat
-import threading
-from collections import deque
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from uno_showdown.contract.events import DuelResult, Side
+from uno_showdown.contract.worker import DropPolicy, Worker
 from uno_showdown.core.duel.engine import (
     Contest,
     DuelConfig,
@@ -46,15 +45,16 @@ class DuelLog:
     """Appends duel records to a JSON-lines file, on a writer thread of its own.
 
     The loop that owns time only queues a line (`write` never waits for the file): the
-    writer thread takes them in order, writes and flushes each, and fsyncs each verdict,
-    contested and launch_failed line on a file (a pipe or a terminal cannot be fsynced),
-    so a duel someone may dispute survives a power cut.
+    writer (a `contract.worker.Worker`) takes them in order, writes and flushes each, and
+    fsyncs each verdict, contested and launch_failed line on a file (a pipe or a terminal
+    cannot be fsynced), so a duel someone may dispute survives a power cut.
 
-    The queue is bounded (`limit` lines). When the file takes nothing for that long (a pipe
-    nobody reads), lines are dropped, never waited for: one logged error says so, `dropped`
-    counts them and `dropped_duels` names their duels; writing resumes at the next duel's
-    first line once the writer has caught up, so only the duel in hand when it overflowed
-    can miss its tail. `close()` waits a bounded time and names what could not be written.
+    The queue is bounded (`limit` lines) with `DropPolicy.NEWEST`: when the file takes
+    nothing for that long (a pipe nobody reads), lines are dropped, never waited for: one
+    logged error says so, `dropped` counts them and `dropped_duels` names their duels;
+    writing resumes at the next duel's first line once the writer has caught up, so only
+    the duel in hand when it overflowed can miss its tail. `close()` waits a bounded time
+    and names what could not be written.
 
     A write that fails (the disk full, the device gone) never reaches the caller: the table
     goes on judging, which matters more than its log. The first failure is logged as a
@@ -74,12 +74,10 @@ class DuelLog:
         self.wall_clock = wall_clock or _utc_now
         self.path = Path(path) if path is not None else None
         self.failed: OSError | None = None
-        self.dropped = 0
         self.dropped_duels: set[int] = set()
         #: What `close()` found still queued when its time was up (0: everything written).
         self.unwritten = 0
         self._warn = warn
-        self._limit = limit
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._stream: IO[str] = _open_for_append(self.path)
@@ -91,61 +89,39 @@ class DuelLog:
             self._stream = stream
             self._owned = False
             self._syncable = False
-        self._cond = threading.Condition()
-        self._queue: deque[tuple[dict[str, Any], bool]] = deque()
-        self._queued = 0  # lines ever queued, and written (or given up) by the writer
-        self._done = 0
-        self._dropping = False
-        self._closing = False
+        self._lines: Worker[_Line] = Worker(
+            f"the duel log {self.name}", self._put, limit, DropPolicy.NEWEST,
+            resumes=_starts_a_duel, noun=("a line", "lines"))
         self._closed = False
-        self._writer = threading.Thread(target=self._run, daemon=True,
-                                         name=f"duel log {self.path or 'stream'}")
-        self._writer.start()
+        self._stuck = False
 
     @property
     def name(self) -> str:
         return str(self.path) if self.path is not None else "stream"
 
+    @property
+    def dropped(self) -> int:
+        """Lines dropped because the file took none for `limit` lines."""
+        return self._lines.dropped
+
     def write(self, line: dict[str, Any], *, sync: bool = False) -> None:
         """Queue `line` for the writer thread; returns at once, whatever the file does."""
-        with self._cond:
-            if self._closing or self.failed is not None:
-                return
-            if self._dropping and line.get("input") == "config" and (
-                    len(self._queue) <= self._limit // 2):
-                self._dropping = False  # the writer caught up: a new duel starts whole
-                log.warning("the duel log %s takes lines again from duel %s on; %d line(s) "
-                            "of duels %s were not written", self.name, line.get("duel"),
-                            self.dropped, _ranges(self.dropped_duels))
-            if not self._dropping and len(self._queue) >= self._limit:
-                self._dropping = True
-                log.error("the duel log %s has not taken a line for %d lines (a pipe nobody "
-                          "reads?): dropping lines until it does, from duel %s on",
-                          self.name, self._limit, line.get("duel"))
-            if self._dropping:
-                self.dropped += 1
-                if isinstance(line.get("duel"), int):
-                    self.dropped_duels.add(line["duel"])
-                return
-            self._queue.append((line, sync))
-            self._queued += 1
-            self._cond.notify_all()
-
-    def _run(self) -> None:
-        while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._queue or self._closing)
-                if not self._queue:
-                    return  # closing, and everything is written
-                line, sync = self._queue.popleft()
-            self._put(line, sync)
-            with self._cond:
-                self._done += 1
-                self._cond.notify_all()
-
-    def _put(self, line: dict[str, Any], sync: bool) -> None:
         if self.failed is not None:
             return
+        lost = self._lines.put((line, sync))
+        if lost is not None:
+            self._count_lost(lost)
+
+    def _count_lost(self, lost: _Line) -> None:
+        duel = lost[0].get("duel")
+        if isinstance(duel, int):
+            self.dropped_duels.add(duel)
+
+    def _put(self, item: _Line) -> None:
+        """The writer thread: one line on the file (nothing once a write has failed)."""
+        if self.failed is not None:
+            return
+        line, sync = item
         try:
             self._stream.write(json.dumps(line, separators=(", ", ": ")) + "\n")
             self._stream.flush()
@@ -153,23 +129,17 @@ class DuelLog:
                 os.fsync(self._stream.fileno())
         except OSError as exc:
             # Said before it is marked failed: whoever waits in `flush()` for the failure
-            # then finds it said too (and outside the lock, which the loop's `write()` takes:
-            # a slow stderr must not hold up the table).
+            # then finds it said too.
             if self._warn:
                 log.warning("cannot write the duel log %s (%s): duels are no longer logged",
                             self.name, exc.strerror or exc)
-            with self._cond:
-                self.failed = exc
-                self._queue.clear()  # nothing more is written: no duel with a gap
-                self._cond.notify_all()
+            self.failed = exc  # nothing more is written: no duel with a gap
 
     def flush(self, timeout_s: float = CLOSE_TIMEOUT_S) -> bool:
-        """Wait (at most `timeout_s`) until every line queued so far is written; False if
-        some are still waiting. For tests and owners, never for the loop that owns time."""
-        with self._cond:
-            target = self._queued
-            return self._cond.wait_for(
-                lambda: self._done >= target or self.failed is not None, timeout_s)
+        """Wait (at most `timeout_s`) until every line queued so far is written (or given
+        up after a failure); False if some are still waiting. For tests and owners, never
+        for the loop that owns time."""
+        return self._lines.flush(timeout_s)
 
     def input(self, event: DuelInput, arrived_us: int | None, duel: int,
               players: Mapping[Side, str] | None = None) -> None:
@@ -202,31 +172,25 @@ class DuelLog:
         which is also logged unless `warn=False`. A writer still stuck in the file is left
         to the process's exit: closing the file under it would wait for it.
         """
-        with self._cond:
-            if self._closed:
-                return self._lost()
-            self._closed = self._closing = True
-            self._cond.notify_all()
-        self._writer.join(max(0.0, timeout_s))
-        stuck = self._writer.is_alive()
-        with self._cond:
-            self.unwritten = len(self._queue)
-            if stuck:
-                for line, _ in self._queue:
-                    if isinstance(line.get("duel"), int):
-                        self.dropped_duels.add(line["duel"])
-                self._queue.clear()
-        if self._owned and not stuck:
+        if self._closed:
+            return self._lost()
+        self._closed = True
+        left = self._lines.close(timeout_s)
+        self._stuck = left.stuck
+        self.unwritten = len(left.items)
+        for line in left.items:
+            self._count_lost(line)
+        if self._owned and not left.stuck:
             try:
                 self._stream.close()
             except OSError as exc:  # the last flush failed: already the first failure?
                 self.failed = self.failed or exc
-        lost = self._lost(stuck)
+        lost = self._lost()
         if lost is not None and self._warn:
             log.warning("%s", lost)
         return lost
 
-    def _lost(self, stuck: bool = False) -> str | None:
+    def _lost(self) -> str | None:
         if not self.dropped and not self.unwritten:
             return None
         parts = []
@@ -234,9 +198,18 @@ class DuelLog:
             parts.append(f"{self.dropped} line(s) dropped while it took none")
         if self.unwritten:
             parts.append(f"{self.unwritten} line(s) still waiting "
-                         + ("for the file when it was closed" if stuck else "at close"))
+                         + ("for the file when it was closed" if self._stuck else "at close"))
         return (f"the duel log {self.name} is missing " + " and ".join(parts)
                 + f" (duels {_ranges(self.dropped_duels)})")
+
+
+#: A line for the writer, and whether to fsync it.
+_Line = tuple[dict[str, Any], bool]
+
+
+def _starts_a_duel(item: _Line) -> bool:
+    """After a gap, writing resumes at a duel's first line: the duels after it are whole."""
+    return item[0].get("input") == "config"
 
 
 def _open_for_append(path: Path) -> IO[str]:

@@ -1,55 +1,62 @@
 """The host end of the serial link to the Showdown Unit's microcontroller (pyserial).
 
-One reader thread owns the port. It finds the board (a given `--port`, or the
-first USB device with the Pico's MicroPython VID:PID), opens it exclusively,
-completes the versioned hello, sends heartbeats, acknowledges the board's
-events, retries unacknowledged commands, and when the port vanishes, the
-board stops answering or restarts, it says so and starts over by itself.
+A thin threaded shell, in the manner of pyserial's `serial.threaded`, around the sans-I/O
+session of core/board/session.py, which decides everything: the versioned hello,
+heartbeats, acknowledgements, retries, the board's events and their receipts, the board's
+clock, and when the link is lost. The shell only moves bytes and time:
 
-At most once: a command keeps its sequence number through every retry, and
-the board answers a number it ran lately as a duplicate without running it
-again (see PROTOCOL.md, "At most once"). A command whose first frame was lost
-still runs when its retry comes after later commands, unless one of them
-overrules it. Commands pending when the link drops are forgotten, never sent
-to the next session; `STOP` cancels the retries of a pending `LAUNCH` or
-`COUNTDOWN`, and a new `ARROW` those of an older one. A pending launch or
-countdown the board refuses, even as stale, is reported as `Refused`: the cards
-did not fly, or nobody will see go, and the owner must hear it.
+* the reader thread owns the port: it finds the board (a given `--port`, or the first
+  USB device with the Pico's MicroPython VID:PID), opens it exclusively, feeds the
+  session every byte it reads and the time (`receive`, `tick`), and when the session
+  gives up, or the port fails, closes the port and starts over by itself;
+* the writer thread writes what the session has to send, holding no lock while it
+  writes, so a caller (the service's loop) never waits on the port, not even on a board
+  that stops taking bytes until the write times out (then the link drops the port and
+  starts over, as on a read error);
+* what the owner hears (`Connected`, `Lost`, `VersionMismatch`, `Refused` and
+  `BoardReport`, with its stamp already unwrapped onto the device clock) comes through
+  `on_event` on the reader thread with no lock held: the shell takes the session's
+  reports under its lock and hands them on after letting go, so a listener may block,
+  take its own locks or send a command from another thread without stalling the link
+  or deadlocking with it.
 
-Everything the owner hears comes through `on_event` on the reader thread:
-`Connected`, `Lost`, `VersionMismatch`, `Refused` and `BoardReport` (with its
-stamp already unwrapped onto the device clock, see clock.py). As in pyserial's
-`serial.threaded`, the listener is called with no lock held: the link queues
-what it has to say while it holds its lock and hands it on after letting go,
-so a listener may block, take its own locks or send a command from another
-thread without stalling the link or deadlocking with it. Writing is the writer
-thread's: a command, an acknowledgement or a heartbeat is queued (in order)
-under the lock and written after it, so a caller (the service's loop) never
-waits on the port, not even on a board that stops taking bytes until the
-write times out (then the link drops the port and starts over, as on a read
-error).
-
-The session is one of the named `LinkState`s; `_STATE_CHANGES` lists the moves
-between them, and the link makes no other.
+The transport is any pyserial port: a device path, a pyserial URL (`loop://`,
+`socket://host:port`, `rfc2217://…`, opened with `serial.serial_for_url`), or a port object
+already made (closed and opened again when the link starts over).
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
-import enum
 import logging
 import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import serial
 from serial.tools import list_ports
 
 from uno_showdown.core.board import codec as P
 from uno_showdown.core.board.clock import BoardClock
+from uno_showdown.core.board.session import (
+    TRANSITIONS,
+    BoardReport,
+    BoardSession,
+    Connected,
+    IllegalMove,
+    LinkReport,
+    LinkState,
+    Lost,
+    Refused,
+    VersionMismatch,
+)
+
+__all__ = [
+    "BAUD", "MAX_QUEUED", "PICO_PID", "PICO_VID", "TRANSITIONS", "WRITE_TIMEOUT_S",
+    "BoardLink", "BoardReport", "Connected", "IllegalMove", "LinkReport", "LinkState", "Lost",
+    "Refused", "VersionMismatch", "find_board", "nak_text", "version_text",
+]
 
 log = logging.getLogger(__name__)
 
@@ -57,13 +64,8 @@ PICO_VID = 0x2E8A
 PICO_PID = 0x0005
 BAUD = 115_200  # ignored by USB CDC, used by a UART adapter
 
-#: which argument of each event is a board tick
-_TICK_ARG = {P.PADDLE: 1, P.BUTTON: 0, P.GO_SHOWN: 0, P.LAUNCH_DONE: 2, P.FAULT: 1}
-
-#: pending commands a new command of the key's kind makes pointless to retry
-_CANCELS = {P.STOP: (P.LAUNCH, P.COUNTDOWN), P.ARROW: (P.ARROW,)}
-#: commands the owner must hear about when the board refuses them, even as stale
-_MUST_RUN = (P.LAUNCH, P.COUNTDOWN)
+#: seconds one read waits for a byte: the longest the session waits for its `tick`
+READ_TIMEOUT_S = 0.005
 #: seconds one write may block before the port counts as gone
 WRITE_TIMEOUT_S = 0.5
 #: frames waiting for the writer beyond which the port counts as stalled (a second of
@@ -80,27 +82,8 @@ _NAK_TEXT = {
     P.NAK_FAILED: "the board failed while running it and skipped it",
 }
 
-
-class LinkState(enum.Enum):
-    """Where the session with the board stands."""
-
-    DISCONNECTED = "disconnected"  # no port open: looking for the board
-    HANDSHAKE = "handshake"  # port open, hello sent, no answer in our version yet
-    READY = "ready"  # a session: commands go, heartbeats flow, events come
-    MISMATCH = "mismatch"  # the board speaks another protocol version: nothing is sent
-
-
-#: every move the link makes between states (anything else is a bug, logged)
-_STATE_CHANGES = {
-    (LinkState.DISCONNECTED, LinkState.HANDSHAKE): "opened the port, sent hello",
-    (LinkState.HANDSHAKE, LinkState.READY): "the board answered in our version",
-    (LinkState.HANDSHAKE, LinkState.MISMATCH): "the board answered in another version",
-    (LinkState.READY, LinkState.MISMATCH): "the board restarted with another version",
-    (LinkState.MISMATCH, LinkState.HANDSHAKE): "a new boot: maybe reflashed, try again",
-    (LinkState.HANDSHAKE, LinkState.DISCONNECTED): "no answer, or the port went away",
-    (LinkState.READY, LinkState.DISCONNECTED): "lost: silent, restarted, port gone",
-    (LinkState.MISMATCH, LinkState.DISCONNECTED): "the port went away",
-}
+#: what pyserial raises on a port that failed, or one closed under it (the last three)
+_PORT_ERRORS = (serial.SerialException, OSError, TypeError, ValueError, AttributeError)
 
 
 def version_text(port: str, board_version: int) -> str:
@@ -116,53 +99,6 @@ def nak_text(reason: int) -> str:
     return _NAK_TEXT.get(reason, f"reason {reason}")
 
 
-# --- what the owner hears ------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Connected:
-    port: str
-    boot_id: int
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class Lost:
-    reason: str
-    t_us: int
-    #: The kinds of the commands still unacknowledged when the link was lost, oldest first:
-    #: the board may never have run them (a launch there means its cards may not have flown).
-    unconfirmed: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class VersionMismatch:
-    board_version: int
-    t_us: int
-    port: str = "?"
-
-
-@dataclass(frozen=True, slots=True)
-class Refused:
-    kind: str
-    reason: int
-    t_us: int
-
-
-@dataclass(frozen=True, slots=True)
-class BoardReport:
-    kind: str
-    args: tuple[int, ...]
-    t_us: int  # the event's own stamp, unwrapped onto the device clock
-
-
-LinkReport = Connected | Lost | VersionMismatch | Refused | BoardReport
-
-
-#: the states in which the board hears heartbeats (a mismatched one too: it stays put)
-_TALKING = (LinkState.READY, LinkState.MISMATCH)
-
-
 def find_board() -> str | None:
     """The first serial port that is a Pico running MicroPython, if any."""
     for info in sorted(list_ports.comports(), key=lambda p: p.device):
@@ -175,20 +111,12 @@ def _host_us() -> int:
     return time.monotonic_ns() // 1000
 
 
-@dataclass
-class _Pending:
-    frame: bytes
-    kind: str
-    sent_us: int
-    tries: int
-
-
 class BoardLink:
     """A self-healing connection to one board; see the module docstring."""
 
     def __init__(
         self,
-        port: str | None,
+        port: str | serial.SerialBase | None,
         on_event: Callable[[LinkReport], None],
         *,
         heartbeat_s: float = 0.1,
@@ -198,36 +126,54 @@ class BoardLink:
         retry_open_s: float = 0.1,
         host_us: Callable[[], int] = _host_us,
     ) -> None:
-        self.port = port
+        """`port`: a device or a pyserial URL, a pyserial port object, or None to look
+        for a Pico by its USB id."""
+        self._given = port if isinstance(port, serial.SerialBase) else None
+        self.port = _port_name(port) if self._given is not None else port
         self._on_event = on_event
-        self._hb_us = round(heartbeat_s * 1e6)
-        self._board_timeout_us = round(board_timeout_s * 1e6)
-        self._ack_timeout_us = round(ack_timeout_s * 1e6)
-        self._tries = tries
         self._retry_open_s = retry_open_s
         self._host_us = host_us
+        #: everything the link decides; called only under `_lock`
+        self.session = BoardSession(
+            heartbeat_us=round(heartbeat_s * 1e6), board_timeout_us=round(board_timeout_s * 1e6),
+            ack_timeout_us=round(ack_timeout_s * 1e6), tries=tries)
         self._lock = threading.RLock()
         self._closed = threading.Event()
         self._ready = threading.Condition(self._lock)
         self._thread: threading.Thread | None = None
         #: frames for the writer thread, each with the port it was meant for; None ends it
-        self._out: queue.Queue[tuple[serial.Serial, bytes] | None] = queue.Queue()
+        self._out: queue.Queue[tuple[serial.SerialBase, bytes] | None] = queue.Queue()
         self._writer: threading.Thread | None = None
-        self._ser: serial.Serial | None = None
-        self._decoder = P.Decoder()
-        self.clock = BoardClock()
-        self.state = LinkState.DISCONNECTED
-        self._to_tell: list[LinkReport] = []  # said under the lock, told after it
-        self.boot_id: int | None = None
-        self.connects = 0
-        self._seq = 0
-        self._pending: dict[int, _Pending] = {}
-        self._seen_events: collections.deque[int] = collections.deque(maxlen=64)
-        self._last_rx_us = 0
-        self._last_hb_us = 0
-        self._last_hello_us = 0
+        self._ser: serial.SerialBase | None = None
+        self._to_tell: list[LinkReport] = []  # taken under the lock, told after it
         self._complained: str | None = None
-        self.round_trips_us: collections.deque[int] = collections.deque(maxlen=10_000)
+
+    # -- what the session knows --
+
+    @property
+    def state(self) -> LinkState:
+        return self.session.state
+
+    @property
+    def ready(self) -> bool:
+        return self.session.ready
+
+    @property
+    def clock(self) -> BoardClock:
+        return self.session.clock
+
+    @property
+    def boot_id(self) -> int | None:
+        return self.session.boot_id
+
+    @property
+    def connects(self) -> int:
+        return self.session.connects
+
+    @property
+    def round_trips_us(self) -> list[int]:
+        with self._lock:
+            return list(self.session.round_trips_us)
 
     # -- lifetime --
 
@@ -251,67 +197,57 @@ class BoardLink:
 
     def wait_ready(self, timeout_s: float) -> bool:
         with self._lock:
-            return self._ready.wait_for(lambda: self.state is LinkState.READY,
-                                        timeout=timeout_s)
-
-    @property
-    def ready(self) -> bool:
-        return self.state is LinkState.READY
+            return self._ready.wait_for(lambda: self.session.ready, timeout=timeout_s)
 
     def now_us(self) -> int:
         with self._lock:
-            return self.clock.now_us(self._host_us())
+            return self.session.clock.now_us(self._host_us())
 
     def to_raw(self, device_us: int) -> int:
         with self._lock:
-            return self.clock.to_raw(device_us)
+            return self.session.clock.to_raw(device_us)
 
     # -- commands (any thread) --
 
     def command(self, kind: str, args: tuple[int, ...] = ()) -> int | None:
         """Send a command the board acknowledges; its sequence number, or None when not ready."""
         with self._lock:
-            if self.state is not LinkState.READY or self._ser is None:
+            if self._ser is None:
                 return None
-            cancels = _CANCELS.get(kind, ())  # e.g. a launch must not land after a stop
-            for seq in [s for s, p in self._pending.items() if p.kind in cancels]:
-                del self._pending[seq]
-            seq = P.seq_next(self._seq)
-            frame = P.encode(seq, kind, args)  # ValueError before anything changes
-            self._seq = seq
-            self._pending[self._seq] = _Pending(frame, kind, self._host_us(), 1)
-            self._write(frame)
-            return self._seq
+            seq = self.session.command(kind, args, self._host_us())
+            self._pump()
+            return seq
 
     def pending(self) -> int:
         with self._lock:
-            return len(self._pending)
+            return self.session.pending()
 
     # -- the reader thread --
 
     def _run(self) -> None:
         while not self._closed.is_set():
             self._tell()
-            if self._ser is None:
+            ser = self._ser
+            if ser is None:
                 if not self._open():
                     self._closed.wait(self._retry_open_s)
                 continue
-            ser = self._ser
-            if ser is None:
-                continue
             try:
                 data = ser.read(max(1, ser.in_waiting))
-                with self._lock:
-                    now = self._host_us()
-                    if data:
-                        self._last_rx_us = now
-                        for frame in self._decoder.feed(data):
-                            self._handle(frame, now)
-                    self._housekeeping(now)
-            except (serial.SerialException, OSError, TypeError, ValueError, AttributeError) as exc:
-                # TypeError, ValueError, AttributeError: pyserial on a port closed under it
-                with self._lock:
-                    self._lose(f"the board's port went away ({exc})")
+            except _PORT_ERRORS as exc:
+                self._port_failed(ser, f"the board's port went away ({exc})")
+                continue
+            with self._lock:
+                if self._ser is not ser:
+                    continue  # the writer gave it up meanwhile
+                now = self._host_us()
+                try:
+                    self.session.receive(data, now)
+                    self.session.tick(now)
+                except IllegalMove:  # a bug: said, and the link starts over, as on a bad port
+                    log.exception("the link's session went wrong")
+                    self.session.port_lost("the link's session went wrong", now)
+                self._pump()
         self._tell()
 
     def _tell(self) -> None:
@@ -324,36 +260,56 @@ class BoardLink:
             except Exception:
                 log.exception("link listener failed on %r", event)
 
-    def _set_state(self, new: LinkState) -> None:
-        if new is self.state:
-            return
-        if (self.state, new) not in _STATE_CHANGES:
-            log.error("link: no move from %s to %s", self.state.value, new.value)
-        self.state = new
+    def _pump(self) -> None:
+        """After the session moved (under the lock): queue its frames for the writer, its
+        reports for the listener, and drop the port of a session that is over."""
+        for frame in self.session.frames_to_send():
+            if self._ser is None:
+                break
+            if self._out.qsize() >= MAX_QUEUED:
+                self.session.port_lost(f"the board's port took no bytes for a while "
+                                       f"({MAX_QUEUED} frames waiting)", self._host_us())
+                break
+            self._out.put((self._ser, frame))
+        self._to_tell += self.session.reports()
+        if self.session.state is LinkState.DISCONNECTED and self._ser is not None:
+            log.warning("link lost: %s", self.session.last_loss)
+            self._drop_port()
+        if self.session.ready:
+            self._ready.notify_all()
 
     def _open(self) -> bool:
-        port = self.port or find_board()
-        if port is None:
+        try:
+            opened = self._open_port()
+        except _PORT_ERRORS as exc:
+            self._complain(f"cannot open {self.port} ({exc})")
+            return False
+        if opened is None:
             self._complain("no board found yet: waiting for a Pico with the Showdown firmware "
                            "to be plugged in (or pass --port)")
             return False
-        try:
-            ser = serial.Serial(port, BAUD, timeout=0.005, write_timeout=WRITE_TIMEOUT_S,
-                                exclusive=True)
-        except (serial.SerialException, OSError) as exc:
-            self._complain(f"cannot open {port} ({exc})")
-            return False
+        ser, name = opened
         with self._lock:
             self._complained = None
             self._ser = ser
-            self._decoder = P.Decoder()
-            self._pending.clear()
-            self._set_state(LinkState.HANDSHAKE)
-            now = self._host_us()
-            self._last_rx_us = now
-            self._send_hello(now)
-        log.info("opened %s", port)
+            self.session.port_opened(name, self._host_us())
+            self._pump()
+        log.info("opened %s", name)
         return True
+
+    def _open_port(self) -> tuple[serial.SerialBase, str] | None:
+        """The port to the board, open, and its name; None while there is no board."""
+        if self._given is not None:
+            ser = self._given
+            ser.timeout, ser.write_timeout = READ_TIMEOUT_S, WRITE_TIMEOUT_S
+            if not ser.is_open:
+                ser.open()
+            return ser, _port_name(ser)
+        name = self.port or find_board()
+        if name is None:
+            return None
+        return serial.serial_for_url(name, BAUD, timeout=READ_TIMEOUT_S,
+                                     write_timeout=WRITE_TIMEOUT_S, exclusive=True), name
 
     def _complain(self, text: str) -> None:
         if self._complained != text:
@@ -366,31 +322,12 @@ class BoardLink:
             with contextlib.suppress(Exception):
                 ser.close()
 
-    def _lose(self, reason: str) -> None:
-        """Forget the port and every pending command; say so if a session was up."""
-        was = self.state
-        unconfirmed = tuple(p.kind for _seq, p in sorted(self._pending.items()))
-        self._drop_port()
-        self._pending.clear()
-        self._set_state(LinkState.DISCONNECTED)
-        if was in (LinkState.READY, LinkState.HANDSHAKE):
-            log.warning("link lost: %s", reason)
-        if was is LinkState.READY:
-            self._emit(Lost(reason, self.clock.now_us(self._host_us()), unconfirmed))
-
-    def _emit(self, event: LinkReport) -> None:
-        """Queue `event` for the listener; called under the lock, told after it (`_tell`)."""
-        self._to_tell.append(event)
-
-    def _write(self, frame: bytes) -> None:
-        """Queue `frame` for the writer thread (under the lock, so frames keep their order)."""
-        if self._ser is None:
-            return
-        if self._out.qsize() >= MAX_QUEUED:
-            self._lose(f"the board's port took no bytes for a while ({MAX_QUEUED} frames "
-                       "waiting)")
-            return
-        self._out.put((self._ser, frame))
+    def _port_failed(self, ser: serial.SerialBase, reason: str) -> None:
+        """A read or a write on `ser` failed: over, unless that port was already given up."""
+        with self._lock:
+            if self._ser is ser:
+                self.session.port_lost(reason, self._host_us())
+                self._pump()
 
     def _write_out(self) -> None:
         """The writer thread: write each queued frame, holding no lock while it writes."""
@@ -401,97 +338,9 @@ class BoardLink:
             ser, frame = item
             try:
                 ser.write(frame)
-            except (serial.SerialException, OSError, TypeError, ValueError,
-                    AttributeError) as exc:
-                # the last three: pyserial on a port the reader closed under it
-                with self._lock:
-                    if self._ser is ser:  # not a port already dropped and forgotten
-                        self._lose(f"writing to the board failed ({exc})")
+            except _PORT_ERRORS as exc:
+                self._port_failed(ser, f"writing to the board failed ({exc})")
 
-    def _send_hello(self, now: int) -> None:
-        self._last_hello_us = now
-        self._write(P.encode(0, P.HELLO, (P.VERSION,)))
 
-    def _send_heartbeat(self, now: int) -> None:
-        self._last_hb_us = now
-        self._write(P.encode(0, P.HB))
-
-    def _housekeeping(self, now: int) -> None:
-        if self._ser is None:
-            return
-        if now - self._last_rx_us > self._board_timeout_us and self.state is not LinkState.MISMATCH:
-            self._lose("the board stopped answering")
-            return
-        if self.state is LinkState.HANDSHAKE and now - self._last_hello_us > 200_000:
-            self._send_hello(now)
-        if self.state in _TALKING and now - self._last_hb_us >= self._hb_us:
-            self._send_heartbeat(now)
-        for seq, item in list(self._pending.items()):
-            if now - item.sent_us < self._ack_timeout_us:
-                continue
-            if item.tries >= self._tries:
-                self._lose(f"the board did not acknowledge command {item.kind} #{seq}")
-                return
-            item.tries += 1
-            item.sent_us = now
-            self._write(item.frame)
-
-    def _handle(self, frame: tuple[int, str, tuple[int, ...]], now: int) -> None:
-        seq, kind, args = frame
-        if kind == P.HELLO and len(args) >= 3:
-            self._on_hello(args, now)
-        elif self.state not in _TALKING:
-            return
-        elif kind == P.HB and args:
-            self.clock.observe(args[0], now)
-        elif kind in (P.ACK, P.NAK) and len(args) >= 2:
-            item = self._pending.pop(args[0], None)
-            if item is not None:
-                self.round_trips_us.append(now - item.sent_us)
-            if kind == P.NAK and item is not None:
-                if args[1] == P.NAK_NO_SESSION:
-                    self._lose("the board lost its session")
-                elif args[1] != P.NAK_STALE or item.kind in _MUST_RUN:
-                    self._emit(Refused(item.kind, args[1], self.clock.now_us(now)))
-                else:  # e.g. an arrow whose retry came after a newer arrow: rightly not run
-                    log.debug("board skipped %s #%d: a newer command overruled it",
-                              item.kind, args[0])
-        elif seq != 0 and kind in _TICK_ARG:
-            self._write(P.encode(0, P.EVACK, (seq,)))
-            if seq in self._seen_events:
-                return  # a retry of an event already delivered
-            self._seen_events.append(seq)
-            i = _TICK_ARG[kind]
-            if len(args) <= i:
-                return
-            self._emit(BoardReport(kind, args, self.clock.unwrap(args[i])))
-
-    def _on_hello(self, args: tuple[int, ...], now: int) -> None:
-        version, boot_id, ticks = args[0], args[1], args[2]
-        if version != P.VERSION:
-            if self.state is not LinkState.MISMATCH:
-                self._set_state(LinkState.MISMATCH)
-                self._emit(VersionMismatch(version, self.clock.now_us(now),
-                                           self._ser.port if self._ser else "?"))
-            self.boot_id = boot_id
-            return
-        if self.state is LinkState.READY:
-            if boot_id == self.boot_id:
-                return  # the answer to a repeated hello
-            self._lose("the board restarted")
-            return
-        if self.state is LinkState.MISMATCH and boot_id == self.boot_id:
-            return
-        if self.state is LinkState.MISMATCH:  # reflashed: a new boot, try again
-            self._set_state(LinkState.HANDSHAKE)
-            self._send_hello(now)
-            return
-        self.boot_id = boot_id
-        self.clock.start_session(ticks, now)
-        self._seen_events.clear()
-        self._seq = 0
-        self._set_state(LinkState.READY)
-        self.connects += 1
-        self._send_heartbeat(now)
-        self._ready.notify_all()
-        self._emit(Connected(self._ser.port if self._ser else "?", boot_id, self.clock.now_us(now)))
+def _port_name(port: serial.SerialBase) -> str:
+    return str(port.port) if port.port else "?"

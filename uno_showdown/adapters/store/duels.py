@@ -30,6 +30,7 @@ from uno_showdown.contract.events import (
     VerdictContested,
     VerdictGiven,
 )
+from uno_showdown.contract.worker import DropPolicy, Unfinished, Worker
 from uno_showdown.core.table.records import DuelRow
 
 log = logging.getLogger(__name__)
@@ -139,17 +140,26 @@ class _Update:
     launch_failed: bool = False
 
 
+#: The most verdicts and updates waiting for the games file before new ones are dropped
+#: (`DropPolicy.NEWEST`): weeks of duels at one table, far past any lock another program
+#: holds; the duel log holds every duel all the same.
+QUEUE_LIMIT = 10_000
+
+_Job = PendingDuel | _Update
+
+
 class DuelRecorder:
     """A service listener that stores every verdict as a duel of the current game.
 
-    It never makes the service's dispatcher wait on the games file: an event only updates
-    the recorder's list of pending work, and a thread of its own writes it, through its
-    own connection, so a games file locked by another program holds up nothing else (not
-    the screen, which reads through the app's connection). A write that fails because the
-    file cannot be written just now is tried again, with growing pauses, until it
-    succeeds: a duel is never dropped for a locked file. `close()` waits a bounded time
-    for what is pending, then names what is still not recorded in one line; the duel log
-    holds every duel, and `uno-showdown game duels --recover-from LOG` takes them back.
+    It never makes the service's dispatcher wait on the games file: an event only queues
+    work for, or updates work queued for, a worker of its own (`contract.worker.Worker`),
+    which writes it through its own connection, so a games file locked by another program
+    holds up nothing else (not the screen, which reads through the app's connection). A
+    write that fails because the file cannot be written just now is tried again, with
+    growing pauses, until it succeeds: a duel is not dropped for a locked file (only past
+    `QUEUE_LIMIT` waiting, and then said). `close()` waits a bounded time for what is
+    pending, then names what is still not recorded in one line; the duel log holds every
+    duel, and `uno-showdown game duels --recover-from LOG` takes them back.
 
     `current_game` says, at each verdict, which game it belongs to and how many rounds
     that game has (the duel belongs to the round being played); None: no game open.
@@ -164,25 +174,24 @@ class DuelRecorder:
         on_recorded: Callable[[DuelRow], None] | None = None,
         clock: Callable[[], str] = _wall_clock,
         busy_timeout_s: float = BUSY_TIMEOUT_S,
+        limit: int = QUEUE_LIMIT,
     ) -> None:
         self.store_path = Path(store_path)
         self.current_game = current_game
         self.on_recorded = on_recorded
         self.clock = clock
         self.busy_timeout_s = busy_timeout_s
-        self._cond = threading.Condition()
-        #: Verdicts not yet written, oldest first, by a number of the recorder's own (a
-        #: service numbers its duels from 1 again when it restarts).
-        self._pending: OrderedDict[int, PendingDuel] = OrderedDict()
-        self._pending_of: dict[int, int] = {}  # service duel id -> its key in `_pending`
-        self._next_key = 0
-        #: Updates for duels already stored.
-        self._updates: deque[_Update] = deque()
+        #: Guards what a queued verdict learns before it is written, and `_stored`.
+        self._lock = threading.Lock()
+        self._work: Worker[_Job] = Worker("duel recorder", self._write, limit,
+                                          DropPolicy.NEWEST, noun=("a duel", "duels"))
+        #: service duel id -> its verdict, while it waits for the file (a service numbers
+        #: its duels from 1 again when it restarts: the newest is the one updated)
+        self._pending_of: dict[int, PendingDuel] = {}
         #: service duel id -> (stored duel id, challenger side, opponent side), newest last.
         self._stored: OrderedDict[int, tuple[int, Side, Side]] = OrderedDict()
-        self._busy = False
-        self._closing = False
-        self._thread: threading.Thread | None = None
+        #: Verdicts dropped past the queue's limit, described (the latest few).
+        self._dropped: deque[str] = deque(maxlen=REMEMBERED)
         self._store: Store | None = None
         self.failures = 0  # writes that failed and were tried again
 
@@ -220,18 +229,22 @@ class DuelRecorder:
             [result.reaction_us.get(event.challenger), result.reaction_us.get(event.opponent)],
             self.clock(), log_key(event.duel_id, result.decided_at_us),
         )
-        with self._cond:
-            self._next_key += 1
-            self._pending[self._next_key] = pending
-            self._pending_of[event.duel_id] = self._next_key
-            self._start()
-            self._cond.notify_all()
+        with self._lock:
+            self._pending_of[event.duel_id] = pending
+        self._queue(pending)
+
+    def _queue(self, job: _Job) -> None:
+        lost = self._work.put(job)
+        if isinstance(lost, PendingDuel):
+            with self._lock:
+                self._dropped.append(lost.describe())
+                if self._pending_of.get(lost.service_duel_id) is lost:
+                    del self._pending_of[lost.service_duel_id]
 
     def _update(self, service_duel_id: int, *, reactions: Mapping[Side, int | None] | None
                 = None, contested: bool = False, launch_failed: bool = False) -> None:
-        with self._cond:
-            key = self._pending_of.get(service_duel_id)
-            pending = self._pending.get(key) if key is not None else None
+        with self._lock:
+            pending = self._pending_of.get(service_duel_id)
             if pending is not None:  # not written yet: write it complete
                 if reactions is not None:
                     for i, side in enumerate(pending.sides):
@@ -248,47 +261,30 @@ class DuelRecorder:
             times = None
             if reactions is not None:
                 times = (reactions.get(challenger), reactions.get(opponent))
-            self._updates.append(_Update(duel_id, times, contested, launch_failed))
-            self._start()
-            self._cond.notify_all()
+        self._queue(_Update(duel_id, times, contested, launch_failed))
 
-    def _start(self) -> None:
-        if self._thread is None and not self._closing:
-            self._thread = threading.Thread(target=self._work, name="duel recorder",
-                                            daemon=True)
-            self._thread.start()
+    # -- the writer (the worker's thread) --
 
-    # -- the writer (its own thread) --
-
-    def _work(self) -> None:
+    def _write(self, job: _Job) -> None:
+        """Write one job, trying again with growing pauses while the file is busy."""
         pause = RETRY_FIRST_S
         while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._pending or self._updates or self._closing)
-                if self._closing and not (self._pending or self._updates):
-                    return
-                self._busy = True
             try:
-                self._write_some()
-                pause = RETRY_FIRST_S
+                store = self._connection()
+                if isinstance(job, PendingDuel):
+                    self._write_duel(store, job)
+                else:
+                    self._write_update(store, job)
+                return
             except StoreBusyError as exc:
                 self.failures += 1
                 # Once is news; the tries that follow only while it lasts.
                 log.log(logging.WARNING if pause == RETRY_FIRST_S else logging.INFO,
                         "cannot record duels just now (%s); trying again in %.1f s",
                         exc, pause)
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
-                    self._cond.wait_for(lambda: self._closing, pause)
-                    if self._closing:
-                        return
+                if self._work.wait_closing(pause):
+                    raise Unfinished from exc
                 pause = min(RETRY_MAX_S, pause * 2)
-                continue
-            finally:
-                with self._cond:
-                    self._busy = False
-                    self._cond.notify_all()
 
     def _connection(self) -> Store:
         if self._store is None:
@@ -298,33 +294,17 @@ class DuelRecorder:
                 raise StoreBusyError(str(exc)) from exc
         return self._store
 
-    def _write_some(self) -> None:
-        """Write what is pending, oldest first; a busy file stops it for a retry."""
-        while True:
-            with self._cond:
-                job: tuple[int, PendingDuel] | _Update
-                if self._pending:
-                    job = next(iter(self._pending.items()))
-                elif self._updates:
-                    job = self._updates[0]
-                else:
-                    return
-            store = self._connection()
-            if isinstance(job, tuple):
-                self._write_duel(store, *job)
-            else:
-                if job.reactions is not None:
-                    store.set_duel_reactions(job.duel_id, *job.reactions)
-                if job.contested:
-                    store.set_duel_contested(job.duel_id)
-                if job.launch_failed:
-                    store.set_duel_launch_failed(job.duel_id)
-                with self._cond:
-                    self._updates.popleft()
-                self._tell(store, job.duel_id)
+    def _write_update(self, store: Store, job: _Update) -> None:
+        if job.reactions is not None:
+            store.set_duel_reactions(job.duel_id, *job.reactions)
+        if job.contested:
+            store.set_duel_contested(job.duel_id)
+        if job.launch_failed:
+            store.set_duel_launch_failed(job.duel_id)
+        self._tell(store, job.duel_id)
 
-    def _write_duel(self, store: Store, key: int, p: PendingDuel) -> None:
-        with self._cond:  # a snapshot: times may still arrive while it is written
+    def _write_duel(self, store: Store, p: PendingDuel) -> None:
+        with self._lock:  # a snapshot: times may still arrive while it is written
             times = list(p.reaction_us)
             contested = p.contested
             outcome, winner, loser = p.outcome, p.winner, p.loser
@@ -338,24 +318,25 @@ class DuelRecorder:
             raise
         except StoreError as exc:  # the data refuses it (a player renamed, a game deleted)
             log.warning("%s not recorded with game %d: %s", p.describe(), p.game_id, exc)
-            with self._cond:
-                self._forget(key, p)
+            with self._lock:
+                self._forget(p)
             return
-        with self._cond:
-            self._forget(key, p)
+        later: _Update | None = None
+        with self._lock:
+            self._forget(p)
             self._stored[p.service_duel_id] = (duel_id, p.sides[0], p.sides[1])
             while len(self._stored) > REMEMBERED:
                 self._stored.popitem(last=False)
             failed_since = p.outcome != outcome  # learnt while writing
             if p.reaction_us != times or p.contested != contested or failed_since:
-                later = (p.reaction_us[0], p.reaction_us[1])
-                self._updates.append(_Update(duel_id, later, p.contested and not contested,
-                                             failed_since))
+                later = _Update(duel_id, (p.reaction_us[0], p.reaction_us[1]),
+                                p.contested and not contested, failed_since)
+        if later is not None:
+            self._queue(later)  # before this job counts done: a flush waits for it too
         self._tell(store, duel_id)
 
-    def _forget(self, key: int, p: PendingDuel) -> None:
-        self._pending.pop(key, None)
-        if self._pending_of.get(p.service_duel_id) == key:
+    def _forget(self, p: PendingDuel) -> None:
+        if self._pending_of.get(p.service_duel_id) is p:
             del self._pending_of[p.service_duel_id]
 
     def _tell(self, store: Store, duel_id: int) -> None:
@@ -369,29 +350,26 @@ class DuelRecorder:
 
     def pending(self) -> list[str]:
         """The duels not yet in the games file, described for a person."""
-        with self._cond:
-            return [p.describe() for p in self._pending.values()]
+        in_hand = self._work.in_hand()
+        jobs = ([in_hand] if in_hand is not None else []) + self._work.pending()
+        return [job.describe() for job in jobs if isinstance(job, PendingDuel)]
 
     def flush(self, timeout_s: float) -> bool:
         """Wait until everything pending is written; False if that took over `timeout_s`."""
-        with self._cond:
-            return self._cond.wait_for(
-                lambda: not (self._pending or self._updates or self._busy), timeout_s)
+        return self._work.flush(timeout_s)
 
     def close(self, timeout_s: float = 3.0) -> list[str]:
         """Write what is pending (waiting at most `timeout_s`), then stop.
 
-        Returns the duels still not recorded, described for a person (empty: all written).
+        Returns the duels still not recorded, described for a person (empty: all written):
+        those dropped past the queue's limit, and those still waiting at the end.
         """
-        self.flush(timeout_s)
-        with self._cond:
-            self._closing = True
-            self._cond.notify_all()
-            thread = self._thread
-        if thread is not None:
-            thread.join(self.busy_timeout_s + 1.0)
-        left = self.pending()
-        if self._store is not None and (thread is None or not thread.is_alive()):
+        left = self._work.close(timeout_s, grace_s=self.busy_timeout_s + 1.0)
+        jobs = ([left.in_hand] if left.in_hand is not None else []) + left.items
+        with self._lock:
+            named = list(self._dropped)
+        named += [job.describe() for job in jobs if isinstance(job, PendingDuel)]
+        if self._store is not None and not left.stuck:
             self._store.close()
             self._store = None
-        return left
+        return named

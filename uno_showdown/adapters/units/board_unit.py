@@ -1,4 +1,4 @@
-"""`--device serial`: a Showdown Unit on a microcontroller, over firmware_host's link.
+"""`--device serial`: a Showdown Unit on a microcontroller, over the board link.
 
 The board stamps every edge with its own microsecond timer and runs the
 countdown itself, so this unit `runs_own_countdown` and reports the board's
@@ -18,10 +18,8 @@ for it ends as launch failed, and nobody is credited its cards.
 from __future__ import annotations
 
 import argparse
-import collections
 import logging
 import threading
-import time
 from typing import Any
 
 from uno_showdown.adapters.board.link import (
@@ -92,9 +90,6 @@ class SerialUnit(ShowdownUnit):
 
     def __init__(self, port: str | None = None, **link_options: Any) -> None:
         super().__init__()
-        self._cond = threading.Condition()
-        self._inputs: collections.deque[UnitInput] = collections.deque()
-        self._woken = False
         self._answered = threading.Event()  # the board's first hello: ours, or a mismatch
         self._mismatch: VersionMismatch | None = None
         self.link = BoardLink(port, self._on_link_report, **link_options).start()
@@ -168,24 +163,6 @@ class SerialUnit(ShowdownUnit):
     def now_us(self) -> int:
         return self.link.now_us()
 
-    def read_inputs(self, timeout_s: float) -> list[UnitInput]:
-        deadline = time.monotonic() + max(0.0, timeout_s)
-        with self._cond:
-            while not self._inputs and not self._woken:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    break
-                self._cond.wait(left)
-            self._woken = False
-            out = list(self._inputs)
-            self._inputs.clear()
-        return out
-
-    def wake(self) -> None:
-        with self._cond:
-            self._woken = True
-            self._cond.notify_all()
-
     # -- display, sound, launcher --
 
     def _command(self, kind: str, args: tuple[int, ...] = ()) -> bool:
@@ -234,10 +211,8 @@ class SerialUnit(ShowdownUnit):
                                    "connected", abort_duel=False, launch_failed=True))
 
     def _report(self, item: UnitInput) -> None:
-        """Hand the service an input of the unit's own making (read with the board's)."""
-        with self._cond:
-            self._inputs.append(item)
-            self._cond.notify_all()
+        """Hand the service an input, the board's or the unit's own making."""
+        self.inputs.put(item)
 
     def stop_launcher(self) -> None:
         self._command(P.STOP)

@@ -4,9 +4,9 @@ Threading: the window's main thread pumps pygame events, stamps each one with
 `now_us()` the moment it is taken from SDL's queue, and hands paddle and timer
 presses to `press_paddle` / `press_timer`. The service (on the same thread when
 the window steps it inline, or on its own thread) collects them through
-`read_inputs`, which blocks on a condition until a press arrives, `wake()` is
-called, a launch finishes or the timeout runs out. Everything the service tells
-the unit (countdown, go, arrow, launch) is recorded under a lock as a
+`read_inputs`, which waits on the unit's input queue (`contract.unit.InputQueue`)
+until a press arrives, `wake()` is called, a launch finishes or the timeout runs out.
+Everything the service tells the unit (countdown, go, arrow, launch) is recorded under a lock as a
 `UnitState` snapshot for the view to draw; `on_change` tells the window a new
 frame is needed.
 
@@ -140,7 +140,6 @@ class EmulatorUnit(ShowdownUnit):
     def __post_init__(self) -> None:
         super().__init__()
         self._cond = threading.Condition()
-        self._inputs: list[UnitInput] = []
         self._state = UnitState()
         self._launch_pending = False
         self.closed = False
@@ -154,20 +153,18 @@ class EmulatorUnit(ShowdownUnit):
 
     def press_paddle(self, side: Side, t_us: int) -> None:
         """A paddle went down at `t_us` (key, mouse or touch): report it and draw it held."""
+        self.inputs.put(PaddlePressed(side, t_us))
         with self._cond:
-            self._inputs.append(PaddlePressed(side, t_us))
             self._update(held=self._state.held | {side})
-            self._cond.notify_all()
 
     def release_paddle(self, side: Side) -> None:
         with self._cond:
             self._update(held=self._state.held - {side})
 
     def press_timer(self, t_us: int) -> None:
+        self.inputs.put(TimerPressed(t_us))
         with self._cond:
-            self._inputs.append(TimerPressed(t_us))
             self._update(timer_held=True)
-            self._cond.notify_all()
 
     def release_timer(self) -> None:
         with self._cond:
@@ -185,32 +182,21 @@ class EmulatorUnit(ShowdownUnit):
         return self.clock_us()
 
     def read_inputs(self, timeout_s: float) -> list[UnitInput]:
-        deadline = time.monotonic() + max(0.0, timeout_s)
-        with self._cond:
-            while True:
-                self._finish_launch_if_due()
-                if self._inputs or self._wake.is_set():
-                    break
-                wait = deadline - time.monotonic()
-                if self._launch_pending:
-                    wait = min(wait, (self._state.launch_end_us - self.now_us()) / 1_000_000)
-                if wait <= 0:
-                    break
-                self._cond.wait(wait)
-            self._wake.clear()
-            out, self._inputs = self._inputs, []
-            return out
+        return self.inputs.take(timeout_s, due=self._launch_due)
 
-    def wake(self) -> None:
+    def _launch_due(self) -> float | None:
+        """The launch's end, a timed input: reported once due; else seconds until it is."""
         with self._cond:
-            self._wake.set()
-            self._cond.notify_all()
+            self._finish_launch_if_due()
+            if not self._launch_pending:
+                return None
+            return (self._state.launch_end_us - self.now_us()) / 1_000_000
 
     def _finish_launch_if_due(self) -> None:
         if self._launch_pending and self.now_us() >= self._state.launch_end_us:
             self._launch_pending = False
             cards = sum(p.cards for p in self._state.launch)
-            self._inputs.append(LaunchFinished(self._state.launch_end_us, cards_counted=cards))
+            self.inputs.put(LaunchFinished(self._state.launch_end_us, cards_counted=cards))
 
     # -- display and sound (the service) --
 
@@ -284,7 +270,7 @@ class EmulatorUnit(ShowdownUnit):
             self._launch_pending = True
             self._update(launch=tuple(parts), launch_start_us=now, launch_end_us=now + duration,
                          cards=0)
-            self._cond.notify_all()
+        self.inputs.recheck()  # a waiting read now also ends when the launch does
 
     def stop_launcher(self) -> None:
         """Cut the animation short: the cards land where they were going at once."""
@@ -293,7 +279,6 @@ class EmulatorUnit(ShowdownUnit):
                 now = min(self._state.launch_end_us, self.now_us())
                 self._update(launch_end_us=now)
                 self._finish_launch_if_due()
-                self._cond.notify_all()
 
     def close(self) -> None:
         self.stop_launcher()

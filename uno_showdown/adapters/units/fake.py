@@ -5,7 +5,8 @@ to the next scripted arrival (or by `timeout`), so a whole duel runs in
 microseconds of real time and every run is reproducible. Each input is
 scripted with the stamp the hardware would give it and, separately, the time
 it reaches the service, which is how tests and the simulator reproduce late,
-out-of-order delivery.
+out-of-order delivery. The script is the hardware's timing; an input that has arrived
+goes on the unit's input queue (`contract.unit.InputQueue`), as every adapter's does.
 """
 
 from __future__ import annotations
@@ -69,19 +70,17 @@ class FakeUnit(ShowdownUnit):
         return self._now
 
     def read_inputs(self, timeout_s: float) -> list[UnitInput]:
-        self._wake.clear()
         limit = self._now + max(0, round(timeout_s * 1_000_000))
         if self._queue and self._queue[0][0] <= limit:
             self._now = max(self._now, self._queue[0][0])
-            out: list[UnitInput] = []
             while self._queue and self._queue[0][0] <= self._now:
                 item = heapq.heappop(self._queue)[2]
                 if isinstance(item, LaunchFinished):
                     self.motor_running = False
-                out.append(item)
-            return out
-        self._now = limit
-        return []
+                self.inputs.put(item)
+        else:
+            self._now = limit
+        return self.inputs.take(0)  # what arrived, and the wake it consumed
 
     def _record(self, name: str, *args: object) -> None:
         self.calls.append(Call(self._now, name, args))

@@ -11,8 +11,9 @@ Why it looks like this:
   Under a factory that stamps edges in software (RPi.GPIO, native) the unit
   says so through `stamps_edges`, and the service logs one warning.
 * Callbacks to queue. Pin callbacks run on the factory's thread; they only put
-  stamped inputs on a `queue.Queue`, and `read_inputs` blocks on it, so the
-  service thread is the only one that touches the duel.
+  stamped inputs on the unit's input queue (`contract.unit.InputQueue`), and
+  `read_inputs` waits on it, so the service thread is the only one that touches
+  the duel.
 * The launcher (`adapters.units.launcher`) stops by itself after its hard maximum
   on-time, and the unit stops it on `close()`. The unit installs no signal
   handler: the command that runs the table owns SIGTERM, SIGINT and SIGHUP
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import queue
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -67,9 +67,6 @@ SOFTWARE_STAMPING_FACTORIES = frozenset({"RPiGPIOFactory", "NativeFactory"})
 TIMER_HOLDOFF_US = 200_000
 #: Arrow blink, seconds on and off.
 ARROW_BLINK_S = 0.25
-
-_WAKE = object()
-
 
 def factory_stamps_edges(factory: object) -> bool:
     """Whether a gpiozero pin factory reports the time of the edge itself.
@@ -126,7 +123,6 @@ class GpioUnit(ShowdownUnit):
         self.factory = factory
         self.stamps_edges = factory_stamps_edges(factory)
         self.clock: TickClock = factory_clock(factory)
-        self._inputs: queue.Queue[object] = queue.Queue()
         self._devices: list[Any] = []
         self._last_timer_us: int | None = None
         self._frozen = False
@@ -192,12 +188,12 @@ class GpioUnit(ShowdownUnit):
     # -- edges (pin factory threads) --
 
     def _put(self, item: UnitInput) -> None:
-        self._inputs.put(item)
+        self.inputs.put(item)
 
     def _paddle_edge(self, side: Side) -> Callable[[Any, bool], None]:
         def on_edge(ticks: Any, active: bool) -> None:
             if active:
-                self._inputs.put(PaddlePressed(side, self.clock.edge_us(ticks)))
+                self.inputs.put(PaddlePressed(side, self.clock.edge_us(ticks)))
         return on_edge
 
     def _timer_edge(self, ticks: Any, active: bool) -> None:
@@ -208,7 +204,7 @@ class GpioUnit(ShowdownUnit):
         if last is not None and 0 <= t_us - last < TIMER_HOLDOFF_US:
             return
         self._last_timer_us = t_us
-        self._inputs.put(TimerPressed(t_us))
+        self.inputs.put(TimerPressed(t_us))
 
     def _card_edge(self, ticks: Any, active: bool) -> None:
         self.launcher.card_edge(self.clock.edge_us(ticks), active)
@@ -218,22 +214,9 @@ class GpioUnit(ShowdownUnit):
     def now_us(self) -> int:
         return self.clock.now_us()
 
-    def wake(self) -> None:
-        super().wake()
-        self._inputs.put(_WAKE)
-
     def read_inputs(self, timeout_s: float) -> list[UnitInput]:
         self.launcher.check()
-        self._wake.clear()
-        out: list[UnitInput] = []
-        try:
-            item = self._inputs.get(timeout=max(0.0, timeout_s))
-            while True:
-                if item is not _WAKE:
-                    out.append(item)  # type: ignore[arg-type]
-                item = self._inputs.get_nowait()
-        except queue.Empty:
-            pass
+        out = self.inputs.take(timeout_s)
         self.launcher.check()
         return out
 
