@@ -47,7 +47,11 @@ BATCH = 500
 #: How often the file is checked for the organiser's changes, and the state sent again.
 POLL_S = 0.1
 #: The least time between two standings sent to the tables (the page has every change).
-STANDINGS_EVERY_S = 0.3
+STANDINGS_EVERY_S = 1.0
+#: The least time between two states made for the page: a state costs the same for one deal
+#: as for a hundred, so in a burst the deals of that moment share one (and a deal waits at
+#: most this long for it).
+STATE_EVERY_S = 0.05
 
 
 @dataclass
@@ -86,6 +90,8 @@ class DirectorSync:
         self._seatings: dict[int, wire.Seating] = {}
         self._seated: dict[int, set[int]] = {}  # by box: who played there (one batch)
         self._standings_sent = -math.inf  # when the tables were last sent the standings
+        self._state_sent = -math.inf  # when the page's state was last made
+        self._state_due: float | None = None  # when the next is to be made
         self._standings_due: float | None = None  # when the newest are to go to them
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -109,8 +115,10 @@ class DirectorSync:
     def _run(self) -> None:
         while not self._stop.is_set():
             batch: list[Inbound] = []
+            due = self._state_due
+            wait = POLL_S if due is None else min(POLL_S, max(0.0, due - time.monotonic()))
             try:
-                batch.append(self.link.inbox.get(timeout=POLL_S))
+                batch.append(self.link.inbox.get(timeout=wait))
                 while len(batch) < BATCH:
                     batch.append(self.link.inbox.get_nowait())
             except queue.Empty:
@@ -123,8 +131,12 @@ class DirectorSync:
                 version = self.champ.store.data_version()
                 if taken or reconnected or version != self._data_version:
                     self._data_version = version
+                    if self._state_due is None:
+                        self._state_due = self._state_sent + STATE_EVERY_S
+                now = time.monotonic()
+                if self._state_due is not None and now >= self._state_due:
                     self.publish_state()
-                elif self._standings_due is not None and time.monotonic() >= self._standings_due:
+                elif self._standings_due is not None and now >= self._standings_due:
                     self._send_standings()
             except Exception:  # a bad moment must not end the director's sync
                 log.exception("director: sync step failed")
@@ -278,6 +290,9 @@ class DirectorSync:
     # -- telling the tables --
 
     def publish_state(self) -> None:
+        """Tell every table its seating, and the page (and, at most every
+        `STANDINGS_EVERY_S`, the tables) the standings."""
+        self._state_due, self._state_sent = None, time.monotonic()
         snap = self.champ.snapshot(self._data_of)
         seatings = seatings_of(snap)
         for table, secret in self.secrets.items():
