@@ -45,7 +45,8 @@ class Table:
     """A headless table on a fake unit, with a game of Ann, Bob and Cid in its games file."""
 
     def __init__(self, tmp_path: Path, *, game: bool = True, cards: int = 1,
-                 follows_newest: bool = False, max_cards: int | None = 3) -> None:
+                 follows_newest: bool = False, max_cards: int | None = 3,
+                 most_cards: int = 3) -> None:
         self.unit = FakeUnit()
         self.unit.max_cards = max_cards
         config = DuelConfig(countdown_min_us=COUNTDOWN_US, countdown_max_us=COUNTDOWN_US)
@@ -59,7 +60,8 @@ class Table:
         self.heard: list[ServiceEvent] = []
         self.feed = self.service.subscribe("the test's table")
         self.said: list[str] = []
-        self.headless = HeadlessTable(self.service, cards, self.app, say=self.said.append)
+        self.headless = HeadlessTable(self.service, cards, self.app, say=self.said.append,
+                                      most_cards=most_cards)
         self.service.add_listener(self.headless.tell)
         self.headless.start()
         self.step(0)
@@ -173,10 +175,18 @@ def test_cards_alone_keep_the_players_and_seats_forget_them(table: Table) -> Non
     assert table.headless.next_duel.cards == 1
 
 
-def test_new_cards_for_a_showdown_card_keep_its_rule(table: Table) -> None:
+def test_new_cards_for_a_showdown_card_keep_its_rule(tmp_path: Path) -> None:
     """`duel --played-by Bob --cards 2`, then `duel --cards N`: still Bob's showdown card,
-    so still 1 to 3 cards (a GPIO unit has no limit of its own to catch 20)."""
-    table.unit.max_cards = None
+    so still 1 to 3 cards, even where the table agreed on more for duels named by hand (a
+    GPIO unit has no limit of its own to catch 20)."""
+    table = Table(tmp_path, max_cards=None, most_cards=20)
+    try:
+        _showdown_card_keeps_its_rule(table)
+    finally:
+        table.close()
+
+
+def _showdown_card_keeps_its_rule(table: Table) -> None:
     table.ask(played_by="Bob", cards=2)
     assert table.ask(cards=3)["ok"].startswith(
         "next duel: Bob (left paddle) and Cid (right paddle), 3 cards (Bob's showdown card")
@@ -189,10 +199,28 @@ def test_new_cards_for_a_showdown_card_keep_its_rule(table: Table) -> None:
                                                 "paddle), 20 cards: ")
 
 
+def test_a_duel_named_by_hand_loads_one_to_three_cards_unless_the_table_agrees(
+        table: Table) -> None:
+    """`duel Ann Dan --cards 7`: the Showdown sheet says 1 to 3, so it is refused in one
+    sentence and the next duel stays as it was; `run --most-duel-cards 7` allows it."""
+    table.unit.max_cards = None
+    before = table.headless.next_duel
+    reply = table.ask(players=["Ann", "Cid"], cards=7)
+    assert reply == {"error": "a duel loads 1 to 3 cards, not 7 (the Showdown sheet says 1 to "
+                              "3): name fewer, or start the table with --most-duel-cards N if "
+                              "it agrees on more"}
+    assert table.headless.next_duel == before
+    assert table.ask(seats=True, cards=4) == {"error": reply["error"].replace("7", "4")}
+
+
+def test_run_refuses_more_default_cards_than_a_duel_may_load() -> None:
+    assert main(["run", "--device", "emulator", "--cards", "5"]) == 2
+
+
 def test_a_showdown_card_without_cards_takes_at_most_three(tmp_path: Path) -> None:
     """A service started with `run --cards 4`: `duel --played-by Ann` gave no number, so it
     takes the service's cards up to a showdown's most, 3."""
-    table = Table(tmp_path, cards=4, max_cards=None)
+    table = Table(tmp_path, cards=4, max_cards=None, most_cards=4)
     try:
         assert table.ask(played_by="Ann")["ok"].startswith(
             "next duel: Ann (left paddle) and Bob (right paddle), 3 cards (Ann's showdown card")

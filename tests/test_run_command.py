@@ -53,7 +53,12 @@ def test_dummy_video_driver_is_no_display(monkeypatch):
 
 def test_run_rejects_bad_options_in_one_line(capsys):
     assert main(["run", "--device", "emulator", "--cards", "0"]) == 2
-    assert "--cards must be from 1 to 20, not 0" in capsys.readouterr().err
+    assert "--cards must be from 1 to 3, not 0" in capsys.readouterr().err
+    # a duel loads 1 to 3 cards (the Showdown sheet) unless the table agrees on more
+    assert main(["run", "--device", "emulator", "--cards", "5"]) == 2
+    assert "--cards must be from 1 to 3, not 5" in capsys.readouterr().err
+    assert main(["run", "--device", "emulator", "--most-duel-cards", "21"]) == 2
+    assert "--most-duel-cards must be from 1 to 20, not 21" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["run", "--device", "toaster"])
 

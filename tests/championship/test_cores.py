@@ -19,7 +19,14 @@ from uno_showdown.core.championship.clock import (
 )
 from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.results import awards
-from uno_showdown.core.championship.settings import Seating, TieKey, TimeUp, make, parse_tie_break
+from uno_showdown.core.championship.settings import (
+    LuckyBy,
+    Seating,
+    TieKey,
+    TimeUp,
+    make,
+    parse_tie_break,
+)
 from uno_showdown.core.championship.standings import Deal, Entrant, standings
 from uno_showdown.core.championship.text import decimal_text, fraction_text
 
@@ -143,7 +150,27 @@ def test_awards_from_the_final_and_the_luckiest_from_qualifying() -> None:
                   (TieKey.LOT,))
     a = awards(q, f, final_over=True)
     assert [ln.number for ln in a.places] == [2, 4, 1]
-    assert a.luckiest is not None and a.luckiest.number == 3  # 9 points, the highest result
+    assert a.luckiest is not None and a.luckiest.number == 3  # 9 points, the most
+    assert a.luckiest_by is LuckyBy.POINTS
+
+
+def test_the_luckiest_collected_the_most_points_unless_the_event_reads_it_per_game() -> None:
+    """Seed 000: "the participant who collected the most points in the qualifying round".
+    Player 1 collected 30 points in 3 games (10 a game), player 2 25 in 1 game (25 a game):
+    by the seed's words player 1 is the luckiest; by the per-game reading, player 2."""
+    players = [E(n, n) for n in range(1, 4)]
+    deals = [Deal("a", 1, "qualifying", {1: 10, 2: 25, 3: 0}),
+             Deal("b", 1, "qualifying", {1: 10, 3: 5}),
+             Deal("c", 1, "qualifying", {1: 10, 3: 5})]
+    q = standings(players, deals, "qualifying", (TieKey.LOT,))
+    by_points = awards(q, [], final_over=False)
+    assert by_points.luckiest is not None and by_points.luckiest.number == 1
+    by_result = awards(q, [], final_over=False, luckiest_by=LuckyBy.RESULT)
+    assert by_result.luckiest is not None and by_result.luckiest.number == 2
+    assert make(tables=1).luckiest is LuckyBy.POINTS
+    assert make(tables=1, luckiest="Result").luckiest is LuckyBy.RESULT
+    with pytest.raises(ChampionshipError, match="--luckiest must be points"):
+        make(tables=1, luckiest="luck")
 
 
 def test_settings_refuse_what_makes_no_sense_in_one_sentence() -> None:

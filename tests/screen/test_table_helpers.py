@@ -96,6 +96,22 @@ def test_the_item_box_names_whom_each_item_hits(db: Path) -> None:
     app.close()
 
 
+def test_after_a_skip_the_banana_peel_hits_whoever_laid_it(db: Path) -> None:
+    """Seed 004: "the person who went directly before the Item Box player". Ann lays a Skip,
+    Bob misses the turn, Cid plays the Wild Item Box: Ann played directly before Cid."""
+    app = open_game(db, "mario-kart")
+    driver = Driver(app)
+    driver.tap("tab:table")
+    driver.tap("item_by:Cid")
+    driver.tap("colour:yellow")
+    assert driver.view.effect.draws == (("Bob", 2),)  # nobody was skipped
+    driver.tap("item_after_skip")  # the card before was a Skip (or a Draw Two)
+    assert driver.view.effect.draws == (("Ann", 2),)  # worked out again at once
+    driver.tap("item_after_skip")
+    assert driver.view.effect.draws == (("Bob", 2),)
+    app.close()
+
+
 def test_the_first_card_page_applies_the_decks_rule(db: Path) -> None:
     app = open_game(db, "mario-kart")
     driver = Driver(app)
@@ -115,8 +131,12 @@ def test_the_rules_view_shows_the_sheet_and_scrolls(db: Path) -> None:
     driver.tap("tab:rules")
     texts = [line[0] for line in driver.view.lines]
     assert texts[0] == "Scoring" and "UNO Showdown: its own rules" in texts
-    assert "Stacking · classic UNO rules, special rules" in texts
-    assert "Not in force" in texts and "Draw Two" not in texts  # stacking replaces it
+    assert "Stacking · seed 001, Special rules" in texts
+    assert "Showdown cards · seed 002, Showdowns" in texts  # every rule says whose word it is
+    assert "The first card · our inference: seed 002 only says to turn the top card over; " \
+        "the table plays the first card as the classic rules (001) do" in texts
+    assert "Not in force" in texts
+    assert not any(t.startswith("Draw Two") for t in texts)  # stacking replaces it
     assert not driver.enabled("up")
     driver.tap("down")
     assert driver.view.scroll.offset > 0
@@ -130,7 +150,8 @@ def test_the_championship_sheet_is_its_regulation(db: Path) -> None:
     driver = Driver(app)
     driver.tap("tab:rules")
     texts = [line[0] for line in driver.view.lines]
-    assert "The championship's regulation" in texts and "2.4.8 Nothing else" in texts
+    assert "The championship's regulation" in texts
+    assert "2.4.8 Nothing else · seed 000, 2.4.8" in texts
     assert "House rules in force" not in texts
     app.close()
 
@@ -359,3 +380,43 @@ def test_the_direction_box_keeps_the_round_and_a_whole_direction(db: Path, lang:
             assert drawn == words and size >= theme.MIN_TEXT_PX, (lang, words)
     finally:
         set_language("en")
+
+
+def test_round_entry_asks_the_next_player_for_what_a_last_plus_two_made_them_draw(
+        db: Path) -> None:
+    """Seed 004: a last Draw Two or Wild Draw Four still makes the next player draw, and
+    those cards count: the round entry asks for them in that player's hand."""
+    app = open_game(db, "mario-kart")
+    driver = Driver(app)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    view = driver.view
+    assert view.current == "Bob" and view.draws_for_last_card("Bob")
+    assert not view.draws_for_last_card("Cid")
+    driver.screen.draw(driver.surface)  # the hint is drawn in every size
+    for code in ("r5", "wild+4", "y9"):  # Bob's card, and the two a last Draw Two gave him
+        driver.tap(f"card:{code}")
+    assert view.hand_total("Bob") == 64
+    app.close()
+    classic = open_game(db.with_name("classic.db"), "classic")
+    driver = Driver(classic)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    assert not driver.view.draws_for_last_card("Bob")
+    classic.close()
+
+
+def test_blank_cards_are_on_the_card_grid_only_under_their_house_rule(db: Path) -> None:
+    app = open_game(db, "classic")
+    driver = Driver(app)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    assert "card:blank" not in {b.key for b in driver.screen.buttons()}
+    app.close()
+    ruled = open_game(db.with_name("blank.db"), "classic", house_rules=["blank_plus_ten"])
+    driver = Driver(ruled)
+    driver.tap("enter_round")
+    driver.tap("winner:Ann")
+    driver.tap("card:blank")
+    assert driver.view.hand_total("Bob") == 50
+    ruled.close()

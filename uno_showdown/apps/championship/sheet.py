@@ -107,6 +107,18 @@ def _seat(snap: Snapshot, number: int) -> str:
         f"<li>{name}</li>")
 
 
+def luckiest_text(snap: Snapshot) -> str:
+    """The luckiest award's line: which reading the event used (the seed's most qualifying
+    points, or the highest result) and the winner's points and result."""
+    a = snap.awards
+    if a.luckiest is None:
+        return snap.settings.luckiest_text()
+    points, games = points_in_games(a.luckiest.points, a.luckiest.games)
+    return _("{reading}: {points} {games}, result {result}").format(
+        reading=snap.settings.luckiest_text(), points=points, games=games,
+        result=decimal_text(a.luckiest.result))
+
+
 def results_sheet(snap: Snapshot) -> str:
     """The whole results sheet for the event as it stands."""
     a = snap.awards
@@ -114,9 +126,7 @@ def results_sheet(snap: Snapshot) -> str:
     titles = [_("1st place"), _("2nd place"), _("3rd place")]
     cards = [_award("first" if i == 0 else "", titles[i], ln, _award_text(ln))
              for i, ln in enumerate(places[:3])]
-    cards.append(_award("luckiest", _("The luckiest"), a.luckiest,
-                        _("highest qualifying result") + (
-                            ": " + decimal_text(a.luckiest.result) if a.luckiest else "")))
+    cards.append(_award("luckiest", _("The luckiest"), a.luckiest, luckiest_text(snap)))
     parts = [
         "<header>",
         f"<h1>{escape(snap.event.name)}</h1>",

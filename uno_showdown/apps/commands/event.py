@@ -66,7 +66,12 @@ def _settings_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     p.add_argument("--seating", metavar="HOW",
                    help=d(_("full (as few tables as seat a flight) or spread (every table of "
                             "the bar)"), "full"))
-    p.add_argument("--edition", metavar="DECK", help=d(_("the deck the tables play"), "classic"))
+    p.add_argument("--deck", "--edition", dest="edition", metavar="DECK",
+                   help=d(_("the deck the tables play; rule 2.4.8 plays the classic, so another "
+                            "is the director's explicit choice"), "classic"))
+    p.add_argument("--luckiest", metavar="HOW",
+                   help=d(_("the luckiest award: points (the seed's most qualifying points) or "
+                            "result (the highest points ÷ games)"), "points"))
     p.add_argument("--target", type=int, metavar="POINTS",
                    help=d(_("a game at a table ends and starts again when someone reaches "
                             "this"), 500))
@@ -74,7 +79,7 @@ def _settings_options(p: argparse.ArgumentParser, defaults: bool) -> None:
 
 SETTING_NAMES = ("tables", "table_size", "qualifying_minutes", "flight_minutes",
                  "flight_break_minutes", "break_minutes", "final_minutes", "finalists",
-                 "time_up", "tie_break", "seating", "edition", "target")
+                 "time_up", "tie_break", "seating", "edition", "target", "luckiest")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -510,7 +515,8 @@ def results_json(snap: Snapshot) -> dict[str, Any]:
               for i, ln in enumerate(a.places, 1)]
     luckiest = None if a.luckiest is None else {
         "number": a.luckiest.number, "name": a.luckiest.name,
-        "result": fraction_text(a.luckiest.result)}
+        "points": a.luckiest.points, "result": fraction_text(a.luckiest.result),
+        "by": a.luckiest_by.value}
     return {"event": snap.event.name, "complete": snap.over, "places": places,
             "luckiest": luckiest, "final": [line_json(ln) for ln in snap.final],
             "qualifying": [line_json(ln) for ln in snap.qualifying]}
@@ -542,8 +548,11 @@ def cmd_results(args: argparse.Namespace) -> int:
                 place=title, number=ln.number, name=ln.name, points=points, games=games,
                 result=decimal_text(ln.result)))
         if a.luckiest is not None:
-            print(_("The luckiest: {number} {name}, result {result}").format(
-                number=a.luckiest.number, name=a.luckiest.name,
+            points, games = points_in_games(a.luckiest.points, a.luckiest.games)
+            print(_("The luckiest ({reading}): {number} {name}, {points} {games}, result "
+                    "{result}").format(
+                reading=snap.settings.luckiest_text(), number=a.luckiest.number,
+                name=a.luckiest.name, points=points, games=games,
                 result=decimal_text(a.luckiest.result)))
         print()
         print(_("Qualifying:"))

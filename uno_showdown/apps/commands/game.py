@@ -318,6 +318,8 @@ def cmd_round(args: argparse.Namespace) -> int:
     with opened(args, lazy=True) as app:  # one more round: the history stays in the file
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)
+        hands = table_commands.with_last_draw(app.game, entered.winner, entered.hands,
+                                              entered.points, args.last_draw)
         showdown, said = table_commands.showdown_said(args.showdown)
         if showdown:
             verdict = app.last_card(entered.order[0] if entered.order else entered.winner,
@@ -325,7 +327,7 @@ def cmd_round(args: argparse.Namespace) -> int:
             if not verdict.won:  # the rules' outcome, not a mistake: nothing to record
                 print(_("No round recorded: {reason}.").format(reason=verdict.message()))
                 return 1
-        summary = app.record_round(entered.winner, _parse_hands(entered.hands), entered.points,
+        summary = app.record_round(entered.winner, _parse_hands(hands), entered.points,
                                    order=entered.order, out_on=entered.out_on,
                                    showdown=showdown, showdown_said=said)
         game = app.game

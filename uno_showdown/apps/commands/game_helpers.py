@@ -53,6 +53,13 @@ def register(games: argparse._SubParsersAction,
     p.add_argument("player", help=_("who played the Wild Item Box"))
     p.add_argument("colour", help=_("the turned card's colour: {choices}").format(
         choices=", ".join(COLOURS)))
+    after = p.add_mutually_exclusive_group()
+    after.add_argument("--after-skip", action="store_true",
+                       help=_("the card before the Wild Item Box was a Skip or a Draw Two: "
+                              "whoever laid it played directly before"))
+    after.add_argument("--before", metavar="NAME",
+                       help=_("who played directly before the Wild Item Box (after a jump-in, "
+                              "say)"))
     p.set_defaults(func=cmd_item)
 
     p = games.add_parser("first-card", parents=[with_game],
@@ -82,6 +89,36 @@ def add_round_arguments(p: argparse.ArgumentParser) -> None:
                    help=_("UNO Showdown: the winner went out on a showdown card, so the round "
                           "stands only if they won its duel; alone, the duel the unit just "
                           "recorded decides, or say won or lost"))
+    p.add_argument("--last-draw", metavar="CARDS",
+                   help=_("UNO Mario Kart: the winner's last card was a Draw Two or a Wild "
+                          "Draw Four, so the next player drew these cards; they count in "
+                          "that player's hand, e.g. \"r5 g7\""))
+
+
+def with_last_draw(game: Game, winner: str | None, hands: dict[str, str],
+                   points: dict[str, int], drawn: str | None) -> dict[str, str]:
+    """The hands typed, with the cards the winner's last +2 or +4 made the next player draw
+    added to that player's hand (seed 004: they still draw them, and they count)."""
+    from uno_showdown.core.table.last_draw import last_draw
+    from uno_showdown.core.table.names import name_key
+
+    if drawn is None:
+        return hands
+    if winner is None:
+        raise ConfigError(_("say who went out with --winner NAME"))
+    cards = game.edition.parse_hand(_word(drawn), _("the cards drawn for the last card"))
+    player, _cards = last_draw(game, winner, cards)
+    if any(name_key(n) == name_key(player) for n in points):
+        raise ConfigError(_("{name} drew for the last card: give {name}'s hand as cards, not "
+                            "points, so the cards drawn are added").format(name=player))
+    typed = next((n for n in hands if name_key(n) == name_key(player)), None)
+    if typed is None:
+        raise ConfigError(_("{name} drew for the last card: give {name}'s hand too, the "
+                            "cards held before drawing (\"{name}: -\" for none)").format(
+                                name=player))
+    out = dict(hands)
+    out[typed] = f"{hands[typed].strip().strip('-')} {_word(drawn)}"
+    return out
 
 
 def add_edit_arguments(p: argparse.ArgumentParser) -> None:
@@ -182,23 +219,26 @@ def cmd_house_rules(args: argparse.Namespace) -> int:
 def sheet_lines(game: Game) -> list[str]:
     """The rule sheet as text: scoring, the regulation or the deck's rules, the house rules."""
     from uno_showdown.core.table import house_rules as house
+    from uno_showdown.core.table.seed_rules import scoring_sources
 
     drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
-    lines = [_("Scoring: {rules}.").format(rules=rules_line(game))]
+    sources = scoring_sources(game.rules.method.key, game.rules.modifiers)
+    lines = [_("Scoring: {rules}.").format(rules=rules_line(game))
+             + "".join(f" [{s.label()}]" for s in sources)]
 
-    def section(title: str, entries: Sequence[tuple[str, str]]) -> None:
+    def section(title: str, rules: Sequence[house.SheetRule | house.HouseRule]) -> None:
         lines.extend(["", title])
-        for heading, text in entries:
-            lines.append(f"* {heading}: {text}")
+        for rule in rules:
+            lines.append(f"* {_(rule.title)}: {_(rule.text)} [{rule.source.label()}]")
 
     if drawn.regulation:
-        section(_("The championship's regulation (rule 2.4):"),
-                [(_(r.title), _(r.text)) for r in drawn.regulation])
+        section(_("The championship's regulation (rule 2.4):"), drawn.regulation)
     if drawn.deck:
-        section(f"{game.edition.title}:",
-                [(_(r.title), _(r.text)) for r in drawn.deck])
+        section(f"{game.edition.title}:", drawn.deck)
+    if drawn.regulation and game.edition_key != "classic":
+        lines.extend(["", _(house.DIRECTORS_DECK).format(deck=game.edition.title)])
     if drawn.chosen:
-        section(_("House rules in force:"), [(_(r.title), _(r.text)) for r in drawn.chosen])
+        section(_("House rules in force:"), drawn.chosen)
     elif not drawn.regulation:
         lines.extend(["", _("House rules in force: none.")])
     if drawn.not_chosen:
@@ -235,7 +275,7 @@ def cmd_direction(args: argparse.Namespace) -> int:
 
 def cmd_item(args: argparse.Namespace) -> int:
     from uno_showdown.core.deck.cards import Colour
-    from uno_showdown.core.table.items import ONLY_THE_ITEM, describe, reveal
+    from uno_showdown.core.table.items import ONLY_THE_ITEM, colour_to_follow, describe, reveal
 
     colour_word = _word(args.colour).strip().lower()
     colours = dict(zip(COLOURS, [*Colour, None], strict=True))
@@ -248,8 +288,11 @@ def cmd_item(args: argparse.Namespace) -> int:
         if game.edition_key != "mario-kart":
             raise ConfigError(_("only UNO Mario Kart has the Wild Item Box: this game is played "
                                "with {edition}").format(edition=game.edition.title))
-        effect = reveal(game.seating, _word(args.player), colours[colour_word])
+        effect = reveal(game.seating, _word(args.player), colours[colour_word],
+                        after_skip=args.after_skip,
+                        before=None if args.before is None else _word(args.before))
         print(f"{effect.item.label}: " + " ".join(describe(effect)))
+        print(colour_to_follow(effect))
         print(_(ONLY_THE_ITEM))
         return 0
 

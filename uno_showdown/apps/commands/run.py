@@ -30,6 +30,7 @@ from uno_showdown.apps.commands.options import (
     open_duel_log,
 )
 from uno_showdown.contract.events import ConfigError
+from uno_showdown.core.table.turns import MAX_DUEL_CARDS
 
 if TYPE_CHECKING:
     from uno_showdown.service.loop import ShowdownService
@@ -60,7 +61,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="show the screen in a window instead of filling the display",
     )
     parser.add_argument("--cards", type=int, default=1,
-                        help=f"cards per duel when headless, 1 to {MAX_CARDS} (default 1)")
+                        help="cards per duel when headless, 1 to --most-duel-cards (default 1)")
+    parser.add_argument("--most-duel-cards", type=int, default=MAX_DUEL_CARDS, metavar="N",
+                        help="the most cards a duel may load, for a table that agrees on more "
+                        f"than the Showdown sheet's {MAX_DUEL_CARDS} (up to {MAX_CARDS})")
     parser.add_argument("--db", metavar="PATH", help="the companion's score database")
     parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
     parser.add_argument("--lang", help="language of the screen (en, ru, uk, hy)")
@@ -115,7 +119,8 @@ def run(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    check_range("--cards", args.cards, 1, MAX_CARDS)
+    check_range("--most-duel-cards", args.most_duel_cards, 1, MAX_CARDS)
+    check_range("--cards", args.cards, 1, args.most_duel_cards)
     windowed = not args.headless and have_display()
     if args.device == "emulator" and not windowed:
         raise ConfigError("the emulator unit lives in a window, and there is no display here "
@@ -160,13 +165,15 @@ def run(args: argparse.Namespace) -> int:
                                      ) from None
                 print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
         return run_headless(service, args.cards, app, listen=True,
+                            most_cards=args.most_duel_cards,
                             socket_path=Path(args.socket) if args.socket else None,
                             follow_games=args.game is None)
     raise AssertionError("unreachable")  # pragma: no cover - ExitStack does not swallow
 
 
 def run_headless(service: ShowdownService, cards: int, app: Any, *, listen: bool = False,
-                 socket_path: Path | None = None, follow_games: bool = True) -> int:
+                 socket_path: Path | None = None, follow_games: bool = True,
+                 most_cards: int = MAX_DUEL_CARDS) -> int:
     """The unit on its own: keep a duel loaded; the timer button does the rest.
 
     With `listen`, `uno-showdown duel` can say who plays the next duel, over the duel
@@ -187,7 +194,8 @@ def run_headless(service: ShowdownService, cards: int, app: Any, *, listen: bool
         except OSError as exc:
             log.warning("cannot print the duel: %s", exc)
 
-    table = HeadlessTable(service, cards, app, follow_games=follow_games, say=say)
+    table = HeadlessTable(service, cards, app, follow_games=follow_games, say=say,
+                          most_cards=most_cards)
     server = None
     if listen:
         try:

@@ -82,9 +82,13 @@ class HeadlessTable:
     """
 
     def __init__(self, service: ShowdownService, cards: int, app: Any | None, *,
-                 follow_games: bool = True, say: Callable[[str], None] = print) -> None:
+                 follow_games: bool = True, say: Callable[[str], None] = print,
+                 most_cards: int = MAX_DUEL_CARDS) -> None:
         self.service = service
         self.default_cards = cards
+        #: The most cards a duel may load: the unit's sheet says 1 to 3 (`run
+        #: --most-duel-cards` for a table that agrees on more).
+        self.most_cards = most_cards
         self.app = app
         self.follow_games = follow_games
         if app is not None:
@@ -275,6 +279,10 @@ class HeadlessTable:
         if most is not None and cards > most:
             raise DuelError(f"the {self.service.unit.name} unit launches at most {most} cards "
                             "at once: name fewer")
+        if cards > self.most_cards:
+            raise DuelError(f"a duel loads 1 to {self.most_cards} cards, not {cards} (the "
+                            "Showdown sheet says 1 to 3): name fewer, or start the table with "
+                            "--most-duel-cards N if it agrees on more")
 
     def _game_line(self) -> str:
         app = self.app

@@ -16,7 +16,12 @@ from uno_showdown.core.championship.clock import FINAL, Status
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.snapshot import Snapshot
 from uno_showdown.core.championship.standings import Line
-from uno_showdown.core.championship.text import decimal_text, fraction_text
+from uno_showdown.core.championship.text import (
+    decimal_text,
+    deck_line,
+    fraction_text,
+    points_in_games,
+)
 from uno_showdown.core.table.timebox import Phase
 
 
@@ -74,6 +79,9 @@ def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
     awards = snap.awards
     places = [{"place": i, **_line(ln)} for i, ln in enumerate(awards.places, 1)]
     luckiest = _line(awards.luckiest) if awards.luckiest is not None else None
+    if luckiest is not None and awards.luckiest is not None:
+        points, _games = points_in_games(awards.luckiest.points, awards.luckiest.games)
+        luckiest["shown"] = f"{points} · {luckiest['shown']}"
     deals = {f"{t.stage}/{t.table}": t.deals for t in snap.tables}
     return {
         "event": snap.event.name,
@@ -83,7 +91,9 @@ def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
         "finalists": snap.settings.finalists,
         "qualifying": [_line(ln) for ln in snap.qualifying],
         "final": [_line(ln) for ln in snap.final] if snap.final_seated else [],
-        "awards": {"places": places, "luckiest": luckiest, "final_over": awards.final_over},
+        "awards": {"places": places, "luckiest": luckiest, "final_over": awards.final_over,
+                   "luckiest_by": snap.settings.luckiest_text()},
+        "deck": deck_line(snap.settings),
         "deals": deals,
         "total_deals": sum(deals.values()),
         "words": words(),

@@ -8,7 +8,12 @@ to its end and counts), on ties (`tie_break`: by default fewer points, then more
 the draw's lot), on the break after a second flight (we keep the 10-minute break), on how
 many of the bar's tables a flight uses (`seating`: by default as few as seat everyone, the
 seed playing "in teams of 7"; or all of them) and on the deck (classic: the seed's card
-values are the classic deck's).
+values are the classic deck's, and rule 2.4.8 allows no other rule; another deck only when
+the director chooses it by name, `deck_chosen`).
+
+The "luckiest" award is the seed's "participant who collected the most points in the
+qualifying round" (`luckiest`: by default the most points; `result`, the highest points ÷
+games, is a reading an event may choose instead).
 
 Settings are stored as JSON with the event; a key missing from an older file takes its
 default, so adding a setting needs no migration.
@@ -55,6 +60,19 @@ class TieKey(StrEnum):
     LOT = "lot"  # the draw's lot: drawn earlier first
 
 
+class LuckyBy(StrEnum):
+    """How the "luckiest" award is read."""
+
+    POINTS = "points"  # the seed's words: the most points collected in qualifying
+    RESULT = "result"  # the highest qualifying result (points ÷ games)
+
+
+LUCKY_TITLES: Mapping[LuckyBy, str] = {
+    LuckyBy.POINTS: N_("most qualifying points (seed 000)"),
+    LuckyBy.RESULT: N_("highest qualifying result, points ÷ games (the event's setting)"),
+}
+
+
 TIE_KEY_TITLES: Mapping[TieKey, str] = {
     TieKey.POINTS: N_("fewer points"),
     TieKey.GAMES: N_("more games"),
@@ -77,6 +95,9 @@ class Settings:
     seating: Seating = Seating.FULL
     edition: str = "classic"
     target: int = 500
+    luckiest: LuckyBy = LuckyBy.POINTS
+    #: The director chose the deck by name (rule 2.4.8 plays the classic deck otherwise).
+    deck_chosen: bool = False
     #: Whether the organiser gave `finalists`; if not, it follows the table size (the
     #: seed's 7, or a whole table when tables are smaller).
     finalists_given: bool = False
@@ -88,6 +109,7 @@ class Settings:
         data["time_up"] = self.time_up.value
         data["tie_break"] = [k.value for k in self.tie_break]
         data["seating"] = self.seating.value
+        data["luckiest"] = self.luckiest.value
         return json.dumps(data, sort_keys=True)
 
     @classmethod
@@ -95,6 +117,8 @@ class Settings:
         data = json.loads(text)
         known = {f.name for f in fields(cls)}
         values = {k: v for k, v in data.items() if k in known}
+        if "luckiest" in values:
+            values["luckiest"] = LuckyBy(values["luckiest"])
         if "finalists_given" not in values and "finalists" in values:  # an older file
             size = values.get("table_size", MAX_TABLE_SIZE)
             values["finalists_given"] = values["finalists"] != _default_finalists(size)
@@ -105,6 +129,8 @@ class Settings:
         finalists count nobody gave follows a changed table size."""
         given = {k: v for k, v in values.items() if v is not None}
         kept = {f.name: getattr(self, f.name) for f in fields(self)}
+        if "edition" in given:
+            given["deck_chosen"] = True
         if "finalists" in given:
             given["finalists_given"] = True
         elif not self.finalists_given:
@@ -112,6 +138,10 @@ class Settings:
         return make(**{**kept, **given})
 
     # -- what the stages are --
+
+    def luckiest_text(self) -> str:
+        """Which reading of the "luckiest" award this event uses, in words."""
+        return _(LUCKY_TITLES[self.luckiest])
 
     def tie_break_text(self) -> str:
         return ", ".join(_(TIE_KEY_TITLES[k]) for k in self.tie_break)
@@ -187,6 +217,19 @@ def make(**values: Any) -> Settings:
     except CompanionError:
         raise ChampionshipError(_("unknown edition {name!r}: choose one of {choices}").format(
             name=merged["edition"], choices=", ".join(EDITIONS))) from None
+    try:
+        luckiest = LuckyBy(str(merged["luckiest"]).strip().lower())
+    except ValueError:
+        raise ChampionshipError(
+            _("--luckiest must be points (the seed's most qualifying points) or result (the "
+              "highest points ÷ games), not {value!r}").format(value=merged["luckiest"])
+        ) from None
+    if edition == "teams":
+        raise ChampionshipError(
+            _("the UNO Teams deck is played only with the teams scoring method, and a "
+              "championship has its own: choose another deck (rule 2.4.8 plays the classic)"))
+    deck_chosen = (bool(values["deck_chosen"]) if "deck_chosen" in values
+                   else "edition" in values)
     given = "finalists" in values and bool(values.get("finalists_given", True))
     wanted = merged["finalists"] if given else _default_finalists(out.table_size)
     finalists = _whole("--finalists", wanted, 2, MAX_TABLE_SIZE)
@@ -195,7 +238,8 @@ def make(**values: Any) -> Settings:
             _("the final is played at one table, so --finalists ({n}) cannot be more than "
               "--table-size ({size})").format(n=finalists, size=out.table_size))
     return replace(out, time_up=time_up, seating=seating, edition=edition,
-                   finalists=finalists, finalists_given=given)
+                   finalists=finalists, finalists_given=given, luckiest=luckiest,
+                   deck_chosen=deck_chosen)
 
 
 def _default_finalists(table_size: int) -> int:

@@ -215,4 +215,4 @@ def build_snapshot(reading: Reading, now: int) -> Snapshot:
     qualifying, final = reading.lines
     final_over = any(t.stage == FINAL and t.done for t in tables)
     return Snapshot(data, now, flights, plan, view, tuple(tables), qualifying, final,
-                    awards(qualifying, final, final_over), reading.version)
+                    awards(qualifying, final, final_over, settings.luckiest), reading.version)

@@ -51,4 +51,16 @@ def settings_lines(s: Settings) -> list[str]:
             n=s.finalists, m=s.final_minutes, t=s.target, deck=s.edition),
         time_up,
         _("Equal results: {order}.").format(order=s.tie_break_text()),
+        deck_line(s),
+        _("The luckiest: {reading}.").format(reading=s.luckiest_text()),
     ]
+
+
+def deck_line(s: Settings) -> str:
+    """Rule 2.4.8 in one line: the classic deck and no house rules, or the director's
+    explicit choice of another deck."""
+    if s.edition == "classic":
+        return _("Rule 2.4.8: no other rules apply, so the tables play the classic deck with "
+                 "no house rules.")
+    return _("Deck: {deck}, chosen by the director; rule 2.4.8 alone would play the classic "
+             "deck with no house rules.").format(deck=s.edition)

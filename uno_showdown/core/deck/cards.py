@@ -3,7 +3,8 @@
 A coloured card is a colour letter (`r y g b`) and a face (`0`-`9`, `skip`, `rev`, `+2`):
 `r5`, `gskip`, `y+2`. A wild card has no colour: `wild`, `wild+4`, `showdown` (Wild
 Showdown), `itembox` (Wild Item Box), `team+4` (Wild Team Draw Four), `teamplay` (Wild Team
-Play), `wild+1` (also `+1`) and `wild+2` (the UNO H2O deck's +1 and Wild +2). Case does not
+Play), `wild+1` (also `+1`) and `wild+2` (the UNO H2O deck's +1 and Wild +2), `blank` (also
+`+10`: one of the classic deck's 4 blank cards, played as +10 under that house rule). Case does not
 matter. Parsing knows nothing of editions; `editions.py` says which of
 these cards a deck holds.
 """
@@ -33,7 +34,8 @@ class Colour(StrEnum):
 NUMBER_FACES = tuple(str(n) for n in range(10))
 ACTION_FACES = ("skip", "rev", "+2")
 COLOURED_FACES = NUMBER_FACES + ACTION_FACES
-WILD_FACES = ("wild", "wild+4", "showdown", "itembox", "team+4", "teamplay", "wild+1", "wild+2")
+WILD_FACES = ("wild", "wild+4", "showdown", "itembox", "team+4", "teamplay", "wild+1", "wild+2",
+              "blank")
 
 #: Spellings people type that mean the same card face.
 _ALIASES = {
@@ -52,6 +54,10 @@ _ALIASES = {
     "wild1": "wild+1",
     "w+2": "wild+2",
     "wild2": "wild+2",
+    "+10": "blank",
+    "blank+10": "blank",
+    "w+10": "blank",
+    "wild+10": "blank",
 }
 
 
@@ -98,7 +104,7 @@ def parse_card(text: str) -> Card:
         _(
             "{text!r} is not a card: write a colour r/y/g/b with 0-9, skip, rev or +2 "
             "(e.g. r5, gskip, y+2), or wild, wild+4, showdown, itembox, team+4, teamplay, "
-            "wild+1, wild+2"
+            "wild+1, wild+2, blank (+10)"
         ).format(text=text.strip())
     )
 

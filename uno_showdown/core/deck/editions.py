@@ -14,6 +14,12 @@ and two each of Skip, Reverse and Draw Two (100 coloured cards). The wild cards 
   for its H2O scoring rule, but not how many there are. ASSUMPTION: classic plus 4 `wild+1`
   and 4 `wild+2` (116 cards); a table whose deck differs types its hands as points.
 
+The classic deck also has 4 blank cards beside its 108 (seed 001: "spare blank cards, of
+which the deck has 4", played as +10 under the `blank_plus_ten` house rule). They are spares,
+not counted in the deck's size, but a hand may hold them. The seed gives a blank card no
+value in hand: ASSUMPTION (stated on the sheet and in the docs) `BLANK_VALUE`, 50, as the
+seed values the black action cards, which a +10 card is.
+
 Values: a number is its face value; Skip, Reverse, Draw Two are 20; Wild Showdown is 40; every
 other wild card is 50 (seed 001: the black action cards are worth 50, and the H2O cards are
 black cards too).
@@ -23,7 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from uno_showdown.contract.i18n import _
@@ -36,9 +42,15 @@ from uno_showdown.core.deck.cards import (
     parse_cards,
 )
 
+#: A blank card (played as +10) left in a hand: the seed gives no value, so this is ours.
+BLANK = Card("blank")
+BLANK_VALUE = 50
+
 
 def card_value(card: Card) -> int:
     """What a card left in hand is worth when a round is scored."""
+    if card == BLANK:
+        return BLANK_VALUE
     if card.is_number:
         return int(card.face)
     if card.is_action:
@@ -55,17 +67,23 @@ class Edition:
     key: str
     title: str
     counts: Mapping[Card, int]
+    #: Cards beside the deck's own (the classic deck's blank cards): not in its size.
+    spares: Mapping[Card, int] = field(default_factory=lambda: MappingProxyType({}))
 
     def cards(self) -> tuple[Card, ...]:
-        """Every distinct card in deck order: colour by colour, then the wilds."""
-        return tuple(self.counts)
+        """Every distinct card in deck order: colour by colour, then the wilds, the spares."""
+        return (*self.counts, *self.spares)
 
     @property
     def size(self) -> int:
         return sum(self.counts.values())
 
+    def copies(self, card: Card) -> int:
+        """How many of `card` the box holds (0: none)."""
+        return self.counts.get(card, 0) or self.spares.get(card, 0)
+
     def holds(self, card: Card) -> bool:
-        return card in self.counts
+        return card in self.counts or card in self.spares
 
     def value(self, card: Card) -> int:
         return card_value(card)
@@ -80,7 +98,7 @@ class Edition:
         """
         counted = Counter(cards)
         for card, n in counted.items():
-            have = self.counts.get(card)
+            have = self.copies(card) or None
             if have is None:
                 if whose is None:
                     msg = _("{card} is not a card of the {edition} edition: "
@@ -119,16 +137,17 @@ def _coloured() -> dict[Card, int]:
     return counts
 
 
-def _edition(key: str, title: str, wilds: dict[str, int]) -> Edition:
+def _edition(key: str, title: str, wilds: dict[str, int],
+             spares: dict[Card, int] | None = None) -> Edition:
     counts = _coloured()
     counts.update({Card(face): n for face, n in wilds.items()})
-    return Edition(key, title, MappingProxyType(counts))
+    return Edition(key, title, MappingProxyType(counts), MappingProxyType(spares or {}))
 
 
 EDITIONS: Mapping[str, Edition] = MappingProxyType({
     e.key: e
     for e in (
-        _edition("classic", "UNO", {"wild": 4, "wild+4": 4}),
+        _edition("classic", "UNO", {"wild": 4, "wild+4": 4}, {BLANK: 4}),
         _edition("showdown", "UNO Showdown", {"wild": 4, "wild+4": 4, "showdown": 4}),
         _edition("mario-kart", "UNO Mario Kart", {"wild+4": 4, "itembox": 8}),
         _edition("teams", "UNO Teams", {"wild": 4, "team+4": 4, "teamplay": 4}),

@@ -35,7 +35,7 @@ from typing import Any, TypeVar, overload
 from uno_showdown.contract.errors import GameError
 from uno_showdown.contract.i18n import _
 from uno_showdown.core.deck.cards import Card, CardError, format_cards, parse_card
-from uno_showdown.core.deck.editions import Edition, get_edition
+from uno_showdown.core.deck.editions import BLANK, Edition, get_edition
 from uno_showdown.core.scoring import (
     Entrant,
     Entry,
@@ -440,6 +440,7 @@ class Game:
         ed = get_edition(edition)
         with _as_game_error():
             scoring_options.check_edition(rules, ed)
+            house.check_deck(ed.key, rules.method.key)
             chosen = house.check(ed.key, rules.method.key, house_rules)
         game = cls(ed.key, rules, seat_players(rules.method, names), created_at=created_at,
                    house_rules=chosen)
@@ -452,6 +453,12 @@ class Game:
     @cached_property
     def edition(self) -> Edition:
         return get_edition(self.edition_key)
+
+    def hand_cards(self) -> tuple[Card, ...]:
+        """The cards a hand in this game can hold: the deck's, and its blank cards only
+        under the blank_plus_ten house rule (otherwise they stay in the box)."""
+        return tuple(c for c in self.edition.cards()
+                     if c != BLANK or "blank_plus_ten" in self.house_rules)
 
     @property
     def names(self) -> list[str]:
@@ -540,6 +547,11 @@ class Game:
             edition.check(everything, whole_round=True)
         except CardError as exc:
             raise GameError(str(exc)) from None
+        if BLANK in everything and "blank_plus_ten" not in self.house_rules:
+            raise GameError(
+                _("the blank cards are played only under the blank_plus_ten house rule, which "
+                  "this game does not have: check the hands")
+            )
         ordered = {name: given[name] for name in seated}
         return Round(win, MappingProxyType(ordered), played_at, (), out_on, showdown_out)
 

@@ -35,6 +35,8 @@ from types import MappingProxyType
 from uno_showdown.contract.i18n import N_, _
 from uno_showdown.core.scoring import RulesError, registry
 from uno_showdown.core.scoring.base import check_regulation
+from uno_showdown.core.table.rule_sources import Source, inferred, seed
+from uno_showdown.core.table.seed_rules import DECK_RULES, SEED_000, SheetRule
 
 CLASSIC_DECKS = frozenset({"classic", "showdown", "h2o"})
 
@@ -42,13 +44,13 @@ CLASSIC_DECKS = frozenset({"classic", "showdown", "h2o"})
 @dataclass(frozen=True, slots=True)
 class HouseRule:
     """An optional rule: its key (stored, typed after `--house-rule`), a short title, the
-    rules' wording, where it comes from, the decks it fits (None: every deck), and the
-    rules it needs or cannot go with."""
+    rules' wording, where it comes from (`Source`), the decks it fits (None: every deck),
+    and the rules it needs or cannot go with."""
 
     key: str
     title: str
     text: str
-    source: str
+    source: Source
     editions: frozenset[str] | None = None
     requires: tuple[str, ...] = ()
     excludes: tuple[str, ...] = ()
@@ -57,21 +59,11 @@ class HouseRule:
         return self.editions is None or edition in self.editions
 
 
-@dataclass(frozen=True, slots=True)
-class SheetRule:
-    """A rule always in force for a deck (or under the championship's regulation).
-    `unless`: a house rule that replaces it when chosen. `basic`: one of the basic rules
-    the championship's regulation words for itself (left out under it)."""
-
-    title: str
-    text: str
-    unless: str | None = None
-    basic: bool = False
-
-
-CLASSIC = N_("classic UNO rules, special rules")
-TEAMS_NOTE = N_("UNO Teams rules, the text's assumption")
-DIGEST = N_("classic decks, as UNO Mario Kart plays it")
+CLASSIC = seed("001", N_("Special rules"))
+MISTAKES = seed("001", N_("The «UNO!» rule"))
+TEAMS_NOTE = seed("003", N_("Scoring"))
+DIGEST = inferred(N_("the seeds do not offer it; a table that wants the first card's action "
+                     "in the classic decks plays it as seed 004 words it"))
 
 HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType({r.key: r for r in (
     HouseRule(
@@ -153,7 +145,7 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType({r.key: r for r in (
         N_("Where there are many mistakes, blunders, cheating and inattention: for any "
            "card laid by mistake, a false call and the like, the player takes two cards from "
            "the deck."),
-        CLASSIC),
+        MISTAKES),
     HouseRule(
         "last_draw_counts", N_("A last card that makes a player draw"),
         N_("The rules do not say what happens when the last card played makes a player take "
@@ -169,179 +161,15 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType({r.key: r for r in (
         DIGEST, editions=CLASSIC_DECKS),
 )})
 
-# -- the rules always in force ------------------------------------------------------------
+# -- the rules always in force: one table per seed (`seed_rules`) ------------------------
 
-UNO_CALL = SheetRule(
-    N_("«UNO!»"),
-    N_("A player laying their second-to-last card must call «UNO!» before letting go of "
-       "it. If another player calls it first, before the next player starts their turn "
-       "(lays or draws a card), the player who forgot takes two cards."), basic=True)
+#: The championship's regulation, rules 2.3 to 3: the rules it plays by, fixed (2.4.8).
+REGULATION = SEED_000
 
-CLASSIC_DRAW_TWO = SheetRule(
-    N_("Draw Two"),
-    N_("The next player takes two cards and misses the turn, unless they escape by laying "
-       "a Draw Two of any colour. Draw Twos do not add up: the last player of the chain "
-       "takes just two cards."), unless="stacking", basic=True)
-
-CLASSIC_CHALLENGE = SheetRule(
-    N_("Wild Draw Four and the challenge"),
-    N_("It may be laid only in one's own turn and only without a card of the current "
-       "colour. The next player may ask to see the hand: if the suspicion is right, the "
-       "player takes the card back and takes four cards instead; if not, the challenger "
-       "takes the four and two more for mistrust, and misses the turn."), basic=True)
-
-CLASSIC_FIRST_CARD = SheetRule(
-    N_("The first card"),
-    N_("The first card of the discard pile can only be a number card; any other is put "
-       "back into the deck and the next one turned. The player after the dealer starts, "
-       "clockwise."), unless="first_card_action", basic=True)
-
-SHOWDOWN_RULES = (
-    SheetRule(
-        N_("Showdown cards"),
-        N_("Whenever a card with the showdown symbol is played, a showdown starts between "
-           "its player and the next player in turn. Put the unit between them, load as "
-           "many cards as the symbol shows and press the timer button.")),
-    SheetRule(
-        N_("Wild Showdown"),
-        N_("Its player chooses the colour to follow, the opponent who goes into the "
-           "showdown with them, and how many penalty cards (1, 2 or 3) go into the unit.")),
-    SheetRule(
-        N_("The duel"),
-        N_("Both players rest a hand on their paddle; when the countdown ends, both press "
-           "as fast as they can and the faster sends the cards at the other. Whoever "
-           "presses before the countdown ends loses at once (the red arrow points at them) "
-           "and takes the cards. If it is hard to tell who lost, the unit's side lines "
-           "decide: whoever has more cards on their side loses.")),
-    SheetRule(
-        N_("A showdown card last"),
-        N_("If a player's last card is a showdown card, the showdown must be played: they "
-           "win the round only if they win it; if they lose, they take the cards and play "
-           "goes on.")),
-)
-
-MARIO_KART_RULES = (
-    SheetRule(
-        N_("Wild Item Box"),
-        N_("The top card of the draw pile is turned over at once onto the discard pile, "
-           "and the item on it acts. If that card is an action card, its action does not "
-           "happen: only the item acts.")),
-    SheetRule(N_("Mushroom (red)"),
-              N_("Whoever played the Wild Item Box takes another turn at once; if they have "
-                 "no card to play, they draw as usual.")),
-    SheetRule(N_("Banana peel (yellow)"),
-              N_("The player who played just before the Wild Item Box's player draws two "
-                 "cards.")),
-    SheetRule(N_("Green shell (green)"),
-              N_("Whoever played the Wild Item Box chooses one opponent, who draws one "
-                 "card.")),
-    SheetRule(N_("Lightning (blue)"),
-              N_("Everybody else at the table draws one card, and whoever played the Wild "
-                 "Item Box takes another turn.")),
-    SheetRule(N_("Bob-omb (wild)"),
-              N_("Whoever played the Wild Item Box draws two cards and chooses the colour "
-                 "to be played next.")),
-    SheetRule(
-        N_("Challenging a Wild Draw Four"),
-        N_("The next player may challenge it: the player shows their hand to the "
-           "challenger. With a card of the colour on top of the discard pile they draw four "
-           "instead (and still choose the colour); without one, the challenger draws six "
-           "for losing the challenge."), basic=True),
-    SheetRule(
-        N_("The first dealer and the first card"),
-        N_("Everyone draws a card; the highest rank deals first, action cards and wilds "
-           "counting 0. A Wild Draw Four cannot start the game; after a Wild Item Box the "
-           "dealer chooses the colour; after a Reverse the dealer plays first; after a "
-           "Draw Two the player left of the dealer draws two and passes; after a Skip that "
-           "player is skipped."), basic=True),
-    SheetRule(
-        N_("The last card"),
-        N_("The round ends as soon as a player plays their last card; if it was a Draw Two "
-           "or a Wild Draw Four, the next player still draws those cards.")),
-)
-
-TEAMS_RULES = (
-    SheetRule(
-        N_("Partners"),
-        N_("Teams of two sit opposite each other and win or lose together. You may talk "
-           "with your partner at any time, but never tell or hint what cards you hold or "
-           "which colour to choose.")),
-    SheetRule(
-        N_("The pass symbol"),
-        N_("Whenever you or your partner play a card with the pass symbol, you and your "
-           "partner pass each other one card.")),
-    SheetRule(
-        N_("Going out"),
-        N_("When a player plays their last card, the partner gives them half of their "
-           "cards, keeping the odd one; a partner with one card left gives none. The round "
-           "ends when both players of a team have played all their cards.")),
-    SheetRule(
-        N_("«UNO» for a partner"),
-        N_("Your partner may call «UNO» for you. If neither does and a player of another "
-           "team calls it first, before the next player's turn, you take two cards.")),
-    SheetRule(
-        N_("The first card"),
-        N_("If the first card turned up is an action card, its effect is ignored and "
-           "another card is turned."), basic=True),
-)
-
-#: The championship's regulation, rule 2.4: the rules it plays by, fixed (2.4.8).
-REGULATION = (
-    SheetRule(
-        N_("2.3 The deal"),
-        N_("Everyone is dealt 7 cards face down. The top card of the deck starts the discard "
-           "pile and can only be a number card. Play goes clockwise and starts with the "
-           "player after the dealer; whoever went out first in a round deals the next.")),
-    SheetRule(
-        N_("2.4.1 Skip"),
-        N_("The next player misses their turn. They can escape it only by laying exactly "
-           "the same Skip (same colour, same picture), that is, by jumping in.")),
-    SheetRule(
-        N_("2.4.2 Wild Draw Four"),
-        N_("Laid only in one's own turn and only without a card of the current colour, "
-           "naming a colour; the next player takes four and misses the turn, or escapes "
-           "with a Draw Two of the new colour. Checked for honesty: if the suspicion is "
-           "right, the player takes four and misses the turn; if not, the challenger takes "
-           "four and two more for mistrust. Play goes on only when the player has sorted "
-           "the new cards and said «Ready».")),
-    SheetRule(
-        N_("2.4.3 «UNO!»"),
-        N_("Laying the second-to-last card, before letting go of it, the player must say "
-           "«UNO!». Whoever forgets and is reminded before the next player's move takes two "
-           "cards. Players may not hide how many cards they hold.")),
-    SheetRule(
-        N_("2.4.4 Jumping in"),
-        N_("A player may play out of turn with exactly the card on top of the discard pile "
-           "(same colour; same number, picture or Wild); play goes on from them in the "
-           "current direction. Not with a Wild Draw Four, and not on the first card of the "
-           "discard pile.")),
-    SheetRule(
-        N_("2.4.5 Two identical cards"),
-        N_("A player with two identical cards lays the first in their turn and at once "
-           "jumps in with the second: one after the other, never in one movement.")),
-    SheetRule(
-        N_("2.4.6 Draw Two"),
-        N_("A Draw Two cannot be jumped on, and the next player may not move until the "
-           "player it is aimed at has taken the second card from the deck.")),
-    SheetRule(
-        N_("2.4.7 A card laid"),
-        N_("A card counts as played when the player has taken every finger off it; until "
-           "then it can still be swapped for another. Before that moment, with one card "
-           "left in hand, the player must say «UNO!».")),
-    SheetRule(
-        N_("2.4.8 Nothing else"),
-        N_("No rules apply other than those listed. Disputes are settled by the staff on the "
-           "basis of these rules and common sense.")),
-)
-
-DECK_RULES: Mapping[str, tuple[SheetRule, ...]] = MappingProxyType({
-    "classic": (UNO_CALL, CLASSIC_DRAW_TWO, CLASSIC_CHALLENGE, CLASSIC_FIRST_CARD),
-    "showdown": (*SHOWDOWN_RULES, UNO_CALL, CLASSIC_DRAW_TWO, CLASSIC_CHALLENGE,
-                 CLASSIC_FIRST_CARD),
-    "mario-kart": (*MARIO_KART_RULES, UNO_CALL),
-    "teams": TEAMS_RULES,
-    "h2o": (UNO_CALL, CLASSIC_DRAW_TWO, CLASSIC_CHALLENGE, CLASSIC_FIRST_CARD),
-})
+#: Said under the regulation when the deck is not the classic one: rule 2.4.8 alone plays
+#: the classic deck, so another deck (and its own rules) is the director's explicit choice.
+DIRECTORS_DECK = N_("Rule 2.4.8 plays the classic deck: the {deck} deck and its own rules "
+                    "above are the director's choice.")
 
 
 # -- choosing ------------------------------------------------------------------------------
@@ -369,6 +197,20 @@ def parse_house_rule(name: str) -> str:
               "keys").format(name=name.strip())
         )
     return key
+
+
+#: Decks played only by one scoring method: UNO Teams is played by teams of two (seed 003).
+DECK_METHODS: Mapping[str, str] = MappingProxyType({"teams": "teams"})
+
+
+def check_deck(edition: str, method: str) -> None:
+    """Refuse a deck whose rules need another scoring method (UNO Teams: the teams one)."""
+    needed = DECK_METHODS.get(edition)
+    if needed is not None and method != needed:
+        raise RulesError(
+            _("the {edition} deck is played by teams of two: score it with --method {needed}, "
+              "or choose another deck").format(edition=edition, needed=needed)
+        )
 
 
 def check(edition: str, method: str, keys: Iterable[str]) -> frozenset[str]:

@@ -7,10 +7,19 @@ one a lightning bolt, and every wild card a Bob-omb. The items:
 
 * Mushroom: whoever played the Wild Item Box takes another turn at once (drawing as usual
   if they have nothing to play).
-* Banana peel: the player who played just before them must draw two cards.
+* Banana peel: the person who played directly before them must draw two cards. That is
+  whoever actually laid the card before the Wild Item Box: after a Skip or a Draw Two (the
+  player after its layer missed the turn) it is the one who laid the Skip or the Draw Two,
+  two seats back, not the skipped player; after a jump-in it is whoever jumped in. The
+  table says so (`after_skip`, or names the player); otherwise the previous seat in the
+  direction of play played last.
 * Green shell: they choose one opponent, who must draw one card.
 * Lightning: everybody else at the table draws one card, and they take another turn.
 * Bob-omb: they draw two cards themselves and choose the colour to be played next.
+
+The colour to follow: the seed names it only for the Bob-omb (the Item Box player chooses).
+After the other items, our inference: the turned card lies on top of the discard pile, so
+its colour is followed (`colour_to_follow`).
 
 The turned card's own action (Draw Two, Skip, Reverse, Wild Draw Four) does not happen:
 only its item acts.
@@ -82,14 +91,29 @@ def item_of(colour: Colour | None) -> Item:
     return ITEM_OF_COLOUR[colour]
 
 
-def reveal(seating: Seating, played_by: str, colour: Colour | None) -> ItemEffect:
-    """The effect of the card turned over for `played_by`'s Wild Item Box, of `colour`."""
+def played_before(seating: Seating, played_by: str, *, after_skip: bool = False,
+                  named: str | None = None) -> str:
+    """Who played directly before `played_by`: `named` when the table says who; after a
+    Skip or a Draw Two (`after_skip`) whoever laid it, two seats back in the direction of
+    play (with two players that is `played_by` themself: they laid it and played again);
+    otherwise the previous seat in the direction of play."""
+    player = seating.find(played_by)
+    if named is not None:
+        return seating.find(named)
+    return seating.after(player, -2 if after_skip else -1)
+
+
+def reveal(seating: Seating, played_by: str, colour: Colour | None, *,
+           after_skip: bool = False, before: str | None = None) -> ItemEffect:
+    """The effect of the card turned over for `played_by`'s Wild Item Box, of `colour`.
+    `after_skip` and `before` say who played directly before (see `played_before`)."""
     player = seating.find(played_by)
     item = item_of(colour)
     if item is Item.MUSHROOM:
         return ItemEffect(item, player, plays_again=True)
     if item is Item.BANANA:
-        return ItemEffect(item, player, draws=((seating.before(player), 2),))
+        last = played_before(seating, player, after_skip=after_skip, named=before)
+        return ItemEffect(item, player, draws=((last, 2),))
     if item is Item.GREEN_SHELL:
         return ItemEffect(item, player, choose_from=seating.others(player), chosen_draws=1)
     if item is Item.LIGHTNING:
@@ -107,6 +131,9 @@ def describe(effect: ItemEffect) -> list[str]:
                   "nothing to play).").format(name=name)]
     if item is Item.BANANA:
         victim = effect.draws[0][0]
+        if victim == name:
+            return [_("{name} played just before their own Wild Item Box, so {name} draws 2 "
+                      "cards.").format(name=name)]
         return [_("{victim}, who played just before {name}, draws 2 cards.").format(
             victim=victim, name=name)]
     if item is Item.GREEN_SHELL:
@@ -123,3 +150,12 @@ def describe(effect: ItemEffect) -> list[str]:
 #: Said under every effect: the turned card's own action does not happen.
 ONLY_THE_ITEM = N_("The turned card's own action (Draw Two, Skip, Reverse, Wild Draw Four) "
                    "does not happen: only its item acts.")
+
+
+def colour_to_follow(effect: ItemEffect) -> str:
+    """The colour the next card must match after the item, and whose word that is."""
+    if effect.chooses_colour:
+        return _("{name} chooses the colour to follow (seed 004, Items).").format(
+            name=effect.played_by)
+    return _("The colour to follow is the turned card's (our inference: seed 004 names the "
+             "colour only for the Bob-omb).")

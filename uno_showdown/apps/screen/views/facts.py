@@ -31,6 +31,7 @@ WILD_LABELS = {
     "teamplay": N_("Team Play"),
     "wild+1": N_("Wild +1"),
     "wild+2": N_("Wild +2"),
+    "blank": N_("Blank +10"),
 }
 
 

@@ -56,6 +56,7 @@ from uno_showdown.apps.touch.widgets import Button, grid, number_pad, row
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.core.deck.cards import Card, parse_card
 from uno_showdown.core.scoring import H2O_DEDUCTIONS, Entry, hand_value
+from uno_showdown.core.table.last_draw import last_draw_applies, next_player
 from uno_showdown.core.table.turns import LastCardDuel
 
 BAR_H = 56
@@ -223,7 +224,7 @@ class RoundEntryView(View):
                    if name not in self.counting)
         if card == self.out_on:  # the winner's last card is on the table, not in a hand
             used += 1
-        return game.edition.counts.get(card, 0) - used
+        return game.edition.copies(card) - used
 
     def add(self, card: Card) -> None:
         if self.current is None or self.on_points(self.current) or self.remaining(card) <= 0:
@@ -603,7 +604,7 @@ class RoundEntryView(View):
         game = self.app.game
         assert game is not None
         out: list[Button] = []
-        cards = game.edition.cards()
+        cards = game.hand_cards()
         coloured = [c for c in cards if c.colour is not None]
         wild = [c for c in cards if c.colour is None]
         columns = 13
@@ -696,7 +697,7 @@ class RoundEntryView(View):
         elif key in FACE_KEYS:
             self.add(parse_card(f"{self.colour}{FACE_KEYS[key]}"))
         elif key in WILD_KEYS or key == pygame.K_x:
-            wilds = [c for c in game.edition.cards() if c.colour is None]
+            wilds = [c for c in game.hand_cards() if c.colour is None]
             face = WILD_KEYS.get(key)
             special = [c for c in wilds if c.face not in ("wild", "wild+4")]
             choice = [c for c in wilds if c.face == face] if face else special[:1]
@@ -760,6 +761,17 @@ class RoundEntryView(View):
                 theme.text(surface, line, (box.centerx, round(y)), 15 if len(lines) > 1
                            else 17, theme.TEXT, anchor="center", max_width=box.width - 16)
 
+    def draws_for_last_card(self, name: str) -> bool:
+        """Whether `name` is the player a last +2 or +4 of the winner's made draw (UNO Mario
+        Kart, seed 004): their hand is asked for with the cards drawn, which count."""
+        game = self.app.game
+        if game is None or self.winner is None or not last_draw_applies(game):
+            return False
+        try:
+            return next_player(game, self.winner) == name
+        except CompanionError:
+            return False
+
     def _draw_strip(self, surface: pygame.Surface) -> None:
         strip = self.strip_rect()
         pygame.draw.rect(surface, theme.PANEL, strip, border_radius=8)
@@ -778,8 +790,11 @@ class RoundEntryView(View):
                            (strip.x + 150, strip.centery), 17, theme.TEXT_DIM,
                            anchor="midleft", max_width=hint_w)
         elif not self.hands[self.current]:
-            theme.text(surface, _("tap the cards left in this hand"), (strip.x + 150,
-                       strip.centery), 17, theme.TEXT_DIM, anchor="midleft", max_width=hint_w)
+            hint = (_("tap the cards left, and those a last +2 or +4 made them draw")
+                    if self.draws_for_last_card(self.current)
+                    else _("tap the cards left in this hand"))
+            theme.text(surface, hint, (strip.x + 150, strip.centery), 17, theme.TEXT_DIM,
+                       anchor="midleft", max_width=hint_w)
         theme.text(surface, "Σ " + str(self.hand_total(self.current)),
                    (strip.right - 12, strip.y + 4), 22, theme.ACCENT, bold=True,
                    anchor="topright")

@@ -21,6 +21,7 @@ from uno_showdown.apps.touch.widgets import Button, Scroller
 from uno_showdown.contract.i18n import _ as core_
 from uno_showdown.core.scoring import OPTIONS
 from uno_showdown.core.table import house_rules as house
+from uno_showdown.core.table.seed_rules import scoring_sources
 
 ARROWS_W = 64
 TITLE_PX, BODY_PX, SECTION_PX = 18, 16, 20
@@ -51,19 +52,28 @@ class RulesView(View):
         if game is None:
             return []
         drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
-        scoring = [(core_(game.rules.method.label), core_(game.rules.method.summary))]
-        scoring += [(core_(OPTIONS[key].label), core_(OPTIONS[key].title))
+        def sourced(title: str, key: str) -> str:
+            found = scoring_sources(key, ())
+            return f"{title} · {found[0].label()}" if found else title
+
+        method = game.rules.method
+        scoring = [(sourced(core_(method.label), method.key), core_(method.summary))]
+        scoring += [(sourced(core_(OPTIONS[key].label), key), core_(OPTIONS[key].title))
                     for key in game.rules.modifiers]
         out = [(_("Scoring"), scoring)]
         if drawn.regulation:
             out.append((_("The championship's regulation"),
-                        [(core_(r.title), core_(r.text)) for r in drawn.regulation]))
+                        [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
+                         for r in drawn.regulation]))
         if drawn.deck:
             out.append((_("{deck}: its own rules").format(deck=game.edition.title),
-                        [(core_(r.title), core_(r.text)) for r in drawn.deck]))
+                        [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
+                         for r in drawn.deck]))
+        if drawn.regulation and drawn.deck:  # rule 2.4.8 plays the classic deck alone
+            out[-1][1].append(("", core_(house.DIRECTORS_DECK).format(deck=game.edition.title)))
         if drawn.chosen:
             out.append((_("House rules in force"),
-                        [(f"{core_(r.title)} · {core_(r.source)}", core_(r.text))
+                        [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
                          for r in drawn.chosen]))
         elif not drawn.regulation:
             out.append((_("House rules in force"), [("", _("None: the table chose none at "

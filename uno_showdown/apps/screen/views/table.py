@@ -41,6 +41,7 @@ from uno_showdown.core.table.items import (
     ITEM_OF_COLOUR,
     ONLY_THE_ITEM,
     ItemEffect,
+    colour_to_follow,
     describe,
     reveal,
 )
@@ -90,6 +91,10 @@ class TableView(View):
         #: Item Box: who played it, and the effect of the colour tapped last.
         self.item_by: str | None = None
         self.effect: ItemEffect | None = None
+        #: Item Box: the card before it was a Skip or a Draw Two, so whoever laid that card
+        #: (two seats back) played directly before, not the skipped player.
+        self.item_after_skip = False
+        self.item_colour: Colour | None = None
         #: First card: the opening tapped last.
         self.opening: Opening | None = None
         self.error = ""
@@ -173,12 +178,21 @@ class TableView(View):
     def choose_item_player(self, name: str) -> None:
         self.item_by, self.effect, self.error = name, None, ""
 
+    def toggle_after_skip(self) -> None:
+        """The card before the Item Box was (or was not) a Skip or a Draw Two; an item
+        already shown is worked out again."""
+        self.item_after_skip = not self.item_after_skip
+        if self.effect is not None:
+            self.reveal(self.item_colour)
+
     def reveal(self, colour: Colour | None) -> None:
         game = self.app.game
         if game is None or self.item_by is None:
             self.error = _("First tap who played the Wild Item Box.")
             return
-        self.effect = self._act(reveal, game.seating, self.item_by, colour)
+        self.item_colour = colour
+        self.effect = self._act(partial(reveal, after_skip=self.item_after_skip),
+                                game.seating, self.item_by, colour)
 
     def first_card(self, code: str) -> None:
         self.opening = self._act(self.app.opening, parse_card(code))
@@ -302,6 +316,9 @@ class TableView(View):
                               outline=theme.TEXT_DIM if colour is None else None,
                               selected=self.effect is not None and self.effect.item is
                               ITEM_OF_COLOUR[colour]))
+        skip = pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, theme.TOUCH_PX)
+        out.append(Button("item_after_skip", skip, _("Before it: a Skip or a Draw Two"),
+                          self.toggle_after_skip, selected=self.item_after_skip, font_px=16))
         return out
 
     def first_card_choices(self) -> list[tuple[str, str]]:
@@ -465,8 +482,9 @@ class TableView(View):
     def _draw_items(self, surface: pygame.Surface) -> None:
         body = self.body_rect()
         left_w = min(220, body.width // 3)
-        area = pygame.Rect(body.x + left_w + 12, body.y + 72, body.width - left_w - 12,
-                           body.height - 72)
+        top = 60 + 6 + theme.TOUCH_PX + 6  # the colour tiles and the Skip toggle above
+        area = pygame.Rect(body.x + left_w + 12, body.y + top, body.width - left_w - 12,
+                           body.height - top)
         pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
         x, width = area.x + 14, area.width - 28
         if self.item_by is None:
@@ -485,7 +503,8 @@ class TableView(View):
             for line in theme.wrap(sentence, 19, width):
                 y = theme.text(surface, line, (x, y), 19, max_width=width).bottom + 2
             y += 6
-        for line in theme.wrap(core_(ONLY_THE_ITEM), 14, width):
+        for line in [*theme.wrap(colour_to_follow(self.effect), 14, width),
+                     *theme.wrap(core_(ONLY_THE_ITEM), 14, width)]:
             if y + 18 > area.bottom:
                 break
             y = theme.text(surface, line, (x, y), 14, theme.TEXT_DIM, max_width=width).bottom
