@@ -91,20 +91,20 @@ def _serve(config: dict[str, Any], conn: Connection) -> None:
     from amqtt.broker import Broker
 
     os.setsid()  # out of the terminal's group: Ctrl-C is the parent's, which stops us in turn
-    for name in ("amqtt", "transitions"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+    loggers = [logging.getLogger(name) for name in ("amqtt", "transitions")]
+    for logger in loggers:  # a failed start is told to the parent, not as a traceback here
+        logger.setLevel(logging.CRITICAL)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
         broker = Broker(config, loop=loop)
         loop.run_until_complete(broker.start())
     except BaseException as exc:  # told to the parent, which says it in one line
-        errno = exc.errno if isinstance(exc, OSError) else None
-        reason = (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-                  ) or type(exc).__name__
-        conn.send(("error", errno, reason))
+        conn.send(("error", *_why(exc)))
         loop.close()
         return
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
     conn.send(("ready", None, ""))
     stop = asyncio.Event()
     loop.add_reader(conn.fileno(), stop.set)  # a word from the parent, or its end
@@ -114,6 +114,16 @@ def _serve(config: dict[str, Any], conn: Connection) -> None:
     except Exception:  # the process ends anyway, and the port with it
         log.exception("the broker did not shut down cleanly")
     loop.close()
+
+
+def _why(exc: BaseException) -> tuple[int | None, str]:
+    """The errno and the words of the OSError behind a failed start (amqtt wraps it)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno:
+            return seen.errno, seen.strerror or str(seen)
+        seen = seen.__cause__ or seen.__context__
+    return None, " ".join(str(exc).split()) or type(exc).__name__
 
 
 class EmbeddedBroker:
