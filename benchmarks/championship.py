@@ -157,10 +157,10 @@ def main_() -> int:
         built = time.perf_counter() - t0
         table = snap.stage_tables("flight-2")[0]
         with Store(event_db) as store:
-            game = store.load_game(table.game_id)
+            game = store.games.load(table.game_id)
         with Store(plain_db) as store:  # the same game, with no event around it (and no
             # end: a game alone stops at 500, where the event's table plays on in a new one)
-            plain_id = store.create_game(replace(game, rules=Rules.make("championship",
+            plain_id = store.games.create(replace(game, rules=Rules.make("championship",
                                                                         MAX_TARGET)))
         rng = random.Random(7)
         event_app = CompanionApp.open(event_db, table.game_id, clock=clock)

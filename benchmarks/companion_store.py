@@ -57,7 +57,7 @@ def seeded_store(path: Path, rounds: int = 0, duels: int = 0) -> int:
         for n in range(duels)
     ]
     with Store(path) as store:
-        return store.create_game(game, rows)
+        return store.games.create(game, rows)
 
 
 def percentile(samples: list[float], q: float) -> float:

@@ -34,6 +34,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(default: the virtual microcontroller)",
     )
     group.addoption(
+        "--hil-pico-emulator",
+        action="store_true",
+        default=False,
+        help="run the hardware-in-the-loop suite against the emulated Pico (MicroPython's "
+        "rp2 image on rp2040js, docs/pico.md) instead of the virtual microcontroller",
+    )
+    group.addoption(
         "--real-gpio",
         action="store_true",
         default=False,

@@ -337,7 +337,7 @@ def test_a_waiting_pairing_is_dropped_when_the_table_moves_to_a_new_game(
         verdict = table.play()
         assert verdict.players == {} and verdict.cards == 2
         assert table.app.duels() == []
-        assert table.app.store.duels(1) == []
+        assert table.app.store.duels.of_game(1) == []
     finally:
         table.close()
 
@@ -359,8 +359,8 @@ def test_a_named_duel_under_way_is_credited_in_its_own_game(
         table.unit.deliver(PaddlePressed(Side.RIGHT, table.unit.now_us() + COUNTDOWN_US + 50_000))
         verdict = table.until_timed()
         assert dict(verdict.players) == {Side.LEFT: "Ann", Side.RIGHT: "Bob"}
-        assert [(d.winner, d.loser) for d in table.app.store.duels(1)] == [("Ann", "Bob")]
-        assert table.app.store.duels(2) == []
+        assert [(d.winner, d.loser) for d in table.app.store.duels.of_game(1)] == [("Ann", "Bob")]
+        assert table.app.store.duels.of_game(2) == []
         assert "game 2: Ann, Bob, Dee" in table.headless.status()  # and now it moves on
         assert table.ask(players=["Dee", "Ann"])["ok"].startswith("next duel: Dee (left")
     finally:

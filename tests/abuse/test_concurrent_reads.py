@@ -1,8 +1,8 @@
 """Readers against writers in separate processes: every read sees one committed state.
 
-Before, `Store.load_game` read the game's rounds and their hands in separate queries, so a
-commit landing between them gave a reader hands of rounds it had not seen: a KeyError in
-about one `game show` in five during writes, and `CompanionApp.refresh()` (what the table's
+Before, loading a game read its rounds and their hands in separate queries, so a commit
+landing between them gave a reader hands of rounds it had not seen: a KeyError in about
+one `game show` in five during writes, and `CompanionApp.refresh()` (what the table's
 screen polls) raised in one poll in five, closing the window mid-game. Now each read is one
 read transaction. Two writer processes change one game as fast as they can (rounds, undo,
 redo, corrections, duels) while two reader processes read it the ways the CLI and the screen
@@ -17,7 +17,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from uno_showdown.adapters.store.games import GameChangedError
+from uno_showdown.adapters.store.errors import GameChangedError
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 from uno_showdown.contract.errors import CompanionError
 
@@ -53,7 +53,7 @@ def _writer(db: str, seed: int, ready: Any, results: multiprocessing.Queue) -> N
                 elif step % 7 == 2 and app.game is not None and app.game.rounds:
                     app.edit_round(1, "Bob", points={"Ann": step % 30, "Cid": 3})
                 elif step % 7 == 3:
-                    app.store.add_duel(app.game.id, len(app.game.rounds), "Ann", "Cid", 2,
+                    app.store.duels.add(app.game.id, len(app.game.rounds), "Ann", "Cid", 2,
                                        "faster", "Ann", "Cid", 200_000, 250_000, "now")
                 else:
                     app.record_round(PLAYERS[step % 3], points={

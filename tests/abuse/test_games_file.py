@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.abuse.helpers import cli, refused
-from uno_showdown.adapters.store.games import Store, StoreError
+from uno_showdown.adapters.store.errors import StoreError
+from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 
@@ -147,7 +148,7 @@ def test_the_screen_outlives_any_error_from_a_refresh(db: Path, monkeypatch) -> 
         assert "\n" not in driver.screen._notice and app.game is shown  # still on screen
         sql(db, "ALTER TABLE gone RENAME TO duels")  # the file comes back
         with Store(db) as other:
-            other.add_duel(1, 1, "Ann", "Bob", 2, "faster", "Ann", "Bob", 1, 2, "now")
+            other.duels.add(1, 1, "Ann", "Bob", 2, "faster", "Ann", "Bob", 1, 2, "now")
         driver.now_ms += 1000
         driver.frame()
         assert app.last_duel() is not None  # read again, and caught up
@@ -158,7 +159,7 @@ def test_the_screen_outlives_any_error_from_a_refresh(db: Path, monkeypatch) -> 
             calls.append(game_id)
             raise RuntimeError("the disk went away")
 
-        monkeypatch.setattr(app.store, "duel_changes", broken)
+        monkeypatch.setattr(app.store.duels, "changes", broken)
         app._seen_version = None
         for _ in range(3):
             driver.now_ms += 1000
@@ -172,10 +173,10 @@ def test_a_refresh_that_failed_is_tried_again(db: Path, monkeypatch) -> None:
     """A failed read must not count as seen: the next poll reads again, and catches up,
     even when nothing was committed in between."""
     with CompanionApp.open(db, lang="en") as app, Store(db) as other:
-        other.add_duel(1, 1, "Ann", "Bob", 2, "faster", "Ann", "Bob", 1, 2, "now")
+        other.duels.add(1, 1, "Ann", "Bob", 2, "faster", "Ann", "Bob", 1, 2, "now")
         app.refresh()  # the duels as they are now, read whole once
-        other.add_duel(1, 1, "Ann", "Bob", 1, "timeout", None, None, None, None, "later")
-        real = app.store.duel_changes
+        other.duels.add(1, 1, "Ann", "Bob", 1, "timeout", None, None, None, None, "later")
+        real = app.store.duels.changes
         failures = iter([RuntimeError("the disk went away")])
 
         def changes_once_broken(game_id: int, since: int) -> object:
@@ -183,25 +184,25 @@ def test_a_refresh_that_failed_is_tried_again(db: Path, monkeypatch) -> None:
                 raise failure
             return real(game_id, since)
 
-        monkeypatch.setattr(app.store, "duel_changes", changes_once_broken)
+        monkeypatch.setattr(app.store.duels, "changes", changes_once_broken)
         with pytest.raises(RuntimeError):
             app.refresh()
         assert app.refresh() is True and app.last_duel().outcome == "timeout"
 
 
 def test_store_reads_are_one_snapshot(db: Path) -> None:
-    """What `load_game` reads comes from one transaction, closed again afterwards."""
+    """What `games.load` reads comes from one transaction, closed again afterwards."""
     with Store(db) as store:
         with store.reading() as conn:
-            first = store.load_game(1)
+            first = store.games.load(1)
             sql(db, "DELETE FROM rounds")  # another program commits in between
-            again = store.load_game(1)
+            again = store.games.load(1)
             assert conn.in_transaction
         assert first == again and len(again.rounds) == 1
         assert not store.conn.in_transaction
-        assert len(store.load_game(1).rounds) == 0
+        assert len(store.games.load(1).rounds) == 0
         with pytest.raises(StoreError, match="no game 7"):
-            store.load_game(7)
+            store.games.load(7)
         assert not store.conn.in_transaction
 
 

@@ -301,15 +301,17 @@ def test_the_championship_keeps_its_own_schema_version(db: str, clock: SimClock,
     make_state(db, clock, "empty")
     conn = sqlite3.connect(db)
     tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    companion_version = conn.execute("PRAGMA user_version").fetchone()[0]
+    companion_version = conn.execute("SELECT version FROM schema_parts WHERE part = 'games'"
+                                     ).fetchone()
     conn.close()
     assert not any(t.startswith("championship") for t in tables)  # nothing until an event
     make_state(db, clock, "new")
     conn = sqlite3.connect(db)
-    assert conn.execute("SELECT value FROM championship_meta WHERE key = 'schema_version'"
-                        ).fetchone() == (str(SCHEMA_VERSION),)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == companion_version
-    conn.execute("UPDATE championship_meta SET value = '99'")
+    assert conn.execute("SELECT version FROM schema_parts WHERE part = 'championship'"
+                        ).fetchone() == (SCHEMA_VERSION,)
+    assert conn.execute("SELECT version FROM schema_parts WHERE part = 'games'"
+                        ).fetchone() == companion_version
+    conn.execute("UPDATE schema_parts SET version = 99 WHERE part = 'championship'")
     conn.commit()
     conn.close()
     status, _out, err = run(capsys, "event", "show", "--db", db)

@@ -62,8 +62,8 @@ def recounted(champ: Championship) -> tuple[list[tuple[object, ...]], list[tuple
     with champ.events.reading() as conn:
         for t in data.tables:
             kind = FINAL_KIND if t.stage == FINAL else QUALIFYING
-            for gid in champ.store.load_time_box(conn, t.box_id).game_ids:
-                deals += game_deals(champ.store.load_game(gid), data, kind)
+            for gid in champ.store.boxes.load(t.box_id).game_ids:
+                deals += game_deals(champ.store.games.load(gid), data, kind)
         for reported in champ.events.remote_deals(conn, data.event.id).values():
             deals += reported
     entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]

@@ -51,7 +51,7 @@ with Championship.open(db) as champ:
 for n in range(start, total):
     table = n % 2 + 1
     with Store(db) as store:
-        boxed = store.time_box_of(first[table])
+        boxed = store.boxes.of_game(first[table])
         game_id = boxed.current_game_id
     if n % 10 == 5:  # the organiser pauses, or resumes (unless a killed life already did)
         verb = "pause" if n % 20 == 5 else "resume"
@@ -87,7 +87,7 @@ def stored_deals(db: str, champ: Championship) -> dict[int, list[tuple[str, dict
         for t in snap.tables:
             rows = out.setdefault(t.table, [])
             for game_id in t.game_ids:
-                for rnd in store.load_game(game_id).rounds:
+                for rnd in store.games.load(game_id).rounds:
                     rows.append((rnd.winner, {n: h.counted or 0 for n, h in rnd.hands.items()
                                               if n != rnd.winner}))
     return out
@@ -177,8 +177,8 @@ def check_file(db: str) -> int:
         with Store(db) as store:
             for t in snap.tables:  # a game that ended has its next game, in the same change
                 for game_id in t.game_ids[:-1]:
-                    assert store.load_game(game_id).verdict.over
-                assert not store.load_game(t.game_id).verdict.over
+                    assert store.games.load(game_id).verdict.over
+                assert not store.games.load(t.game_id).verdict.over
         last = [e for e in snap.data.clock if e.kind in (Kind.PAUSE, Kind.RESUME)]
         paused = bool(last) and last[-1].kind is Kind.PAUSE
         for t in snap.tables:  # the clock event and the boxes were one change

@@ -128,7 +128,7 @@ class Sim:
         before = len(game.rounds)
         with pytest.raises(CompanionError, match="time is up and this table is done"):
             app.record_round(game.names[0], points={n: 5 for n in game.names[1:]})
-        assert len(app.store.load_game(game.id or 0).rounds) == before
+        assert len(app.store.games.load(game.id or 0).rounds) == before
         self.books.refused += 1
 
     def play(self, stage_key: str, stage: str, tables: dict[int, int], *,

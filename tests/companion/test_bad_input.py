@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from uno_showdown.adapters.store.games import Store, StoreError
+from uno_showdown.adapters.store.errors import StoreError
+from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 from uno_showdown.contract.errors import CompanionError
@@ -196,7 +197,7 @@ def test_a_commit_that_fails_is_rolled_back_and_the_next_change_saves(db):
         assert not app.store.conn.in_transaction
         app.record_round("Ann", points={"Bob": 7})
     with Store(db) as store:
-        game = store.load_game(1)
+        game = store.games.load(1)
         assert [r.winner for r in game.rounds] == ["Ann"]
         assert store.conn.execute("SELECT COUNT(*) FROM players WHERE name = 'Ghost'"
                                   ).fetchone() == (0,)

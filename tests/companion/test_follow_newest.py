@@ -42,10 +42,10 @@ def test_a_championship_game_is_neither_followed_into_nor_out_of(tmp_path: Path)
 
     def boxed_game(label: str, names: list[str]) -> int:
         game = Game.new("classic", Rules.make("championship", 100), names)
-        with store.transaction() as conn:
-            game_id = store.insert_game(conn, game)
-            box_id = store.create_time_box(conn, TimeBox(label))
-            store.put_game_in_box(conn, box_id, game_id)
+        with store.transaction():
+            game_id = store.games.create(game)
+            box_id = store.boxes.create(TimeBox(label))
+            store.boxes.put_game(box_id, game_id)
         return game_id
 
     home = CompanionApp.open(db, lang="en")

@@ -33,7 +33,7 @@ from uno_showdown.apps.commands.cli import main
 
 db, total = sys.argv[1], int(sys.argv[2])
 with Store(db) as store:
-    start = len(store.load_game(1).rounds) + 1
+    start = len(store.games.load(1).rounds) + 1
 for n in range(start, total + 1):
     winner, a, b = [("Ann", "Bob", "Cid"), ("Bob", "Cid", "Ann"), ("Cid", "Ann", "Bob")][n % 3]
     status = main(["game", "round", "--db", db, "--game", "1", "--winner", winner,

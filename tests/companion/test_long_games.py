@@ -69,14 +69,14 @@ def long_game(path, rounds: int, method: str = "winner") -> int:
         game = game.add_round(winner, {p: Hand(counted=0 if p == winner else n % 7 + 1)
                                        for p in players})
     with Store(path) as store:
-        return store.create_game(game)
+        return store.games.create(game)
 
 
 def test_a_game_opened_lazily_answers_as_the_whole_game(tmp_path) -> None:
     db = tmp_path / "g.db"
     game_id = long_game(db, 300, "lazy")
     with Store(db) as store:
-        lazy, whole = store.load_game(game_id, lazy=True), store.load_game(game_id)
+        lazy, whole = store.games.load(game_id, lazy=True), store.games.load(game_id)
         assert isinstance(lazy.rounds, LazyRounds) and not isinstance(whole.rounds, LazyRounds)
         assert what_it_says(lazy) == what_it_says(whole)
         assert lazy.rounds._cache == []  # nothing read to say all that
@@ -93,10 +93,10 @@ def test_rounds_added_to_a_lazily_opened_game_are_what_the_whole_game_gets(tmp_p
             if lazy:
                 assert app.game is not None and app.game.rounds._cache == []
     with Store(db_lazy) as a, Store(db_whole) as b:
-        one, two = a.load_game(ids[0]), b.load_game(ids[1])
+        one, two = a.games.load(ids[0]), b.games.load(ids[1])
         assert what_it_says(one) == what_it_says(two)
         assert one.rounds == two.rounds and len(one.rounds) == 202
-        assert a.load_game(ids[0], lazy=True).tally == one.tally
+        assert a.games.load(ids[0], lazy=True).tally == one.tally
 
 
 def test_undo_and_edit_after_a_lazy_open_read_the_rounds_they_need(tmp_path) -> None:
@@ -106,9 +106,9 @@ def test_undo_and_edit_after_a_lazy_open_read_the_rounds_they_need(tmp_path) -> 
         assert app.undo()
         app.edit_round(3, "Ann", points={"Bob": 5, "Cid": 6})
     with Store(db) as store:
-        game = store.load_game(game_id)
+        game = store.games.load(game_id)
         assert len(game.rounds) == 49 and len(game.undone) == 1
-        assert store.load_game(game_id, lazy=True).tally == fresh(game).tally
+        assert store.games.load(game_id, lazy=True).tally == fresh(game).tally
 
 
 def test_a_tally_the_file_cannot_vouch_for_is_not_used(tmp_path) -> None:
@@ -118,9 +118,9 @@ def test_a_tally_the_file_cannot_vouch_for_is_not_used(tmp_path) -> None:
     with Store(db) as store:
         store.conn.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
         store.conn.execute("UPDATE tallies SET state = '{\"rounds\": 1}'")
-        game = store.load_game(game_id, lazy=True)
+        game = store.games.load(game_id, lazy=True)
         assert not isinstance(game.rounds, LazyRounds)
-        assert game.tally == fresh(store.load_game(game_id)).tally
+        assert game.tally == fresh(store.games.load(game_id)).tally
 
 
 def test_the_cli_says_the_same_of_a_long_game_as_of_a_short_one(tmp_path, capsys) -> None:

@@ -7,13 +7,10 @@ import sqlite3
 
 import pytest
 
-from uno_showdown.adapters.store.games import (
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    Store,
-    StoreError,
-    default_db_path,
-)
+from uno_showdown.adapters.store.errors import StoreError
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.games_file import default_db_path
+from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
 from uno_showdown.adapters.store.transfer import TransferError
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 
@@ -63,8 +60,8 @@ def test_an_old_file_is_migrated_when_opened(tmp_path):
     conn.close()
     with Store(path) as store:
         assert store.schema_version() == SCHEMA_VERSION
-        assert store.load_game(1).names == ["Ann", "Bob"]
-        assert store.duels(1) == []
+        assert store.games.load(1).names == ["Ann", "Bob"]
+        assert store.duels.of_game(1) == []
 
 
 def test_a_newer_or_foreign_file_is_refused_with_advice(tmp_path):
@@ -130,3 +127,28 @@ def test_an_import_that_breaks_the_rules_is_refused_and_writes_nothing(app):
     with pytest.raises(TransferError, match="export"):
         app.import_game("{\"hello\": 1}")
     assert len(app.games()) == count
+
+
+def test_changes_made_inside_one_transaction_commit_together_or_not_at_all(tmp_path):
+    """The organiser's draw writes a box, a game in it and more as one change: each
+    repository's method joins the transaction the caller holds, so a failure after some of
+    them leaves nothing of any, and a success shows all of them to another program."""
+    from uno_showdown.core.scoring import Rules
+    from uno_showdown.core.table.game import Game
+    from uno_showdown.core.table.timebox import TimeBox
+
+    path = tmp_path / "games.db"
+    game = Game.new("classic", Rules.make("championship", 100), ["Ann", "Bob"])
+    with Store(path) as store, Store(path) as other:
+        with pytest.raises(RuntimeError), store.transaction():
+            box_id = store.boxes.create(TimeBox("Cup · Table 1"))
+            store.boxes.put_game(box_id, store.games.create(game))
+            raise RuntimeError("the draw failed half way")
+        assert other.games.ids() == [] and store.games.ids() == []
+        with store.transaction():
+            box_id = store.boxes.create(TimeBox("Cup · Table 1"))
+            game_id = store.games.create(game)
+            store.boxes.put_game(box_id, game_id)
+            assert other.games.ids() == []  # not committed until the outer change ends
+        assert other.boxes.of_game(game_id) == store.boxes.load(box_id)
+        assert other.games.load(game_id).names == ["Ann", "Bob"]

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.games import MIGRATIONS, SCHEMA_VERSION, Store
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
 from uno_showdown.adapters.store.transfer import export_game, import_game
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
@@ -51,7 +52,7 @@ def test_house_rules_and_the_first_dealer_are_kept_with_the_game(showdown_app, d
     assert game.house_rules == {"stacking", "jump_in"}
     assert (game.first_dealer, game.dealer, game.starter) == ("Cid", "Cid", "Dan")
     with Store(db) as store:
-        again = store.load_game(game.id)
+        again = store.games.load(game.id)
     assert again.house_rules == game.house_rules and again.first_dealer == "Cid"
     showdown_app.rename_player("Cid", "Cyd")  # a rename keeps who dealt first
     assert showdown_app.game.first_dealer == "Cyd"
@@ -194,7 +195,7 @@ def test_a_file_of_schema_6_opens_with_no_house_rules_and_the_first_seat_dealing
     conn.close()
     with Store(path) as store:
         assert store.schema_version() == SCHEMA_VERSION == 7
-        game = store.load_game(1)
+        game = store.games.load(1)
     assert game.house_rules == frozenset() and game.first_dealer is None
     assert game.dealers[0] == "Ann" and not game.rounds[0].showdown_out
     assert game.direction is Direction.CLOCKWISE
@@ -248,7 +249,7 @@ def test_the_command_line_sets_and_shows_the_helpers(capsys, db) -> None:
 def test_bad_helper_input_is_one_line_and_exit_2(capsys, db, args, message) -> None:
     status, out, err = cli(capsys, *args, "--db", str(db), "--lang", "en")
     assert status == 2 and out == "" and err.count("\n") == 1 and message in err, err
-    assert not db.exists() or Store(db).list_games() == []
+    assert not db.exists() or Store(db).games.infos() == []
 
 
 def test_the_command_line_refuses_helpers_the_game_has_not(capsys, db) -> None:
@@ -329,6 +330,6 @@ def test_a_reverse_keeps_the_tally_so_a_long_game_is_not_read_again(showdown_app
     showdown_app.record_round("Ann", hands={"Bob": "r1", "Cid": "r2", "Dan": "r3"})
     showdown_app.reverse()
     with Store(db) as store:
-        game = store.load_game(showdown_app.game.id, lazy=True)
+        game = store.games.load(showdown_app.game.id, lazy=True)
     assert "tally" in game.__dict__  # the stored tally is of the revision the Reverse made
     assert game.direction is Direction.COUNTERCLOCKWISE and game.dealer == "Dan"

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.games import SCHEMA_VERSION, Store
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.games_schema import SCHEMA_VERSION
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 from uno_showdown.contract.errors import CompanionError
@@ -75,10 +76,10 @@ def boxed(tmp_path: Path, clock: Clock) -> Iterator[tuple[CompanionApp, int]]:
     db = tmp_path / "games.db"
     store = Store(db)
     game = Game.new("classic", Rules.make("championship", 100), ["Ann", "Bob", "Cid"])
-    with store.transaction() as conn:
-        game_id = store.insert_game(conn, game)
-        box_id = store.create_time_box(conn, TimeBox("Cup · Table 1").opened(T0, 30 * M))
-        store.put_game_in_box(conn, box_id, game_id)
+    with store.transaction():
+        game_id = store.games.create(game)
+        box_id = store.boxes.create(TimeBox("Cup · Table 1").opened(T0, 30 * M))
+        store.boxes.put_game(box_id, game_id)
     store.close()
     app = CompanionApp.open(db, game_id, clock=clock)
     yield app, box_id
@@ -88,8 +89,8 @@ def boxed(tmp_path: Path, clock: Clock) -> Iterator[tuple[CompanionApp, int]]:
 def change_box(app: CompanionApp, box_id: int, change) -> None:  # type: ignore[no-untyped-def]
     """What the clock's owner does, from its own connection."""
     other = Store(app.store.path)
-    with other.transaction() as conn:
-        other.save_time_box(conn, change(other.load_time_box(conn, box_id).box))
+    with other.transaction():
+        other.boxes.save(change(other.boxes.load(box_id).box))
     other.close()
 
 
@@ -199,7 +200,7 @@ def test_the_cli_is_refused_in_one_line_and_writes_nothing(
 
 
 def test_a_file_from_before_time_boxes_opens_with_its_games(tmp_path: Path) -> None:
-    from uno_showdown.adapters.store.games import MIGRATIONS
+    from uno_showdown.adapters.store.games_schema import MIGRATIONS
 
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)
@@ -213,7 +214,7 @@ def test_a_file_from_before_time_boxes_opens_with_its_games(tmp_path: Path) -> N
     conn.close()
     with Store(db) as store:
         assert store.schema_version() == SCHEMA_VERSION
-        assert store.load_game(1).names == ["Ann", "Bob"] and store.time_box_of(1) is None
+        assert store.games.load(1).names == ["Ann", "Bob"] and store.boxes.of_game(1) is None
 
 
 def test_the_screen_shows_the_box_and_follows_the_table(

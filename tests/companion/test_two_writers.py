@@ -35,7 +35,7 @@ def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 def on_disk(db: Path) -> list[tuple[str, dict[str, str]]]:
     """The live rounds as a fresh connection reads them: winner and hands."""
     with Store(db) as store:
-        game = store.load_game(store.latest_game_id())
+        game = store.games.load(store.games.latest_id())
         return [(r.winner, {n: h.text for n, h in r.hands.items()}) for r in game.rounds]
 
 
@@ -101,7 +101,7 @@ def test_a_change_from_a_stale_copy_writes_nothing_and_reloads(two, db, change, 
     assert second.game == first.game and second.game.undone == first.game.undone
     STALE_CHANGES[change](second)  # from the reloaded game the change goes through
     with Store(db) as store:
-        assert store.load_game(second.game.id) == second.game
+        assert store.games.load(second.game.id) == second.game
 
 
 def test_an_undone_round_is_not_brought_back_by_a_stale_edit_or_redo(two, db):

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.games import MIGRATIONS, SCHEMA_VERSION, Store
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
 from uno_showdown.adapters.store.transfer import TransferError, export_game, import_game
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
@@ -225,7 +226,7 @@ def test_the_cli_refuses_a_ten_player_championship_in_one_line(tmp_path, capsys)
                    "--method", "championship", "--players", ",".join("ABCDEFGHIJ")])
     err = capsys.readouterr().err
     assert status == 2 and len(err.strip().splitlines()) == 1 and "2 to 7 players" in err
-    assert not Store(db).game_ids()
+    assert not Store(db).games.ids()
 
 
 def test_an_imported_championship_with_too_many_players_is_refused():
@@ -253,9 +254,9 @@ def variant_games() -> list[Game]:
 def test_a_variant_game_comes_back_from_the_store(tmp_path, index):
     game = variant_games()[index]
     with Store(tmp_path / "g.db") as store:
-        game_id = store.create_game(game)
+        game_id = store.games.create(game)
     with Store(tmp_path / "g.db") as store:
-        back = store.load_game(game_id)
+        back = store.games.load(game_id)
     assert back.rules == game.rules
     assert back.rounds == game.rounds and back.undone == game.undone
     assert back.totals == game.totals
@@ -305,8 +306,8 @@ def test_a_file_from_before_the_variants_opens_and_takes_them(tmp_path: Path):
         app.new_game("classic", "last", ["Ann", "Bob", "Cid"])
         app.record_round(None, order=["Bob", "Cid"])
     with Store(path) as store:
-        assert store.load_game(2).rounds[0].out_on == PLUS_1
-        assert store.load_game(3).rounds[0].order == ("Bob", "Cid", "Ann")
+        assert store.games.load(2).rounds[0].out_on == PLUS_1
+        assert store.games.load(3).rounds[0].order == ("Bob", "Cid", "Ann")
 
 
 # -- the command line ----------------------------------------------------------------------

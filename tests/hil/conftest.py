@@ -13,12 +13,13 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 import serial
 
+from tests.pico.emulated_pico import EmulatedPico
 from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
 from uno_showdown.adapters.units.board_unit import SerialUnit
 from uno_showdown.apps.commands.options import fit_to_unit
@@ -44,6 +45,15 @@ LINK_OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.0
 class Rig:
     port: str
     mcu: VirtualMCU | None
+    #: the link's timings and the settle time for a board slower than a Pico (the emulator)
+    link_options: dict[str, float] | None = None
+    settle_us: int | None = None
+    #: the emulated Pico, to jam its launcher or read its pins (--hil-pico-emulator)
+    emulated: EmulatedPico | None = None
+
+    def wait_s(self, seconds: float) -> float:
+        """How long to wait for what a Pico does in `seconds`: longer on the emulated one."""
+        return seconds * (10 if self.emulated is not None else 1)
 
     def need_virtual(self) -> VirtualMCU:
         if self.mcu is None:
@@ -51,11 +61,37 @@ class Rig:
         return self.mcu
 
 
+@pytest.fixture(scope="session")
+def hil_emulated_pico() -> Iterator[EmulatedPico]:
+    """`--hil-pico-emulator`: one emulated Pico with the firmware installed, for the session."""
+    from tests.pico.conftest import start_installed
+    from tests.pico.emulated_pico import PicoUnavailable
+
+    try:
+        board = start_installed()
+    except PicoUnavailable as exc:
+        pytest.skip(f"--hil-pico-emulator: {exc}")
+    try:
+        yield board.pico
+    finally:
+        board.pico.close()
+
+
 @pytest.fixture
 def rig(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Rig]:
     port = request.config.getoption("--hil-port")
     if port:
         yield Rig(port, None)
+        return
+    if request.config.getoption("--hil-pico-emulator"):
+        from tests.pico.conftest import LINK_OPTIONS as SLOW_LINK
+        from tests.pico.conftest import SETTLE_US
+
+        pico: EmulatedPico = request.getfixturevalue("hil_emulated_pico")
+        try:
+            yield Rig(pico.port, None, SLOW_LINK, SETTLE_US, pico)
+        finally:
+            pico.jam(False)
         return
     mcu = VirtualMCU(tmp_path / "board").start()
     try:
@@ -69,7 +105,7 @@ def still_board(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> Iterator[Callable[..., VirtualMCU]]:
     """Start virtual boards on a manual clock: `still_board(card_sensor=..., start_ticks=...)`."""
-    if request.config.getoption("--hil-port"):
+    if request.config.getoption("--hil-port") or request.config.getoption("--hil-pico-emulator"):
         pytest.skip("needs the virtual board's manual clock")
     boards: list[VirtualMCU] = []
 
@@ -183,20 +219,27 @@ class Table:
 
 
 @contextlib.contextmanager
-def open_table(port: str, config: DuelConfig = FAST, *,
-               duel_log: DuelLog | None = None) -> Iterator[Table]:
+def open_table(port: str, config: DuelConfig = FAST, *, duel_log: DuelLog | None = None,
+               link_options: dict[str, float] | None = None,
+               settle_us: int | None = None) -> Iterator[Table]:
     """A running service on a SerialUnit at `port`, stopped and closed afterwards.
 
-    The duel config gets the unit's own settle time, exactly as `uno-showdown run` does.
+    The duel config gets the unit's own settle time, exactly as `uno-showdown run` does,
+    unless `settle_us` is given (as `run --settle-us` would). `link_options` replace
+    LINK_OPTIONS: the emulated Pico answers more slowly than a Pico.
     """
-    unit = SerialUnit(port, **LINK_OPTIONS)
-    service = ShowdownService(unit, fit_to_unit(config, argparse.Namespace(settle_us=None), unit),
-                              duel_log=duel_log)
+    options = LINK_OPTIONS if link_options is None else link_options
+    unit = SerialUnit(port, **options)
+    if settle_us is not None:
+        config = replace(config, settle_us=settle_us)
+    service = ShowdownService(unit, fit_to_unit(config, argparse.Namespace(settle_us=settle_us),
+                                                unit), duel_log=duel_log)
     tab = Table(unit, service)
     service.add_listener(tab.hear)
     thread = threading.Thread(target=service.run, name="service", daemon=True)
     try:
-        assert unit.link.wait_ready(3), "the board did not answer the hello"
+        assert unit.link.wait_ready(3 if link_options is None else 15), \
+            "the board did not answer the hello"
         thread.start()
         yield tab
     finally:
@@ -208,5 +251,5 @@ def open_table(port: str, config: DuelConfig = FAST, *,
 
 @pytest.fixture
 def table(rig: Rig) -> Iterator[Table]:
-    with open_table(rig.port) as tab:
+    with open_table(rig.port, link_options=rig.link_options, settle_us=rig.settle_us) as tab:
         yield tab

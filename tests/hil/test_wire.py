@@ -172,13 +172,15 @@ def test_random_garbage_never_moves_the_motor_and_the_board_keeps_answering(
 def test_the_motor_stops_when_the_host_falls_silent(rig: Rig, raw_host: RawHost) -> None:
     if rig.mcu is not None:
         rig.mcu.jam()  # no card comes out: only the silence can stop the motor
+    if rig.emulated is not None:
+        rig.emulated.jam()
     _session(raw_host)
-    ack = raw_host.command(1, P.LAUNCH, (P.LEFT, 3))
+    ack = raw_host.command(1, P.LAUNCH, (P.LEFT, 3), rig.wait_s(1))
     assert ack is not None and ack[1] == P.ACK
     # ... and now the host says nothing at all
-    fault = raw_host.expect(_is(P.FAULT), 2)
+    fault = raw_host.expect(_is(P.FAULT), rig.wait_s(2))
     assert fault is not None and fault[2][0] == P.FAULT_HOST_SILENT
-    done = raw_host.expect(_is(P.LAUNCH_DONE), 1)
+    done = raw_host.expect(_is(P.LAUNCH_DONE), rig.wait_s(1))
     assert done is not None and done[2][1] == 1  # reported as not finished
     if rig.mcu is not None:
         assert not rig.mcu.motor_running

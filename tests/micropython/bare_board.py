@@ -67,7 +67,7 @@ class Pin:
             self.level = 1 if level else 0
         return self.level
 
-    def irq(self, handler=None, trigger=0):
+    def irq(self, handler=None, trigger=0, hard=False):
         self.handler = handler
 
 

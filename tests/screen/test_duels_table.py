@@ -27,7 +27,7 @@ def dueled(db: Path) -> CompanionApp:
     app.new_game("showdown", "winner", PLAYERS)
     assert app.game is not None and app.game.id is not None
     for a, b, winner, a_ms, b_ms in DUELS:
-        app.store.add_duel(app.game.id, 0, a, b, 2, "won", winner, b if winner == a else a,
+        app.store.duels.add(app.game.id, 0, a, b, 2, "won", winner, b if winner == a else a,
                            a_ms * 1000, b_ms * 1000, "2024-05-01T20:00:00+00:00")
     app.switch_game(app.game.id)
     yield app

@@ -16,7 +16,7 @@ from uno_showdown.apps.screen.views.round_entry import MAX_DIGITS, type_digit
 def saved(db: Path) -> list[tuple[str, dict[str, tuple[str, ...] | int]]]:
     """Each round as a fresh connection reads it: winner, and cards (codes) or counted points."""
     with Store(db) as store:
-        game = store.load_game(store.latest_game_id())
+        game = store.games.load(store.games.latest_id())
         return [(r.winner, {n: (tuple(c.code for c in h.cards) if h.cards is not None
                                 else h.counted) for n, h in r.hands.items()})
                 for r in game.rounds]
@@ -24,7 +24,7 @@ def saved(db: Path) -> list[tuple[str, dict[str, tuple[str, ...] | int]]]:
 
 def played_at(db: Path) -> list[str]:
     with Store(db) as store:
-        return [r.played_at for r in store.load_game(store.latest_game_id()).rounds]
+        return [r.played_at for r in store.games.load(store.games.latest_id()).rounds]
 
 
 # -- points --

@@ -13,7 +13,7 @@ from uno_showdown.adapters.store.games import Store
 def saved_rounds(db: Path) -> list[tuple[str, dict[str, str]]]:
     """What a fresh connection reads back: the round is on disk, not only in memory."""
     with Store(db) as store:
-        game = store.load_game(store.latest_game_id())
+        game = store.games.load(store.games.latest_id())
         return [(r.winner, {n: h.text for n, h in r.hands.items()}) for r in game.rounds]
 
 

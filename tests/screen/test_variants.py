@@ -72,7 +72,7 @@ def test_h2o_brings_its_deck_and_the_card_gone_out_on_takes_points_off(driver: D
     driver.tap("card:wild+1")
     driver.tap("confirm")
     with Store(db) as store:
-        rnd = store.load_game(store.latest_game_id()).rounds[0]
+        rnd = store.games.load(store.games.latest_id()).rounds[0]
     assert rnd.out_on == parse_card("wild+2")
     assert {s.name: s.total for s in driver.app.standings()} == {"Ann": -40, "Bob": 4,
                                                                  "Cid": 50}
@@ -124,7 +124,7 @@ def test_a_finishing_order_is_tapped_in_and_the_last_player_placed_by_itself(
     driver.key(pygame.K_1)
     driver.key(pygame.K_RETURN)
     with Store(db) as store:
-        rnd = store.load_game(store.latest_game_id()).rounds[0]
+        rnd = store.games.load(store.games.latest_id()).rounds[0]
     assert rnd.order == ("Cid", "Dan", "Ann", "Bob")
     assert driver.view.name == "standings"
     first = driver.app.standings()[0]

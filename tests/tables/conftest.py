@@ -214,8 +214,8 @@ class Cluster:
                 file = TableFile(store, self.event_id, t.number)
                 for stage, (box_id, _s, _p) in file.stages().items():
                     kind = FINAL_STAGE if stage == "final" else QUALIFYING
-                    for gid in store.time_box(box_id).game_ids:
-                        game = store.load_game(gid)
+                    for gid in store.boxes.load(box_id).game_ids:
+                        game = store.games.load(gid)
                         deals += [Deal(f"{t.number}/{d.deal_id}", d.revision, kind, d.points)
                                   for d in game_deals(game, data, kind)]
         entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]

@@ -46,7 +46,7 @@ def test_a_table_joins_as_a_process_and_its_deal_reaches_the_director(tmp_path: 
             assert "Table 1 of event 1: recording into" in join.stdout.readline()
             assert "Seated for flight-1: game 1" in join.stdout.readline()
             with Store(table_db) as store:
-                names = list(store.load_game(1).names)
+                names = list(store.games.load(1).names)
             hands = [a for n in names[1:] for a in ("--points", f"{n}: 12")]
             done = uno("game", "round", "--db", table_db, "--game", "1", "--winner", names[0],
                        *hands)

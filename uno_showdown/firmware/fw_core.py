@@ -90,6 +90,10 @@ WATCHDOG_MS = 2_000
 # this to 1 s ago; it rarely writes (an IRQ racing that write at worst lets one
 # bounce through as a second press of the same side).
 EDGE_REFRESH_US = 1 << 28
+# How often the loop does that housekeeping (and forgets presses older than
+# PADDLE_MEMORY_US). On a Pico it costs about 290 µs, more than half a loop turn, and
+# nothing needs it sooner: a remembered press is checked for its age where it is used.
+FORGET_EVERY_US = 100_000
 
 K_LEFT = 0
 K_RIGHT = 1
@@ -142,6 +146,7 @@ class Firmware:
         never = P.ticks_add(self.ticks(), -DEBOUNCE_US - 1)
         self._last_edge = array("i", [never, never, never])  # per input, for debounce
         self._cards = array("i", [0, never])  # card sensor count, last stamp
+        self._forgot_t = self.ticks()  # when the loop last forgot old edges
         self._dec = P.Decoder()
         self.boot_id = hw.random_id()
         self.session = False
@@ -185,11 +190,14 @@ class Firmware:
         self._h_right = self._edge_right
         self._h_button = self._edge_button
         self._h_card = self._edge_card
-        hw.paddle_left.irq(handler=self._h_left, trigger=hw.FALLING)
-        hw.paddle_right.irq(handler=self._h_right, trigger=hw.FALLING)
-        hw.button.irq(handler=self._h_button, trigger=hw.FALLING)
+        # hard=True: the edge is stamped in the interrupt itself. MicroPython's default
+        # (a soft IRQ) runs the handler later, when the VM next looks, and the stamp
+        # would be as late as the loop was busy.
+        hw.paddle_left.irq(handler=self._h_left, trigger=hw.FALLING, hard=True)
+        hw.paddle_right.irq(handler=self._h_right, trigger=hw.FALLING, hard=True)
+        hw.button.irq(handler=self._h_button, trigger=hw.FALLING, hard=True)
         if hw.card_sensor is not None:
-            hw.card_sensor.irq(handler=self._h_card, trigger=hw.FALLING)
+            hw.card_sensor.irq(handler=self._h_card, trigger=hw.FALLING, hard=True)
         self._all_off()
 
     # -- IRQ handlers: stamp first, no allocation --
@@ -257,7 +265,9 @@ class Firmware:
         # `now` (an IRQ after the drain waits in the ring for the next turn)
         self._drain_edges()
         now = self.ticks()
-        self._forget_old_edges(now)
+        if P.ticks_diff(now, self._forgot_t) >= FORGET_EVERY_US:
+            self._forgot_t = now
+            self._forget_old_edges(now)
         self._run_countdown(now)
         self._run_launcher(now)
         self._run_beep(now)

@@ -30,6 +30,8 @@ MOTOR_IN1 = 14  # PWM slice 7 A
 MOTOR_IN2 = 15  # PWM slice 7 B
 BUZZER = 16  # PWM slice 0 A
 MOTOR_PWM_HZ = 20_000
+WATCHDOG_REASON = 0x40058008  # WATCHDOG_BASE + REASON: bit 0 timer, bit 1 forced
+WATCHDOG_REASON_TIMER = 1
 
 
 def motor_off():
@@ -91,7 +93,10 @@ class Hardware:
             self._wdt.feed()
 
     def reset_by_watchdog(self):
-        return machine.reset_cause() == machine.WDT_RESET
+        # Not machine.reset_cause(): on the RP2040 it says WDT_RESET after machine.reset()
+        # too (mpremote's reset, the RS command), since both go through the watchdog. Only
+        # the TIMER bit of the watchdog's REASON register means the loop went unfed.
+        return bool(machine.mem32[WATCHDOG_REASON] & WATCHDOG_REASON_TIMER)
 
     def reset(self):
         machine.reset()

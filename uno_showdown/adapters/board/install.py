@@ -18,6 +18,7 @@ Install, in order:
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 import subprocess
 import sys
@@ -32,6 +33,7 @@ from typing import TextIO
 import serial
 
 from uno_showdown.adapters.board import board_files, link
+from uno_showdown.adapters.board.board_files import PICO_EXTRA
 from uno_showdown.adapters.board.ports import check_free, check_port
 from uno_showdown.core.board import codec as P
 
@@ -92,11 +94,17 @@ def ask_version(port: str, timeout_s: float | None = None) -> BoardHello | None:
             heard.append(BoardHello(port, event.board_version, -1))
             answered.set()
 
+    # A board still booting (right after an install's reset) misses a hello or two, and the
+    # link says so in warnings; this probe's answer is its one line, so they stay quiet.
+    quiet = logging.getLogger(link.__name__)
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     conn = link.BoardLink(port, listen, retry_open_s=0.05).start()
     try:
         answered.wait(HELLO_TIMEOUT_S if timeout_s is None else timeout_s)
     finally:
         conn.close()
+        quiet.setLevel(level)
     return heard[0] if heard else None
 
 
@@ -192,7 +200,7 @@ def install(port_arg: str | None, *, dry_run: bool, out: TextIO | None = None) -
             return 0
         port = resolve_port(port_arg)
         if importlib.util.find_spec("mpremote") is None:
-            raise InstallError("mpremote is not installed: pip install 'uno-showdown[pico]'")
+            raise InstallError(f"mpremote is not installed: {PICO_EXTRA}")
         if restart_board(port):  # its USB port goes away for a moment, then comes back
             _wait_for_port(port, RETURN_TIMEOUT_S, vanish_s=2.0)
         write(f"copying {len(files)} files to {port} ...\n")

@@ -5,8 +5,8 @@ The same SQLite file and connection as the games (`adapters.store.games.Store`: 
 (a draw: its seats, its games and their time boxes; a clock event and every table's box) is
 written whole or not at all, and a reader sees one moment of both.
 
-The schema has its own version, kept in `championship_meta` (the companion's is SQLite's
-`user_version`), and its own `MIGRATIONS`; a file written by a newer version is refused.
+The tables are their own part of the file (`adapters.store.schema`, part "championship"),
+with their own `MIGRATIONS`; a file written by a newer version is refused.
 Nothing here decides anything: `apps.championship.operations` does.
 """
 
@@ -16,7 +16,9 @@ import json
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 
+from uno_showdown.adapters.store import schema
 from uno_showdown.adapters.store import standings_sums as sums
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.core.championship.clock import FINAL, ClockChange, Kind
@@ -149,6 +151,25 @@ MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+def _meta_version(conn: sqlite3.Connection) -> int:
+    """Where the version was kept before `schema_parts`: a `championship_meta` row."""
+    if not schema.has_table(conn, "championship_meta"):
+        return 0
+    row = conn.execute("SELECT value FROM championship_meta WHERE key = 'schema_version'"
+                       ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def newer(path: Path, found: int) -> ChampionshipError:
+    """The refusal of a file whose championship (or its sync) a newer version wrote."""
+    return ChampionshipError(
+        _("{path} holds a championship written by a newer uno-showdown (schema "
+          "{found}): update uno-showdown to open it").format(path=path, found=found))
+
+
+PART = schema.register(schema.Part("championship", MIGRATIONS, _meta_version, newer))
+
+
 class ChampionshipStore:
     """The championship's rows in a companion `Store`'s file; one instance per store."""
 
@@ -160,51 +181,20 @@ class ChampionshipStore:
     # -- schema --
 
     def schema_version(self) -> int:
-        conn = self.store.conn
-        exists = conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
-                              "AND name = 'championship_meta'").fetchone()[0]
-        if not exists:
-            return 0
-        row = conn.execute("SELECT value FROM championship_meta WHERE key = 'schema_version'"
-                           ).fetchone()
-        return int(row[0]) if row else 0
+        with self.store.reading() as conn:
+            return schema.version_of(conn, PART)
 
     def migrate(self) -> None:
         """Bring the championship's tables up to date (creating them for the first event)."""
-        with self.store.lock:
-            version = self.schema_version()
-            if version > SCHEMA_VERSION:
-                raise ChampionshipError(
-                    _("{path} holds a championship written by a newer uno-showdown (schema "
-                      "{found}): update uno-showdown to open it").format(
-                        path=self.store.path, found=version))
-            for step in range(version, SCHEMA_VERSION):
-                with self.store.transaction() as conn:
-                    if self.schema_version() != step:  # another program migrated meanwhile
-                        continue
-                    conn.execute("CREATE TABLE IF NOT EXISTS championship_meta "
-                                 "(key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                    for statement in MIGRATIONS[step].split(";"):
-                        if statement.strip():
-                            conn.execute(statement)
-                    conn.execute("INSERT OR REPLACE INTO championship_meta (key, value) "
-                                 "VALUES ('schema_version', ?)", (str(step + 1),))
+        schema.migrate(self.store, PART)
 
     # -- reading --
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
         """One read transaction: everything read inside sees the same moment of the file."""
-        with self.store.lock:
-            conn = self.store.conn
-            own = not conn.in_transaction
-            if own:
-                conn.execute("BEGIN")
-            try:
-                yield conn
-            finally:
-                if own and conn.in_transaction:
-                    conn.execute("COMMIT")
+        with self.store.reading() as conn:
+            yield conn
 
     def event_ids(self) -> list[int]:
         if not self.schema_version():
@@ -212,6 +202,14 @@ class ChampionshipStore:
         with self.reading() as conn:
             return [int(r[0]) for r in conn.execute(
                 "SELECT id FROM championship_events ORDER BY id")]
+
+    @staticmethod
+    def listed(conn: sqlite3.Connection) -> list[tuple[int, str, str, int]]:
+        """(id, name, created_at, players still in) of every event, oldest first."""
+        return [(int(i), n, c, int(p)) for i, n, c, p in conn.execute(
+            "SELECT e.id, e.name, e.created_at, (SELECT COUNT(*) FROM championship_players "
+            "p WHERE p.event_id = e.id AND p.withdrawn_at IS NULL) FROM "
+            "championship_events e ORDER BY e.id")]
 
     def load(self, conn: sqlite3.Connection, event_id: int) -> ChampionshipData:
         row = conn.execute("SELECT id, name, created_at, settings, seed, stale FROM "
@@ -333,8 +331,8 @@ class ChampionshipStore:
         games: dict[int, tuple[str, int, Sums, int]] = {}
         for t in data.tables:
             kind = sums.kind_of(t.stage)
-            for gid in self.store.load_time_box(conn, t.box_id).game_ids:
-                game = self.store.load_game(gid)
+            for gid in self.store.boxes.load(t.box_id).game_ids:
+                game = self.store.games.load(gid)
                 found = [d.points for d in game_deals(game, data.number_of, kind)
                          if d.points is not None]
                 own = sums_of(found)

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from uno_showdown.adapters.store.games import Store, StoreBusyError, StoreError
+from uno_showdown.adapters.store.errors import StoreBusyError, StoreError
+from uno_showdown.adapters.store.games import Store
 from uno_showdown.contract.events import (
     LaunchFailed,
     Outcome,
@@ -296,11 +297,11 @@ class DuelRecorder:
 
     def _write_update(self, store: Store, job: _Update) -> None:
         if job.reactions is not None:
-            store.set_duel_reactions(job.duel_id, *job.reactions)
+            store.duels.set_reactions(job.duel_id, *job.reactions)
         if job.contested:
-            store.set_duel_contested(job.duel_id)
+            store.duels.set_contested(job.duel_id)
         if job.launch_failed:
-            store.set_duel_launch_failed(job.duel_id)
+            store.duels.set_launch_failed(job.duel_id)
         self._tell(store, job.duel_id)
 
     def _write_duel(self, store: Store, p: PendingDuel) -> None:
@@ -309,7 +310,7 @@ class DuelRecorder:
             contested = p.contested
             outcome, winner, loser = p.outcome, p.winner, p.loser
         try:
-            duel_id = store.add_duel(
+            duel_id = store.duels.add(
                 p.game_id, p.after_round, p.challenger, p.opponent, p.cards, outcome,
                 winner, loser, times[0], times[1], p.recorded_at, contested=contested,
                 log_key=p.log_key,
@@ -342,7 +343,7 @@ class DuelRecorder:
     def _tell(self, store: Store, duel_id: int) -> None:
         if self.on_recorded is None:
             return
-        row = store.duel(duel_id)  # one row: O(1) in the duels stored
+        row = store.duels.get(duel_id)  # one row: O(1) in the duels stored
         if row is not None:
             self.on_recorded(row)
 

@@ -12,32 +12,34 @@ from __future__ import annotations
 
 import sqlite3
 
+from uno_showdown.adapters.store import schema
+from uno_showdown.adapters.store.championship import newer
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.core.championship.access import Credentials, director_user, new_secret, table_user
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS director_sync_users (
+_V1 = """
+CREATE TABLE director_sync_users (
     event_id INTEGER NOT NULL,
     username TEXT NOT NULL,
     table_no INTEGER,
     secret TEXT NOT NULL,
     PRIMARY KEY (event_id, username)
 );
-CREATE TABLE IF NOT EXISTS director_sync_acks (
+CREATE TABLE director_sync_acks (
     event_id INTEGER NOT NULL,
     table_no INTEGER NOT NULL,
     source TEXT NOT NULL,
     seq INTEGER NOT NULL,
     PRIMARY KEY (event_id, table_no, source)
 );
-CREATE TABLE IF NOT EXISTS director_sync_status (
+CREATE TABLE director_sync_status (
     event_id INTEGER NOT NULL,
     table_no INTEGER NOT NULL,
     stage TEXT NOT NULL,
     revision INTEGER NOT NULL,
     PRIMARY KEY (event_id, table_no, stage)
 );
-CREATE TABLE IF NOT EXISTS director_sync_duels (
+CREATE TABLE director_sync_duels (
     event_id INTEGER NOT NULL,
     table_no INTEGER NOT NULL,
     duel_id TEXT NOT NULL,
@@ -52,15 +54,21 @@ CREATE TABLE IF NOT EXISTS director_sync_duels (
 """
 
 
+def _tables_made(conn: sqlite3.Connection) -> int:
+    """Before `schema_parts`, the tables were made all at once when missing: 1 if they are."""
+    return int(schema.has_table(conn, "director_sync_users"))
+
+
+#: The director's side of the sync: credentials, acknowledgements, reported duels.
+PART = schema.register(schema.Part("director sync", (_V1,), _tables_made, newer))
+
+
 class Ledger:
     """The sync's rows in the director's games file."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        with store.transaction() as conn:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
+        schema.migrate(store, PART)
 
     def credentials(self, event_id: int, tables: range | list[int]) -> tuple[
             Credentials, dict[int, Credentials]]:
@@ -122,7 +130,7 @@ class Ledger:
             (event_id, table, duel_id, stage, revision, challenger, opponent, outcome, winner))
 
     def duels(self, event_id: int) -> int:
-        with self.store.lock:
-            return int(self.store.conn.execute(
+        with self.store.reading() as conn:
+            return int(conn.execute(
                 "SELECT COUNT(*) FROM director_sync_duels WHERE event_id = ?",
                 (event_id,)).fetchone()[0])

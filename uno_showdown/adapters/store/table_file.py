@@ -20,31 +20,41 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from uno_showdown.adapters.store import wallclock
+from uno_showdown.adapters.store import schema, wallclock
+from uno_showdown.adapters.store.championship import newer
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table.game import Game
 from uno_showdown.core.table.timebox import State, TimeBox
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS table_sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS table_sync_stages (
+_V1 = """
+CREATE TABLE table_sync_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE table_sync_stages (
     stage TEXT PRIMARY KEY,
     box_id INTEGER NOT NULL REFERENCES time_boxes(id),
     seating_id INTEGER NOT NULL,
     players TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS table_sync_sent (
+CREATE TABLE table_sync_sent (
     key TEXT PRIMARY KEY,
     digest TEXT NOT NULL,
     revision INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS table_sync_outbox (
+CREATE TABLE table_sync_outbox (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     body TEXT NOT NULL
 );
 """
+
+
+def _tables_made(conn: sqlite3.Connection) -> int:
+    """Before `schema_parts`, the tables were made all at once when missing: 1 if they are."""
+    return int(schema.has_table(conn, "table_sync_meta"))
+
+
+#: The table's side of the sync: its seating, what it queued, its outbox.
+PART = schema.register(schema.Part("table sync", (_V1,), _tables_made, newer))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +68,8 @@ class TableFile:
 
     def __init__(self, store: Store, event_id: int, table: int) -> None:
         self.store = store
+        schema.migrate(store, PART)
         with store.transaction() as conn:
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    conn.execute(statement)
             meta = dict(conn.execute("SELECT key, value FROM table_sync_meta"))
             if "source" not in meta:
                 conn.execute("INSERT INTO table_sync_meta VALUES ('source', ?)",
@@ -81,10 +89,20 @@ class TableFile:
 
     # -- meta --
 
+    @staticmethod
+    def joined(store: Store) -> dict[str, str] | None:
+        """The sync's notes of a table's file (its event, table, the director's standings),
+        or None if the file has not joined a championship."""
+        with store.reading() as conn:
+            if not schema.has_table(conn, "table_sync_meta"):
+                return None
+            return {str(k): str(v) for k, v in conn.execute(
+                "SELECT key, value FROM table_sync_meta")}
+
     def meta(self, key: str) -> str | None:
-        with self.store.lock:
-            row = self.store.conn.execute("SELECT value FROM table_sync_meta WHERE key = ?",
-                                          (key,)).fetchone()
+        with self.store.reading() as conn:
+            row = conn.execute("SELECT value FROM table_sync_meta WHERE key = ?",
+                               (key,)).fetchone()
         return row[0] if row else None
 
     def set_meta(self, conn: sqlite3.Connection, key: str, value: str) -> None:
@@ -93,8 +111,8 @@ class TableFile:
 
     def stages(self) -> dict[str, tuple[int, int, dict[str, int]]]:
         """stage -> (box id, seating id, player numbers by folded name)."""
-        with self.store.lock:
-            return {s: (int(b), int(i), json.loads(p)) for s, b, i, p in self.store.conn.execute(
+        with self.store.reading() as conn:
+            return {s: (int(b), int(i), json.loads(p)) for s, b, i, p in conn.execute(
                 "SELECT stage, box_id, seating_id, players FROM table_sync_stages")}
 
     # -- the seating from the director --
@@ -117,7 +135,7 @@ class TableFile:
                 if s.stage not in known:
                     box = TimeBox(s.label, State(s.box.state), s.box.ends_at_us, s.box.left_us,
                                   s.box.grace_rounds)
-                    box_id = self.store.create_time_box(conn, box)
+                    box_id = self.store.boxes.create(box)
                     if len(names) >= 2:
                         self._new_game(conn, box_id, seating.edition, rules, names, now)
                     conn.execute("INSERT INTO table_sync_stages VALUES (?, ?, ?, ?)",
@@ -125,8 +143,8 @@ class TableFile:
                     new.append(s.stage)
                 else:
                     box_id, seating_id, players = known[s.stage]
-                    boxed = self.store.load_time_box(conn, box_id)
-                    current = (self.store.load_game(boxed.current_game_id)
+                    boxed = self.store.boxes.load(box_id)
+                    current = (self.store.games.load(boxed.current_game_id)
                                if boxed.game_ids else None)
                     seated = [n.casefold() for n in names]
                     if (s.seating_id != seating_id and len(names) >= 2
@@ -138,15 +156,14 @@ class TableFile:
                                  "WHERE stage = ?",
                                  (s.seating_id, json.dumps({**players, **numbers}), s.stage))
                     box = boxed.box
-                    self.store.save_time_box(conn, TimeBox(
+                    self.store.boxes.save(TimeBox(
                         s.label, State(s.box.state), s.box.ends_at_us, s.box.left_us,
                         s.box.grace_rounds, box.late_rounds, box.play_on, box.fixed_players,
                         box.next_box_id, box_id))
                 boxes[s.stage] = box_id
             for s in seating.stages:
                 nxt = boxes.get(s.next_stage) if s.next_stage else None
-                conn.execute("UPDATE time_boxes SET next_box_id = ? WHERE id = ?",
-                             (nxt, boxes[s.stage]))
+                self.store.boxes.link(boxes[s.stage], nxt)
             self.set_meta(conn, "seating", json.dumps(
                 {"event": seating.event, "stages": [s.stage for s in seating.stages]}))
         return new
@@ -156,15 +173,15 @@ class TableFile:
         from uno_showdown.adapters.store.wallclock import iso
 
         game = Game.new(edition, rules, names, created_at=iso(now))
-        game_id = self.store.insert_game(conn, game)
-        self.store.put_game_in_box(conn, box_id, game_id)
+        game_id = self.store.games.create(game)
+        self.store.boxes.put_game(box_id, game_id)
         return game_id
 
     def current_game(self, stage: str) -> int | None:
         stages = self.stages()
         if stage not in stages:
             return None
-        return self.store.time_box(stages[stage][0]).current_game_id or None
+        return self.store.boxes.load(stages[stage][0]).current_game_id or None
 
     # -- the outbox --
 
@@ -177,10 +194,10 @@ class TableFile:
                 "SELECT key, digest, revision FROM table_sync_sent")}
             seen: set[str] = set()
             for stage, (box_id, _seating, numbers) in self._stages_in(conn):
-                boxed = self.store.load_time_box(conn, box_id)
+                boxed = self.store.boxes.load(box_id)
                 deals = 0
                 for gid in boxed.game_ids:
-                    game = self.store.load_game(gid)
+                    game = self.store.games.load(gid)
                     for row in game.history():
                         points = {numbers[n.casefold()]: int(row.points.get(n, 0))
                                   for n in row.hands if n.casefold() in numbers}
@@ -195,7 +212,7 @@ class TableFile:
                             report["at"] = at
                         queued += self._queue(conn, sent, key, {str(k): v for k, v in sorted(
                             points.items())}, game.revision, report)
-                    for duel in self.store.duels(gid):
+                    for duel in self.store.duels.of_game(gid):
                         key = f"{stage}/g{gid}:d{duel.id}"
                         body = {"kind": "duel", "stage": stage, "duel": f"g{gid}:d{duel.id}",
                                 "challenger": numbers.get(duel.challenger.casefold(), 0),
@@ -214,7 +231,7 @@ class TableFile:
                     continue
                 stage, deal = key.split("/", 1)
                 gid = int(deal[1:].split(":")[0])
-                game_rev = self.store.game_revision(gid)
+                game_rev = self.store.games.revision(gid)
                 rev = max(revision + 1, game_rev or 0)
                 queued += self._queue(conn, sent, key, None, rev, {
                     "kind": "deal", "stage": stage, "deal": deal, "points": None})
@@ -245,15 +262,14 @@ class TableFile:
 
     def outbox(self, limit: int = 1000, *, after: int = 0) -> list[Queued]:
         """The queued messages numbered above `after` (those not sent yet), oldest first."""
-        with self.store.lock:
-            return [Queued(int(seq), json.loads(body)) for seq, body in self.store.conn.execute(
+        with self.store.reading() as conn:
+            return [Queued(int(seq), json.loads(body)) for seq, body in conn.execute(
                 "SELECT seq, body FROM table_sync_outbox WHERE seq > ? ORDER BY seq LIMIT ?",
                 (after, limit))]
 
     def pending(self) -> int:
-        with self.store.lock:
-            return int(self.store.conn.execute("SELECT COUNT(*) FROM table_sync_outbox"
-                                               ).fetchone()[0])
+        with self.store.reading() as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM table_sync_outbox").fetchone()[0])
 
     def acknowledged(self, source: str, seq: int) -> int:
         """The director has taken every message up to `seq`: drop them; how many went."""

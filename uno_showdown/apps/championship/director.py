@@ -235,7 +235,7 @@ class DirectorSync:
                            "play in it").format(table=up.table, stage=r.stage))
             return None
         store = self.champ.store
-        boxed = store.load_time_box(conn, row.box_id)
+        boxed = store.boxes.load(row.box_id)
         if isinstance(r, wire.DealReport):
             return self._apply_deal(conn, data, row, boxed, up, r)
         if isinstance(r, wire.StatusReport):
@@ -243,7 +243,7 @@ class DirectorSync:
             if (self.ledger.newer_status(conn, self.event_id, up.table, r.stage, up.seq)
                     and box.state in (State.OPEN, State.PAUSED)
                     and box.late_rounds != r.late_rounds):
-                store.save_time_box(conn, replace(box, late_rounds=r.late_rounds))
+                store.boxes.save(replace(box, late_rounds=r.late_rounds))
         else:
             self.ledger.put_duel(conn, self.event_id, up.table, r.duel_id, r.stage,
                                  r.revision, r.challenger, r.opponent, r.outcome, r.winner)

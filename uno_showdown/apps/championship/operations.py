@@ -26,7 +26,8 @@ from typing import overload
 
 from uno_showdown.adapters.store import wallclock
 from uno_showdown.adapters.store.championship import ChampionshipStore
-from uno_showdown.adapters.store.games import Store, default_db_path
+from uno_showdown.adapters.store.games import Store
+from uno_showdown.adapters.store.games_file import default_db_path
 from uno_showdown.adapters.store.wallclock import iso
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import set_language
@@ -144,10 +145,7 @@ class Championship:
         if not self.events.event_ids():
             return []
         with self.events.reading() as conn:
-            return [(int(i), n, c, int(p)) for i, n, c, p in conn.execute(
-                "SELECT e.id, e.name, e.created_at, (SELECT COUNT(*) FROM championship_players "
-                "p WHERE p.event_id = e.id AND p.withdrawn_at IS NULL) FROM "
-                "championship_events e ORDER BY e.id")]
+            return self.events.listed(conn)
 
     def snapshot(self, data_of: DataOf | None = None) -> Snapshot:
         """The event now, read in one read transaction (a consistent moment of the file)."""
@@ -203,7 +201,7 @@ class Championship:
         """The reading inside the caller's transaction. An event whose sums are not kept yet
         is summed from its deals here (`summed`), or None is returned so that the caller
         sums it once in a write transaction."""
-        boxes = {t.box_id: self.store.load_time_box(conn, t.box_id) for t in data.tables}
+        boxes = {t.box_id: self.store.boxes.load(t.box_id) for t in data.tables}
         seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
         kept = self.events.kept_sums(conn, data.event.id)
         if kept is not None:
@@ -329,7 +327,7 @@ class Championship:
         title = _("{stage}, {table}").format(stage=snap.stage_title(table.stage),
                                              table=table_title(table.table))
         if table.stage == FINAL and table.box.state is State.WAITING:
-            self._reseat_final(data, snap, now)
+            self._reseat_final(conn, data, snap, now)
             return [_("The final is seated again without them.")]
         remaining = [n for n in table.players if n != number]
         if len(remaining) >= 2:
@@ -378,16 +376,17 @@ class Championship:
         return [_("{name} is left alone and sits this flight out.").format(name=name)]
 
     def _set_seats(self, data: ChampionshipData, table: TableStatus, seats: Sequence[int]) -> None:
-        self.events.set_seats(self.store.conn, data.event.id, table.stage, table.table, seats)
+        with self.store.transaction() as conn:  # the caller's
+            self.events.set_seats(conn, data.event.id, table.stage, table.table, seats)
 
     def _save_box(self, box: TimeBox) -> None:
-        self.store.save_time_box(self.store.conn, box)
+        self.store.boxes.save(box)
 
     def _play_on(self, table: TableStatus, players: Sequence[int], data: ChampionshipData,
                  now: int) -> int:
         """The table's game goes on with these players in a new game in its box, dealt by
         whoever deals next in the current one (or the next player left of them)."""
-        current = self.store.load_game(table.game_id)
+        current = self.store.games.load(table.game_id)
         seated = numbers(current, data)
         order = [n for n in seated if n in players] + [n for n in players if n not in seated]
         dealer = number_of(current.dealer, data)
@@ -403,9 +402,9 @@ class Championship:
         settings = data.event.settings
         names = [data.player(n).name for n in players]  # type: ignore[union-attr]
         game = Game.new(settings.edition, rules or _rules(settings), names, created_at=iso(now))
-        game_id = self.store.insert_game(self.store.conn, game)
         assert box.id is not None
-        self.store.put_game_in_box(self.store.conn, box.id, game_id)
+        game_id = self.store.games.create(game)  # in the caller's transaction
+        self.store.boxes.put_game(box.id, game_id)
         return game_id
 
     # -- the draw --
@@ -442,7 +441,7 @@ class Championship:
                         self._label(data, stage, table.number, flights), State.WAITING,
                         left_us=plan[stage].duration_us,
                         grace_rounds=1 if settings.time_up is TimeUp.FINISH else 0)
-                    box_id = self.store.create_time_box(conn, box)
+                    box_id = self.store.boxes.create(box)
                     game_id = self._new_game(_with_id(box, box_id), table.players, data, now)
                     self.events.add_table(conn, event_id, stage, table.number, box_id,
                                           table.players)
@@ -451,11 +450,11 @@ class Championship:
             for (flight_no, table_no), box_id in boxes.items():  # the table's next flight
                 following = boxes.get((flight_no + 1, table_no))
                 if following is not None:
-                    boxed = self.store.load_time_box(conn, box_id)
-                    self.store.save_time_box(conn, _next(boxed.box, following))
+                    boxed = self.store.boxes.load(box_id)
+                    self.store.boxes.save(_next(boxed.box, following))
             # The draw it replaces goes last, so its game ids are never given out again.
             for old in data_before.tables:
-                self.store.remove_time_box(conn, old.box_id)
+                self.store.boxes.remove(old.box_id)
             self.events.rebuild_sums(conn, event_id)  # no deal yet: nothing to sum but zeros
             return draw, seated
 
@@ -624,10 +623,10 @@ class Championship:
                         _("{stage} has not been played yet: `uno-showdown event "
                           "start` starts it").format(stage=snap.stage_title(stage)))
                 self._require_done(snap, stage)
-            return self._reseat_final(data, snap, now)
+            return self._reseat_final(conn, data, snap, now)
 
-    def _reseat_final(self, data: ChampionshipData, snap: Snapshot, now: int) -> Seated:
-        conn = self.store.conn
+    def _reseat_final(self, conn: sqlite3.Connection, data: ChampionshipData, snap: Snapshot,
+                      now: int) -> Seated:
         settings = data.event.settings
         withdrawn = {p.number for p in data.players if p.withdrawn}
         chosen = [n for n in finalists(snap.qualifying, len(snap.qualifying))
@@ -645,7 +644,7 @@ class Championship:
         box = TimeBox(self._label(data, FINAL, 1, snap.flights), State.WAITING,
                       left_us=next(p.duration_us for p in snap.plan if p.key == FINAL),
                       grace_rounds=1 if settings.time_up is TimeUp.FINISH else 0)
-        box_id = self.store.create_time_box(conn, box)
+        box_id = self.store.boxes.create(box)
         game_id = self._new_game(_with_id(box, box_id), chosen, data, now)
         self.events.add_table(conn, data.event.id, FINAL, 1, box_id, chosen)
         for stage in snap.qualifying_stages:  # their results are taken: no more changes

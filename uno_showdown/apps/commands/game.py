@@ -343,7 +343,7 @@ def cmd_round(args: argparse.Namespace) -> int:
             print(_("{label}: that was the deal in progress when the time was up.").format(
                 label=boxed.box.label))
         if summary.continued_in is not None and boxed is not None:
-            following = app.store.load_game(summary.continued_in)
+            following = app.store.games.load(summary.continued_in)
             print(_("{label} plays on in game {id}; {dealer} deals.").format(
                 label=boxed.box.label, id=summary.continued_in, dealer=following.dealer))
         return 0
@@ -486,7 +486,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         rows = []
         for info in infos:
             try:
-                state = _("over") if app.store.load_game(info.id).verdict.over else _("playing")
+                state = _("over") if app.store.games.load(info.id).verdict.over else _("playing")
             except CompanionError:  # one damaged game does not hide the others
                 state = _("damaged")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),

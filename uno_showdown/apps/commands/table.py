@@ -105,17 +105,15 @@ def cmd_status(args: argparse.Namespace) -> int:
     try:
         set_language(args.lang)
         with Store(args.db) as store:
-            meta = store.conn.execute(
-                "SELECT COUNT(*) FROM sqlite_master WHERE name = 'table_sync_meta'").fetchone()
-            if not meta[0]:
+            row = TableFile.joined(store)
+            if row is None:
                 raise ConfigError(_("{path} has not joined a championship: run `uno-showdown "
                                    "table join` first").format(path=args.db))
-            row = dict(store.conn.execute("SELECT key, value FROM table_sync_meta"))
             file = TableFile(store, int(row["event"]), int(row["table"]))
             print(_("Table {table} of event {event}.").format(table=row["table"],
                                                                event=row["event"]))
             for box_id, _s, _p in file.stages().values():
-                boxed = store.time_box(box_id)
+                boxed = store.boxes.load(box_id)
                 print(_("{label}: game {game}, {state}.").format(
                     label=boxed.box.label, game=boxed.current_game_id,
                     state=boxed.box.state.value))

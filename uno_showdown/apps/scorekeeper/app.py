@@ -45,7 +45,8 @@ from typing import TypeVar
 
 from uno_showdown.adapters.store import transfer, wallclock
 from uno_showdown.adapters.store.duels import DuelRecorder, ReactionStats, reaction_stats
-from uno_showdown.adapters.store.games import GameChangedError, Store
+from uno_showdown.adapters.store.errors import GameChangedError
+from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.recover import LogReading
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import _, set_language
@@ -220,14 +221,14 @@ class CompanionApp:
         With `unfinished_only=False` the latest game is opened even if it is over; with
         `follow=False` the game asked for is kept even if its table has moved on. With
         `lazy`, the rounds played are read only if asked for (a command that adds one round
-        to a long game need not read them all; see `Store.load_game`).
+        to a long game need not read them all; see `Games.load` in `adapters.store.games`).
         """
         set_language(lang)
         store = Store(db_path)
         try:
             if game_id is None:
-                game_id = store.latest_game_id(unfinished_only=unfinished_only)
-            game = store.load_game(game_id, lazy=lazy) if game_id is not None else None
+                game_id = store.games.latest_id(unfinished_only=unfinished_only)
+            game = store.games.load(game_id, lazy=lazy) if game_id is not None else None
             return cls(store, game, clock=clock, follow=follow)
         except BaseException:
             store.close()
@@ -274,7 +275,7 @@ class CompanionApp:
         """Take the current game's time box, and forget the duels read so far (a game
         opened, switched, or renamed in): they are read afresh when next asked for."""
         game = self.game
-        self._boxed = None if game is None or game.id is None else self.store.time_box_of(game.id)
+        self._boxed = None if game is None or game.id is None else self.store.boxes.of_game(game.id)
         self._duel_rows = None
         self._duels_seen = 0
         self._last_duel = None
@@ -287,7 +288,7 @@ class CompanionApp:
             self._duel_rows = {}
             game = self.game
             if game is not None and game.id is not None:
-                self._take_duels(self.store.duels(game.id))
+                self._take_duels(self.store.duels.of_game(game.id))
         return self._duel_rows
 
     def _changed_duels(self, newest: DuelRow) -> None:
@@ -341,7 +342,7 @@ class CompanionApp:
         game = self.game
         if game is None or game.id is None:
             return False
-        boxed = self.store.time_box_of(game.id)
+        boxed = self.store.boxes.of_game(game.id)
         changed = boxed != self._boxed
         if changed:
             self._boxed = boxed
@@ -355,14 +356,14 @@ class CompanionApp:
         seen = {boxed.box.id}
         while (boxed.box.next_box_id is not None and boxed.box.next_box_id not in seen
                and boxed.box.phase(self.clock()) is Phase.DONE):
-            following = self.store.time_box(boxed.box.next_box_id)
+            following = self.store.boxes.load(boxed.box.next_box_id)
             if following.box.state is State.WAITING or not following.game_ids:
                 break
             seen.add(following.box.id)
             boxed = following
         if boxed.current_game_id in (0, game.id):
             return False
-        self.game = self.store.load_game(boxed.current_game_id)
+        self.game = self.store.games.load(boxed.current_game_id)
         self._attach()
         return True
 
@@ -370,13 +371,13 @@ class CompanionApp:
         game = self.game
         if game is None or game.id is None:
             return
-        if self.store.game_revision(game.id) is None:  # deleted elsewhere: nothing to show
+        if self.store.games.revision(game.id) is None:  # deleted elsewhere: nothing to show
             self.game = None
             self._attach()
             return
         # Any other error (the file damaged, unreadable for a moment) goes to the caller, and
         # the game held here stays as it was: a screen keeps showing it and tries again.
-        self.game = self.store.load_game(game.id)
+        self.game = self.store.games.load(game.id)
 
     def refresh(self) -> bool:
         """Catch up with what another program (the CLI, `run` recording duels, a second
@@ -397,7 +398,7 @@ class CompanionApp:
         game = self.game
         if game is None or game.id is None:
             return False
-        changed = self.store.game_revision(game.id) != game.revision
+        changed = self.store.games.revision(game.id) != game.revision
         if changed:
             names = self.game.names if self.game is not None else []
             self._reload()
@@ -413,7 +414,7 @@ class CompanionApp:
             self._known_duels()
             # Only the duels written since the last look: O(new), not O(stored).
             changed = self._take_duels(
-                self.store.duel_changes(self.game.id, self._duels_seen)) or changed
+                self.store.duels.changes(self.game.id, self._duels_seen)) or changed
         return changed
 
     def reload(self) -> None:
@@ -452,14 +453,14 @@ class CompanionApp:
             if self._boxed is not None:
                 self._boxed.box.check_new_game(self.clock())
         with self._lock:
-            game_id = self.store.create_game(game)
-            self.game = self.store.load_game(game_id)
+            game_id = self.store.games.create(game)
+            self.game = self.store.games.load(game_id)
             self._attach()
         return game_id
 
     def switch_game(self, game_id: int) -> None:
         with self._lock:
-            self.game = self.store.load_game(game_id)
+            self.game = self.store.games.load(game_id)
             self._attach()
 
     def follow_newest_game(self) -> bool:
@@ -471,18 +472,18 @@ class CompanionApp:
         championship's file may be another table's.
         """
         with self._lock:
-            newest = self.store.latest_game_id()
+            newest = self.store.games.latest_id()
             current = self.game.id if self.game is not None else None
             if newest is None or (current is not None and newest <= current):
                 return False
-            if self._boxed is not None or self.store.time_box_of(newest) is not None:
+            if self._boxed is not None or self.store.boxes.of_game(newest) is not None:
                 return False  # a championship's table follows its time box, not the file
-            self.game = self.store.load_game(newest)
+            self.game = self.store.games.load(newest)
             self._attach()
             return True
 
     def games(self) -> list[GameInfo]:
-        return self.store.list_games()
+        return self.store.games.infos()
 
     def player_names(self) -> list[str]:
         """The players in seating order; [] without a game."""
@@ -529,7 +530,7 @@ class CompanionApp:
                                  order=order, out_on=_card(out_on),
                                  showdown_out=bool(showdown))
             successor = play_on_game(new, _iso(self.clock())) if new.verdict.over else None
-            recorded = self._save(lambda: self.store.append_round(
+            recorded = self._save(lambda: self.store.games.append_round(
                 new, now_us=self.clock(), successor=successor))
             self.game = new
             summary = replace(self.summary(), late=recorded.late,
@@ -552,7 +553,7 @@ class CompanionApp:
     def _moved_on(self, recorded: Recorded) -> None:
         """After a change in a box: go to the table's next game if one started, re-read the box."""
         if recorded.continued_in is not None and self.follow:
-            self.game = self.store.load_game(recorded.continued_in)
+            self.game = self.store.games.load(recorded.continued_in)
             self._attach()
         elif self._boxed is not None:
             self._reload_box()
@@ -600,7 +601,7 @@ class CompanionApp:
             new = self._require().edit_round(number, winner, build_hands(hands, points),
                                              order=order, out_on=_card(out_on),
                                              showdown_out=showdown)
-            self._save(lambda: self.store.replace_round(new, number))
+            self._save(lambda: self.store.games.replace_round(new, number))
             self.game = new
 
     def undo(self) -> bool:
@@ -610,7 +611,7 @@ class CompanionApp:
             if game is None or not game.rounds:
                 return False
             new = game.undo()
-            self._save(lambda: self.store.set_round_count(new, len(game.rounds),
+            self._save(lambda: self.store.games.set_round_count(new, len(game.rounds),
                                                           now_us=self.clock()))
             self.game = new
             self._moved_on(Recorded())
@@ -625,7 +626,7 @@ class CompanionApp:
             self._box_allows_a_round()
             new = game.redo()
             successor = play_on_game(new, _iso(self.clock())) if new.verdict.over else None
-            recorded = self._save(lambda: self.store.set_round_count(
+            recorded = self._save(lambda: self.store.games.set_round_count(
                 new, len(game.rounds), now_us=self.clock(), successor=successor))
             self.game = new
             self._moved_on(recorded)
@@ -645,7 +646,7 @@ class CompanionApp:
             with self._lock:
                 if game.id is not None:  # and one another program recorded is read
                     self._known_duels()
-                    self._take_duels(self.store.duel_changes(game.id, self._duels_seen))
+                    self._take_duels(self.store.duels.changes(game.id, self._duels_seen))
         return last_card_duel(name, self.duels(), len(game.rounds), said)
 
     # -- the table in play --
@@ -661,7 +662,7 @@ class CompanionApp:
             game = self._require()
             new = game.set_direction(direction)
             if new is not game:
-                self._save(lambda: self.store.save_table(new))
+                self._save(lambda: self.store.games.save_table(new))
                 self.game = new
             return new.direction
 
@@ -673,7 +674,7 @@ class CompanionApp:
         """Say who deals the first round (the highest-card draw's winner, or by hand)."""
         with self._lock:
             new = self._require().set_first_dealer(name)
-            self._save(lambda: self.store.save_table(new))
+            self._save(lambda: self.store.games.save_table(new))
             self.game = new
 
     def opening(self, card: str | Card) -> Opening:
@@ -724,7 +725,8 @@ class CompanionApp:
             game = self._require()
             was = game.player(old).name
             updated = game.rename(old, new)
-            self._save(lambda: self.store.rename_player(updated, was, updated.player(new).name))
+            self._save(lambda: self.store.games.rename_player(updated, was,
+                                                              updated.player(new).name))
             self.game = updated
             self._attach()  # the duels name the players anew
 
@@ -732,7 +734,7 @@ class CompanionApp:
         """A late joiner, who plays from the next round on."""
         with self._lock:
             updated = self._require().add_player(name, seat)
-            self._save(lambda: self.store.save_players(updated))
+            self._save(lambda: self.store.games.save_players(updated))
             self.game = updated
 
     # -- what the screen shows --
@@ -808,13 +810,13 @@ class CompanionApp:
                 if at is None or (begins is not None and at < begins) or at > ends:
                     outside += 1
                     continue
-                if self.store.duel_with_key(game.id, d.log_key) is not None:
+                if self.store.duels.with_key(game.id, d.log_key) is not None:
                     already += 1
                     continue
                 # A round saved in the verdict's own second came after it: the duel is
                 # played before the round it decides is recorded.
                 after_round = sum(1 for t in played if t is not None and t < at)
-                self.store.add_duel(
+                self.store.duels.add(
                     game.id, after_round, names[d.challenger], names[d.opponent], d.cards,
                     d.outcome.value, names.get(d.winner) if d.winner else None,
                     names.get(d.loser) if d.loser else None,
@@ -822,14 +824,14 @@ class CompanionApp:
                     d.at or _iso(self.clock()), contested=d.contested, log_key=d.log_key,
                 )
                 taken += 1
-            self._take_duels(self.store.duel_changes(game.id, self._duels_seen))
+            self._take_duels(self.store.duels.changes(game.id, self._duels_seen))
             return Recovery(taken, already, tuple(others), reading.without_players, outside)
 
     # -- export and import --
 
     def export(self, fmt: str = "json", game_id: int | None = None) -> str:
-        game = self._require() if game_id is None else self.store.load_game(game_id)
-        duels = self.store.duels(game.id) if game.id is not None else []
+        game = self._require() if game_id is None else self.store.games.load(game_id)
+        duels = self.store.duels.of_game(game.id) if game.id is not None else []
         return transfer.export_game(game, duels, fmt)
 
     def import_game(self, text: str, fmt: str | None = None) -> int:
@@ -840,7 +842,7 @@ class CompanionApp:
         """
         game, duels = transfer.import_game(text, fmt)
         with self._lock:
-            game_id = self.store.create_game(game, duels)
-            self.game = self.store.load_game(game_id)
+            game_id = self.store.games.create(game, duels)
+            self.game = self.store.games.load(game_id)
             self._attach()
         return game_id

@@ -58,6 +58,6 @@ class DuelRow:
     contested: bool = False
     #: Where the duel is in the duel log ("<duel number>@<verdict instant>"), if known.
     log_key: str | None = None
-    #: The game's duel-write counter when this row was last written (see `duel_changes`).
+    #: The game's duel-write counter when this row was last written (see `Duels.changes`).
     changed: int = 0
     game_id: int | None = None

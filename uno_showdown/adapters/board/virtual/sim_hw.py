@@ -88,7 +88,8 @@ class SimPin:
             self._level = 1 if level else 0
         return self._level
 
-    def irq(self, handler: Callable[[object], None] | None = None, trigger: int = 0) -> None:
+    def irq(self, handler: Callable[[object], None] | None = None, trigger: int = 0,
+            hard: bool = False) -> None:
         self._handler = handler
 
     def fall(self, clock: SimClock, at_ticks: int | None = None) -> None:

@@ -1,0 +1,158 @@
+"""The emulated-Pico level: MicroPython's real rp2 image on rp2040js, installed once a session.
+
+One emulated Pico serves the whole session: it boots, `uno-showdown firmware
+install --port <its pty>` puts the board files on its flash, and `firmware
+version` checks them, exactly as a maker does with a Pico; every test then talks
+to it through its pseudo-terminal and drives its pins. Without Node, rp2040js or
+the fixtures (the MicroPython image and the RP2040 boot ROM) the level skips
+with one line saying what it needs (docs/pico.md, "The emulated Pico").
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from tests.pico.emulated_pico import EmulatedPico, Fixtures, PicoUnavailable, find_fixtures
+
+#: The host's link timings against the emulated Pico. Its core runs slower than a Pico
+#: (a fifth of a Pico's speed on an idle machine, much less on a loaded one), so one
+#: command's round trip can take a few hundred milliseconds of wall time: the link
+#: waits longer for acknowledgements and for the board before it gives up on it.
+LINK_OPTIONS = {"heartbeat_s": 0.1, "board_timeout_s": 5.0, "ack_timeout_s": 0.5, "tries": 8,
+                "retry_open_s": 0.05}
+#: How long the verdict waits after the decisive press, in the host's estimate of board
+#: time: the serial unit's 25 ms is a Pico's few loop turns, and an emulated board needs
+#: far more wall time to report a press that came a moment after the first.
+SETTLE_US = 600_000
+#: how long a test waits for the board to do something (wall seconds)
+WAIT_S = 30.0
+
+
+@dataclass
+class Installed:
+    """The session's emulated Pico with the firmware on it, and what installing it said."""
+
+    pico: EmulatedPico
+    boot_s: float
+    install_s: float
+    install_out: str
+    install_err: str
+    version_out: str
+
+
+def cli(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run the `uno-showdown` command line as a user would."""
+    return subprocess.run([sys.executable, "-m", "uno_showdown.apps.commands.cli", *args],
+                          capture_output=True, text=True, timeout=timeout_s, check=False)
+
+
+def start_installed(fixtures: Fixtures | None = None) -> Installed:
+    """Boot an emulated Pico and install the firmware on it with the command line.
+
+    PicoUnavailable when Node, rp2040js or the fixtures are missing; the caller closes
+    `Installed.pico`.
+    """
+    found = fixtures or find_fixtures()
+    started = time.monotonic()
+    pico = EmulatedPico(found)
+    try:
+        booted = time.monotonic() - started
+        began = time.monotonic()
+        done = cli("firmware", "install", "--port", pico.port)
+        assert done.returncode == 0, done.stdout + done.stderr
+        install_s = time.monotonic() - began
+        version = cli("firmware", "version", "--port", pico.port)
+        assert version.returncode == 0, version.stdout + version.stderr
+    except BaseException:
+        pico.close()
+        raise
+    return Installed(pico, booted, install_s, done.stdout, done.stderr, version.stdout)
+
+
+@pytest.fixture(scope="session")
+def installed() -> Iterator[Installed]:
+    try:
+        found = find_fixtures()
+    except PicoUnavailable as exc:
+        pytest.skip(f"emulated-Pico level skipped: {exc}")
+    board = start_installed(found)
+    try:
+        yield board
+    finally:
+        board.pico.close()
+
+
+@pytest.fixture
+def pico(installed: Installed) -> Iterator[EmulatedPico]:
+    """The session's Pico, running the firmware, with its inputs let go after each test."""
+    yield installed.pico
+    if installed.pico.boot and not installed.pico._closed.is_set():
+        for name in ("paddle_left", "paddle_right", "timer_button", "card_sensor"):
+            installed.pico.drive(name, None)
+        installed.pico.jam(False)
+
+
+def deep() -> bool:
+    """The deep profile (HYPOTHESIS_PROFILE=deep): the long heap run."""
+    return os.environ.get("HYPOTHESIS_PROFILE") == "deep"
+
+
+def mpremote(pico: EmulatedPico, *args: str, timeout_s: float = 60) -> str:
+    """Run mpremote on the Pico's port; what it printed (a failure is the test's)."""
+    done = subprocess.run([sys.executable, "-m", "mpremote", "connect", pico.port, *args],
+                          capture_output=True, text=True, timeout=timeout_s, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def boot_to_repl(pico: EmulatedPico) -> None:
+    """Power the Pico up with the timer button held: main.py leaves the REPL to mpremote."""
+    pico.drive("timer_button", 0)
+    try:
+        boots = pico.boot
+        pico.power_cycle()
+        assert pico.wait_for(lambda p: p.boot > boots, WAIT_S)
+        # main.py has read the button once it has driven the motor pins low
+        assert pico.wait_for(lambda p: any(c.boot == p.boot and c.pin == "motor_a"
+                                           and c.level == 0 for c in p.changes), WAIT_S)
+    finally:
+        pico.drive("timer_button", None)
+
+
+def boot_to_firmware(pico: EmulatedPico) -> None:
+    """Power the Pico up as a table does: main.py starts the firmware."""
+    boots = pico.boot
+    pico.power_cycle()
+    assert pico.wait_for(lambda p: p.boot > boots, WAIT_S)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say in the summary how the emulated-Pico level went, or why it skipped."""
+    counts: dict[str, int] = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            nodeid = getattr(report, "nodeid", "")
+            when = getattr(report, "when", "call")
+            if not nodeid.startswith("tests/pico/") or when not in ("call", "setup"):
+                continue
+            if outcome == "passed" and when != "call":
+                continue
+            counts[outcome] = counts.get(outcome, 0) + 1
+    if counts:
+        text = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
+        terminalreporter.write_line(f"emulated-Pico level (MicroPython 1.28 rp2 on rp2040js): "
+                                    f"{text}")
+    duels = sys.modules.get("tests.pico.test_duels")
+    errors = getattr(duels, "STAMP_ERRORS", [])
+    if errors:
+        terminalreporter.write_line("emulated Pico: from the driven edge to the board's "
+                                    "stamp of it (emulated µs)")
+        for what, error in errors:
+            terminalreporter.write_line(f"  {what:<40} {error:8.1f}")
