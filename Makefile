@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint bench translations clean
+.PHONY: run test test-deep lint bench screenshots translations clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,10 +30,17 @@ node_modules/.installed: package.json package-lock.json
 		npm ci --no-audit --no-fund --loglevel=error && touch $@; \
 	else echo "npm not found: the MicroPython tests will skip (install Node.js 20)"; fi
 
+# The whole suite: under five minutes on two cores (docs/development.md says how long).
 test: $(TEST_STAMP) node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # every package; settings in pyproject.toml
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
+
+# The long hunt before a release (and in CI): every property test with thousands of examples
+# and every long run at full length (tests/profiles.py), without the per-test time limit.
+test-deep: $(TEST_STAMP) node_modules/.installed
+	HYPOTHESIS_PROFILE=deep SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+		$(BIN)/python -m pytest -q -m "hypothesis or deep" --timeout=0
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
@@ -46,7 +53,13 @@ translations: $(TEST_STAMP)
 	$(BIN)/python -m tools.translations compile
 
 bench: $(TEST_STAMP) node_modules/.installed
-	for b in benchmarks/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	for b in benchmarks/*.py; do echo "== $$b"; start=$$(date +%s); \
+		$(BIN)/python $$b || exit 1; echo "== $$b took $$(( $$(date +%s) - start )) s"; done
+
+# Every picture in docs/screenshots/, drawn by the program from scripted states
+# (tools/screenshots.py): SDL's dummy driver for the screens, headless Chromium for the page.
+screenshots: $(TEST_STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tools.screenshots
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules

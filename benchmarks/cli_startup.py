@@ -45,7 +45,10 @@ def cases(scratch: Path) -> list[tuple[str, list[str]]]:
         ("uno-showdown --help", [*cli, "--help"]),
         ("uno-showdown --version", [*cli, "--version"]),
         ("uno-showdown points", [*cli, "points", "--edition", "showdown", "r5", "gskip"]),
+        ("uno-showdown game list", [*cli, "game", "list", "--db", db]),
         ("uno-showdown game show", [*cli, "game", "show", "--db", db]),
+        ("uno-showdown game round", [*cli, "game", "round", "--db", db, "--winner", "Ann",
+                                     "--hand", "Bob: r1", "--hand", "Cid: r1"]),
         ("uno-showdown duel --help", [*cli, "duel", "--help"]),
         ("uno-showdown run --help", [*cli, "run", "--help"]),
     ]

@@ -153,7 +153,7 @@ class Watch:
 
 def watch_standings(port: int, creds_file: Path, event_id: int, watch: Watch) -> mqtt.Client:
     creds = read_credentials(creds_file)
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="bench-watch",
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=creds.client_id + "-watch",
                          protocol=mqtt.MQTTv311)
     client.username_pw_set(creds.username, creds.secret)
 
@@ -215,7 +215,7 @@ def play_tables(conn: Connection, group: list[int], tables: int, speed: float, t
             agent.start()
             agents.append(agent)
         for agent in agents:
-            if not agent.seated.wait(60):
+            if not agent.seated.wait(240):
                 conn.send(f"table {agent.table} was never seated")
                 return
         for agent in agents:
@@ -370,11 +370,11 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path, *, loaded: bool =
             pipes.append(ours)
         expected: dict[int, list[int]] = {}
         for conn in pipes:
-            said = conn.recv() if conn.poll(300) else None
+            said = conn.recv() if conn.poll(300) else "its worker said nothing for 300 s"
             if burst and isinstance(said, tuple):
                 expected.update(said[1])
             elif said != "seated":
-                raise RuntimeError(f"a table was never seated ({said})")
+                raise RuntimeError(f"a table was never seated: {said}")
         if loaded:
             for _n in range(2):
                 loop = ctx.Process(target=busy_loop, daemon=True)

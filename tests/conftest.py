@@ -9,10 +9,11 @@ import tempfile
 import pytest
 from hypothesis import settings
 
-# Property tests: a few hundred examples each in every run; HYPOTHESIS_PROFILE=deep for
-# a long hunt before a release (tests that pin their own example count keep it).
+# Property tests: a few hundred examples each in every run; HYPOTHESIS_PROFILE=deep
+# (`make test-deep`, run by CI) for a long hunt (tests that pin their own example count keep
+# it; tests/profiles.py scales the long runs that are no property test).
 settings.register_profile("default", max_examples=300, deadline=None)
-settings.register_profile("deep", max_examples=20_000, deadline=None)
+settings.register_profile("deep", max_examples=5_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 # Pygame must never try to open a real window or sound device in the suite.

@@ -79,6 +79,10 @@ def test_help_and_points_import_no_subcommands_code() -> None:
     assert "uno_showdown.apps.commands.game" not in points
     duel_help = imported_by("duel", "--help")
     assert not HEAVY & duel_help
+    # `game list` reads the games file, nothing of the score keeper's screen-side work.
+    listing = imported_by("game", "list")
+    assert "uno_showdown.apps.scorekeeper.app" not in listing
+    assert not {"csv", "statistics", "uno_showdown.adapters.store.transfer"} & listing
 
 
 def test_version_is_the_packages(capsys) -> None:
@@ -163,6 +167,15 @@ def test_simulate_prints_a_summary_table(capsys, tmp_path):
     # What the table decided is what the log replays to.
     replayed = [json.loads(line) for line in _replay_lines(capsys, log)]
     assert len(replayed) >= 40
+    # The guide shows every row the program prints, in its order.
+    guide = (ROOT / "docs" / "command-line.md").read_text(encoding="utf-8")
+    shown = guide[guide.index("$ uno-showdown simulate --duels"):]
+    shown = shown[:shown.index("```")].splitlines()[1:]
+
+    def labels(lines: list[str]) -> list[str]:
+        return [re.split(r"\s{2,}", line.strip())[0] for line in lines if line.strip()]
+
+    assert labels(shown) == labels(out.splitlines())
 
 
 def _replay_lines(capsys, log: Path) -> list[str]:
@@ -267,3 +280,57 @@ def test_simulate_logs_a_late_press_when_it_arrives_and_counts_contested(capsys,
         assert 0 <= line["arrived_us"] - line["t_us"] <= 40_000
     rows = dict(re.findall(r"^(\S[^\d]*?)\s{2,}(\d+)", out, re.M))
     assert rows["contested (a late press)"] == str(len(contested))
+
+
+def test_no_arguments_print_the_help(capsys) -> None:
+    status, out, err = run_cli(capsys)
+    assert status == 0 and not err
+    assert out.startswith("usage: uno-showdown") and "game" in out and "emulator" in out
+
+
+@pytest.mark.parametrize("argv, suggestion", [
+    (["gam"], "'game'"),
+    (["game", "lst"], "'list'"),
+    (["game", "list", "--dbb", "x.db"], "'--db'"),
+    (["simulate", "--dules", "3"], "'--duels'"),
+])
+def test_a_typo_gets_a_did_you_mean(capsys, argv, suggestion) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1
+    assert f"did you mean {suggestion}?" in err
+
+
+def test_a_word_like_no_command_gets_no_guess(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["xyzzy"])
+    assert "did you mean" not in capsys.readouterr().err
+
+
+def test_every_commands_help_says_what_it_is_for(capsys) -> None:
+    for name in COMMANDS:
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        out = capsys.readouterr().out
+        paragraphs = out.split("\n\n")
+        assert len(paragraphs) > 2 and not paragraphs[1].startswith(("positional", "options")), (
+            name, paragraphs[1])
+
+
+def test_replay_of_an_empty_log_says_it_is_empty(capsys, tmp_path) -> None:
+    empty = tmp_path / "duels.log"
+    empty.write_text("\n")
+    status, out, err = run_cli(capsys, "replay", str(empty))
+    assert status == 2 and not out
+    assert "is empty" in err and "load" not in err
+
+
+def test_limits_md_shows_the_seat_refusal_the_program_prints(capsys, tmp_path) -> None:
+    db = str(tmp_path / "games.db")
+    assert main(["game", "new", "--edition", "classic", "--method", "winner", "--db", db,
+                 "--players", "Ann,Bob,Cid,Dee"]) == 0
+    capsys.readouterr()
+    status, _out, err = run_cli(capsys, "game", "join", "Zed", "--seat", "0", "--db", db)
+    assert status == 2
+    assert err.strip() in (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")

@@ -15,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 GUIDES = ["emulator", "scoring", "companion-screen", "raspberry-pi", "pico", "championship",
-          "many-tables", "fairness", "command-line", "development"]
+          "many-tables", "fairness", "command-line", "troubleshooting", "development"]
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
 

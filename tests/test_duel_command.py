@@ -130,13 +130,15 @@ def test_named_players_are_credited_for_the_next_duel_only(table: Table) -> None
     assert (row.challenger, row.opponent, row.winner, row.loser, row.cards) == (
         "Ann", "Cid", "Cid", "Ann", 2)
     assert row.reaction_us == {"Cid": 200_000, "Ann": 260_000}
-    assert "duel 2: Cid was faster; Ann takes 2" in table.said
+    # Numbered as played: the duel the naming replaced before it started is no duel.
+    assert "duel 1: Cid was faster; Ann takes 2" in table.said
     # the pairing was used up: the next duel is the seats' again, with the default cards
     assert table.headless.status().startswith(
         "next duel: the seats (left and right paddle, nobody credited), 1 card; "
         "game 1: Ann, Bob, Cid")
     table.play()
     assert len(table.app.duels()) == 1
+    assert "duel 2: left was faster; right takes 1" in table.said
 
 
 def test_naming_players_during_a_duel_waits_for_the_next_one(table: Table) -> None:

@@ -6,14 +6,13 @@ contest the verdict), and which, in half the runs, counts down on its own like a
 microcontroller and reports "go" late. The duel log the service wrote is replayed, and
 every verdict (and every contest) must come out as the table gave it.
 
-`HYPOTHESIS_PROFILE=deep` runs 20,000 examples; the default run a few hundred.
+`make test-deep` runs 5,000 examples; `make test` a few hundred.
 """
 
 from __future__ import annotations
 
 import heapq
 import io
-import os
 import random
 from dataclasses import dataclass, field
 
@@ -21,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.profiles import DEEP
 from uno_showdown.adapters.units.fake import FakeUnit
 from uno_showdown.contract.events import (
     GoShown,
@@ -140,8 +140,6 @@ def play(case: dict[str, object]) -> tuple[list[str], list[object]]:
     return log.getvalue().splitlines(), heard
 
 
-#: The deep profile's 20,000 tables take a while; the default run's few hundred, seconds.
-DEEP = os.environ.get("HYPOTHESIS_PROFILE") == "deep"
 
 
 @pytest.mark.timeout(4 * 3600 if DEEP else 120)

@@ -27,6 +27,7 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from tests.tables.conftest import free_port
 from uno_showdown.apps.commands import cli
 from uno_showdown.apps.commands.cli import build_parser, main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
@@ -43,6 +44,9 @@ HOSTILE = [
 
 #: Each subcommand with the arguments that make it valid (options, then positionals by
 #: name); `{db}` and friends are filled in per test. A new subcommand belongs here.
+#: A port nothing listens on, for `event serve --listen` (which checks it is free).
+BROKER_PORT = free_port()
+
 COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "simulate": ([], {}),
     "replay": ([], {"file": "{log}"}),
@@ -90,7 +94,8 @@ COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "event final": (["--db", "{db}"], {}),
     "event results": (["--db", "{db}", "--html", "{sheet}"], {}),
     "event screen": (["--db", "{db}"], {}),
-    "event serve": (["--db", "{db}", "--no-web", "--credentials-dir", "{creds}"], {}),
+    "event serve": (["--db", "{db}", "--no-web", "--credentials-dir", "{creds}", "--listen",
+                     f"127.0.0.1:{BROKER_PORT}"], {}),
     "table join": (["--db", "{table_db}", "--broker", "mqtt://127.0.0.1:1883", "--event", "1",
                     "--table", "1", "--credentials", "{creds}/table-1.json"], {}),
     "table status": (["--db", "{table_db}"], {}),
@@ -223,7 +228,8 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 assert main(argv) == 0
         # `event serve` writes each table's credentials file, then would start the broker
         with contextlib.suppress(_Started), contextlib.redirect_stdout(io.StringIO()):
-            main(["event", "serve", "--db", str(db), "--no-web", "--credentials-dir",
+            main(["event", "serve", "--db", str(db), "--no-web", "--listen",
+                  f"127.0.0.1:{BROKER_PORT}", "--credentials-dir",
                   str(folder / "credentials")])
     assert (folder / "credentials" / "table-1.json").is_file()
     (folder / "duels.jsonl").write_text(

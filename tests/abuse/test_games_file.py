@@ -84,7 +84,9 @@ def test_a_foreign_file_claiming_our_schema_version_is_refused_untouched(
 
 def test_a_folder_or_a_device_is_not_a_games_file(capsys: pytest.CaptureFixture[str],
                                                   tmp_path: Path) -> None:
-    refused(cli(capsys, "game", "list", "--db", str(tmp_path)), "is a folder")
+    folder = cli(capsys, "game", "list", "--db", str(tmp_path))
+    refused(folder, "is a folder")
+    assert folder[2].count("--db") == 1, folder  # the advice once, not twice
     refused(cli(capsys, "game", "list", "--db", "/dev/null"), "not a games file")
     refused(cli(capsys, "game", "list", "--db", "/dev/full"), "free some disk space")
     refused(cli(capsys, "game", "list", "--db", str(tmp_path / ("x" * 300))),

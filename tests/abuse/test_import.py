@@ -182,7 +182,11 @@ def test_hostile_csv_is_one_sentence(tmp_path: Path) -> None:
 def test_a_file_that_never_ends_or_is_not_text_is_refused_on_reading(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db = tmp_path / "games.db"
-    refused(cli(capsys, "game", "import", "--db", str(db), "/dev/zero"),
+    refused(cli(capsys, "game", "import", "--db", str(db), "/dev/zero"), "is not a file")
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as stream:  # sparse: costs no disk
+        stream.truncate(MAX_FILE_BYTES + 1)
+    refused(cli(capsys, "game", "import", "--db", str(db), str(huge)),
             f"larger than {MAX_FILE_BYTES // 2**20} MiB")
     binary = tmp_path / "photo.json"
     binary.write_bytes(b"\xff\xd8\xff\xe0" + bytes(range(256)))

@@ -169,7 +169,7 @@ def test_a_bad_db_or_language_is_one_line(tmp_path: Path,
     conn.commit()
     conn.close()
     for argv, words in [(["--db", str(foreign)], "is not a games file"),
-                        (["--db", str(tmp_path)], "cannot open the games file"),
+                        (["--db", str(tmp_path)], "is a folder, not a games file"),
                         (["--db", str(tmp_path / "g.db"), "--lang", "fr"],
                          "unknown language 'fr'")]:
         status, out, err = run(capsys, "event", "show", *argv)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pygame
 
 from tests.emulator.conftest import COUNTDOWN_US, Table, make_table
@@ -10,6 +12,7 @@ from uno_showdown.apps.window import unit_view as view
 from uno_showdown.contract.events import (
     GoShown,
     LaunchFinished,
+    LaunchPart,
     Outcome,
     Side,
     TiePolicy,
@@ -75,6 +78,21 @@ def test_fast_duel_right_wins_and_cards_fly_at_the_left(table: Table) -> None:
     for x, y, _n in landed:  # both cards lie on the loser's (left) paddle, drawn in colour
         assert layout.paddles[Side.LEFT].collidepoint(x, y)
         assert table.pixel((x, y)) != view.PADDLE
+    # ...and the paddle's key letter (A) shows over them, every stroke of it.
+    def ink(launch: tuple) -> set[tuple[int, int]]:
+        surface = pygame.Surface(table.surface.get_size())
+        view.draw_unit(surface, layout, dataclasses.replace(state, launch=launch),
+                       table.clock.now, view.UnitLabels(table.window.labels, {}),
+                       view.TextCache())
+        whole = layout.paddles[Side.LEFT]
+        paddle = whole.inflate(-whole.w * 2 // 3, -whole.h // 3)  # the key, not the rim
+        return {(x, y) for x in range(paddle.left, paddle.right)
+                for y in range(paddle.top, paddle.bottom)
+                if surface.get_at((x, y))[:3] == view.PADDLE_EDGE}
+
+    letter = ink(())
+    one_card = (LaunchPart(Side.LEFT, 1),)  # lands in the middle of the paddle, on its key
+    assert letter and len(letter & ink(one_card)) >= 0.8 * len(letter)
     assert "Right wins in 180 ms" in table.window.chooser.status
 
 

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.hil.conftest import LINK_OPTIONS, Rig, Table
+from tests.hil.conftest import LINK_OPTIONS, Rig, Table, open_table
+from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
 from uno_showdown.adapters.units.board_unit import SerialUnit
 from uno_showdown.contract.events import (
     Beep,
@@ -35,6 +36,8 @@ from uno_showdown.core.board import codec as P
 pytestmark = pytest.mark.hil
 
 ACK_TIMEOUT_US = 50_000  # the link's first retry of an unacknowledged command
+#: A settle time that a resent press meets on a machine whose cores are both busy.
+LOADED_SETTLE_US = 400_000
 
 
 @pytest.fixture
@@ -199,9 +202,20 @@ def _verdict(table: Table, duel_id: int) -> VerdictGiven:
 
 @pytest.mark.parametrize("faster", [P.LEFT, P.RIGHT])
 def test_the_faster_player_wins_though_the_first_frame_of_their_press_was_lost(
-    rig: Rig, table: Table, faster: int
+    rig: Rig, faster: int
 ) -> None:
+    """The retry's stamp decides, not its arrival. The settle time here is generous: what
+    this test holds is that the stamp of a resent press counts; whether the unit's own
+    settle time covers one lost frame on a healthy machine is measured by
+    benchmarks/serial_link.py (a starved CPU may delay the virtual board's retry past it,
+    and the duel is then marked contested, never judged silently)."""
     mcu = rig.need_virtual()
+    with open_table(rig.port, link_options=rig.link_options,
+                    settle_us=max(rig.settle_us or 0, LOADED_SETTLE_US)) as table:
+        _faster_despite_a_lost_frame(mcu, table, faster)
+
+
+def _faster_despite_a_lost_frame(mcu: VirtualMCU, table: Table, faster: int) -> None:
     duel_id = _started(table, 1)
     go_raw = _go_raw(table, duel_id)
     mcu.garble(b" PD %d " % faster, to_board=False)

@@ -23,6 +23,7 @@ import pytest
 
 from uno_showdown.adapters.broker import credentials as cr
 from uno_showdown.adapters.broker.embedded import EmbeddedBroker
+from uno_showdown.adapters.broker.guarded import MAX_PACKET
 from uno_showdown.adapters.broker.link import BrokerAddress
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.ledger import Ledger
@@ -84,7 +85,8 @@ class Mosquitto:
                                   for u in users))
         acl.write_text(cr.mosquitto_acl(event_id, tables))
         lines = [f"listener {port} 127.0.0.1", "allow_anonymous false",
-                 f"password_file {passwd}", f"acl_file {acl}", "persistence false"]
+                 f"password_file {passwd}", f"acl_file {acl}", "persistence false",
+                 f"max_packet_size {MAX_PACKET}"]  # as docs/many-tables.md configures it
         if os.geteuid() == 0:  # as root mosquitto would become "mosquitto", who cannot read
             lines.insert(0, "user root")  # the test's files
         if tls is not None:

@@ -113,3 +113,20 @@ def test_serve_refuses_bad_input_and_writes_nothing(tmp_path: Path) -> None:
                    "--lang", "en", *argv)
         assert done.returncode == 2 and words in done.stderr, (argv, done.stderr)
     assert not folder.exists()
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    db = str(tmp_path / "cup.db")
+    make_event(db, 14, 2)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = uno("event", "serve", "--db", db, "--credentials-dir", str(tmp_path / "creds"),
+                   "--lang", "en", "--no-web", "--listen", f"127.0.0.1:{port}")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") == 1 and f"port {port} is in use" in done.stderr
+    assert "--listen HOST:PORT" in done.stderr
+    assert not (tmp_path / "creds").exists()  # refused before the credentials were made

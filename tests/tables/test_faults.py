@@ -83,7 +83,7 @@ def test_a_table_killed_between_its_commit_and_its_publish(cluster: Cluster) -> 
 
 def _raw_table(cluster: Cluster, n: int) -> mqtt.Client:
     creds = cluster.table_creds[n]
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"raw-{n}",
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=creds.client_id + "-raw",
                          protocol=mqtt.MQTTv311)
     client.username_pw_set(creds.username, creds.secret)
     client.connect("127.0.0.1", cluster.port)

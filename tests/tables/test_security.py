@@ -19,10 +19,18 @@ from uno_showdown.adapters.broker.link import Inbound
 from uno_showdown.core.championship import messages as wire
 
 
+def _probe_id(cluster: Cluster, username: str | None) -> str:
+    """The client id a holder of `username`'s credentials would use (beside its agent)."""
+    for creds in cluster.table_creds.values():
+        if creds.username == username:
+            return creds.client_id + "-probe"
+    return f"probe-{username}"
+
+
 def _connect(cluster: Cluster, username: str | None, password: str | None) -> str:
     result: dict[str, str] = {}
     done = threading.Event()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"probe-{username}",
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=_probe_id(cluster, username),
                          protocol=mqtt.MQTTv311)
     if username is not None:
         client.username_pw_set(username, password)
@@ -56,7 +64,7 @@ def test_a_table_cannot_write_another_tables_topic_or_the_directors(cluster: Clu
     cluster.start_table(2)
     cluster.seated(2)
     me = cluster.table_creds[1]
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="intruder",
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=me.client_id + "-intruder",
                          protocol=mqtt.MQTTv311)
     client.username_pw_set(me.username, me.secret)
     client.connect("127.0.0.1", cluster.port)

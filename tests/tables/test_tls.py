@@ -64,13 +64,14 @@ def test_tables_and_director_over_tls(tls_cluster: Cluster) -> None:
 def test_a_client_that_does_not_trust_the_certificate_gets_nowhere(tls_cluster: Cluster) -> None:
     c = tls_cluster
     creds = c.table_creds[1]
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="untrusting",
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                         client_id=creds.client_id + "-untrusting",
                          protocol=mqtt.MQTTv311)
     client.username_pw_set(creds.username, creds.secret)
     client.tls_set_context(ssl.create_default_context())  # the system's CAs only
     with pytest.raises(ssl.SSLError):
         client.connect("127.0.0.1", c.port)
-    plain = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="plain",
+    plain = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=creds.client_id + "-plain",
                         protocol=mqtt.MQTTv311)
     plain.username_pw_set(creds.username, creds.secret)
     try:  # without TLS the broker never says yes

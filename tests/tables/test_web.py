@@ -84,7 +84,8 @@ def test_a_round_confirmed_at_a_table_appears_on_the_page(served: Serving,
             for name in names[1:]:
                 assert name in standings
             assert "17.00" in standings and "0.00" in standings
-            assert "1 deals" in page.inner_text("#seating")
+            seating = page.inner_text("#seating")
+            assert "1 deal ·" in seating and "1 deals" not in seating
             _deal(agents[1], 4)
             page.wait_for_function("document.body.dataset.deals === '2'", timeout=15000)
             assert "4.00" in page.inner_text("#standings")
@@ -121,3 +122,23 @@ def test_a_finalist_flashes_only_when_their_line_changes(served: Serving) -> Non
         }""", state)
         browser.close()
     assert fresh == [0, ["final:1"]]
+
+
+def test_a_table_the_draw_left_out_is_told_so(tmp_path: Path) -> None:
+    """`table join --table 3` when 8 players fill two tables: a line, not a silent wait."""
+    with serving(tmp_path, 8, 3) as s:
+        state = _state(s)
+        used = {t["table"] for stage in state["stages"] for t in stage["tables"]}
+        assert 3 not in used, used
+        said: list[str] = []
+        creds = read_credentials(s.credentials / "table-3.json")
+        agent = TableAgent(str(tmp_path / "table3.db"),
+                           BrokerAddress("127.0.0.1", s.broker_port, False), creds, 3,
+                           say=said.append)
+        agent.start()
+        try:
+            eventually(lambda: any("seats nobody at table 3" in line for line in said), 20)
+        finally:
+            agent.stop()
+        assert not agent.seated.is_set()
+        assert sum("seats nobody" in line for line in said) == 1, said

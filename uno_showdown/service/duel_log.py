@@ -79,8 +79,7 @@ class DuelLog:
         self.unwritten = 0
         self._warn = warn
         if self.path is not None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._stream: IO[str] = _open_for_append(self.path)
+            self._stream: IO[str] = _open_for_append(self.path)  # its folder must be there
             self._owned = True
             # A pipe or a terminal (`--log /dev/stdout`) cannot be fsynced, only a file.
             self._syncable = stat.S_ISREG(os.fstat(self._stream.fileno()).st_mode)

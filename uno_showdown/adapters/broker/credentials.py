@@ -38,7 +38,7 @@ MAX_FILE_BYTES = 256 * 1024
 
 def write_credentials(path: Path, creds: Credentials) -> None:
     """Write the file readable by its owner only (replacing one that was there)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(exist_ok=True)  # the folder, never its parents (`preflight`)
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:

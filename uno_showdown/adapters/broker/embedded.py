@@ -82,13 +82,13 @@ async def _shutdown(broker: Any) -> None:
     await broker.shutdown()
 
 
-def _serve(config: dict[str, Any], conn: Connection) -> None:
+def _serve(config: dict[str, Any], client_ids: dict[str, str], conn: Connection) -> None:
     """The broker's process: amqtt on its own loop until the parent says stop (or goes away:
     its end of the pipe closes), then the clean shutdown. Tells the parent `ready`, or why it
     could not start, in one message."""
     import os
 
-    from amqtt.broker import Broker
+    from uno_showdown.adapters.broker.guarded import GuardedBroker
 
     os.setsid()  # out of the terminal's group: Ctrl-C is the parent's, which stops us in turn
     loggers = [logging.getLogger(name) for name in ("amqtt", "transitions")]
@@ -97,7 +97,7 @@ def _serve(config: dict[str, Any], conn: Connection) -> None:
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        broker = Broker(config, loop=loop)
+        broker = GuardedBroker(config, loop, client_ids)
         loop.run_until_complete(broker.start())
     except BaseException as exc:  # told to the parent, which says it in one line
         conn.send(("error", *_why(exc)))
@@ -139,6 +139,8 @@ class EmbeddedBroker:
     def __init__(self, host: str, port: int, event_id: int, users: Iterable[Credentials],
                  tables: Iterable[int], *, certfile: Path | None = None,
                  keyfile: Path | None = None) -> None:
+        users = list(users)
+        self._client_ids = {c.username: c.client_id for c in users}
         self._dir = tempfile.TemporaryDirectory(prefix="uno-showdown-broker-")
         password_file = Path(self._dir.name) / "passwd"
         password_file.write_text(amqtt_password_file(users), encoding="utf-8")
@@ -159,8 +161,8 @@ class EmbeddedBroker:
         port taken, a certificate that does not load), in its own words."""
         ctx = multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe()
-        process = ctx.Process(target=_serve, args=(self.config, theirs), name="broker",
-                              daemon=True)
+        process = ctx.Process(target=_serve, args=(self.config, self._client_ids, theirs),
+                              name="broker", daemon=True)
         process.start()
         theirs.close()
         try:

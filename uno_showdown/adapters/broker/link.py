@@ -15,7 +15,7 @@ from __future__ import annotations
 import queue
 import ssl
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -46,9 +46,14 @@ def parse_broker(url: str) -> BrokerAddress:
     if parts is None or parts.scheme not in ("mqtt", "mqtts") or not parts.hostname or (
             parts.path not in ("", "/")) or parts.username or parts.password:
         raise ChampionshipError(_("{url} is not a broker address: write mqtt://HOST:PORT (or "
-                           "mqtts://HOST:PORT for TLS)").format(url=url))
+                           "mqtts://HOST:PORT for TLS)").format(url=url or "''"))
     tls = parts.scheme == "mqtts"
     return BrokerAddress(parts.hostname, port or (8883 if tls else 1883), tls)
+
+
+#: Seconds between pings: a broker gone silent (or a connection taken over) is noticed in
+#: one and a half of these, and the link reconnects at once.
+KEEPALIVE_S = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +67,23 @@ class BrokerLink:
 
     def __init__(self, address: BrokerAddress, client_id: str, username: str, password: str,
                  subscriptions: Sequence[str], *, ca_pem: str | None = None,
-                 keepalive: int = 10, check_hostname: bool = True) -> None:
+                 keepalive: int = KEEPALIVE_S, check_hostname: bool = True,
+                 on_change: Callable[[str], None] | None = None,
+                 take_over: bool = False) -> None:
         self.address = address
         self.subscriptions = tuple(subscriptions)
         self.inbox: queue.Queue[Inbound] = queue.Queue()
         self.connected = threading.Event()
         self.connections = 0  # how many times it has connected
         self.refused: str | None = None  # why the broker refused us, if it did
+        self.refused_code: int | None = None  # and its reason code
+        self.lost = 0  # how many times an open connection was lost
+        self._closing = False
+        self.on_change = on_change or (lambda text: None)  # told, from paho's thread
+        # A clean session is a take-over: the embedded broker refuses a persistent one while
+        # another client holds the id (`guarded`), and closes that client's for a clean one.
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                             clean_session=False, protocol=mqtt.MQTTv311)
+                             clean_session=take_over, protocol=mqtt.MQTTv311)
         client.username_pw_set(username, password)
         if address.tls:
             context = ssl.create_default_context(cadata=ca_pem) if ca_pem else \
@@ -91,6 +104,7 @@ class BrokerLink:
         self.client.loop_start()
 
     def close(self) -> None:
+        self._closing = True
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -103,18 +117,26 @@ class BrokerLink:
     def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object,
                     reason: mqtt.ReasonCode, _props: object) -> None:
         if reason.is_failure:
-            self.refused = str(reason)
+            self.refused, self.refused_code = str(reason), reason.value
             return
-        self.refused = None
+        self.refused, self.refused_code = None, None
         for topic in self.subscriptions:
             client.subscribe(topic, qos=1)
+        if self.lost:
+            self.on_change(_("Connected to the broker at {url} again.").format(
+                url=self.address.url))
         self.connections += 1
         self.connected.set()
         self.inbox.put(Inbound("", b""))  # wakes the owner: it sends its outbox again
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: object, _flags: object,
-                       _reason: object, _props: object) -> None:
+                       reason: object, _props: object) -> None:
+        was = self.connected.is_set()
         self.connected.clear()
+        if was and not self._closing:
+            self.lost += 1
+            self.on_change(_("Lost the broker at {url} ({reason}); reconnecting.").format(
+                url=self.address.url, reason=reason))
 
     def _on_message(self, _client: mqtt.Client, _userdata: object,
                     msg: mqtt.MQTTMessage) -> None:

@@ -13,6 +13,7 @@ Nothing here decides anything: `apps.championship.operations` does.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -187,6 +188,16 @@ class ChampionshipStore:
     def migrate(self) -> None:
         """Bring the championship's tables up to date (creating them for the first event)."""
         schema.migrate(self.store, PART)
+
+    def missing_tables(self) -> list[str]:
+        """The championship's tables its schema version should have and the file has not (a
+        table dropped by hand, a file cut short): empty for a file without events."""
+        if not self.schema_version():
+            return []
+        have = {r[0] for r in self.store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        wanted = re.findall(r"CREATE TABLE (\w+)", "".join(MIGRATIONS))
+        return [name for name in wanted if name not in have]
 
     # -- reading --
 

@@ -13,7 +13,6 @@ in a speed record).
 from __future__ import annotations
 
 import logging
-import statistics
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
@@ -54,6 +53,8 @@ def reaction_stats(
     duels: Iterable[DuelRow], players: Iterable[str] = ()
 ) -> dict[str, ReactionStats]:
     """Best and median reaction per player over `duels` (players without duels are listed empty)."""
+    from statistics import median  # here: a command that shows no duels never pays for it
+
     counts: dict[str, int] = {p: 0 for p in players}
     wins: dict[str, int] = {p: 0 for p in counts}
     times: dict[str, list[int]] = {p: [] for p in counts}
@@ -75,7 +76,7 @@ def reaction_stats(
             counts[name],
             wins.get(name, 0),
             min(times[name]) / 1000 if times[name] else None,
-            statistics.median(times[name]) / 1000 if times[name] else None,
+            median(times[name]) / 1000 if times[name] else None,
             contested.get(name, 0),
         )
         for name in counts

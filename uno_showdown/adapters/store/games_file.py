@@ -84,11 +84,18 @@ class GamesFile:
                     _("{path} is a folder, not a games file: give a file name with --db").format(
                         path=self.path)
                 )
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if path is None:  # the user's data directory is ours to make
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            elif not self.path.parent.is_dir():  # a path given: never plant its folders
+                raise StoreError(
+                    _("there is no folder {folder} (create it first)").format(
+                        folder=self.path.parent))
             self.conn = sqlite3.connect(
                 self.path, isolation_level=None, timeout=busy_timeout_s,
                 check_same_thread=False
             )
+        except StoreError:  # already says what to do: never wrapped in a second piece of advice
+            raise
         except sqlite3.Error as exc:
             raise self._unusable(exc) from exc
         except (OSError, ValueError) as exc:  # ValueError: a NUL in the path

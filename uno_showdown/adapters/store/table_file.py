@@ -13,11 +13,14 @@ revision, so sending twice counts once.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from uno_showdown.adapters.store import schema, wallclock
@@ -336,3 +339,36 @@ def refused_text(r: wire.Refused) -> str:
     return _("The director did not count round {round} of game {game} ({stage}): "
              "{reason}.").format(round=number, game=game, stage=r.stage,
                                  reason=reasons[r.reason])
+
+
+def director_file(path: str | Path) -> bool:
+    """Whether the games file at `path` holds a championship (it is the director's, and a
+    table must never record into it): read without writing, and false for no file."""
+    try:
+        if not Path(path).is_file():
+            return False
+        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+    except (OSError, ValueError, sqlite3.Error):
+        return False
+    try:
+        return bool(conn.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND "
+                                 "name LIKE 'championship\\_%' ESCAPE '\\'").fetchone()[0])
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
+def hold(path: str | Path) -> int | None:
+    """An exclusive hold on a table's games file for one `table join` (an advisory `flock`,
+    released when the process ends, however it ends): the file descriptor, or None when
+    another agent holds it. The file is made if it is not there (SQLite takes an empty file
+    as a new one). `flock` and SQLite's own locks (POSIX record locks) do not meet; the
+    descriptor is closed only after the store, as SQLite asks of a second descriptor."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd

@@ -29,6 +29,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import re
+import stat
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -72,9 +75,13 @@ class TransferError(CompanionError):
 def read_export(path: str) -> str:
     """The text of a file to import: UTF-8, at most `MAX_FILE_BYTES`, or one sentence why not.
 
-    Read as a stream up to the cap, so a device or a pipe that never ends is refused too.
+    A FIFO, a device or a folder is refused before it is opened (opening a FIFO waits
+    for a writer for ever); a file is read as a stream up to the cap.
     """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise TransferError(_("{path} is not a file (a pipe, a device or a folder): give "
+                                  "the file `game export` wrote").format(path=path[:200]))
         with open(path, "rb") as stream:
             data = stream.read(MAX_FILE_BYTES + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
@@ -260,12 +267,14 @@ def _bad(field: str, value: object, expected: str) -> TransferError:
     )
 
 
-def _whole(value: object, field: str, low: int, high: int) -> int:
-    """A whole number within [low, high]: an int from JSON, or its digits from CSV."""
+def _whole(value: object, field: str, low: int, high: int, *, text: bool = False) -> int:
+    """A whole number within [low, high]: an int from JSON, or (`text`, for CSV) its ASCII
+    digits. A JSON string is not a number there ("0" for a team, "2" for a duel's cards):
+    the file was not written by `game export`."""
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().lstrip("-").isdecimal() and len(value) < 20:
+    elif text and isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,19}", value.strip()):
         number = int(value)
     if number is None or not low <= number <= high:
         raise _bad(field, value, _("a whole number from {low} to {high}").format(
@@ -407,8 +416,11 @@ def _duel_from(raw: object, where: str, game: Game) -> DuelRow:
     reactions: dict[str, int | None] = {}
     for name, us in _object(d.get("reaction_us", {}), f"{where}.reaction_us").items():
         key = _one_of(name, f"{where}.reaction_us", pair)
+        # Only a press before "go" is negative: the early presser's, in an early press.
+        early = outcome == Outcome.EARLY_PRESS.value and key == loser
         reactions[key] = None if us is None else _whole(
-            us, f"{where}.reaction_us.{key}", -MAX_REACTION_US, MAX_REACTION_US)
+            us, f"{where}.reaction_us.{key}", -MAX_REACTION_US if early else 0,
+            MAX_REACTION_US)
     return DuelRow(
         0,
         _whole(d["after_round"], f"{where}.after_round", 0,
@@ -455,23 +467,32 @@ def _from_csv(text: str) -> Game:
         return _("{column} on line {line}").format(column=column, line=line)
 
     first = rows[0]
-    target = _whole(first["target"], cell(2, "target"), 1, MAX_TARGET) if first["target"] else None
+    target = (_whole(first["target"], cell(2, "target"), 1, MAX_TARGET, text=True)
+              if first["target"] else None)
     rules = Rules.make(first["method"], target, first["options"].split())
     numbered = list(enumerate(rows, 2))  # line 1 is the header
     for line, r in numbered:
         if any(r[c] is None for c in CSV_COLUMNS):
             raise ValueError(f"line {line} has fewer columns than the header")
-    rounds = {line: _whole(r["round"], cell(line, "round"), 0, 10**6) for line, r in numbered}
+    for line, r in numbered:  # one game: every row says the same of it
+        for column in ("edition", "method", "target", "options", "house_rules"):
+            if (r.get(column) or "") != (first.get(column) or ""):
+                raise _bad(cell(line, column), r.get(column), _(
+                    "the same as on line 2 ({value})").format(value=first.get(column) or ""))
+    rounds = {line: _whole(r["round"], cell(line, "round"), 0, 10**6, text=True)
+              for line, r in numbered}
     seating = sorted(
         ((line, r) for line, r in numbered if rounds[line] == 0),
-        key=lambda lr: _whole(lr[1]["seat"], cell(lr[0], "seat"), 0, MAX_PLAYERS),
+        key=lambda lr: _whole(lr[1]["seat"], cell(lr[0], "seat"), 0, MAX_PLAYERS, text=True),
     )
     if not seating:
         raise ValueError("no seating rows (round 0)")
     played = len({n for n in rounds.values() if n})
     players = [
-        Player(r["player"], _whole(r["joined_round"], cell(line, "joined_round"), 0, played),
-               _whole(r["team"], cell(line, "team"), 0, MAX_PLAYERS) if r["team"] else None)
+        Player(r["player"],
+               _whole(r["joined_round"], cell(line, "joined_round"), 0, played, text=True),
+               _whole(r["team"], cell(line, "team"), 0, MAX_PLAYERS, text=True)
+               if r["team"] else None)
         for line, r in seating
     ]
     dealers = [r["player"] for line, r in seating
@@ -494,8 +515,8 @@ def _from_csv(text: str) -> Game:
         out_on = _card_from(won.get("out_on"), cell(line, "out_on"))
         showdown_out = _flag(won.get("showdown_out") or "", cell(line, "showdown_out"))
         if kind is Entry.ORDER:
-            places = {line: _whole(r.get("place") or "", cell(line, "place"), 1, MAX_PLAYERS)
-                      for line, r in group}
+            places = {line: _whole(r.get("place") or "", cell(line, "place"), 1, MAX_PLAYERS,
+                                   text=True) for line, r in group}
             order = tuple(r["player"] for line, r in sorted(group, key=lambda lr: places[lr[0]]))
             entries.append(RoundEntry(won["player"], {}, group[0][1]["played_at"], order, out_on,
                                       showdown_out))
@@ -506,10 +527,18 @@ def _from_csv(text: str) -> Game:
                 r["player"]: Hand(cards=parse_cards(r["hand"])) if r["hand"]
                 else (Hand(cards=()) if r["winner"] == "1" else Hand(
                     counted=_whole(r["hand_value"], cell(line, "hand_value"), 0,
-                                   MAX_HAND_POINTS)))
+                                   MAX_HAND_POINTS, text=True)))
                 for line, r in group
             }
         entries.append(RoundEntry(won["player"], hands, group[0][1]["played_at"], (), out_on,
                                   showdown_out))
-    return _replay(first["edition"], rules, players, seating[0][1]["played_at"], entries,
+    game = _replay(first["edition"], rules, players, seating[0][1]["played_at"], entries,
                    chosen, dealers[0] if dealers else None)
+    for index, number in enumerate(sorted(by_round)):  # a hand's value is its cards'
+        values = game.scores[index].hand_values
+        for line, r in by_round[number]:
+            given = (r.get("hand_value") or "").strip()
+            if given and r["player"] in values and given != str(values[r["player"]]):
+                raise _bad(cell(line, "hand_value"), given, _(
+                    "the value of that hand ({value})").format(value=values[r["player"]]))
+    return game

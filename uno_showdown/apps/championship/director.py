@@ -31,6 +31,7 @@ from typing import Any
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink, Inbound
 from uno_showdown.adapters.store.ledger import Ledger
 from uno_showdown.apps.championship.operations import Championship
+from uno_showdown.apps.championship.quiet_log import QuietLog
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.clock import FINAL
@@ -41,6 +42,7 @@ from uno_showdown.core.championship.snapshot import Snapshot
 from uno_showdown.core.table.timebox import State, TimeBoxError
 
 log = logging.getLogger("uno-showdown.director")
+quiet = QuietLog(log)
 
 #: The most messages taken in one transaction.
 BATCH = 500
@@ -52,6 +54,8 @@ STANDINGS_EVERY_S = 1.0
 #: as for a hundred, so in a burst the deals of that moment share one (and a deal waits at
 #: most this long for it).
 STATE_EVERY_S = 0.05
+#: Seconds between sendings of a seating to a table that has not said it holds it.
+RESEND_S = 3.0
 
 
 @dataclass
@@ -76,18 +80,23 @@ class DirectorSync:
         self.event_id = event_id
         self.ledger = Ledger(self.champ.store)
         self.secrets = {t: c.secret for t, c in tables.items()}
-        self.link = BrokerLink(address, f"uno-showdown-e{event_id}-director", director.username,
+        self.link = BrokerLink(address, director.client_id, director.username,
                          director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,
-                         check_hostname=check_hostname)
+                         check_hostname=check_hostname,
+                         on_change=lambda text: log.warning("director: %s", text))
         self.on_state = on_state
         self.rejected: list[str] = []  # what was ignored, newest last (kept short)
         self.taken = 0
         self._acks: dict[tuple[int, str], _Acks] = {}
         self._sent: dict[str, bytes] = {}
+        self._seatings: dict[int, tuple[str, bytes, str]] = {}  # table: topic, payload, digest
+        self._seen: dict[int, str] = {}  # the digest of the seating each table says it holds
+        self._resent_at: dict[int, float] = {}
+        self.resent = 0  # seatings sent again to a table that had not said it held them
         self._data_version = -1
         self._data: ChampionshipData | None = None
         self._data_version_seen = -1
-        self._seatings: dict[int, wire.Seating] = {}
+        self._seating_values: dict[int, wire.Seating] = {}  # what each was last sent
         self._seated: dict[int, set[int]] = {}  # by box: who played there (one batch)
         self._standings_sent = -math.inf  # when the tables were last sent the standings
         self._state_sent = -math.inf  # when the page's state was last made
@@ -138,6 +147,7 @@ class DirectorSync:
                     self.publish_state()
                 elif self._standings_due is not None and now >= self._standings_due:
                     self._send_standings()
+                self.resend_unseen()
             except Exception:  # a bad moment must not end the director's sync
                 log.exception("director: sync step failed")
 
@@ -180,7 +190,7 @@ class DirectorSync:
                 if up.seq <= acks.upto:
                     touched.add(key)  # seen before: acknowledge again
                     continue
-                refusal = self._apply(conn, data, tables, up)
+                refusal = self._apply_alone(conn, data, tables, up)
                 if refusal is not None:
                     acks.refused = (*acks.refused, refusal)[-wire.MAX_REFUSED:]
                 acks.waiting.add(up.seq)
@@ -213,16 +223,45 @@ class DirectorSync:
             return self._reject(_("ignored a message about table {claimed} on table {table}'s "
                                   "topic").format(claimed=claimed, table=table))
         try:
-            return wire.decode_up(msg.payload, secret)
+            message = wire.decode_from_table(msg.payload, secret)
+            if isinstance(message, wire.Seen):
+                if message.table != table:
+                    return self._reject(_("ignored a message about table {claimed} on table "
+                                          "{table}'s topic").format(claimed=message.table,
+                                                                    table=table))
+                self._seen[table] = message.digest
+                return None
+            return message
         except wire.WireError as exc:
             return self._reject(_("ignored a message on table {table}'s topic: {reason}"
                                   ).format(table=table, reason=exc))
+        except Exception as exc:  # the decoder's own fault: this message alone is lost
+            return self._reject(_("ignored a message on table {table}'s topic: {reason}"
+                                  ).format(table=table, reason=type(exc).__name__))
 
     def _reject(self, text: str) -> wire.Up | None:
-        """Log what was ignored (and keep the last hundred lines for a screen)."""
-        log.warning("%s", text)
+        """Log what was ignored, one line per kind a while (and keep the last hundred lines
+        for a screen)."""
+        quiet.warning(text)
         self.rejected = [*self.rejected[-99:], text]
         return None
+
+    def _apply_alone(self, conn: Any, data: Any, tables: Mapping[tuple[str, int], Any],
+                     up: wire.Up) -> wire.Refused | None:
+        """`_apply` in a savepoint of its own: a message that fails is undone and logged
+        alone, and the rest of its batch is taken as if it had not been there."""
+        conn.execute("SAVEPOINT one_message")
+        try:
+            refusal = self._apply(conn, data, tables, up)
+        except Exception as exc:  # a message no check foresaw: never its batch
+            conn.execute("ROLLBACK TO one_message")
+            conn.execute("RELEASE one_message")
+            self._reject(_("ignored table {table}'s message {seq}: it could not be taken "
+                           "({reason})").format(table=up.table, seq=up.seq,
+                                                reason=type(exc).__name__))
+            return None
+        conn.execute("RELEASE one_message")
+        return refusal
 
     def _apply(self, conn: Any, data: Any, tables: Mapping[tuple[str, int], Any],
                up: wire.Up) -> wire.Refused | None:
@@ -300,13 +339,15 @@ class DirectorSync:
             if seating is None:
                 continue
             topic = wire.down_topic(self.event_id, table)
-            if topic in self._sent and self._seatings.get(table) == seating:
+            if topic in self._sent and self._seating_values.get(table) == seating:
                 continue  # unchanged: not signed and compared again
             payload = wire.encode_seating(seating, secret)
-            self._seatings[table] = seating
+            self._seating_values[table] = seating
+            self._seatings[table] = (topic, payload, wire.seating_digest(payload))
             if self._sent.get(topic) != payload:
                 self.link.publish(topic, payload, retain=True)
                 self._sent[topic] = payload
+                self._resent_at[table] = time.monotonic()
         state = page_state(snap, time.time_ns() // 1000)
         self.state = state
         if self.on_state is not None:
@@ -327,6 +368,21 @@ class DirectorSync:
         if self._sent.get(topic) != standings:
             self.link.publish(topic, standings, retain=True)
             self._sent[topic] = standings
+
+
+    def resend_unseen(self) -> None:
+        """Each table's seating again, every `RESEND_S`, until the table says it holds it:
+        the director's own messages (the seating, the clock in it) are idempotent, and
+        none is lost to a broker that restarted or failed to pass one on."""
+        if not self.link.connected.is_set():
+            return
+        now = time.monotonic()
+        for table, (topic, payload, digest) in self._seatings.items():
+            if self._seen.get(table) != digest and (
+                    now - self._resent_at.get(table, 0.0) >= RESEND_S):
+                self.link.publish(topic, payload, retain=True)
+                self._resent_at[table] = now
+                self.resent += 1
 
 
 def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:

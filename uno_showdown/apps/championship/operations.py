@@ -108,7 +108,7 @@ class Championship:
         store = Store(db_path)
         try:
             champ = cls(store, None, clock=clock)
-            ids = champ.events.event_ids()
+            ids = _event_ids(champ)
             if event_id is None:
                 champ.event_id = ids[-1] if ids else None
             elif event_id not in ids:
@@ -706,3 +706,21 @@ __all__ = [
     "TableStatus",
     "build_snapshot",
 ]
+
+
+def _event_ids(champ: Championship) -> list[int]:
+    """The file's events, once its championship tables are known whole: a table dropped or
+    a file damaged is one sentence naming what is wrong and how to recover, for every
+    `event` command alike."""
+    path = champ.store.path
+    recover = _("restore the file from a copy, or choose another with --db")
+    try:
+        missing = champ.events.missing_tables()
+        if missing:
+            raise ChampionshipError(_("the championship's table {table} is missing from {path}, "
+                                      "so the file is damaged: {recover}").format(
+                table=missing[0], path=path, recover=recover))
+        return champ.events.event_ids()
+    except sqlite3.DatabaseError as exc:
+        raise ChampionshipError(_("the championship in {path} is damaged ({reason}): {recover}"
+                                  ).format(path=path, reason=exc, recover=recover)) from None

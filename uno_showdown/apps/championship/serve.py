@@ -10,19 +10,23 @@ mosquitto password file and ACL for it), runs the director's sync and serves the
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import uvicorn
 
 from uno_showdown.adapters.broker import credentials as cr
 from uno_showdown.adapters.broker.embedded import EmbeddedBroker
 from uno_showdown.adapters.broker.link import BrokerAddress, parse_broker
 from uno_showdown.adapters.store.ledger import Ledger
+from uno_showdown.apps.championship import preflight
 from uno_showdown.apps.championship.director import DirectorSync
 from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.core.championship.errors import ChampionshipError
@@ -65,32 +69,46 @@ class Served:
     """Everything `event serve` runs, started and stopped together (tests use it too)."""
 
     def __init__(self, opts: ServeOptions) -> None:
+        """Checks every option and file first (`preflight`), and only then makes the
+        tables' credentials: a refusal leaves nothing written."""
         self.opts = opts
-        if opts.broker:
+        self.web_socket: socket.socket | None = None
+        if opts.broker is not None:
             parse_broker(opts.broker)
         else:
             parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
-        if opts.web:
-            parse_host_port(opts.web, "127.0.0.1", _("the web page"))
+        web = parse_host_port(opts.web, "127.0.0.1", _("the web page")) if opts.web else None
+        if opts.advertise is not None:
+            preflight.check_host(opts.advertise, "--advertise")
+        self.ca_pem = preflight.check_tls(opts.tls_cert if opts.broker is None else None,
+                                          opts.tls_key if opts.broker is None else None,
+                                          opts.ca)
         with Championship.open(opts.db, opts.event, lang=opts.lang, create=False) as champ:
             event_id = champ._require()
             settings = champ.snapshot().settings
             self.event_id, self.db = event_id, str(champ.store.path)
             self.tables = list(range(1, settings.tables + 1))
-            director, tables = Ledger(champ.store).credentials(event_id, self.tables)
+            self.folder = opts.credentials_dir or Path(self.db).resolve().parent / (
+                f"credentials-event-{event_id}")
+            preflight.check_folder(self.folder)
+            if opts.broker is None:
+                preflight.probe(*parse_host_port(opts.listen, "0.0.0.0", _("the broker")),
+                                "--listen")
+            if web is not None:
+                self.web_socket = preflight.bind(web[0], web[1], "--web")
+            try:
+                director, tables = Ledger(champ.store).credentials(event_id, self.tables)
+            except BaseException:
+                self.close_web_socket()
+                raise
         self.director_creds = director
-        ca_pem = opts.ca.read_text(encoding="utf-8") if opts.ca else None
-        if opts.tls_cert is not None and ca_pem is None:
-            ca_pem = opts.tls_cert.read_text(encoding="utf-8")  # self-signed: trust itself
-        self.ca_pem = ca_pem
-        if opts.broker:
+        ca_pem = self.ca_pem
+        if opts.broker is not None:
             self.address = parse_broker(opts.broker)
             self.public = self.address
             self.broker: EmbeddedBroker | None = None
         else:
             host, port = parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
-            if (opts.tls_cert is None) != (opts.tls_key is None):
-                raise ChampionshipError(_("TLS needs both --tls-cert and --tls-key"))
             tls = opts.tls_cert is not None
             local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
             self.address = BrokerAddress(local, port, tls)
@@ -101,8 +119,6 @@ class Served:
                                          keyfile=opts.tls_key)
         self.table_creds = {t: replace(c, broker=self.public.url, ca_pem=ca_pem)
                             for t, c in tables.items()}
-        self.folder = opts.credentials_dir or Path(self.db).resolve().parent / (
-            f"credentials-event-{event_id}")
         self.sync: DirectorSync | None = None
         self.web_server: object | None = None
 
@@ -151,7 +167,13 @@ class Served:
                                  ca_pem=self.ca_pem, check_hostname=self.broker is None)
         self.sync.start()
 
+    def close_web_socket(self) -> None:
+        if self.web_socket is not None:
+            self.web_socket.close()
+            self.web_socket = None
+
     def stop(self) -> None:
+        self.close_web_socket()
         if self.sync is not None:
             self.sync.stop()
             self.sync = None
@@ -160,28 +182,29 @@ class Served:
 
 
 def serve(opts: ServeOptions) -> int:
-    """Run until Ctrl-C or SIGTERM; returns the exit status."""
+    """Run until Ctrl-C or SIGTERM (both stop it the same way, cleaning up); returns the
+    exit status."""
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_a: stop.set())
     served = Served(opts)
     say = opts.say
-    for line in served.write_files():
-        say(line)
-    web = parse_host_port(opts.web, "127.0.0.1", _("the web page")) if opts.web else None
-    hub = None
-    if web is not None:
-        from uno_showdown.apps.web.app import Hub
-
-        hub = Hub()
-    served.start(on_state=hub.publish if hub is not None else None)
-    say(_("The broker: {url} (tables join with `uno-showdown table join --broker {url} "
-          "--event {event} --table N --credentials table-N.json`).").format(
-        url=served.public.url, event=served.event_id))
-    stop = threading.Event()
     try:
-        if web is not None and hub is not None:
-            _run_web(hub, web, opts, say, stop)
+        for line in served.write_files():
+            say(line)
+        web = parse_host_port(opts.web, "127.0.0.1", _("the web page")) if opts.web else None
+        hub = None
+        if web is not None:
+            from uno_showdown.apps.web.app import Hub
+
+            hub = Hub()
+        served.start(on_state=hub.publish if hub is not None else None)
+        say(_("The broker: {url} (tables join with `uno-showdown table join --broker {url} "
+              "--event {event} --table N --credentials table-N.json`).").format(
+            url=served.public.url, event=served.event_id))
+        if web is not None and hub is not None and served.web_socket is not None:
+            _run_web(hub, web, served.web_socket, say, stop)
         else:
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                signal.signal(sig, lambda *_a: stop.set())
             say(_("Press Ctrl-C to stop."))
             stop.wait()
     finally:
@@ -189,28 +212,42 @@ def serve(opts: ServeOptions) -> int:
     return 0
 
 
-def _run_web(hub: object, web: tuple[str, int], opts: ServeOptions,
+def _run_web(hub: object, web: tuple[str, int], sock: socket.socket,
              say: Callable[[str], None], stop: threading.Event) -> None:
-    import uvicorn
-
+    """The live page on the socket bound before anything was written, until `stop`."""
     from uno_showdown.apps.web.app import Hub, create_app
+    from uno_showdown.apps.web.limits import server_limits
 
     assert isinstance(hub, Hub)
     from uno_showdown.contract.i18n import current_language
 
     app = create_app(hub, current_language())
-    config = uvicorn.Config(app, host=web[0], port=web[1], log_level="warning",
-                            lifespan="on", access_log=False)
-    server = uvicorn.Server(config)
-    shown = "localhost" if web[0] in ("127.0.0.1", "::1") else web[0]
-    say(_("The live page: http://{host}:{port}/ (Ctrl-C stops everything).").format(
-        host=shown, port=web[1]))
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False,
+                            **server_limits())
+    server = _QuietServer(config)
+    hosts = preflight.page_hosts(web[0])
+    urls = [f"http://{h if ':' not in h else f'[{h}]'}:{web[1]}/" for h in hosts]
+    say(_("The live page: {url} (Ctrl-C stops everything).").format(url=", ".join(urls)))
     if web[0] in ("127.0.0.1", "::1", "localhost"):
         say(_("Only this computer can open it; --web 0.0.0.0:{port} lets phones on the "
               "bar's network in.").format(port=web[1]))
-    try:
-        asyncio.run(server.serve())
-    except OSError as exc:
-        print(_("the web page cannot listen on {addr}: {reason}").format(
-            addr=opts.web, reason=exc.strerror or exc), file=sys.stderr)
-        raise
+    elif sys.stdout.isatty():
+        say(preflight.qr_text(urls[0]))
+
+    def watch() -> None:
+        stop.wait()
+        server.should_exit = True
+
+    threading.Thread(target=watch, name="web-stop", daemon=True).start()
+    asyncio.run(server.serve(sockets=[sock]))
+
+
+class _QuietServer(uvicorn.Server):
+    """uvicorn's server without its own signal handling: `serve` owns SIGINT and SIGTERM,
+    and stops the page, the director and the broker the same way for both (uvicorn raised
+    the signal again after its own shutdown, and SIGTERM then ended the process before the
+    broker and the director were stopped)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield

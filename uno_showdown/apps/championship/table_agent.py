@@ -23,15 +23,18 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.adapters.store.table_file import TableFile
+from uno_showdown.apps.championship.quiet_log import QuietLog
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.i18n import _
 
 log = logging.getLogger("uno-showdown.table")
+quiet = QuietLog(log)
 
 #: Seconds without an acknowledgement before everything unacknowledged is sent again.
 RESEND_S = 3.0
@@ -47,17 +50,18 @@ class TableAgent:
     """See the module docstring. `start()` runs it in a thread, `stop()` ends it."""
 
     def __init__(self, db_path: str, address: BrokerAddress, creds: Credentials, table: int,
-                 *, say: Callable[[str], None] | None = None) -> None:
+                 *, say: Callable[[str], None] | None = None, take_over: bool = False) -> None:
         assert creds.table == table
         self.creds = creds
         self.event_id = creds.event
         self.table = table
         self.store = Store(db_path)
         self.file = TableFile(self.store, creds.event, table)
-        self.link = BrokerLink(address, f"uno-showdown-e{creds.event}-table-{table}",
+        self.link = BrokerLink(address, creds.client_id,
                          creds.username, creds.secret,
                          [wire.down_topic(creds.event, table), wire.ack_topic(creds.event, table),
-                          wire.standings_topic(creds.event)], ca_pem=creds.ca_pem)
+                          wire.standings_topic(creds.event)], ca_pem=creds.ca_pem,
+                         on_change=self._said, take_over=take_over)
         self.say = say or (lambda text: None)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -68,8 +72,14 @@ class TableAgent:
         self._standings: bytes | None = None  # the newest standings, not yet written
         self._standings_written = -STANDINGS_WRITE_S
         self.seated = threading.Event()
+        self._told_unused: set[str] = set()  # the draws this table was told it has no seat in
         self.acked = 0
         self.ignored = 0
+
+    def _said(self, text: str) -> None:
+        """The link lost the broker or found it again: the table's terminal says so."""
+        log.warning("table %s: %s", self.table, text)
+        self.say(text)
 
     # -- running --
 
@@ -156,6 +166,27 @@ class TableAgent:
             self._sent_upto = q.seq
         self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
 
+    def _say_if_unused(self, state: dict[str, Any]) -> None:
+        """Tell whoever waits at a table the draw left out, once per draw: otherwise `table
+        join` on it would wait for a seating that never comes, in silence."""
+        if self.seated.is_set():
+            return
+        stages = [s for s in state.get("stages", ()) if isinstance(s, dict)]
+        ours = any(isinstance(t, dict) and t.get("table") == self.table
+                   for s in stages for t in s.get("tables", ()))
+        if not stages or ours:
+            return
+        title = str(stages[-1].get("title", ""))
+        if title in self._told_unused:
+            return
+        self._told_unused.add(title)
+        used = sorted({t["table"] for s in stages for t in s.get("tables", ())
+                       if isinstance(t, dict) and isinstance(t.get("table"), int)})
+        self.say(_("The draw of {stage} seats nobody at table {table} (it uses tables "
+                   "{used}): this table waits, in case a later draw seats it; Ctrl-C stops."
+                   ).format(stage=title, table=self.table,
+                            used=", ".join(str(n) for n in used)))
+
     # -- what arrives --
 
     def _handle(self, topic: str, payload: bytes) -> None:
@@ -173,6 +204,9 @@ class TableAgent:
                         path=self.store.path))
                 self.seated.set()
                 self.scan()
+                # in the file: the director may stop sending it again
+                self.link.publish(wire.up_topic(self.event_id, self.table), wire.encode_seen(
+                    self.table, wire.seating_digest(payload), self.creds.secret))
             elif topic == wire.ack_topic(self.event_id, self.table):
                 ack = wire.decode_ack(payload, self.creds.secret, self.table)
                 if self.file.acknowledged(ack.source, ack.seq) or ack.seq >= self._sent_upto:
@@ -183,11 +217,12 @@ class TableAgent:
                         log.warning("table %s: %s", self.table, text)
                         self.say(text)
             elif topic == wire.standings_topic(self.event_id):
-                wire.decode_standings(payload)  # checked now, written by `write_standings`
+                state = wire.decode_standings(payload)  # written by `write_standings`
                 self._standings = payload
+                self._say_if_unused(state)
             else:  # amqtt 0.12 may pass on another table's retained topics: not ours
                 log.debug("table %s: not our topic: %s", self.table, topic)
                 return
         except wire.WireError as exc:
             self.ignored += 1
-            log.warning("table %s: ignored a message on %s: %s", self.table, topic, exc)
+            quiet.warning(f"table {self.table}: ignored a message on {topic}: {exc}")

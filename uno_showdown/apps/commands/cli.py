@@ -102,7 +102,8 @@ class OneLineParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, one_line(f"{self.prog}: {message} (see {self.prog} --help)") + "\n")
+        hint = _did_you_mean(self, message)
+        self.exit(2, one_line(f"{self.prog}: {message}{hint} (see {self.prog} --help)") + "\n")
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
         # `--duels=--`: argparse drops the "--" and hands the option an empty list, which no
@@ -110,6 +111,37 @@ class OneLineParser(argparse.ArgumentParser):
         if action.option_strings and action.nargs is None and arg_strings == ["--"]:
             self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
         return super()._get_values(action, arg_strings)
+
+
+def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """`; did you mean 'game'?` when `message` is argparse's refusal of a mistyped command or
+    option and one known to `parser` (or to the subcommand parsers it holds) is close, else "".
+
+    Python 3.11's argparse has no `suggest_on_error`; difflib's ratio is the same measure
+    3.14's uses."""
+    import difflib
+    import re
+
+    if (match := re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)):
+        typed, known = match[1], re.findall(r"'([^']*)'", match[2])
+    elif (match := re.search(r"unrecognized arguments: (.*)$", message)):
+        typed = next((word.split("=")[0] for word in match[1].split() if word.startswith("-")),
+                     "")
+        known = sorted(_option_strings(parser))
+    else:
+        return ""
+    close = difflib.get_close_matches(typed, known, n=1, cutoff=0.6) if typed else []
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """Every long option of `parser` and of the subcommand parsers built under it."""
+    found = {option for option in parser._option_string_actions if option.startswith("--")}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in set(action.choices.values()):
+                found |= _option_strings(child)
+    return found
 
 
 def version() -> str:
@@ -147,6 +179,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     chosen = args[0] if args and args[0] in COMMANDS else None
     if chosen is not None:  # the others are never looked at: no parser for them
         importlib.import_module(COMMANDS[chosen][0]).register(sub)
+        command = sub.choices[chosen]
+        if not command.description:  # `points --help` says what the command is for
+            line = COMMANDS[chosen][1]
+            command.description = line[0].upper() + line[1:] + "."
         return parser
     for name, (_module, line) in COMMANDS.items():
         sub.add_parser(name, help=line, add_help=False)
@@ -156,6 +192,9 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on every command
     parser = build_parser(argv)
+    if not (sys.argv[1:] if argv is None else argv):  # nothing asked: say what can be
+        parser.print_help()
+        return 0
     args = parser.parse_args(argv)  # `--help` and `--version` end here
     try:
         status = args.func(args)

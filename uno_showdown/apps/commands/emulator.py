@@ -11,6 +11,9 @@ import argparse
 import logging
 import os
 import sqlite3
+import sys
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from uno_showdown.apps.commands.options import (
@@ -51,7 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Open one window with an emulated Showdown Unit and the companion screen. "
         "Paddles and timer button: keys (default A, L, SPACE), mouse or touch. "
         "F6/F7 change the players, F8 or 1-3 the cards, F10 loads the duel, Esc aborts it, "
-        "F9 mutes, F11 toggles full screen, Ctrl+Q quits.",
+        "F9 mutes, F11 toggles full screen, Ctrl+Q quits. `uno-showdown duel ANN BOB --cards 2` "
+        "and `duel --played-by ANN` load a duel into the window from a terminal, as on a Pi.",
     )
     parser.add_argument("--db", metavar="PATH", help="the companion's score database")
     parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
@@ -66,6 +70,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--duel-log", metavar="FILE",
                         help="append every duel's inputs here, for `uno-showdown replay` "
                         f"(default {default_duel_log()})")
+    parser.add_argument("--socket", metavar="PATH",
+                        help="where `uno-showdown duel` reaches this window (default: where "
+                        "`duel` looks, in your runtime folder)")
+    parser.add_argument("--no-duel-socket", action="store_true",
+                        help="do not answer `uno-showdown duel`")
     add_duel_options(parser)
     parser.set_defaults(func=run)
 
@@ -90,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
     from uno_showdown.adapters.units.emulated import EmulatorUnit
     from uno_showdown.adapters.units.emulated_sound import ToneBank
     from uno_showdown.adapters.units.stop_signals import owned_stop_signals
+    from uno_showdown.apps.headless.duel_socket import SocketError
     from uno_showdown.apps.window.window import (
         KeyMap,
         NoDisplayError,
@@ -123,8 +133,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         # This command owns SIGTERM, SIGINT and SIGHUP: the motor stops, then the window.
         with owned_stop_signals(unit.stop_launcher, request_quit):
-            return run_table_window(service, app, fullscreen=args.fullscreen, size=size,
-                                    keys=keys, sound=sound)
+            window = partial(run_table_window, service, app, fullscreen=args.fullscreen,
+                             size=size, keys=keys, sound=sound)
+            if args.no_duel_socket:
+                return window()
+            try:
+                return window(serve_duels=True,
+                              duel_socket=Path(args.socket) if args.socket else None)
+            except SocketError as exc:  # another table holds it: the emulator still plays
+                print(f"uno-showdown emulator: `uno-showdown duel` cannot reach this window "
+                      f"({exc}); the duel bar works as ever", file=sys.stderr)
+                return window()
     except NoDisplayError as exc:
         raise ConfigError(NO_DISPLAY.format(why=str(exc) or "SDL found no video device")) from None
     finally:

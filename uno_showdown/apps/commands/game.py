@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from uno_showdown.apps.commands import game_helpers as table_commands
 from uno_showdown.apps.commands.common import common_options, help_language
-from uno_showdown.apps.commands.scorekeeping import opened, rules_line
+from uno_showdown.apps.commands.scorekeeping import opened, opened_store, rules_line
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.events import ConfigError
 from uno_showdown.contract.i18n import N_, _
@@ -478,15 +478,15 @@ _OUTCOMES = {
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    with opened(args, need_game=False) as app:
-        infos = app.games()
+    with opened_store(args) as store:
+        infos = store.games.infos()
         if not infos:
             print(_("No games yet: start one with `uno-showdown game new`."))
             return 0
         rows = []
         for info in infos:
             try:
-                state = _("over") if app.store.games.load(info.id).verdict.over else _("playing")
+                state = _("over") if store.games.load(info.id).verdict.over else _("playing")
             except CompanionError:  # one damaged game does not hide the others
                 state = _("damaged")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),

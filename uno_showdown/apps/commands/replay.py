@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, TextIO
 
 from uno_showdown.apps.commands.options import add_duel_options, duel_overrides
@@ -67,8 +68,15 @@ def _print_verdicts(stream: TextIO, args: argparse.Namespace) -> int:
 
     status = 0
     printed = 0
+    read = {"lines": 0}
+
+    def counted(lines: Iterator[str]) -> Iterator[str]:
+        for line in lines:
+            read["lines"] += bool(line.strip())
+            yield line
+
     try:
-        for verdict in iter_replay(bounded_lines(stream),
+        for verdict in iter_replay(counted(bounded_lines(stream)),
                                    **duel_overrides(args)):  # type: ignore[arg-type]
             print(json.dumps(verdict.to_json()))
             printed += 1
@@ -83,6 +91,10 @@ def _print_verdicts(stream: TextIO, args: argparse.Namespace) -> int:
         raise ConfigError(f"{args.file} is not a duel log: it is not UTF-8 text") from None
     except ReplayError as exc:
         raise ConfigError(str(exc)) from exc
+    if not printed and not read["lines"]:
+        where = "standard input" if args.file == "-" else args.file
+        raise ConfigError(f"{where} is empty: give a duel log (uno-showdown simulate --log FILE "
+                          "writes one)")
     if not printed:
         raise ConfigError("no duel in the input reached a verdict (is there a load and a start?)")
     return status

@@ -124,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
     windowed = not args.headless and have_display()
     if args.device == "emulator" and not windowed:
         raise ConfigError("the emulator unit lives in a window, and there is no display here "
-                         "(or --headless was given): run it on a desktop or under xvfb-run")
+                         "(or --headless was given): run `uno-showdown emulator` on a desktop "
+                         "(or under xvfb-run); it answers `uno-showdown duel` as the headless "
+                         "table does")
     config = duel_config(args)
     with ExitStack() as stack:
         duel_log = open_duel_log(args.duel_log)

@@ -15,6 +15,7 @@ from uno_showdown.contract.i18n import _
 from uno_showdown.core.scoring import OPTIONS
 
 if TYPE_CHECKING:
+    from uno_showdown.adapters.store.games import Store
     from uno_showdown.apps.scorekeeper.app import CompanionApp
     from uno_showdown.core.table.game import Game
 
@@ -37,6 +38,25 @@ def open_app(args: argparse.Namespace, need_game: bool = True, lazy: bool = Fals
         return app
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
+
+
+@contextmanager
+def opened_store(args: argparse.Namespace) -> Iterator[Store]:
+    """The games file alone, for a command that only reads it (`game list`): no score keeper,
+    no duel recorder, so the command starts as fast as a Pi allows. Errors as `opened`."""
+    from uno_showdown.adapters.store.games import Store
+
+    try:
+        i18n.set_language(args.lang)
+        store = Store(args.db)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        yield store
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    finally:
+        store.close()
 
 
 @contextmanager

@@ -10,9 +10,12 @@ command line), which must be readable by its owner only.
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import signal
 import threading
+import time
+from pathlib import Path
+from typing import Any
 
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.events import ConfigError
@@ -40,6 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--table", type=int, required=True, metavar="N", help=_("this table"))
     p.add_argument("--credentials", required=True, metavar="FILE",
                    help=_("the table's credentials file from `event serve` (mode 600)"))
+    p.add_argument("--take-over", action="store_true",
+                   help=_("take this table over from another agent connected with the same "
+                          "credentials (which then stops, saying so)"))
     p.set_defaults(func=cmd_join)
 
     p = actions.add_parser("status", parents=[base],
@@ -48,6 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """Every check, then the hold on the games file (one agent per file), then the agent:
+    nothing is written before a refusal. Returns the agent and the hold's descriptor."""
     from uno_showdown.adapters.broker.credentials import read_credentials
     from uno_showdown.adapters.broker.link import parse_broker
     from uno_showdown.apps.championship.table_agent import TableAgent
@@ -63,17 +71,41 @@ def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         raise ChampionshipError(_("{path} holds the credentials of table {table} of event {event}: "
                            "use that table's file").format(
             path=args.credentials, table=creds.table, event=creds.event))
+    from uno_showdown.adapters.store.table_file import director_file
+
+    if director_file(args.db):
+        raise ChampionshipError(_("{path} is the director's games file (it holds the event): "
+                                  "give the table a file of its own, e.g. --db table{table}.db"
+                                  ).format(path=args.db, table=args.table))
     if address.tls and not creds.ca_pem:
         raise ChampionshipError(_("the broker speaks TLS but {path} holds no certificate: ask the "
                            "director for a file made with --tls-cert").format(
             path=args.credentials))
-    return TableAgent(args.db, address, creds, args.table,
-                      say=lambda text: print(text, flush=True))
+    from uno_showdown.adapters.store.table_file import hold
+
+    try:
+        held = hold(args.db)
+    except OSError as exc:
+        raise ChampionshipError(_("cannot open the games file {path}: {reason}; choose another "
+                                  "with --db").format(path=args.db,
+                                                      reason=exc.strerror or exc)) from None
+    if held is None:
+        raise ChampionshipError(_("another `uno-showdown table join` is running on {path}: stop "
+                                  "it first (one agent per games file)").format(path=args.db))
+    try:
+        return TableAgent(args.db, address, creds, args.table,
+                          say=lambda text: print(text, flush=True),
+                          take_over=args.take_over), held
+    except BaseException:
+        os.close(held)
+        raise
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    import sys
+
     try:
-        agent = _agent(args)
+        agent, held = _agent(args)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     stop = threading.Event()
@@ -85,8 +117,21 @@ def cmd_join(args: argparse.Namespace) -> int:
                                           path=agent.store.path, url=agent.link.address.url),
           flush=True)
     warned = False
+    status = 0
+    rejected_since: float | None = None
     try:
         while not stop.wait(1.0):
+            # Refused for a while, not once: after a network drop the broker may hold this
+            # agent's own old connection for a few seconds more.
+            rejected = agent.link.refused_code == IDENTIFIER_REJECTED
+            rejected_since = (rejected_since or time.monotonic()) if rejected else None
+            if rejected_since is not None and time.monotonic() - rejected_since > REJECTED_S:
+                print(_("Another agent is connected as table {table} of event {event} (on this "
+                        "computer or another): this one stops. To move the table here, stop "
+                        "that one, or run `table join` again with --take-over.").format(
+                    table=args.table, event=args.event), file=sys.stderr, flush=True)
+                status = 2
+                break
             if agent.link.refused and not warned:
                 print(_("The broker refused this table's credentials ({reason}): ask the "
                         "director for a fresh file.").format(reason=agent.link.refused),
@@ -94,7 +139,16 @@ def cmd_join(args: argparse.Namespace) -> int:
                 warned = True
     finally:
         agent.stop()
-    return 0
+        os.close(held)
+    return status
+
+
+#: paho's reason code for a CONNACK "identifier rejected": the embedded broker's answer to a
+#: second agent with the same credentials while the first is connected.
+IDENTIFIER_REJECTED = 133
+#: Seconds of such refusals before `table join` stops: more than the broker takes to notice
+#: that a connection it still holds is dead (one and a half keep-alives).
+REJECTED_S = 10.0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -104,6 +158,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
     try:
         set_language(args.lang)
+        if not _is_file(args.db):  # a status never makes a file (nor its folders)
+            raise ConfigError(_("there is no games file at {path}: check --db").format(
+                path=args.db))
         with Store(args.db) as store:
             row = TableFile.joined(store)
             if row is None:
@@ -120,12 +177,32 @@ def cmd_status(args: argparse.Namespace) -> int:
             print(_("Waiting to be sent: {n}.").format(n=file.pending()))
             for line in file.refused():
                 print(line)
-            standings = json.loads(row.get("standings", "{}"))
-            lines = [ln for ln in standings.get("qualifying", []) if ln.get("rank")]
+            lines = [ln for ln in _standings(row.get("standings")).get("qualifying", [])
+                     if ln.get("rank")]
             if lines:
                 print(_("Standings from the director:"))
-                for ln in lines[:standings.get("finalists", 7) + 3]:
+                for ln in lines[:_standings(row.get("standings")).get("finalists", 7) + 3]:
                     print(f"{ln['rank']:>3}  {ln['number']:>3}  {ln['name']:<16} {ln['shown']}")
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     return 0
+
+
+def _standings(text: str | None) -> dict[str, Any]:
+    """The standings kept in the file, checked as when they arrived (a file written by an
+    older agent, or by hand, may hold anything): none when they do not pass."""
+    from uno_showdown.core.championship import messages as wire
+
+    if not text:
+        return {}
+    try:
+        return wire.decode_standings(text.encode("utf-8", "surrogatepass"))
+    except wire.WireError:
+        return {}
+
+
+def _is_file(path: str) -> bool:
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):  # a name too long, a NUL in it
+        return False

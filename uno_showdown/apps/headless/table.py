@@ -101,6 +101,11 @@ class HeadlessTable:
         self._generation = 0  # one more for every change asked for
         self._loaded_generation: int | None = None  # the change the loaded duel carries
         self._loaded_named = False  # the loaded duel names players (its verdict credits them)
+        #: The number each duel is shown with: duels played here counted from 1. The service's
+        #: id also counts duels loaded and replaced unplayed (each `duel` that names players
+        #: loads one), so the printed numbers would skip.
+        self._numbers: dict[int, int] = {}
+        self._played = 0
 
     @property
     def next_duel(self) -> NextDuel:
@@ -141,16 +146,25 @@ class HeadlessTable:
     def tell(self, event: ServiceEvent) -> None:
         """A listener: a line for whoever watches, for each verdict and its times."""
         if isinstance(event, VerdictGiven):
-            self.say(describe_verdict(event))
+            self.say(describe_verdict(event, self._number(event.duel_id)))
         elif isinstance(event, VerdictContested):
             who = {side: event.players.get(side, side.value) for side in Side}
             self.say("  " + contest_text(event, who.__getitem__))
         elif isinstance(event, LaunchFailed):
-            self.say(describe_failed(event))
+            self.say(describe_failed(event, self._number(event.duel_id)))
         elif isinstance(event, ReactionsTimed):
             times = ", ".join(f"{event.players.get(side, side.value)} {us / 1000:.1f} ms"
                               for side, us in event.reaction_us.items() if us is not None)
             self.say(f"  reactions: {times or 'nobody pressed'}")
+
+    def _number(self, duel_id: int) -> int:
+        """The number duel `duel_id` is shown with (a tie's rematch keeps its duel's)."""
+        if duel_id not in self._numbers:
+            self._played += 1
+            self._numbers[duel_id] = self._played
+            if len(self._numbers) > 16:  # only the last few duels are ever spoken of again
+                del self._numbers[min(self._numbers)]
+        return self._numbers[duel_id]
 
     # -- the duel socket's side --
 
@@ -297,14 +311,15 @@ class HeadlessTable:
                 f"{game.direction.label}")
 
 
-def describe_failed(event: LaunchFailed) -> str:
+def describe_failed(event: LaunchFailed, number: int) -> str:
     """A verdict whose cards never flew: said as plainly as the verdict was."""
-    return (f"duel {event.duel_id}: launch failed ({event.reason}): nobody takes the cards; "
+    return (f"duel {number}: launch failed ({event.reason}): nobody takes the cards; "
             "load the duel again")
 
 
-def describe_verdict(event: VerdictGiven) -> str:
-    """One line a table reads at a glance: who won and why, named or by seat."""
+def describe_verdict(event: VerdictGiven, number: int) -> str:
+    """One line a table reads at a glance: who won and why, named or by seat; `number`
+    counts the duels played at the table."""
     r = event.result
     name = {side: event.players.get(side, side.value) for side in Side}
     if r.outcome is Outcome.FASTER and r.winner is not None:
@@ -319,4 +334,4 @@ def describe_verdict(event: VerdictGiven) -> str:
         what = f"aborted ({r.reason})" if r.reason else "aborted"
     cards = sum(p.cards for p in r.launch)
     taken = ", ".join(f"{name[p.side]} takes {p.cards}" for p in r.launch)
-    return f"duel {event.duel_id}: {what}" + (f"; {taken}" if cards else "")
+    return f"duel {number}: {what}" + (f"; {taken}" if cards else "")

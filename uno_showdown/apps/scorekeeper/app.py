@@ -41,13 +41,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from uno_showdown.adapters.store import transfer, wallclock
+from uno_showdown.adapters.store import wallclock
 from uno_showdown.adapters.store.duels import DuelRecorder, ReactionStats, reaction_stats
 from uno_showdown.adapters.store.errors import GameChangedError
 from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.recover import LogReading
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import _, set_language
 from uno_showdown.core.deck.cards import Card, parse_card
@@ -82,6 +81,9 @@ __all__ = [
 T = TypeVar("T")
 #: How long the last-card rule waits for a verdict just heard to reach the games file.
 LAST_CARD_WAIT_S = 2.0
+
+if TYPE_CHECKING:  # a command that reads the games file pays for no log reading
+    from uno_showdown.adapters.store.recover import LogReading
 
 log = logging.getLogger(__name__)
 
@@ -832,6 +834,8 @@ class CompanionApp:
     def export(self, fmt: str = "json", game_id: int | None = None) -> str:
         game = self._require() if game_id is None else self.store.games.load(game_id)
         duels = self.store.duels.of_game(game.id) if game.id is not None else []
+        from uno_showdown.adapters.store import transfer  # only export and import need it
+
         return transfer.export_game(game, duels, fmt)
 
     def import_game(self, text: str, fmt: str | None = None) -> int:
@@ -840,6 +844,8 @@ class CompanionApp:
         The file is checked whole before anything is written (`transfer` refuses it with one
         sentence), and the game with its rounds and duels is written in one transaction.
         """
+        from uno_showdown.adapters.store import transfer
+
         game, duels = transfer.import_game(text, fmt)
         with self._lock:
             game_id = self.store.games.create(game, duels)

@@ -8,6 +8,8 @@ bundled DejaVu Sans, because pygame's default font has no Armenian glyphs.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 
@@ -82,6 +84,24 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 MIN_TEXT_PX = 12
 
 
+#: While `watching_cuts` is active: every text `text` drew cut, with the width it had.
+_cuts: list[list[tuple[str, int]]] = []
+
+
+@contextlib.contextmanager
+def watching_cuts() -> Iterator[list[tuple[str, int]]]:
+    """Collect every text drawn cut with "…" while the block runs: what was cut and the
+    width it had (a `fit` that only measures is no cut). A label cut on a screen is a label
+    nobody can read, so the layout tests draw each view inside this and fail on any cut; the
+    drawing code itself never looks."""
+    found: list[tuple[str, int]] = []
+    _cuts.append(found)
+    try:
+        yield found
+    finally:
+        _cuts.remove(found)
+
+
 def fit(content: str, size: int, max_width: int | None, *, bold: bool = False,
         min_size: int = MIN_TEXT_PX) -> tuple[str, int]:
     """What `text` draws for `content` in `max_width`: the words and the font size.
@@ -117,8 +137,11 @@ def text(
     min_size: int = MIN_TEXT_PX,
 ) -> pygame.Rect:
     """Draw one line of text anchored at `pos`, fitted into `max_width` (see `fit`)."""
-    content, size = fit(content, size, max_width, bold=bold, min_size=min_size)
-    image = font(size, bold).render(content, True, color)
+    shown, size = fit(content, size, max_width, bold=bold, min_size=min_size)
+    if shown != content and _cuts and max_width is not None:
+        for watch in _cuts:
+            watch.append((content, max_width))
+    image = font(size, bold).render(shown, True, color)
     rect = image.get_rect(**{anchor: pos})
     surface.blit(image, rect)
     return rect

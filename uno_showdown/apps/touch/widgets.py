@@ -64,10 +64,25 @@ class Button:
             theme.text(surface, lines[1], (self.rect.centerx, self.rect.centery - 1), size,
                        color, bold=True, anchor="midtop", max_width=inner)
         elif self.sublabel:
+            small = max(theme.MIN_TEXT_PX, self.font_px - 6)
+            # A sublabel too long for one line ("действие, дикая" under a digit) takes two,
+            # when the button is tall enough: a cut sublabel says nothing.
+            sub = (two_lines(self.sublabel, small, inner)
+                   if self.rect.height >= self.font_px + 2 * small + 8 else None)
+            if sub is not None:
+                small = theme.MIN_TEXT_PX
+                top = self.rect.centery - (self.font_px + 2 * small) // 2
+                label = theme.text(surface, self.label, (self.rect.centerx, top),
+                                   self.font_px, color, bold=True, anchor="midtop",
+                                   max_width=inner)
+                for i, line in enumerate(sub):
+                    theme.text(surface, line, (self.rect.centerx, label.bottom + i * small),
+                               small, color, anchor="midtop", max_width=inner)
+                return
             theme.text(surface, self.label, (self.rect.centerx, self.rect.centery - 2),
                        self.font_px, color, bold=True, anchor="midbottom", max_width=inner)
             theme.text(surface, self.sublabel, (self.rect.centerx, self.rect.centery + 1),
-                       max(12, self.font_px - 6), color, anchor="midtop", max_width=inner)
+                       small, color, anchor="midtop", max_width=inner)
         else:
             theme.text(surface, self.label, self.rect.center, self.font_px, color,
                        bold=True, anchor="center", max_width=inner)

@@ -32,6 +32,11 @@ from uno_showdown.core.championship.page_state import page_patch
 
 #: Seconds between comments on an idle stream, so proxies and phones keep it open.
 KEEPALIVE_S = 15.0
+#: The most event streams open at once; the next is told to come back (503, Retry-After).
+MAX_STREAMS = 300
+#: Seconds a stream lasts; the page then reconnects by itself (a stream held by a client
+#: that went away without a word ends here at the latest).
+STREAM_S = 600.0
 
 
 def _dumps(doc: dict[str, Any]) -> str:
@@ -97,19 +102,31 @@ def create_app(hub: Hub, lang: str = "en") -> Starlette:
         return Response(hub.text, media_type="application/json",
                         headers={"Cache-Control": "no-store"})
 
+    streams = [0]  # event streams open now
+
     async def events(request: Request) -> Response:
+        if streams[0] >= MAX_STREAMS:
+            return Response("busy", status_code=503, headers={"Retry-After": "5"})
+        streams[0] += 1
+
         async def stream() -> AsyncIterator[str]:
-            version, text = hub.version, hub.text
-            yield f"retry: 2000\ndata: {text}\n\n"
-            while not await request.is_disconnected():
-                try:
-                    newer, text = await hub.wait_newer(version)
-                except TimeoutError:
-                    yield ": keep-alive\n\n"
-                    continue
-                if newer > version:
-                    version = newer
-                    yield f"data: {text}\n\n"
+            try:
+                ends = asyncio.get_running_loop().time() + STREAM_S
+                version, text = hub.version, hub.text
+                yield f"retry: 2000\ndata: {text}\n\n"
+                while not await request.is_disconnected():
+                    if asyncio.get_running_loop().time() > ends:
+                        return  # the page reconnects (`retry`) and starts a fresh stream
+                    try:
+                        newer, text = await hub.wait_newer(version)
+                    except TimeoutError:
+                        yield ": keep-alive\n\n"
+                        continue
+                    if newer > version:
+                        version = newer
+                        yield f"data: {text}\n\n"
+            finally:
+                streams[0] -= 1
 
         return StreamingResponse(stream(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store",

@@ -232,6 +232,7 @@ def draw_unit(
                           PADDLE_EDGE)
     surface.blit(caption, caption.get_rect(center=tc))
 
+    captions: list[tuple[pygame.Surface, tuple[int, int]]] = []
     for side, rect in layout.paddles.items():
         held = side in state.held
         won = state.verdict is Verdict.WIN and state.winner is side
@@ -249,12 +250,15 @@ def draw_unit(
         caption = key_caption(text, labels.keys.get(side, ""), int(rect.h * 0.45),
                               rect.w * 85 // 100, PADDLE_EDGE)
         surface.blit(caption, caption.get_rect(center=face.center))
+        captions.append((caption, face.center))
         name_rect = layout.names[side]
         name = name_caption(text, labels.names.get(side, side.value.title()),
                             int(name_rect.h * 0.9), WIN_GLOW if won else TEXT, name_rect.w)
         surface.blit(name, name.get_rect(center=name_rect.center))
 
     _draw_launch(surface, layout, state, now_us)
+    for caption, centre in captions:  # cards that landed on a paddle never hide its key
+        surface.blit(caption, caption.get_rect(center=centre))
 
 
 def win_pointer(layout: UnitLayout, winner: Side) -> tuple[tuple[int, int], ...]:

@@ -35,6 +35,7 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import pygame
@@ -42,6 +43,7 @@ import pygame
 from uno_showdown.adapters.units.emulated import EmulatorUnit, UnitState, Verdict, perf_clock_us
 from uno_showdown.adapters.units.emulated_sound import ToneBank, native_stderr_silenced
 from uno_showdown.apps.window.duel_bar import DuelBar, DuelChooser
+from uno_showdown.apps.window.duel_door import WindowDuelDoor
 from uno_showdown.apps.window.unit_view import (
     TEXT_DIM,
     TextCache,
@@ -232,6 +234,8 @@ class TableWindow:
         self._last_frame_us: int | None = None
         #: The last duel proposal taken from the companion's table helper.
         self._proposal: object = None
+        #: Requests of `uno-showdown duel`, when the window serves the duel socket.
+        self.door: WindowDuelDoor | None = None
         self.frames = 0
         self.layout(display_surface().get_size())
         if not self.inline:
@@ -247,6 +251,14 @@ class TableWindow:
 
     def _on_unit_change(self) -> None:
         self._wake_if_elsewhere()
+
+    def wake(self) -> None:
+        """Have the loop look again soon (from another thread: the duel socket's)."""
+        self._wake_if_elsewhere()
+
+    def took_proposal(self, proposal: object) -> None:
+        """`proposal` is seated already (by the duel socket): the bar need not take it."""
+        self._proposal = proposal
 
     def _wake_if_elsewhere(self) -> None:
         if threading.get_ident() != self._main and pygame.display.get_init():
@@ -476,6 +488,8 @@ class TableWindow:
         """Step the service (inline), then take in what it said."""
         if self.inline:
             self.service.step(0)
+        if self.door is not None:
+            self.door.answer_pending()
         for event in self._events.drain():
             if isinstance(event, VerdictGiven):
                 self._refresh_names()
@@ -687,8 +701,14 @@ def run_table_window(
     size: tuple[int, int] | None = None,
     keys: KeyMap | None = None,
     sound: ToneBank | None = None,
+    duel_socket: Path | None = None,
+    serve_duels: bool = False,
 ) -> int:
     """Open the table's window and run it until closed; exit status.
+
+    With `serve_duels` the window answers `uno-showdown duel` on the duel socket (at
+    `duel_socket`, else where `duel` looks by default): see `apps.window.duel_door`. A
+    socket that cannot be served is a `SocketError`, before any window opens.
 
     With an `EmulatorUnit` the window shows the unit beside the companion and
     steps the service itself; with any other unit it shows the companion and the
@@ -698,15 +718,31 @@ def run_table_window(
     """
     emulated = isinstance(service.unit, EmulatorUnit)
     default = (1280, 720) if emulated else (800, 480)
-    open_display(size or default, fullscreen, "UNO Showdown" + (" emulator" if emulated else ""))
+    server = None
+    if serve_duels:
+        from uno_showdown.apps.headless.duel_socket import open_server
+
+        doors: list[WindowDuelDoor] = []
+
+        def handler(request: dict[str, Any]) -> dict[str, str]:
+            if not doors:
+                return {"error": "the emulator window is still opening: try again"}
+            return doors[0].request(request)
+
+        server = open_server(duel_socket, handler)
     window: TableWindow | None = None
     worker: threading.Thread | None = None
     try:
+        open_display(size or default, fullscreen,
+                     "UNO Showdown" + (" emulator" if emulated else ""))
         if sound is None and emulated:
             sound = ToneBank()
             assert isinstance(service.unit, EmulatorUnit)
             service.unit.sound = sound.play
         window = TableWindow(service, app, keys=keys, sound=sound, fullscreen=fullscreen)
+        if server is not None:
+            window.door = WindowDuelDoor(window)
+            doors.append(window.door)
         if not emulated:
             worker = threading.Thread(target=_run_service, args=(service,), name="showdown",
                                       daemon=True)
@@ -718,6 +754,8 @@ def run_table_window(
             worker.join(timeout=5)
         else:
             service.unit.stop_launcher()
+        if server is not None:
+            server.close()
         if window is not None:
             window.close()
         pygame.display.quit()

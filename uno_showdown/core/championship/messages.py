@@ -212,11 +212,12 @@ def decode_up(payload: bytes, secret: str) -> Up:
                 raise WireError("a deal's points are a map of 1 to 10 players")
             parsed: dict[int, int] = {}
             for k, v in points.items():
-                if not (isinstance(k, str) and k.isdigit() and len(k) <= 6):
+                number = _number_key(k)
+                if number is None:
                     raise WireError("a deal's points are keyed by player numbers")
                 if not _is_int(v) or not 0 <= v <= 1_000_000:
                     raise WireError("a deal's points are whole numbers from 0 to 1000000")
-                parsed[int(k)] = v
+                parsed[number] = v
             points = parsed
         report = DealReport(stage, _str(d, "deal", DEAL_ID), _int(d, "rev", 0, MAX_INT), points,
                             _opt_int(d, "at"))
@@ -225,7 +226,7 @@ def decode_up(payload: bytes, secret: str) -> Up:
         if winner is not None and not (_is_int(winner) and 1 <= winner <= 1_000_000):
             raise WireError("a duel's winner is a player number or null")
         outcome = d.get("outcome")
-        if not isinstance(outcome, str) or not 1 <= len(outcome) <= 32:
+        if not (isinstance(outcome, str) and 1 <= len(outcome) <= 32 and _plain(outcome)):
             raise WireError("a duel's outcome is a short text")
         report = DuelReport(stage, _str(d, "duel", DEAL_ID), _int(d, "rev", 0, MAX_INT),
                             _int(d, "challenger", 1, 1_000_000),
@@ -300,8 +301,8 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
             raise WireError("a stage of a seating is an object")
         players = s.get("players")
         if not isinstance(players, list) or len(players) > 10 or not all(
-                isinstance(p, list) and len(p) == 2 and _is_int(p[0]) and isinstance(p[1], str)
-                and 0 < len(p[1]) <= 64 for p in players):
+                isinstance(p, list) and len(p) == 2 and _is_int(p[0])
+                and 1 <= p[0] <= 1_000_000 and _name(p[1]) for p in players):
             raise WireError("a stage's players are [number, name] pairs")
         box = s.get("box")
         if not isinstance(box, dict) or box.get("state") not in BOX_STATES:
@@ -310,7 +311,7 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
         if nxt is not None and not (isinstance(nxt, str) and STAGE.match(nxt)):
             raise WireError("a stage's next stage is not valid")
         label = s.get("label")
-        if not isinstance(label, str) or not 0 < len(label) <= 200:
+        if not (isinstance(label, str) and 0 < len(label) <= 200 and _plain(label)):
             raise WireError("a stage's label is not valid")
         out.append(StageSeat(
             _str(s, "stage", STAGE), label, _int(s, "seating_id", 0, MAX_INT),
@@ -319,9 +320,44 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
                      _int(box, "grace", 0, 100)), nxt))
     event = d.get("event")
     edition = d.get("edition")
-    if not isinstance(event, str) or not isinstance(edition, str):
+    if not (isinstance(event, str) and 0 < len(event) <= 200 and _plain(event)
+            and isinstance(edition, str) and EDITION.match(edition)):
         raise WireError("a seating names its event and edition")
     return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out))
+
+
+# -- a table's word that it has the director's seating --
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Table N holds the seating (and so the clock) whose digest this is. The director
+    sends a table its seating again, every little while, until the table says it has the
+    newest: a retained message a broker lost in a restart, or one amqtt failed to pass on,
+    reaches the table all the same."""
+
+    table: int
+    digest: str
+
+
+DIGEST = re.compile(r"^[0-9a-f]{32}$")
+
+
+def seating_digest(payload: bytes) -> str:
+    """What names one seating message, as sent (the same bytes on both sides)."""
+    return hashlib.sha256(payload).hexdigest()[:32]
+
+
+def encode_seen(table: int, digest: str, secret: str) -> bytes:
+    return sign({"v": VERSION, "kind": "seen", "table": table, "seating": digest}, secret)
+
+
+def decode_from_table(payload: bytes, secret: str) -> Up | Seen:
+    """Any message on a table's `up` topic: a report (`decode_up`) or its `Seen`."""
+    d = opened(payload, secret)
+    if d.get("kind") != "seen":
+        return decode_up(payload, secret)
+    return Seen(_int(d, "table", 1, 999), _str(d, "seating", DIGEST))
 
 
 #: Why the director took a table's message but did not count it (an acknowledgement says).
@@ -380,13 +416,62 @@ def encode_standings(state: Mapping[str, Any]) -> bytes:
 
 
 def decode_standings(payload: bytes) -> dict[str, Any]:
+    """The standings the director broadcast, checked wherever a table reads them: the lines
+    (`qualifying`, `final`: rank, number, name, shown), the cut and the deals per table;
+    the rest of the page's document is passed on as it came."""
     d = opened(payload)
     if d.get("kind") != "standings":
         raise WireError("the message is not the standings")
+    for key in ("qualifying", "final"):
+        lines = d.get(key, [])
+        if not isinstance(lines, list) or len(lines) > 10_000 or not all(
+                _standing_line(ln) for ln in lines):
+            raise WireError(f"the standings' {key!r} is not a list of lines")
+    finalists = d.get("finalists", 7)
+    if not (_is_int(finalists) and 0 <= finalists <= 1000):
+        raise WireError("the standings' number of finalists is not valid")
+    deals = d.get("deals", {})
+    if not isinstance(deals, dict) or not all(
+            isinstance(k, str) and len(k) <= 64 and _is_int(v) and 0 <= v <= MAX_INT
+            for k, v in deals.items()):
+        raise WireError("the standings' deals are not a map of counts")
     return d
 
 
+def _standing_line(line: object) -> bool:
+    if not isinstance(line, dict):
+        return False
+    rank, number, shown = line.get("rank"), line.get("number"), line.get("shown")
+    return ((rank is None or (_is_int(rank) and 1 <= rank <= 1_000_000))
+            and _is_int(number) and 1 <= number <= 1_000_000 and _name(line.get("name"))
+            and isinstance(shown, str) and len(shown) <= 32 and _plain(shown))
+
+
 # -- field checks --
+
+#: A deck's name: what `settings.EDITIONS` holds, in the same letters.
+EDITION = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+#: The characters a number is written in: ASCII digits only ("²".isdigit() is true and
+#: int("²") fails; int("١٢") is 12).
+DIGITS = re.compile(r"^(0|[1-9][0-9]{0,5})$")
+
+
+def _number_key(key: object) -> int | None:
+    """A player number written as a JSON object's key, or None."""
+    if isinstance(key, str) and DIGITS.fullmatch(key):
+        number = int(key)
+        return number if number >= 1 else None
+    return None
+
+
+def _plain(text: str) -> bool:
+    """Text that prints as itself: no control characters, so no terminal escape sequence
+    and no line break reach a table's terminal from a message."""
+    return text.isprintable()
+
+
+def _name(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 64 and _plain(value)
 
 
 def _is_int(v: object) -> TypeGuard[int]:

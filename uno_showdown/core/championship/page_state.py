@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from uno_showdown.core.championship.clock import FINAL, Status
-from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.i18n import _, ngettext
 from uno_showdown.core.championship.snapshot import Snapshot
 from uno_showdown.core.championship.standings import Line
 from uno_showdown.core.championship.text import (
@@ -73,6 +73,7 @@ def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
     for stage in (*snap.qualifying_stages, *((FINAL,) if snap.final_seated else ())):
         tables = [{"table": t.table, "deals": t.deals, "phase": PHASES[t.phase],
                    "phase_text": _phase_text(t.phase),
+                   "deals_text": ngettext("{n} deal", "{n} deals", t.deals).format(n=t.deals),
                    "players": [[n, snap.name_of(n)] for n in t.players]}
                   for t in snap.stage_tables(stage)]
         stages.append({"stage": stage, "title": snap.stage_title(stage), "tables": tables})

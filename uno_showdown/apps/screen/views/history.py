@@ -24,7 +24,7 @@ from uno_showdown.apps.touch.widgets import Button, Scroller
 ROW_H = theme.TOUCH_PX
 ROUND_COL_W = 70
 WINNER_COL_W = 150
-ARROWS_W = 64
+ARROWS_W = 80  # wide enough for "Undo" under its arrow in every language
 
 
 class HistoryView(View):

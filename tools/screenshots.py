@@ -1,0 +1,294 @@
+"""The docs' screenshots, drawn by the program itself from scripted states: `make screenshots`.
+
+Each picture in docs/screenshots/ is listed in `SHOTS` with the state it shows: a game built
+through the score keeper (`CompanionApp`), the view reached as a finger would (the same
+steps the layout tests take, `tests/screen/test_every_state.py`), drawn with SDL's dummy
+driver and saved as PNG. The emulator's pictures are its whole window on a hand-moved
+clock, so a countdown or cards in flight are caught at the same instant every time.
+
+The live page's pictures are made in headless Chromium by `tools/page_screenshots.py` when
+the project has it (the hook `page_shots`); the director's screens are drawn by
+`DIRECTOR_SHOTS` when listed. `tests/test_screenshots.py` fails when a picture the docs show
+is made by nothing here, or a view of the screen has no picture.
+
+Run: python -m tools.screenshots [NAME ...]   (no names: every picture)
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "screenshots"
+PI = (800, 480)
+DESKTOP = (1280, 720)
+PLAYERS = ["Anna", "Bob", "Carla", "Dmitri", "Eve"]
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One picture: its file name, what the app holds, and the view shown."""
+
+    name: str
+    build: Callable[..., None]  # (app) -> None: the game as the picture shows it
+    view: str  # a page of `tests.screen.test_every_state.PAGES`, by name
+    lang: str = "en"
+    size: tuple[int, int] = PI
+
+
+# -- the games the pictures show --
+
+
+def no_game(app: Any) -> None:
+    """Nothing yet: the first thing a newcomer sees."""
+
+
+def three_rounds(app: Any) -> None:
+    """A Showdown game of five, three rounds in, with duels played."""
+    from tests.screen.test_every_state import _duel
+    from uno_showdown.contract.events import Outcome, Side
+
+    app.new_game("showdown", "winner", PLAYERS)
+    app.record_round("Carla", hands={"Anna": ["r5", "gskip"], "Bob": ["wild"],
+                                     "Dmitri": ["b2", "y7"], "Eve": ["r1"]})
+    app.record_round("Anna", hands={"Bob": ["g9"], "Carla": ["wild+4"],
+                                    "Dmitri": ["rskip"], "Eve": ["b3", "b4"]})
+    app.record_round("Dmitri", hands={"Anna": ["y1"], "Bob": ["r2", "g2"],
+                                      "Carla": ["b8"], "Eve": ["wild"]})
+    _duel(app, 1, "Anna", "Bob", Outcome.FASTER, Side.LEFT, {Side.LEFT: 212_000,
+                                                           Side.RIGHT: 268_000})
+    _duel(app, 2, "Carla", "Dmitri", Outcome.FASTER, Side.RIGHT, {Side.LEFT: 301_000,
+                                                                 Side.RIGHT: 187_000})
+    _duel(app, 3, "Eve", "Anna", Outcome.EARLY_PRESS, None, {Side.LEFT: -40_000,
+                                                            Side.RIGHT: None})
+
+
+def game_over(app: Any) -> None:
+    app.new_game("classic", "winner", ["Anna", "Bob", "Carla"], target=50)
+    app.record_round("Carla", hands={"Anna": ["wild+4"], "Bob": ["r5"]})
+
+
+def house_rules(app: Any) -> None:
+    app.new_game("showdown", "winner", PLAYERS,
+                 house_rules=["jump_in", "stacking", "seven_zero"])
+    app.record_round("Anna", hands={"Bob": ["r5"], "Carla": ["g2"], "Dmitri": ["b7"],
+                                    "Eve": ["y1"]})
+    app.reverse()
+
+
+def mario_kart(app: Any) -> None:
+    app.new_game("mario-kart", "winner", ["Anna", "Bob", "Carla", "Dmitri"])
+
+
+SHOTS: list[Shot] = [
+    Shot("companion-no-game.png", no_game, "standings"),
+    Shot("companion-standings.png", three_rounds, "standings"),
+    Shot("companion-standings-hy.png", three_rounds, "standings", lang="hy"),
+    Shot("companion-history.png", three_rounds, "history"),
+    Shot("companion-chart.png", three_rounds, "chart"),
+    Shot("companion-duels.png", three_rounds, "duels"),
+    Shot("companion-round-winner.png", three_rounds, "round entry: who went out"),
+    Shot("companion-round-entry.png", three_rounds, "round entry: cards"),
+    Shot("companion-round-entry-ru.png", three_rounds, "round entry: cards", lang="ru"),
+    Shot("companion-points-entry.png", three_rounds, "round entry: points"),
+    Shot("companion-edit-round.png", three_rounds, "round entry: correcting a round"),
+    Shot("companion-round-showdown-lost.png", three_rounds,
+         "round entry: a showdown card last"),
+    Shot("companion-game-over.png", game_over, "game over"),
+    Shot("companion-new-game.png", no_game, "new game"),
+    Shot("companion-new-game-keyboard.png", no_game, "new game: naming a player"),
+    Shot("companion-house-rules.png", no_game, "new game: house rules chosen"),
+    Shot("companion-first-dealer.png", no_game, "new game: first dealer by the draw"),
+    Shot("companion-rules.png", house_rules, "rules"),
+    Shot("companion-table-seats.png", house_rules, "table: seats"),
+    Shot("companion-table-showdown.png", three_rounds, "table: showdown proposed"),
+    Shot("companion-item-box.png", mario_kart, "table: Item Box"),
+    Shot("companion-first-card.png", mario_kart, "table: first card, a Reverse"),
+]
+
+#: The views a picture need not show: a second way into a view pictured already.
+VIEWS_WITHOUT_A_PICTURE = {
+    "table",  # the Table view opens on its first page, pictured as Seats
+    "new game: house rules",  # pictured with rules chosen
+    "new game: first dealer by hand",  # the draw's page is pictured
+    "table: a Wild Showdown's opponent",  # the Showdown page is pictured
+    "rules: scrolled",
+    "table: first card",  # pictured with a Reverse turned up
+}
+
+
+def extra_pages() -> list:
+    """Views reached with other taps than the layout tests': a Reverse turned up first."""
+    from tests.screen.test_every_state import Page, _table
+
+    return [Page("table: first card, a Reverse", _table("first_card", "first:rev"))]
+
+
+def draw_companion(shot: Shot, folder: Path) -> None:
+    """Build `shot`'s game in a scratch games file, reach its view, save the screen."""
+    import pygame
+
+    from tests.screen.test_every_state import PAGES
+    from uno_showdown.apps.scorekeeper.app import CompanionApp
+    from uno_showdown.apps.screen.screen import CompanionScreen
+    from uno_showdown.contract.i18n import set_language
+
+    pygame.font.init()
+    set_language(shot.lang)
+    app = CompanionApp.open(folder / f"{shot.name}.db", lang=shot.lang)
+    try:
+        shot.build(app)
+        assert app.flush_duels(5.0)
+        page = next(p for p in (*PAGES, *extra_pages()) if p.name == shot.view)
+        screen = CompanionScreen(app, shot.size)
+        screen.update(0)
+        if not page.reach(screen):
+            raise SystemExit(f"{shot.name}: the view {shot.view!r} cannot be reached")
+        screen.update(16)
+        surface = pygame.Surface(shot.size)
+        screen.draw(surface)
+        pygame.image.save(surface, str(OUT / shot.name))
+    finally:
+        app.close()
+
+
+# -- the emulator: its whole window at each moment of a duel --
+
+
+def draw_emulator(folder: Path) -> list[str]:
+    """The emulator's pictures, one duel played on a hand-moved clock."""
+    import pygame
+
+    from tests.emulator.conftest import COUNTDOWN_US, make_table
+    from uno_showdown.apps.scorekeeper.app import CompanionApp
+    from uno_showdown.contract.i18n import set_language
+
+    set_language("en")
+    app = CompanionApp.open(folder / "emulator.db", lang="en")
+    made = []
+    try:
+        three_rounds(app)
+        assert app.flush_duels(5.0)  # the duels are on file before the window reads them
+        app.refresh()
+        table = make_table(size=DESKTOP, app=app)
+        table.service.add_listener(app.on_service_event)
+
+        def save(name: str) -> None:
+            # What the table said is recorded, and the screen has read it, before the picture.
+            table.service.flush_listeners(5.0)
+            app.flush_duels(5.0)
+            table.turn(250_000)  # the screen looks at the file again after a moment
+            table.window.render(table.clock.now)
+            pygame.image.save(table.surface, str(OUT / name))
+            made.append(name)
+
+        table.run_for(100_000)
+        save("emulator-idle.png")
+        app.propose_showdown("Dmitri", 3)
+        table.run_for(50_000)
+        save("emulator-pairing.png")
+        table.key(pygame.K_F10)
+        table.turn(20_000)
+        table.key(pygame.K_SPACE)
+        table.turn(20_000)
+        table.run_for(COUNTDOWN_US // 2)
+        save("emulator-countdown.png")
+        table.run_for(COUNTDOWN_US // 2 + 190_000)
+        table.key(pygame.K_l)
+        table.turn(5_000)
+        table.run_for(150_000)
+        save("emulator-launch.png")
+        table.run_for(1_500_000)
+        save("emulator-verdict.png")
+        table.key(pygame.K_F10)
+        table.turn(20_000)
+        table.key(pygame.K_SPACE)
+        table.turn(20_000)
+        table.run_for(COUNTDOWN_US // 3)
+        table.key(pygame.K_a)
+        table.run_for(400_000)
+        save("emulator-early.png")
+        table.window.close()
+        pygame.display.quit()
+    finally:
+        app.close()
+    return made
+
+
+EMULATOR_SHOTS = ["emulator-idle.png", "emulator-pairing.png", "emulator-countdown.png",
+                  "emulator-launch.png", "emulator-verdict.png", "emulator-early.png"]
+
+
+# -- the live page: headless Chromium, by the page's own tool --
+
+
+def page_shots() -> list[str]:
+    """The live page's pictures, made by `tools/page_screenshots.py` when the project has
+    it (the page's layouts own it); the names it makes are the `many-tables-page-*` ones."""
+    tool = ROOT / "tools" / "page_screenshots.py"
+    if not tool.exists():
+        return []
+    subprocess.run([sys.executable, str(tool)], cwd=ROOT, check=True)
+    return sorted(p.name for p in OUT.glob("many-tables-page-*.png"))
+
+
+#: Pictures the docs show that this program does not draw yet, and why (the test allows
+#: these only, so the list can only shrink).
+NOT_DRAWN_YET = {
+    "emulator-contested.png": "a late press arriving after the verdict needs the board's stamps",
+    "companion-duels-contested.png": "a contested duel needs the service's late press",
+    "companion-launch-failed.png": "a failed launch needs the serial unit",
+    "companion-finishing-order.png": "the finishing-order method's entry",
+    "companion-new-game-variants.png": "the new-game view with variants chosen",
+    "companion-round-entry-h2o.png": "round entry under H2O",
+    "companion-scoring-methods.png": "the list of methods opened",
+    "companion-seven-rounds.png": "seven-round UNO",
+    "championship-break.png": "the director's screen",
+    "championship-clock.png": "the director's screen",
+    "championship-final.png": "the director's screen",
+    "championship-new-event.png": "the director's screen",
+    "championship-players.png": "the director's screen",
+    "championship-results-sheet.png": "the results sheet in Chromium",
+    "championship-seating.png": "the director's screen",
+    "championship-standings-ru.png": "the director's screen",
+    "championship-standings.png": "the director's screen",
+    "championship-table-clock.png": "a table's screen in a championship",
+    "championship-table-last-deal.png": "a table's screen in a championship",
+    "many-tables-page-phone.png": "tools/page_screenshots.py (the live page's layouts)",
+    "many-tables-page-tv.png": "tools/page_screenshots.py (the live page's layouts)",
+}
+
+
+def main(argv: list[str]) -> int:
+    wanted = set(argv)
+    OUT.mkdir(parents=True, exist_ok=True)
+    made: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        os.environ["XDG_DATA_HOME"] = str(folder)
+        for shot in SHOTS:
+            if not wanted or shot.name in wanted:
+                draw_companion(shot, folder)
+                made.append(shot.name)
+        if not wanted or wanted & set(EMULATOR_SHOTS):
+            made += draw_emulator(folder)
+        if not wanted:
+            made += page_shots()
+    for name in made:
+        print(f"docs/screenshots/{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
