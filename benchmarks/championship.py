@@ -12,12 +12,16 @@ games), on a simulated clock. Then, with flight 2 still running:
   alone it would stop at 500 where the event's table plays on in a new game, which the
   event's rows include);
 * `event standings --json` and `event results --json` run in-process (open the file, read
-  every game of the event, rank 200 players), against `game show` of one game.
+  the standings kept beside the event, rank 200 players), against `game show` of one game;
+* the same standings for an event of 1,000 players and 10,000 deals (72 tables in 2
+  flights), and for the 200 players with 10,000 deals: the standings are kept deal by deal,
+  so reading them does not grow with the deals, only with the players listed (the last
+  lines give the ratios to the 200 players' 1,625 deals).
 
 Times run from the call until it returns (a recorded deal is committed with fsync); a row
 and its baseline take turns, so a busy moment of the machine falls on both. Run:
-python benchmarks/championship.py [--samples N]. Prints p50/p99 in milliseconds and the p99
-ratio against the baseline measured in the same run.
+python benchmarks/championship.py [--samples N] [--no-large] (about 4 minutes). Prints
+p50/p99 in milliseconds and the p99 ratio against the baseline measured in the same run.
 """
 
 from __future__ import annotations
@@ -47,6 +51,10 @@ from uno_showdown.core.scoring import MAX_TARGET, Rules
 PLAYERS = 200
 TABLES = 15
 DEALS = 1500
+#: The large event: its standings must cost what the 200 players' do (within 1.5x).
+LARGE_PLAYERS = 1000
+LARGE_TABLES = 72
+LARGE_DEALS = 10_000
 START_US = 1_484_245_800_000_000
 
 
@@ -82,16 +90,17 @@ def record_deals(db: Path, clock: Clock, game_ids: list[int], count: int,
             app.close()
 
 
-def build_event(db: Path, clock: Clock) -> Championship:
+def build_event(db: Path, clock: Clock, players: int = PLAYERS, tables: int = TABLES,
+                deals: int = DEALS) -> Championship:
     rng = random.Random(2017)
     champ = Championship.open(db, clock=clock, lang="en")
-    champ.new_event("Benchmark Cup", make(tables=TABLES, flight_minutes=600))
-    champ.register([f"Player {n:03d}" for n in range(1, PLAYERS + 1)])
+    champ.new_event("Benchmark Cup", make(tables=tables, flight_minutes=600))
+    champ.register([f"Player {n:04d}" for n in range(1, players + 1)])
     _draw, seated = champ.draw(seed=1)
     for stage in ("flight-1", "flight-2"):
         champ.start()
         games = [s.game_id for s in seated if s.stage == stage]
-        record_deals(db, clock, games, DEALS // 2, rng)
+        record_deals(db, clock, games, deals // 2, rng)
         if stage == "flight-1":
             champ.end()
             for t in champ.snapshot().stage_tables(stage):
@@ -132,6 +141,9 @@ def main_() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--samples", type=int, default=100,
                         help="deals recorded per recording row (a quarter for the others)")
+    parser.add_argument("--no-large", action="store_true",
+                        help=f"leave out the event of {LARGE_PLAYERS} players and "
+                             f"{LARGE_DEALS} deals (its building takes a few minutes)")
     args = parser.parse_args()
     few = max(10, args.samples // 4)
     clock = Clock()
@@ -195,8 +207,43 @@ def main_() -> int:
         after = champ.snapshot()
         games = sum(len(t.game_ids) for t in after.tables)
         champ.close()
+        large_text = ""
+        if not args.no_large:
+            large_db = Path(tmp) / "large.db"
+            t0 = time.perf_counter()
+            large = build_event(large_db, clock, LARGE_PLAYERS, LARGE_TABLES, LARGE_DEALS)
+            large_built = time.perf_counter() - t0
+            base, event = time_pair(
+                lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
+                lambda _n: quiet_cli(["event", "standings", "--db", str(large_db), "--json"]),
+                few)
+            rows.append(("standings, large event", "`game show`, one game (baseline)", base,
+                         True))
+            rows.append(("standings, large event", "`event standings --json`", event, False))
+            rows.append(("standings, large event", "snapshot, file already open", time_calls(
+                lambda _n: large.snapshot(), few), False))
+            long_db = Path(tmp) / "long.db"  # the 200 players again, with 10,000 deals
+            long = build_event(long_db, clock, PLAYERS, TABLES, LARGE_DEALS)
+            base, event = time_pair(
+                lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
+                lambda _n: quiet_cli(["event", "standings", "--db", str(long_db), "--json"]),
+                few)
+            rows.append(("standings, 10,000 deals", "`game show`, one game (baseline)", base,
+                         True))
+            rows.append(("standings, 10,000 deals", "`event standings --json`", event, False))
+            rows.append(("standings, 10,000 deals", "snapshot, file already open", time_calls(
+                lambda _n: long.snapshot(), few), False))
+            long.close()
+            big = large.snapshot()
+            large_text = (f"a championship of {LARGE_PLAYERS} players, {len(big.tables)} "
+                          f"tables in 2 flights, {big.deals_in()} deals in "
+                          f"{sum(len(t.game_ids) for t in big.tables)} games (built in "
+                          f"{large_built:.1f} s)")
+            large.close()
     print(f"a championship of {PLAYERS} players, {len(after.tables)} tables in 2 flights, "
-          f"{len(after.deals)} deals in {games} games (built in {built:.1f} s)")
+          f"{after.deals_in()} deals in {games} games (built in {built:.1f} s)")
+    if large_text:
+        print(large_text)
     print(f"{'what':<28} {'where':<34} {'n':>4} {'p50 ms':>8} {'p99 ms':>8} {'p99 ×base':>10}")
     base = 0.0
     for what, where, samples, is_base in rows:
@@ -205,6 +252,14 @@ def main_() -> int:
             base = p99
         print(f"{what:<28} {where:<34} {len(samples):>4} {p50:>8.2f} {p99:>8.2f} "
               f"{p99 / base:>10.2f}")
+    small = {where: percentile(x, 0.99) for what, where, x, _b in rows if what == "standings"}
+    small_all = {where: x for what, where, x, _b in rows if what == "standings"}
+    for what, where, samples, is_base in rows:
+        if what.startswith("standings, ") and not is_base and where in small:
+            who = LARGE_PLAYERS if what.endswith("large event") else PLAYERS
+            print(f"{who} players / {LARGE_DEALS} deals against {PLAYERS} / {DEALS}, {where}: "
+                  f"p50 {statistics.median(samples) / statistics.median(small_all[where]):.2f}x,"
+                  f" p99 {percentile(samples, 0.99) / small[where]:.2f}x")
     return 0
 
 

@@ -47,6 +47,7 @@ import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -61,6 +62,7 @@ from uno_showdown.apps.championship.operations import Championship  # noqa: E402
 from uno_showdown.apps.championship.table_agent import TableAgent  # noqa: E402
 from uno_showdown.apps.scorekeeper.app import CompanionApp  # noqa: E402
 from uno_showdown.core.championship import messages as wire  # noqa: E402
+from uno_showdown.core.championship.page_state import apply_patch  # noqa: E402
 from uno_showdown.core.championship.settings import Settings  # noqa: E402
 
 MOSQUITTO = shutil.which("mosquitto") or (
@@ -93,11 +95,42 @@ def cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children(pid: int) -> list[int]:
+    """The processes `pid` started (the embedded broker's, for `event serve`)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(stat[1]) == pid:
+                    out.append(int(entry.name))
+    return out
+
+
+def family_cpu_s(pid: int) -> float:
+    """CPU time of a process and the processes it started."""
+    total = 0.0
+    for p in [pid, *children(pid)]:
+        with contextlib.suppress(OSError):
+            total += cpu_s(p)
+    return total
+
+
 def peak_rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+    """Peak resident memory of a process and those it started, together."""
+    total = 0.0
+    for p in [pid, *children(pid)]:
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1]) / 1024
+    return total or float("nan")
+
+
+def busy_loop() -> None:
+    """A core kept busy: the other work a bar's laptop is doing."""
+    while True:
+        pass
 
 
 @dataclass
@@ -106,6 +139,7 @@ class Watch:
 
     seen: dict[int, list[float]] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    doc: dict[str, Any] = field(default_factory=dict)  # the page's document (page only)
 
     def take(self, deals: dict[str, int]) -> None:
         now = time.monotonic()
@@ -148,8 +182,11 @@ def watch_page(port: int, watch: Watch, stop: threading.Event) -> threading.Thre
                 return
             if line.startswith(b"data: "):
                 state = json.loads(line[6:])
-                if "deals" in state:
-                    watch.take(state["deals"])
+                changed = state["set"] if state.get("patch") else state  # only what changed
+                with watch.lock:  # the page's document as the page holds it
+                    watch.doc = apply_patch(watch.doc, state) if state.get("patch") else state
+                if "deals" in changed:
+                    watch.take(changed["deals"])
 
     t = threading.Thread(target=run, daemon=True)
     t.start()
@@ -216,7 +253,63 @@ def play_tables(conn: Connection, group: list[int], tables: int, speed: float, t
             agent.stop()
 
 
-def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, float]:
+def burst_tables(conn: Connection, group: list[int], deals: int, tmp: str, folder: str,
+                 mport: int, event_id: int) -> None:
+    """A worker process for the burst: join the tables of `group`, go offline, record
+    `deals` deals at each into its own file, then, at the instant the main process sends,
+    reconnect them all at once. Sends back what the deals add to each player, by number."""
+    address = BrokerAddress("127.0.0.1", mport, False)
+    agents: list[TableAgent] = []
+
+    def join(n: int) -> TableAgent:
+        agent = TableAgent(f"{tmp}/t{n}.db", address,
+                           read_credentials(Path(folder) / f"table-{n}.json"), n)
+        agent.start()
+        return agent
+
+    try:
+        agents = [join(n) for n in group]
+        for agent in agents:
+            if not agent.seated.wait(60):
+                conn.send(f"table {agent.table} was never seated")
+                return
+        for agent in agents:  # the network goes down
+            agent.stop()
+        agents = []
+        rng = random.Random(group[0])
+        sums: dict[int, list[int]] = {}
+        for n in group:
+            path = f"{tmp}/t{n}.db"
+            with Store(path) as store:
+                gid = TableFile(store, event_id, n).current_game("flight-1")
+            with CompanionApp.open(path, gid) as app:
+                for _k in range(deals):
+                    assert app.game is not None
+                    names = list(app.game.names)
+                    winner = rng.choice(names)
+                    points = {p: rng.randint(0, 40) for p in names if p != winner}
+                    app.record_round(winner, points=points)
+                    for name in names:  # the players are P001...: their number is the name's
+                        line = sums.setdefault(int(name[1:]), [0, 0])
+                        line[0] += points.get(name, 0)
+                        line[1] += 1
+        conn.send(("offline", sums))
+        start = conn.recv()
+        delay = start - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        agents = [join(n) for n in group]  # back, all at once
+        with contextlib.suppress(EOFError):
+            conn.recv()
+    finally:
+        for agent in agents:
+            agent.stop()
+
+
+def run_one(broker: str, tables: int, speed: float, tmp: Path, *, loaded: bool = False,
+            burst: int = 0) -> dict[str, float]:
+    """One row: a flight played live (`burst` 0), or every table reconnecting at once with
+    `burst` deals recorded offline; with `loaded`, two busy loops run meanwhile."""
     db = str(tmp / "director.db")
     with Championship.open(db) as champ:
         event_id = champ.new_event("Benchmark Cup", Settings(tables=tables))
@@ -236,6 +329,7 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
     pipes: list[Connection] = []
     client = None
     stop = threading.Event()
+    hogs: list[multiprocessing.process.BaseProcess] = []
     try:
         if broker == "mosquitto":
             deadline = time.monotonic() + 30
@@ -264,24 +358,38 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
                   for i in range(0, tables, TABLES_PER_PROCESS)]
         for group in groups:
             ours, theirs = ctx.Pipe()
-            proc = ctx.Process(target=play_tables, daemon=True, args=(
-                theirs, group, tables, speed, str(tmp), str(folder), mport, event_id))
+            if burst:
+                proc = ctx.Process(target=burst_tables, daemon=True, args=(
+                    theirs, group, burst, str(tmp), str(folder), mport, event_id))
+            else:
+                proc = ctx.Process(target=play_tables, daemon=True, args=(
+                    theirs, group, tables, speed, str(tmp), str(folder), mport, event_id))
             proc.start()
             theirs.close()  # the worker's end: a worker that dies is then an end of file here
             workers.append(proc)
             pipes.append(ours)
-        for conn in pipes:  # a loaded machine seats slowly: wait long, and say who failed
+        expected: dict[int, list[int]] = {}
+        for conn in pipes:
             said = conn.recv() if conn.poll(300) else "its worker said nothing for 300 s"
-            if said != "seated":
+            if burst and isinstance(said, tuple):
+                expected.update(said[1])
+            elif said != "seated":
                 raise RuntimeError(f"a table was never seated: {said}")
+        if loaded:
+            for _n in range(2):
+                loop = ctx.Process(target=busy_loop, daemon=True)
+                loop.start()
+                hogs.append(loop)
         standings, page = Watch(), Watch()
         client = watch_standings(mport, folder / "table-1.json", event_id, standings)
         watch_page(wport, page, stop)
-        cpu0 = cpu_s(director.pid)
+        cpu0 = family_cpu_s(director.pid)
         tables_cpu0 = sum(cpu_s(w.pid) for w in workers if w.pid is not None)
         start = time.monotonic() + 0.5
         for conn in pipes:
             conn.send(start)
+        if burst:
+            return drain(page, expected, tables * burst, start, director.pid, cpu0, pipes)
         confirmed: dict[int, list[float]] = {}
         for conn in pipes:
             if not conn.poll(FLIGHT_S / speed * 4 + 60):
@@ -300,7 +408,7 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
         tables_cpu = sum(cpu_s(w.pid) for w in workers if w.pid is not None) - tables_cpu0
         for conn in pipes:
             conn.send("done")
-        cpu = cpu_s(director.pid) - cpu0
+        cpu = family_cpu_s(director.pid) - cpu0
         rss = peak_rss_mb(director.pid)
 
         def latencies(w: Watch) -> list[float]:
@@ -315,9 +423,12 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
                 "s50": statistics.median(to_standings) if to_standings else float("nan"),
                 "s99": percentile(to_standings, 99), "p50": statistics.median(to_page)
                 if to_page else float("nan"), "p99": percentile(to_page, 99),
-                "cpu": cpu / (end - start), "rss": rss,
+                "cpu": cpu / (end - start), "cpu_deal": cpu / total, "rss": rss,
                 "table_cpu": tables_cpu / tables / (end - start)}
     finally:
+        for hog in hogs:
+            hog.kill()
+            hog.join()
         stop.set()
         for conn in pipes:
             conn.close()  # a worker still waiting for "done" hears the end of file and stops
@@ -338,6 +449,37 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path) -> dict[str, floa
             mosq.wait(10)
 
 
+def drain(page: Watch, expected: dict[int, list[int]], total: int, start: float,
+          director: int, cpu0: float, pipes: list[Connection]) -> dict[str, float]:
+    """Wait until the page shows every deal of the burst and, for every player, the points
+    and games their tables' files add up to; how long that took from the reconnect."""
+
+    def correct() -> bool:
+        with page.lock:
+            doc = page.doc
+            if doc.get("total_deals") != total:
+                return False
+            shown = {ln["number"]: [ln["points"], ln["games"]]
+                     for ln in doc.get("qualifying", []) if ln}
+        return all(shown.get(n) == v for n, v in expected.items())
+
+    deadline = start + 120
+    first = float("nan")
+    while not correct() and time.monotonic() < deadline:
+        with page.lock:
+            if first != first and page.doc.get("total_deals"):
+                first = time.monotonic() - start
+        time.sleep(0.01)
+    end = time.monotonic()
+    ok = correct()
+    cpu = family_cpu_s(director) - cpu0
+    for conn in pipes:
+        conn.send("done")
+    return {"deals": total, "drain": end - start, "first": first, "correct": float(ok),
+            "cpu": cpu,
+            "cpu_deal": cpu / total, "rss": peak_rss_mb(director)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--speed", type=float, default=120.0,
@@ -346,32 +488,72 @@ def main() -> int:
     parser.add_argument("--brokers", nargs="+", choices=["amqtt", "mosquitto"],
                         default=["amqtt", "mosquitto"],
                         help="mosquitto is left out when it is not installed")
+    parser.add_argument("--machine", nargs="+", choices=["quiet", "loaded"],
+                        default=["quiet", "loaded"],
+                        help="loaded: two busy loops run beside the director and the tables")
+    parser.add_argument("--burst", type=int, default=20, metavar="DEALS",
+                        help="deals each of the most tables records offline before they all "
+                             "reconnect at once (0: no burst rows)")
     args = parser.parse_args()
     brokers = [b for b in args.brokers if b == "amqtt" or MOSQUITTO]
     rows = []
-    for tables in args.tables:
-        for broker in brokers:
-            with tempfile.TemporaryDirectory() as tmp:
-                r = run_one(broker, tables, args.speed, Path(tmp))
-            rows.append((broker, tables, r))
-            print(f"  done: {broker}, {tables} tables", file=sys.stderr, flush=True)
-    base = next((r["p99"] for b, t, r in rows if b == "amqtt"), float("nan"))
+    bursts = []
+    for machine in args.machine:
+        loaded = machine == "loaded"
+        for tables in args.tables:
+            for broker in brokers:
+                with tempfile.TemporaryDirectory() as tmp:
+                    r = run_one(broker, tables, args.speed, Path(tmp), loaded=loaded)
+                rows.append((machine, broker, tables, r))
+                print(f"  done: {machine}, {broker}, {tables} tables", file=sys.stderr,
+                      flush=True)
+        if args.burst:
+            for broker in brokers:
+                tables = max(args.tables)
+                with tempfile.TemporaryDirectory() as tmp:
+                    r = run_one(broker, tables, args.speed, Path(tmp), loaded=loaded,
+                                burst=args.burst)
+                bursts.append((machine, broker, tables, r))
+                print(f"  done: {machine}, {broker}, burst of {tables} tables", file=sys.stderr,
+                      flush=True)
+    base = next((r["p99"] for m, b, t, r in rows if b == "amqtt"), float("nan"))
+    cpu_base = {(m, b): r["cpu_deal"] for m, b, t, r in rows if t == min(args.tables)}
     print(f"One 1-hour flight at {args.speed:g}x; a deal every ~3 min per table; "
           f"latencies from the deal confirmed at its table.")
-    head = (f"{'broker':<10} {'tables':>6} {'deals':>6} {'rounds/s':>9} {'p50 stand.':>11} "
-            f"{'p99 stand.':>11} {'p50 page':>9} {'p99 page':>9} {'p99/base':>9} "
-            f"{'p99/1 s':>8} {'dir. CPU':>9} {'dir. RSS':>9} {'table CPU':>10}")
+    head = (f"{'machine':<7} {'broker':<10} {'tables':>6} {'deals':>6} {'rounds/s':>9} "
+            f"{'p50 stand.':>11} {'p99 stand.':>11} {'p50 page':>9} {'p99 page':>9} "
+            f"{'p99/base':>9} {'p99/1 s':>8} {'dir. CPU':>9} {'CPU/deal':>9} "
+            f"{'/10 tbl':>8} {'dir. RSS':>9} {'table CPU':>10}")
     print(head)
     print("-" * len(head))
-    for broker, tables, r in rows:
+    for machine, broker, tables, r in rows:
         missing = "" if r["arrived"] == r["deals"] else f"  ({r['deals'] - r['arrived']} lost!)"
-        print(f"{broker:<10} {tables:>6} {r['deals']:>6.0f} {r['rate']:>9.1f} "
+        flat = r["cpu_deal"] / cpu_base.get((machine, broker), float("nan"))
+        print(f"{machine:<7} {broker:<10} {tables:>6} {r['deals']:>6.0f} {r['rate']:>9.1f} "
               f"{r['s50'] * 1000:>9.0f}ms {r['s99'] * 1000:>9.0f}ms {r['p50'] * 1000:>7.0f}ms "
               f"{r['p99'] * 1000:>7.0f}ms {r['p99'] / base:>8.2f}x {r['p99']:>7.2f}x "
-              f"{r['cpu'] * 100:>8.0f}% {r['rss']:>7.0f}MB {r['table_cpu'] * 100:>9.1f}%{missing}")
-    print("Baseline: the 10-table amqtt row. dir. CPU: the director's process, share of one "
-          "core (the embedded broker included for amqtt). dir. RSS: its peak. table CPU: one "
-          "table's companion and agent, share of one core.")
+              f"{r['cpu'] * 100:>8.0f}% {r['cpu_deal'] * 1000:>7.1f}ms {flat:>7.2f}x "
+              f"{r['rss']:>7.0f}MB {r['table_cpu'] * 100:>9.1f}%{missing}")
+    print("Baseline: the first amqtt row. dir. CPU: the director's process and the embedded "
+          "broker's (amqtt), share of one core; CPU/deal: their CPU time per deal, and /10 tbl "
+          "its ratio to the same machine's and broker's row with the fewest tables (flat is "
+          "1.00x). dir. RSS: their peak. table CPU: one table's companion and agent, share of "
+          "one core. loaded: two busy loops beside everything, on two cores.")
+    if bursts:
+        print()
+        print(f"Burst: every table goes offline, records {args.burst} deals, and all reconnect "
+              "at once; first: from the reconnect until the page shows a deal; drained: until "
+              "it shows every deal and every player's points and games as the tables' files "
+              "add them up.")
+        head = (f"{'machine':<7} {'broker':<10} {'tables':>6} {'deals':>6} {'first':>7} "
+                f"{'drained':>8} {'/5 s':>6} {'correct':>8} {'CPU/deal':>9} {'dir. RSS':>9}")
+        print(head)
+        print("-" * len(head))
+        for machine, broker, tables, r in bursts:
+            print(f"{machine:<7} {broker:<10} {tables:>6} {r['deals']:>6.0f} "
+                  f"{r['first']:>6.2f}s {r['drain']:>7.2f}s {r['drain'] / 5:>5.2f}x "
+                  f"{'yes' if r['correct'] else 'NO':>8} {r['cpu_deal'] * 1000:>7.1f}ms "
+                  f"{r['rss']:>7.0f}MB")
     return 0
 
 

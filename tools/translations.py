@@ -78,8 +78,8 @@ def strings(domain: str) -> list[str | tuple[str, str]]:
         with path.open("rb") as fp:
             for _line, _func, message, _comments in extract_python(
                     fp, KEYWORDS, [], {"encoding": "utf-8"}):
-                if isinstance(message, tuple):
-                    if all(isinstance(m, str) for m in message):
+                if isinstance(message, tuple):  # (singular, plural, None for the count)
+                    if all(isinstance(m, str) for m in message[:2]):
                         seen.setdefault((message[0], message[1]), None)
                 elif isinstance(message, str):
                     seen.setdefault(message, None)

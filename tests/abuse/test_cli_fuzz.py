@@ -94,6 +94,12 @@ COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "event final": (["--db", "{db}"], {}),
     "event results": (["--db", "{db}", "--html", "{sheet}"], {}),
     "event screen": (["--db", "{db}"], {}),
+    "event cards": (["--db", "{db}", "--html", "{sheet}"], {}),
+    "event deals": (["--db", "{db}", "--table", "1"], {}),
+    "event void": (["--db", "{db}", "--table", "1", "--deal", "g1:1", "--why", "a miscount"],
+                   {}),
+    "event restore": (["--db", "{db}", "--table", "1", "--deal", "g1:1", "--why",
+                       "counted after all"], {}),
     "event serve": (["--db", "{db}", "--no-web", "--credentials-dir", "{creds}", "--listen",
                      f"127.0.0.1:{BROKER_PORT}"], {}),
     "table join": (["--db", "{table_db}", "--broker", "mqtt://127.0.0.1:1883", "--event", "1",
@@ -106,6 +112,7 @@ COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
 #: state at that moment: calling time before a start, a final before the results.
 STATEFUL = {"event set", "event register", "event withdraw", "event draw", "event start",
             "event pause", "event resume", "event end", "event done", "event final",
+            "event void", "event restore",  # ... or the table has no such deal yet ...
             "table join", "table status",  # ... or the credentials are of a newer event ...
             "firmware version",  # ... or no board is plugged in
             "game item",  # ... or the game's deck has no Wild Item Box

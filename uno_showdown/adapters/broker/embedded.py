@@ -1,18 +1,21 @@
-"""The embedded broker: amqtt, started by `uno-showdown event serve` on its own thread and
-asyncio loop, with authentication on (amqtt's `FileAuthPlugin` over argon2 hashes: no
-anonymous client gets in) and amqtt's topic ACL plugin (each table writes only its own
-topic; see `credentials.acl`). Nothing else is loaded: no $SYS topics, no anonymous plugin.
+"""The embedded broker: amqtt, started by `uno-showdown event serve` in a process of its
+own, with authentication on (amqtt's `FileAuthPlugin` over argon2 hashes: no anonymous
+client gets in) and amqtt's topic ACL plugin (each table writes only its own topic; see
+`credentials.acl`). Nothing else is loaded: no $SYS topics, no anonymous plugin.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import errno
 import logging
+import multiprocessing
 import tempfile
-import threading
 from collections.abc import Iterable
-from concurrent.futures import Future
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +23,7 @@ from amqtt.plugins.topic_checking import TopicAccessControlListPlugin
 
 from uno_showdown.adapters.broker.credentials import acl, amqtt_password_file
 from uno_showdown.core.championship.access import Credentials
+from uno_showdown.core.championship.i18n import _
 
 log = logging.getLogger("uno-showdown.broker")
 
@@ -78,8 +82,59 @@ async def _shutdown(broker: Any) -> None:
     await broker.shutdown()
 
 
+def _serve(config: dict[str, Any], client_ids: dict[str, str], conn: Connection) -> None:
+    """The broker's process: amqtt on its own loop until the parent says stop (or goes away:
+    its end of the pipe closes), then the clean shutdown. Tells the parent `ready`, or why it
+    could not start, in one message."""
+    import os
+
+    from uno_showdown.adapters.broker.guarded import GuardedBroker
+
+    os.setsid()  # out of the terminal's group: Ctrl-C is the parent's, which stops us in turn
+    loggers = [logging.getLogger(name) for name in ("amqtt", "transitions")]
+    for logger in loggers:  # a failed start is told to the parent, not as a traceback here
+        logger.setLevel(logging.CRITICAL)
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
+    try:
+        broker = GuardedBroker(config, loop, client_ids)
+        loop.run_until_complete(broker.start())
+    except BaseException as exc:  # told to the parent, which says it in one line
+        conn.send(("error", *_why(exc)))
+        loop.close()
+        return
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    conn.send(("ready", None, ""))
+    stop = asyncio.Event()
+    loop.add_reader(conn.fileno(), stop.set)  # a word from the parent, or its end
+    loop.run_until_complete(stop.wait())
+    try:
+        loop.run_until_complete(asyncio.wait_for(_shutdown(broker), 20))
+    except Exception:  # the process ends anyway, and the port with it
+        log.exception("the broker did not shut down cleanly")
+    loop.close()
+
+
+def _why(exc: BaseException) -> tuple[int | None, str]:
+    """The errno and the words of the OSError behind a failed start (amqtt wraps it)."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno:
+            return seen.errno, seen.strerror or str(seen)
+        seen = seen.__cause__ or seen.__context__
+    return None, " ".join(str(exc).split()) or type(exc).__name__
+
+
 class EmbeddedBroker:
-    """amqtt on a thread of its own; `start()` returns once it listens."""
+    """amqtt in a process of its own; `start()` returns once it listens.
+
+    Its own process, not a thread beside the director: a burst of fifty tables' messages
+    keeps amqtt's loop busy, and in one interpreter it and the director's sync would take
+    turns at one lock, each delivery waiting for the other's work. Apart, each has a core.
+    The process is started fresh (`spawn`: nothing of the director's threads is copied),
+    told to stop through a pipe, and shuts down by itself if the director dies.
+    """
 
     def __init__(self, host: str, port: int, event_id: int, users: Iterable[Credentials],
                  tables: Iterable[int], *, certfile: Path | None = None,
@@ -93,57 +148,55 @@ class EmbeddedBroker:
         self.config = broker_config(host, port, password_file, event_id, list(tables),
                                     certfile, keyfile)
         self.host, self.port = host, port
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._thread: threading.Thread | None = None
-        self._broker: Any = None
+        self._process: BaseProcess | None = None
+        self._conn: Connection | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The broker's process (for a benchmark's CPU figures), while it runs."""
+        return self._process.pid if self._process is not None else None
 
     def start(self, timeout: float = 20.0) -> None:
-        ready: Future[None] = Future()
-        self._thread = threading.Thread(target=self._run, args=(ready,), name="broker",
-                                        daemon=True)
-        self._thread.start()
-        ready.result(timeout)
-
-    def _run(self, ready: Future[None]) -> None:
-        from uno_showdown.adapters.broker.guarded import GuardedBroker
-
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        asyncio.set_event_loop(loop)
-        for name in ("amqtt", "transitions"):
-            logging.getLogger(name).setLevel(logging.ERROR)
-        quiet_start = logging.getLogger("amqtt.broker")
-        # A failed start is raised to the caller, who says it in one line: amqtt's own
-        # traceback of it would only bury that line.
-        quiet_start.setLevel(logging.CRITICAL)
+        """Start the broker and wait until it listens; OSError says why it cannot (the
+        port taken, a certificate that does not load), in its own words."""
+        ctx = multiprocessing.get_context("spawn")
+        mine, theirs = ctx.Pipe()
+        process = ctx.Process(target=_serve, args=(self.config, self._client_ids, theirs),
+                              name="broker", daemon=True)
+        process.start()
+        theirs.close()
         try:
-            self._broker = GuardedBroker(self.config, loop, self._client_ids)
-            loop.run_until_complete(self._broker.start())
-            quiet_start.setLevel(logging.NOTSET)
-        except BaseException as exc:
-            self._loop = self._broker = None  # nothing runs: stop() has nothing to stop
-            # amqtt wraps a port already in use in its BrokerError: the OSError under it is
-            # what the caller can name (the address, and what to do).
-            cause = exc.__cause__
-            ready.set_exception(cause if isinstance(cause, OSError) else exc)
-            loop.close()
-            return
-        ready.set_result(None)
-        loop.run_forever()
-        loop.close()
+            if not mine.poll(timeout):
+                raise OSError(errno.ETIMEDOUT, _("it did not start in {s:g} s").format(s=timeout))
+            kind, code, reason = mine.recv()
+        except EOFError:
+            kind, code, reason = "error", None, _(
+                "its process ended at once (exit status {status})").format(
+                status=process.exitcode)
+        except BaseException:
+            process.kill()
+            process.join()
+            mine.close()
+            raise
+        if kind != "ready":
+            process.join(5)
+            mine.close()
+            raise OSError(code or 0, reason)
+        self._process, self._conn = process, mine
 
     def stop(self, timeout: float = 20.0) -> None:
-        loop, broker = self._loop, self._broker
-        if loop is None or broker is None or self._thread is None:
+        process, conn = self._process, self._conn
+        if process is None or conn is None:
             return
-        done = asyncio.run_coroutine_threadsafe(_shutdown(broker), loop)
-        try:
-            done.result(timeout)
-        except Exception:  # the broker is going anyway
-            log.exception("the broker did not shut down cleanly")
-        loop.call_soon_threadsafe(loop.stop)
-        self._thread.join(timeout)
-        self._loop = self._broker = self._thread = None
+        with contextlib.suppress(OSError):
+            conn.send("stop")
+        process.join(timeout)
+        if process.is_alive():
+            log.error("the broker did not stop in %g s: ended", timeout)
+            process.kill()
+            process.join()
+        conn.close()
+        self._process = self._conn = None
 
     def close(self) -> None:
         self.stop()

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from uno_showdown.adapters.store import schema
+from uno_showdown.adapters.store import standings_sums as sums
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.core.championship.clock import FINAL, ClockChange, Kind
 from uno_showdown.core.championship.errors import ChampionshipError
@@ -36,7 +37,14 @@ from uno_showdown.core.championship.model import (
 from uno_showdown.core.championship.presence import Heard
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
-from uno_showdown.core.championship.standings import QUALIFYING, Deal
+from uno_showdown.core.championship.standings import (
+    QUALIFYING,
+    Deal,
+    Sums,
+    add_sums,
+    game_deals,
+    sums_of,
+)
 
 _V1 = """
 CREATE TABLE championship_events (
@@ -110,14 +118,48 @@ _V3 = """
 ALTER TABLE championship_remote_deals ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
 """
 
+# The standings kept as running sums, moved by each deal in the transaction that writes it
+# (`adapters.store.standings_sums`): per player and kind of stage, each table's deal count,
+# what each game of the file added, and a version a reader compares (NULL: not summed yet,
+# so an event written before is summed once from its deals when it is next read).
+_V4 = """
+CREATE TABLE championship_sums (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    points INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (event_id, kind, number)
+) WITHOUT ROWID;
+CREATE TABLE championship_table_deals (
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    deals INTEGER NOT NULL,
+    PRIMARY KEY (event_id, stage, table_no)
+) WITHOUT ROWID;
+CREATE TABLE championship_game_sums (
+    game_id INTEGER PRIMARY KEY,
+    event_id INTEGER NOT NULL REFERENCES championship_events(id) ON DELETE CASCADE,
+    stage TEXT NOT NULL,
+    table_no INTEGER NOT NULL,
+    sums TEXT NOT NULL,
+    deals INTEGER NOT NULL
+);
+ALTER TABLE championship_events ADD COLUMN sums_version INTEGER;
+CREATE INDEX championship_remote_deals_late ON championship_remote_deals
+    (event_id, stage, table_no) WHERE late = 1;
+"""
+
 # The director's word and the tables' presence. A reported deal keeps the director's own time
 # of it (the table's stamp corrected by the table's measured clock offset, never later than
 # its arrival) and, when a plausibility check failed, why it is held for the director (a held
 # deal does not count until restored). The audit holds every void and restore: who, when,
 # why; a deal counts unless its last audit row voids it. Presence is each table's last
 # heartbeat: when it was heard (on the director's clock), its clock's offset, how many of its
-# messages wait to be sent, and the games files (sources) it announced.
-_V4 = """
+# messages wait to be sent, and the games files (sources) it announced. A voided or held deal
+# is out of the kept sums (`standings_sums`): each void, restore and release moves them.
+_V5 = """
 ALTER TABLE championship_remote_deals ADD COLUMN at_us INTEGER;
 ALTER TABLE championship_remote_deals ADD COLUMN held TEXT;
 CREATE TABLE championship_audit (
@@ -150,7 +192,7 @@ CREATE TABLE championship_sources (
 """
 
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -291,10 +333,7 @@ class ChampionshipStore:
     @staticmethod
     def voided(conn: sqlite3.Connection, event_id: int) -> frozenset[str]:
         """The deals the director voided: those whose last audit row is a void."""
-        return frozenset(r[0] for r in conn.execute(
-            "SELECT a.deal_id FROM championship_audit a WHERE a.event_id = ? AND a.action = "
-            "'void' AND a.seq = (SELECT MAX(b.seq) FROM championship_audit b WHERE "
-            "b.event_id = a.event_id AND b.deal_id = a.deal_id)", (event_id,)))
+        return sums.voided_ids(conn, event_id)
 
     @staticmethod
     def audit(conn: sqlite3.Connection, event_id: int) -> tuple[AuditRow, ...]:
@@ -328,6 +367,21 @@ class ChampionshipStore:
         return None if row is None else KeptDeal(int(row[0]), bool(row[1]), bool(row[2]),
                                                  row[3], row[4])
 
+    @staticmethod
+    def seated_names(conn: sqlite3.Connection, game_ids: Sequence[int]
+                     ) -> dict[int, list[str]]:
+        """The players' names of these games, by game, in their seating order: one
+        statement for every table of the event."""
+        out: dict[int, list[str]] = {g: [] for g in game_ids}
+        ids = list(game_ids)
+        for start in range(0, len(ids), 500):  # SQLite's limit on bound values
+            chunk = ids[start:start + 500]
+            for gid, name in conn.execute(
+                    "SELECT game_id, name FROM players WHERE game_id IN "
+                    f"({','.join('?' * len(chunk))}) ORDER BY game_id, seat", chunk):
+                out[int(gid)].append(name)
+        return out
+
     # -- writing (inside the caller's transaction) --
 
     @staticmethod
@@ -345,46 +399,116 @@ class ChampionshipStore:
                         deal_id: str, revision: int, points: dict[int, int] | None,
                         late: bool = False, *, at_us: int | None = None,
                         held: str | None = None) -> bool:
-        """Keep a reported deal if it is newer than what is kept; True if it changed. Each
-        revision is judged afresh, so its lateness and hold replace the kept ones."""
-        text = None if points is None else json.dumps(
-            {str(k): v for k, v in sorted(points.items())}, separators=(",", ":"))
-        cur = conn.execute(
+        """Keep a reported deal if it is newer than what is kept, and move the standings by
+        what it adds now less what it added (same transaction); True if it changed. Each
+        revision is judged afresh, so its lateness and hold replace the kept ones; a held or
+        voided deal adds nothing."""
+        kept = conn.execute(
+            "SELECT revision, stage, table_no FROM championship_remote_deals WHERE "
+            "event_id = ? AND deal_id = ?", (event_id, deal_id)).fetchone()
+        if kept is not None and (revision <= int(kept[0]) or stage != kept[1]
+                                 or table != int(kept[2])):
+            return False
+        before = sums.remote_counted(conn, event_id, deal_id)
+        conn.execute(
             "INSERT INTO championship_remote_deals (event_id, deal_id, stage, table_no, "
             "revision, points, late, at_us, held) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (event_id, deal_id) DO UPDATE SET revision = excluded.revision, "
             "points = excluded.points, late = excluded.late, at_us = excluded.at_us, "
-            "held = excluded.held "
-            "WHERE excluded.revision > championship_remote_deals.revision AND "
-            "excluded.stage = championship_remote_deals.stage AND "
-            "excluded.table_no = championship_remote_deals.table_no",
-            (event_id, deal_id, stage, table, revision, text, int(late), at_us, held))
-        return cur.rowcount > 0
+            "held = excluded.held",
+            (event_id, deal_id, stage, table, revision, sums.points_text(points), int(late),
+             at_us, held))
+        after = sums.remote_counted(conn, event_id, deal_id)
+        sums.remote_changed(conn, event_id, stage, table,
+                            before[2] if before is not None else None,
+                            after[2] if after is not None else None)
+        return True
+
+    # -- the standings' sums --
+
+    @staticmethod
+    def kept_sums(conn: sqlite3.Connection, event_id: int) -> sums.KeptSums | None:
+        """The standings' sums as kept (None: not summed yet, see `rebuild_sums`)."""
+        return sums.read(conn, event_id)
+
+    @staticmethod
+    def sums_version(conn: sqlite3.Connection, event_id: int) -> int | None:
+        return sums.version(conn, event_id)
+
+    def counted_sums(self, conn: sqlite3.Connection, data: ChampionshipData
+                     ) -> tuple[dict[str, Sums], dict[tuple[str, int], int],
+                                dict[int, tuple[str, int, Sums, int]]]:
+        """The standings' sums worked out from every deal the event holds (every round of
+        every game at its tables, every reported deal; neither a voided nor a held one):
+        what the kept sums must equal. Returns the sums by kind, each table's deals, and
+        each game's own sums."""
+        voided = self.voided(conn, data.event.id)
+        by_kind: dict[str, Sums] = {QUALIFYING: {}, FINAL_STAGE: {}}
+        table_deals: dict[tuple[str, int], int] = {}
+        games: dict[int, tuple[str, int, Sums, int]] = {}
+        for t in data.tables:
+            kind = sums.kind_of(t.stage)
+            for gid in self.store.boxes.load(t.box_id).game_ids:
+                game = self.store.games.load(gid)
+                found = [d.points for d in game_deals(game, data.number_of, kind)
+                         if d.points is not None and d.deal_id not in voided]
+                own = sums_of(found)
+                games[gid] = (t.stage, t.table, own, len(found))
+                add_sums(by_kind[kind], own)
+                key = (t.stage, t.table)
+                table_deals[key] = table_deals.get(key, 0) + len(found)
+        for (stage, table), deals in self.remote_deals(conn, data.event.id).items():
+            kind = sums.kind_of(stage)
+            live = [d.points for d in deals
+                    if d.points is not None and d.deal_id not in voided]
+            add_sums(by_kind[kind], sums_of(live))
+            table_deals[(stage, table)] = table_deals.get((stage, table), 0) + len(live)
+        return by_kind, table_deals, games
+
+    def rebuild_sums(self, conn: sqlite3.Connection, event_id: int) -> None:
+        """Sum the event again from every deal (in the caller's write transaction): once for
+        an event written before the sums were kept, and after a draw made again."""
+        by_kind, table_deals, games = self.counted_sums(conn, self.load(conn, event_id))
+        sums.replace_all(conn, event_id, by_kind, table_deals, games)
 
     @staticmethod
     def release_held(conn: sqlite3.Connection, event_id: int, deal_id: str) -> None:
-        """A held deal counts from now on (the director restored it)."""
+        """A held deal counts from now on (the director restored it): its points join the
+        standings."""
+        before = sums.remote_counted(conn, event_id, deal_id)
         conn.execute("UPDATE championship_remote_deals SET held = NULL WHERE event_id = ? AND "
                      "deal_id = ?", (event_id, deal_id))
+        _moved(conn, event_id, deal_id, before)
 
-    @staticmethod
-    def release_source(conn: sqlite3.Connection, event_id: int, table: int,
+    @classmethod
+    def release_source(cls, conn: sqlite3.Connection, event_id: int, table: int,
                        source: str, reason: str) -> int:
         """Deals held only because their file was not announced yet: the table announced
         it now, so they count; returns how many."""
-        return conn.execute(
-            "UPDATE championship_remote_deals SET held = NULL WHERE event_id = ? AND "
+        ids = [r[0] for r in conn.execute(
+            "SELECT deal_id FROM championship_remote_deals WHERE event_id = ? AND "
             "table_no = ? AND held = ? AND deal_id LIKE ?",
-            (event_id, table, reason, f"t{table}/%/{source}/%")).rowcount
+            (event_id, table, reason, f"t{table}/%/{source}/%"))]
+        for deal_id in ids:
+            cls.release_held(conn, event_id, deal_id)
+        return len(ids)
 
-    @staticmethod
-    def add_audit(conn: sqlite3.Connection, event_id: int, deal_id: str, table: int,
+    def add_audit(self, conn: sqlite3.Connection, event_id: int, deal_id: str, table: int,
                   stage: str, action: str, who: str, at_us: int, why: str) -> None:
+        """Record the director's void or restore of a deal, and move the standings by it: a
+        reported deal by its row's points, a deal of this file by its game summed again
+        without its voided rounds."""
+        before = sums.remote_counted(conn, event_id, deal_id)
         conn.execute(
             "INSERT INTO championship_audit (event_id, seq, deal_id, table_no, stage, action, "
             "who, at_us, why) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM "
             "championship_audit WHERE event_id = ?), ?, ?, ?, ?, ?, ?, ?)",
             (event_id, event_id, deal_id, table, stage, action, who, at_us, why))
+        if before is not None:
+            _moved(conn, event_id, deal_id, before)
+            return
+        game_id = int(deal_id.split(":", 1)[0])
+        sums.game_changed(conn, self.store.games.load(game_id), game_id, rewrite=True)
 
     @staticmethod
     def put_presence(conn: sqlite3.Connection, event_id: int, table: int, p: Heard) -> None:
@@ -401,8 +525,9 @@ class ChampionshipStore:
     @staticmethod
     def create_event(conn: sqlite3.Connection, name: str, settings: Settings,
                      created_at: str) -> int:
-        cur = conn.execute("INSERT INTO championship_events (name, created_at, settings) "
-                           "VALUES (?, ?, ?)", (name, created_at, settings.to_json()))
+        cur = conn.execute("INSERT INTO championship_events (name, created_at, settings, "
+                           "sums_version) VALUES (?, ?, ?, 0)",
+                           (name, created_at, settings.to_json()))
         return int(cur.lastrowid or 0)
 
     @staticmethod
@@ -471,3 +596,14 @@ class ChampionshipStore:
             "INSERT INTO championship_clock (event_id, seq, kind, stage, at_us) VALUES (?, "
             "(SELECT COALESCE(MAX(seq), 0) + 1 FROM championship_clock WHERE event_id = ?), "
             "?, ?, ?)", (event_id, event_id, kind.value, stage, at_us))
+
+
+def _moved(conn: sqlite3.Connection, event_id: int, deal_id: str,
+           before: tuple[str, int, dict[int, int] | None] | None) -> None:
+    """Move the standings by what a reported deal adds now less what it added `before` (its
+    hold released, a void or restore recorded)."""
+    after = sums.remote_counted(conn, event_id, deal_id)
+    if after is None:
+        return
+    sums.remote_changed(conn, event_id, after[0], after[1],
+                        before[2] if before is not None else None, after[2])

@@ -62,6 +62,7 @@ class Games:
 
     def __init__(self, file: GamesFile, boxes: TimeBoxes, duels: Duels) -> None:
         self.file, self.boxes, self.duels = file, boxes, duels
+        self._keeps_sums = False  # the file holds a championship's standings (_save_tally)
 
     # -- games --
 
@@ -279,9 +280,12 @@ class Games:
         ).fetchall())
         return live.get(count + 1) != 0 and (count == 0 or live.get(count) == 0)
 
-    @staticmethod
-    def _save_tally(conn: sqlite3.Connection, game: Game, game_id: int | None = None) -> None:
-        """Keep the game's tally beside it, for the revision the change moves it to."""
+    def _save_tally(self, conn: sqlite3.Connection, game: Game, game_id: int | None = None,
+                    *, rewrite: bool = True) -> None:
+        """Keep the game's tally beside it, for the revision the change moves it to; and,
+        for a game played at a championship's table, the event's standings in the same
+        transaction (`standings_sums`). `rewrite`: the change may have moved points without
+        adding a round (an undo, a correction), so the game is summed again."""
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
         conn.execute(
@@ -290,6 +294,14 @@ class Games:
             "state = excluded.state",
             (game_id, game.revision, json.dumps(game.tally.to_json())),
         )
+        if not self._keeps_sums:  # once a file keeps them it always does
+            self._keeps_sums = bool(conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+                "'championship_game_sums'").fetchone())
+        if self._keeps_sums:
+            from uno_showdown.adapters.store import standings_sums  # only a championship's file
+
+            standings_sums.game_changed(conn, game, game_id, rewrite)
 
     # -- rounds --
 
@@ -362,7 +374,7 @@ class Games:
                          (game.id, number))
             self._insert_round(conn, game.id, player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
-            self._save_tally(conn, game)  # carried over by the model: O(1)
+            self._save_tally(conn, game, rewrite=False)  # carried over by the model
             return Recorded(late, self._play_on(conn, game, late, successor))
 
     def set_round_count(self, game: Game, was: int, *, now_us: int | None = None,
@@ -425,7 +437,7 @@ class Games:
             conn.execute(
                 "UPDATE players SET deals_first = COALESCE(name = ?, 0) WHERE game_id = ?",
                 (game.first_dealer, game.id))
-            self._save_tally(conn, game)
+            self._save_tally(conn, game, rewrite=False)
 
     def save_players(self, game: Game) -> None:
         """Persist a late joiner: seats renumbered, the new player inserted, undone rounds gone."""

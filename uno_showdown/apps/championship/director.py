@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import queue
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -36,8 +38,9 @@ from uno_showdown.core.championship import presence
 from uno_showdown.core.championship.access import Credentials
 from uno_showdown.core.championship.clock import FINAL, Kind
 from uno_showdown.core.championship.i18n import _
+from uno_showdown.core.championship.model import ChampionshipData
 from uno_showdown.core.championship.page_state import page_state
-from uno_showdown.core.championship.snapshot import Snapshot, numbers
+from uno_showdown.core.championship.snapshot import Snapshot
 from uno_showdown.core.table.timebox import State, TimeBoxError
 
 log = logging.getLogger("uno-showdown.director")
@@ -47,6 +50,12 @@ quiet = QuietLog(log)
 BATCH = 500
 #: How often the file is checked for the organiser's changes, and the state sent again.
 POLL_S = 0.1
+#: The least time between two standings sent to the tables (the page has every change).
+STANDINGS_EVERY_S = 1.0
+#: The least time between two states made for the page: a state costs the same for one deal
+#: as for a hundred, so in a burst the deals of that moment share one (and a deal waits at
+#: most this long for it).
+STATE_EVERY_S = 0.05
 #: Seconds between sendings of a seating to a table that has not said it holds it.
 RESEND_S = 3.0
 
@@ -87,6 +96,14 @@ class DirectorSync:
         self._resent_at: dict[int, float] = {}
         self.resent = 0  # seatings sent again to a table that had not said it held them
         self._data_version = -1
+        self._data: ChampionshipData | None = None
+        self._data_version_seen = -1
+        self._seating_values: dict[int, wire.Seating] = {}  # what each was last sent
+        self._seated: dict[int, set[int]] = {}  # by box: who played there (one batch)
+        self._standings_sent = -math.inf  # when the tables were last sent the standings
+        self._state_sent = -math.inf  # when the page's state was last made
+        self._state_due: float | None = None  # when the next is to be made
+        self._standings_due: float | None = None  # when the newest are to go to them
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
@@ -119,8 +136,10 @@ class DirectorSync:
     def _run(self) -> None:
         while not self._stop.is_set():
             batch: list[Inbound] = []
+            due = self._state_due
+            wait = POLL_S if due is None else min(POLL_S, max(0.0, due - time.monotonic()))
             try:
-                batch.append(self.link.inbox.get(timeout=POLL_S))
+                batch.append(self.link.inbox.get(timeout=wait))
                 while len(batch) < BATCH:
                     batch.append(self.link.inbox.get_nowait())
             except queue.Empty:
@@ -136,7 +155,13 @@ class DirectorSync:
                 version = self.champ.store.data_version()
                 if taken or reconnected or watched or version != self._data_version:
                     self._data_version = version
+                    if self._state_due is None:
+                        self._state_due = self._state_sent + STATE_EVERY_S
+                now = time.monotonic()
+                if self._state_due is not None and now >= self._state_due:
                     self.publish_state()
+                elif self._standings_due is not None and now >= self._standings_due:
+                    self._send_standings()
                 self.resend_unseen()
             except Exception:  # a bad moment must not end the director's sync
                 log.exception("director: sync step failed")
@@ -171,6 +196,16 @@ class DirectorSync:
         self._presence_sig = sig
         return changed
 
+    def _data_of(self, conn: sqlite3.Connection) -> ChampionshipData:
+        """The stored event (players, tables, clock), read again only when another program
+        wrote the file since: this thread writes deals and boxes, never the event itself, so
+        a deal costs no reading of a thousand players."""
+        version = int(conn.execute("PRAGMA data_version").fetchone()[0])
+        if self._data is None or version != self._data_version_seen:
+            self._data = self.champ.events.load(conn, self.event_id)
+            self._data_version_seen = version
+        return self._data
+
     # -- taking the tables' messages --
 
     def ingest(self, batch: list[Inbound]) -> int:
@@ -187,13 +222,14 @@ class DirectorSync:
         if not ups and not beats:
             return 0
         event_id = self.event_id
-        store, events = self.champ.store, self.champ.events
+        store = self.champ.store
         touched: set[tuple[int, str]] = set()
         with store.transaction() as conn:
             for up in beats:
                 self._beat(conn, up, arrived)
-            data = events.load(conn, event_id)
+            data = self._data_of(conn)
             tables = {(t.stage, t.table): t for t in data.tables}
+            self._seated.clear()  # who played at each table, read once per batch
             for up in ups:
                 key = (up.table, up.source)
                 acks = self._acks.get(key)
@@ -210,8 +246,10 @@ class DirectorSync:
                 while acks.upto + 1 in acks.waiting:
                     acks.upto += 1
                     acks.waiting.discard(acks.upto)
-                self.ledger.set_acked(conn, event_id, up.table, up.source, acks.upto)
                 touched.add(key)
+            for table, source in touched:  # how far each was taken, once per batch
+                self.ledger.set_acked(conn, event_id, table, source,
+                                      self._acks[(table, source)].upto)
         for table, source in touched:
             acks = self._acks[(table, source)]
             self.link.publish(wire.ack_topic(event_id, table),
@@ -326,7 +364,7 @@ class DirectorSync:
 
     def _apply_deal(self, conn: Any, data: Any, row: Any, boxed: Any, up: wire.Up,
                     r: wire.DealReport, arrived: int) -> wire.Refused | None:
-        store, events = self.champ.store, self.champ.events
+        events = self.champ.events
         # The table's games file is part of the deal's identity: a replacement file numbers
         # its games afresh, and its deals must not overwrite the first file's.
         deal_key = f"t{up.table}/{r.stage}/{up.source}/{r.deal_id}"
@@ -334,9 +372,11 @@ class DirectorSync:
         if kept is not None and kept.revision >= r.revision:
             return None  # an older revision than what is kept: it changes nothing
         if r.points is not None:
-            seated = set(row.seats)
-            for gid in boxed.game_ids:
-                seated |= set(numbers(store.games.load(gid), data))
+            seated = self._seated.get(row.box_id)
+            if seated is None:
+                seated = self._seated[row.box_id] = set(row.seats)
+                for names in events.seated_names(conn, boxed.game_ids).values():
+                    seated |= {n for n in map(data.number_of, names) if n is not None}
             strangers = sorted(set(r.points) - seated)
             if strangers:
                 self._reject(_("ignored table {table}'s deal {deal}: player {number} is not "
@@ -393,13 +433,20 @@ class DirectorSync:
     # -- telling the tables --
 
     def publish_state(self) -> None:
-        snap = self.champ.snapshot()
+        """Tell every table its seating, and the page (and, at most every
+        `STANDINGS_EVERY_S`, the tables) the standings."""
+        self._state_due, self._state_sent = None, time.monotonic()
+        snap = self.champ.snapshot(self._data_of)
+        seatings = seatings_of(snap)
         for table, secret in self.secrets.items():
-            seating = seating_of(snap, table)
+            seating = seatings.get(table)
             if seating is None:
                 continue
             topic = wire.down_topic(self.event_id, table)
+            if topic in self._sent and self._seating_values.get(table) == seating:
+                continue  # unchanged: not signed and compared again
             payload = wire.encode_seating(seating, secret)
+            self._seating_values[table] = seating
             self._seatings[table] = (topic, payload, wire.seating_digest(payload))
             if self._sent.get(topic) != payload:
                 self.link.publish(topic, payload, retain=True)
@@ -407,13 +454,24 @@ class DirectorSync:
                 self._resent_at[table] = time.monotonic()
         state = page_state(snap, time.time_ns() // 1000)
         self.state = state
-        standings = wire.encode_standings(state)
+        if self.on_state is not None:
+            self.on_state(state)
+        self._standings_due = min(self._standings_due or math.inf,
+                                  self._standings_sent + STANDINGS_EVERY_S)
+        if time.monotonic() >= self._standings_due:
+            self._send_standings()
+
+    def _send_standings(self) -> None:
+        """The standings to every table (retained): the newest, at most every
+        `STANDINGS_EVERY_S`. Each goes to every table through the broker, so in a burst of
+        fifty tables' deals they are not sent fifty times a second; the page has each."""
+        self._standings_due = None
+        self._standings_sent = time.monotonic()
+        standings = wire.encode_standings(self.state)
         topic = wire.standings_topic(self.event_id)
         if self._sent.get(topic) != standings:
             self.link.publish(topic, standings, retain=True)
             self._sent[topic] = standings
-        if self.on_state is not None:
-            self.on_state(state)
 
     def resend_unseen(self) -> None:
         """Each table's seating again, every `RESEND_S`, until the table says it holds it:
@@ -438,22 +496,23 @@ def _stage_start(data: Any, stage: str) -> int | None:
 
 def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:
     """What the director tells table N: every stage it plays, seated and clocked."""
-    stages = []
+    return seatings_of(snap).get(table)
+
+
+def seatings_of(snap: Snapshot) -> dict[int, wire.Seating]:
+    """What the director tells every table (`seating_of`), worked out in one pass."""
     by_box = {t.box.id: t.stage for t in snap.tables}
+    stages: dict[int, list[wire.StageSeat]] = {}
     for t in snap.tables:
-        if t.table != table:
-            continue
         box = t.box
-        stages.append(wire.StageSeat(
+        stages.setdefault(t.table, []).append(wire.StageSeat(
             t.stage, box.label, t.game_id,
             tuple((n, snap.name_of(n)) for n in t.players),
             wire.BoxState(box.state.value, box.ends_at_us, box.left_us, box.grace_rounds),
             by_box.get(box.next_box_id) if box.next_box_id is not None else None))
-    if not stages:
-        return None
     settings = snap.settings
-    return wire.Seating(table, snap.event.name, settings.edition, settings.target,
-                        tuple(stages))
+    return {table: wire.Seating(table, snap.event.name, settings.edition, settings.target,
+                                tuple(seats)) for table, seats in stages.items()}
 
 
 def final_table(snap: Snapshot) -> int | None:

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import overload
 
 from uno_showdown.adapters.store import wallclock
 from uno_showdown.adapters.store.championship import ChampionshipStore
@@ -34,7 +35,7 @@ from uno_showdown.core.championship.clock import FINAL, Kind, Status, flight_key
 from uno_showdown.core.championship.draw import Draw, make_draw
 from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.model import ChampionshipData
+from uno_showdown.core.championship.model import ChampionshipData, HeldDeal
 from uno_showdown.core.championship.settings import MAX_TABLE_SIZE, Seating, Settings, TimeUp
 from uno_showdown.core.championship.snapshot import (
     Reading,
@@ -48,12 +49,14 @@ from uno_showdown.core.championship.snapshot import (
     started,
     table_title,
 )
-from uno_showdown.core.championship.standings import finalists
+from uno_showdown.core.championship.standings import Deal, Line, finalists
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table.game import Game, check_name
 from uno_showdown.core.table.names import name_key
 from uno_showdown.core.table.timebox import State, TimeBox, clock_text
 
+#: How a reader that keeps the stored event gives it, inside the read's transaction.
+DataOf = Callable[[sqlite3.Connection], ChampionshipData]
 #: The most players an event takes: two full flights at the most tables there can be.
 MAX_PLAYERS = 2 * 100 * MAX_TABLE_SIZE
 MAX_EVENT_NAME = 80
@@ -145,27 +148,119 @@ class Championship:
         with self.events.reading() as conn:
             return self.events.listed(conn)
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, data_of: DataOf | None = None) -> Snapshot:
         """The event now, read in one read transaction (a consistent moment of the file)."""
-        return build_snapshot(self.read(), self.clock())
+        return build_snapshot(self.read(data_of), self.clock())
 
-    def read(self) -> Reading:
+    def read(self, data_of: DataOf | None = None) -> Reading:
         """What the event's snapshot is built from, read at one moment; a screen keeps it and
-        builds a snapshot every second without reading the file again."""
+        builds a snapshot every second without reading the file again. `data_of` gives the
+        stored event (players, tables, clock) inside the read, for a reader that keeps it
+        while the file says nobody changed it (the director, per deal)."""
+        event_id = self._require()
+        load = data_of or (lambda conn: self.events.load(conn, event_id))
+        with self.events.reading() as conn:
+            reading = self._read_in(conn, load(conn), summed=False)
+        if reading is not None:
+            return reading
+        self._sum_once(event_id)
+        with self.events.reading() as conn:
+            return self._read_in(conn, load(conn))
+
+    def standings(self) -> tuple[Settings, tuple[Line, ...], tuple[Line, ...]]:
+        """The settings and the qualifying and final standings alone: the players and the
+        kept sums, without the tables' boxes and seats a snapshot also reads."""
         event_id = self._require()
         with self.events.reading() as conn:
-            return self._read_in(conn, self.events.load(conn, event_id))
+            data = self.events.load(conn, event_id)
+            kept = self.events.kept_sums(conn, event_id)
+        if kept is None:
+            reading = self.read()
+        else:
+            reading = Reading(data, {}, {}, kept.by_kind, kept.table_deals, kept.version)
+        qualifying, final = reading.lines
+        return reading.data.event.settings, qualifying, final
 
-    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> Reading:
+    def _sum_once(self, event_id: int) -> None:
+        """Sum an event written before the standings were kept (once, then kept)."""
+        try:
+            with self.store.transaction() as conn:
+                if self.events.sums_version(conn, event_id) is None:
+                    self.events.rebuild_sums(conn, event_id)
+        except CompanionError:
+            pass  # a file this program may not write: each reading sums the deals itself
+
+    @overload
+    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> Reading: ...
+
+    @overload
+    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData, summed: bool
+                 ) -> Reading | None: ...
+
+    def _read_in(self, conn: sqlite3.Connection, data: ChampionshipData,
+                 summed: bool = True) -> Reading | None:
+        """The reading inside the caller's transaction. An event whose sums are not kept yet
+        is summed from its deals here (`summed`), or None is returned so that the caller
+        sums it once in a write transaction."""
         boxes = {t.box_id: self.store.boxes.load(t.box_id) for t in data.tables}
-        games = {gid: self.store.games.load(gid) for b in boxes.values() for gid in b.game_ids}
+        seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
+        event_id, events = data.event.id, self.events
+        kept = events.kept_sums(conn, event_id)
+        if kept is None and not summed:
+            return None
+        held = events.held_deals(conn, event_id) if data.tables else ()
+        audit = events.audit(conn, event_id) if data.tables else ()
+        presence = events.presence(conn, event_id) if data.tables else {}
+        if kept is not None:
+            return Reading(data, boxes, seated, kept.by_kind, kept.table_deals, kept.version,
+                           held, audit, presence)
+        by_kind, table_deals, _games = events.counted_sums(conn, data)
+        return Reading(data, boxes, seated, by_kind, table_deals, -1, held, audit, presence)
+
+    def deal_book(self, table: int | None = None) -> DealBook:
+        """Every deal of a table (of every table without one) with the director's word on
+        it, read at one moment: what `deal_list` and the director's void and restore look
+        at. It reads the games and the reported deals themselves (a `Reading` holds only the
+        kept sums), so it costs what the event's deals do."""
+        event_id = self._require()
+        with self.events.reading() as conn:
+            return self._deal_book_in(conn, self.events.load(conn, event_id), table)
+
+    def _deal_book_in(self, conn: sqlite3.Connection, data: ChampionshipData,
+                      table: int | None = None) -> DealBook:
         event_id = data.event.id
-        if not data.tables:
-            return Reading(data, boxes, games)
-        events = self.events
-        return Reading(data, boxes, games, events.remote_deals(conn, event_id),
-                       events.voided(conn, event_id), events.held_deals(conn, event_id),
-                       events.audit(conn, event_id), events.presence(conn, event_id))
+        games: dict[int, Game] = {}
+        boxes: dict[int, tuple[int, ...]] = {}
+        for t in data.tables:
+            if table is None or t.table == table:
+                boxes[t.box_id] = tuple(self.store.boxes.load(t.box_id).game_ids)
+                games.update((gid, self.store.games.load(gid)) for gid in boxes[t.box_id])
+        return DealBook(data, boxes, games, self.events.remote_deals(conn, event_id),
+                        self.events.voided(conn, event_id),
+                        self.events.held_deals(conn, event_id))
+
+    def check_sums(self) -> tuple[bool, int]:
+        """Whether the standings kept deal by deal equal those worked out from every deal
+        now (read at one moment), and how many deals were counted."""
+        event_id = self._require()
+        self.read()  # an event not summed yet is summed first
+        with self.events.reading() as conn:
+            data = self.events.load(conn, event_id)
+            kept = self.events.kept_sums(conn, event_id)
+            by_kind, table_deals, _games = self.events.counted_sums(conn, data)
+        deals = sum(table_deals.values())
+        if kept is None:
+            return False, deals
+        same = (_live(kept.by_kind) == _live(by_kind)
+                and {k: v for k, v in kept.table_deals.items() if v} ==
+                {k: v for k, v in table_deals.items() if v})
+        return same, deals
+
+    def resum(self) -> None:
+        """Sum the standings again from every deal (after `check_sums` found them apart)."""
+        event_id = self._require()
+        with self.store.transaction() as conn:
+            self.events.rebuild_sums(conn, event_id)
 
     # -- the event --
 
@@ -388,6 +483,7 @@ class Championship:
             # The draw it replaces goes last, so its game ids are never given out again.
             for old in data_before.tables:
                 self.store.boxes.remove(old.box_id)
+            self.events.rebuild_sums(conn, event_id)  # no deal yet: nothing to sum but zeros
             return draw, seated
 
     def _label(self, data: ChampionshipData, stage: str, table: int, flights: int) -> str:
@@ -554,15 +650,15 @@ class Championship:
         now = self.clock()
         with self.store.transaction() as conn:
             data = self.events.load(conn, event_id)
-            reading = self._read_in(conn, data)
-            ref = _find_deal(reading, table_no, deal)
+            book = self._deal_book_in(conn, data, table_no)
+            ref = _find_deal(book, table_no, deal)
             final_seated = any(t.stage == FINAL for t in data.tables)
             if ref.stage != FINAL and final_seated:
                 raise ChampionshipError(
                     _("the final is seated, so the qualifying results are closed: deal {deal} "
                       "of table {table} stays as it is").format(deal=deal, table=table_no))
-            voided = ref.deal_id in reading.voided
-            held = any(h.deal_id == ref.deal_id for h in reading.held)
+            voided = ref.deal_id in book.voided
+            held = any(h.deal_id == ref.deal_id for h in book.held)
             if action == "void" and voided:
                 raise ChampionshipError(_("deal {deal} of table {table} is already void").format(
                     deal=deal, table=table_no))
@@ -671,30 +767,44 @@ class DealItem:
         return short_deal_id(self.deal_id)
 
 
-def deal_list(reading: Reading, table: int | None = None) -> list[DealItem]:
+@dataclass(frozen=True)
+class DealBook:
+    """Every deal of some tables, read at one moment (`Championship.deal_book`): the games
+    they played (by box), the deals reported from elsewhere, and the director's word."""
+
+    data: ChampionshipData
+    games_of: Mapping[int, tuple[int, ...]]  # box id -> its games' ids, oldest first
+    games: Mapping[int, Game]
+    remote: Mapping[tuple[str, int], tuple[Deal, ...]]
+    voided: frozenset[str]
+    held: tuple[HeldDeal, ...]
+
+    def local(self, box_id: int, stage: str) -> list[Deal]:
+        """The deals recorded in this file at a table (by its box), across its games."""
+        return [d for gid in self.games_of.get(box_id, ())
+                for d in game_deals(self.games[gid], self.data, stage)]
+
+
+def deal_list(book: DealBook, table: int | None = None) -> list[DealItem]:
     """Every deal of a table (of every table without one): those held for the director
     first, then the void ones, then those that count, newest last in each."""
-    held = {h.deal_id: h for h in reading.held}
+    held = {h.deal_id: h for h in book.held}
     out: dict[str, list[DealItem]] = {"held": [], "void": [], "counts": []}
-    for t in reading.data.tables:
+    for t in book.data.tables:
         if table is not None and t.table != table:
             continue
-        for d in reading.table_deals[t.box_id]:
-            out["counts"].append(DealItem(t.table, t.stage, d.deal_id, dict(d.points or {}),
-                                          "counts"))
-        for d in reading.remote.get((t.stage, t.table), ()):
+        local = book.local(t.box_id, t.stage)
+        for d in (*local, *book.remote.get((t.stage, t.table), ())):
             if d.deal_id in held:
                 h = held[d.deal_id]
                 out["held"].append(DealItem(t.table, t.stage, d.deal_id, {
                     int(k): int(v) for k, v in (h.points or {}).items()}, "held", h.reason))
-            elif d.deal_id in reading.voided:
+            elif d.deal_id in book.voided:
                 out["void"].append(DealItem(t.table, t.stage, d.deal_id, dict(d.points or {}),
                                             "void"))
-        for gid in reading.boxes[t.box_id].game_ids:
-            for d in game_deals(reading.games[gid], reading.data, t.stage):
-                if d.deal_id in reading.voided:
-                    out["void"].append(DealItem(t.table, t.stage, d.deal_id,
-                                                dict(d.points or {}), "void"))
+            elif d.points is not None:
+                out["counts"].append(DealItem(t.table, t.stage, d.deal_id, dict(d.points),
+                                              "counts"))
     return [*out["held"], *out["void"], *out["counts"]]
 
 
@@ -704,17 +814,16 @@ def short_deal_id(deal_id: str) -> str:
     return tail if tail.startswith("g") else f"g{tail}"
 
 
-def _find_deal(reading: Reading, table_no: int, deal: str) -> DealRef:
+def _find_deal(book: DealBook, table_no: int, deal: str) -> DealRef:
     """The one deal of table `table_no` named `deal` (its full id or its short one)."""
     want = deal.strip()
     found: dict[str, DealRef] = {}
-    for t in reading.data.tables:
+    for t in book.data.tables:
         if t.table != table_no:
             continue
-        ids = [d.deal_id for gid in reading.boxes[t.box_id].game_ids
-               for d in game_deals(reading.games[gid], reading.data, t.stage)]
-        ids += [d.deal_id for d in reading.remote.get((t.stage, t.table), ())]
-        ids += [h.deal_id for h in reading.held if (h.stage, h.table) == (t.stage, t.table)]
+        ids = [d.deal_id for d in book.local(t.box_id, t.stage)]
+        ids += [d.deal_id for d in book.remote.get((t.stage, t.table), ())]
+        ids += [h.deal_id for h in book.held if (h.stage, h.table) == (t.stage, t.table)]
         for deal_id in ids:
             if want in (deal_id, short_deal_id(deal_id)):
                 found[deal_id] = DealRef(deal_id, short_deal_id(deal_id), t.stage, table_no)
@@ -738,6 +847,13 @@ def event_name(name: str) -> str:
         raise ChampionshipError(_("an event's name can have at most {n} characters").format(
             n=MAX_EVENT_NAME))
     return clean
+
+
+def _live(by_kind: Mapping[str, Mapping[int, tuple[int, int]]]
+          ) -> dict[str, dict[int, tuple[int, int]]]:
+    """Sums without the players at nought (kept rows a correction took back to zero)."""
+    return {k: {n: v for n, v in sums.items() if v != (0, 0)} for k, sums in by_kind.items()
+            if any(v != (0, 0) for v in sums.values())}
 
 
 def _rules(settings: Settings) -> Rules:

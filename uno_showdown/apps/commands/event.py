@@ -12,7 +12,9 @@ Only the argument definitions are built at start-up; each command imports what i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -160,6 +162,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = actions.add_parser("standings", parents=[with_json],
                            help=_("the qualifying standings across all tables"))
     p.add_argument("--csv", metavar="FILE", help=_("also write them as CSV"))
+    p.add_argument("--check", action="store_true",
+                   help=_("check the standings kept deal by deal against a count of every "
+                          "deal (and put them right if they differ)"))
     p.set_defaults(func=cmd_standings)
 
     p = actions.add_parser("final", parents=[with_json],
@@ -506,7 +511,28 @@ def _write(path: str, text: str, what: str) -> None:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise ConfigError(_("cannot write {path}: {reason}").format(
             path=path, reason=reason)) from None
-    print(what.format(path=path), file=sys.stderr)
+    if what:
+        print(what.format(path=path), file=sys.stderr)
+
+
+def _write_all(files: Sequence[tuple[str, str, str]]) -> None:
+    """Write the files a command was asked for (path, text, what to say), all or none: if
+    one cannot be written, those this call created are taken away again, and the refusal is
+    the one line said."""
+    made: list[Path] = []
+    try:
+        for path, text, _what in files:
+            new = not os.path.lexists(path)
+            _write(path, text, "")
+            if new:
+                made.append(Path(path))
+    except ConfigError:
+        for done in made:
+            with contextlib.suppress(OSError):
+                done.unlink()
+        raise
+    for path, _text, what in files:
+        print(what.format(path=path), file=sys.stderr)
 
 
 def lines_csv(stages: Sequence[tuple[str, Sequence[Line]]]) -> str:
@@ -542,16 +568,29 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
 def cmd_standings(args: argparse.Namespace) -> int:
     with _opened(args) as champ:
-        snap = champ.snapshot()
+        if args.check:
+            same, deals = champ.check_sums()
+            if same:
+                print(ngettext("The standings kept deal by deal equal a count of the {n} deal.",
+                               "The standings kept deal by deal equal a count of all {n} "
+                               "deals.", deals).format(n=deals))
+                return 0
+            champ.resum()
+            print(ngettext("The standings kept deal by deal differed from a count of the {n} "
+                           "deal: they are summed again from it now.",
+                           "The standings kept deal by deal differed from a count of all {n} "
+                           "deals: they are summed again from them now.", deals).format(n=deals))
+            return 1
+        settings, qualifying, _final = champ.standings()
         if args.csv:
-            _write(args.csv, lines_csv([("qualifying", snap.qualifying)]),
+            _write(args.csv, lines_csv([("qualifying", qualifying)]),
                    _("Standings written to {path}."))
         if args.json:
-            _print_json([line_json(ln) for ln in snap.qualifying])
+            _print_json([line_json(ln) for ln in qualifying])
             return 0
-        print(_standings_rows(snap.qualifying, snap.settings.finalists))
+        print(_standings_rows(qualifying, settings.finalists))
         print(_("Lowest result first (points ÷ games); equal results: {order}.").format(
-            order=snap.settings.tie_break_text()))
+            order=settings.tie_break_text()))
         return 0
 
 
@@ -584,19 +623,16 @@ def results_json(snap: Snapshot) -> dict[str, Any]:
 def cmd_results(args: argparse.Namespace) -> int:
     with _opened(args) as champ:
         snap = champ.snapshot()
+        files = []
         if args.html:
             from uno_showdown.apps.championship.sheet import results_sheet
 
-            try:
-                Path(args.html).write_text(results_sheet(snap), encoding="utf-8")
-            except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
-                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-                raise ConfigError(_("cannot write {path}: {reason}").format(
-                    path=args.html, reason=reason)) from None
-            print(_("Results sheet written to {path}.").format(path=args.html), file=sys.stderr)
+            files.append((args.html, results_sheet(snap), _("Results sheet written to {path}.")))
         if args.csv:
-            _write(args.csv, lines_csv([("final", snap.final), ("qualifying", snap.qualifying)]),
-                   _("Results written to {path}."))
+            files.append((args.csv, lines_csv([("final", snap.final),
+                                               ("qualifying", snap.qualifying)]),
+                          _("Results written to {path}.")))
+        _write_all(files)
         if args.json:
             _print_json(results_json(snap))
             return 0
@@ -703,9 +739,9 @@ def cmd_deals(args: argparse.Namespace) -> int:
     from uno_showdown.core.championship.presence import held_text
 
     with _opened(args) as champ:
-        reading = champ.read()
+        book = champ.deal_book(args.table)
         snap = champ.snapshot()
-        items = deal_list(reading, args.table)
+        items = deal_list(book, args.table)
         if args.json:
             _print_json([{"stage": d.stage, "deal": d.short, "id": d.deal_id,
                           "points": {str(k): v for k, v in sorted(d.points.items())},

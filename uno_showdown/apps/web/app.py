@@ -3,7 +3,9 @@ phones and the bar's TV.
 
 * `/` the page (one HTML file with its style and script; nothing loaded from elsewhere);
 * `/state.json` the page's document now (`state.page_state`);
-* `/events` server-sent events: the document again each time it changes;
+* `/events` server-sent events: the whole document first, then, each time it changes, a
+  patch (`page_state.page_patch`: the entries and standings lines that changed), or the
+  whole document again to a page that missed a change;
 * `/time` the server's wall clock now (µs): the page keeps its own offset to it (the
   half-way point of its shortest round trip, as NTP does) and counts down to the absolute
   deadlines in the document, so every screen shows the same time however old the document.
@@ -19,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import threading
 import time
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -29,6 +32,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from uno_showdown.core.championship.page_state import page_patch
+
 #: Seconds between comments on an idle stream, so proxies and phones keep it open.
 KEEPALIVE_S = 15.0
 #: The most event streams open at once; the next is told to come back (503, Retry-After).
@@ -38,12 +43,20 @@ MAX_STREAMS = 300
 STREAM_S = 600.0
 
 
+def _dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+
+
 class Hub:
-    """The newest document, and a way to wait for the next one (in the server's loop)."""
+    """The newest document and the patch from the one before, and a way to wait for the
+    next (in the server's loop)."""
 
     def __init__(self) -> None:
         self.text = "{}"
+        self.patch = ""  # from version - 1 to version ("" when there is none)
         self.version = 0
+        self._doc: dict[str, Any] = {}
+        self._order = threading.Lock()  # publishers' documents are numbered in turn
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Condition | None = None
 
@@ -52,25 +65,33 @@ class Hub:
         self._changed = asyncio.Condition()
 
     def publish(self, state: dict[str, Any]) -> None:
-        """From any thread: the page's new document."""
-        text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            self.text, self.version = text, self.version + 1
-            return
-        loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._set(text)))
+        """From any thread: the page's new document (the patch is worked out here, on the
+        publisher's thread, not in the server's loop)."""
+        with self._order:
+            patch = _dumps(page_patch(self._doc, state)) if self._doc else ""
+            self._doc = state
+            text = _dumps(state)
+            loop = self._loop
+            if loop is None or loop.is_closed():
+                self.text, self.patch, self.version = text, patch, self.version + 1
+                return
+            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._set(text, patch)))
 
-    async def _set(self, text: str) -> None:
+    async def _set(self, text: str, patch: str) -> None:
         assert self._changed is not None
         async with self._changed:
-            self.text, self.version = text, self.version + 1
+            self.text, self.patch, self.version = text, patch, self.version + 1
             self._changed.notify_all()
 
     async def wait_newer(self, version: int) -> tuple[int, str]:
+        """The next version and what a page at `version` needs of it: the patch when it is
+        the very next one, else the whole document."""
         assert self._changed is not None
         async with self._changed:
             if self.version <= version:
                 await asyncio.wait_for(self._changed.wait(), KEEPALIVE_S)
+            if self.version == version + 1 and self.patch:
+                return self.version, self.patch
             return self.version, self.text
 
 

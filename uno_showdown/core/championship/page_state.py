@@ -8,6 +8,8 @@ places text and counts the clock down.
 
 from __future__ import annotations
 
+import functools
+from fractions import Fraction
 from typing import Any
 
 from uno_showdown.core.championship import presence
@@ -25,9 +27,17 @@ from uno_showdown.core.table.timebox import Phase
 
 
 def _line(line: Line) -> dict[str, Any]:
+    result, shown = _result_texts(line.result)
     return {"rank": line.rank, "number": line.number, "name": line.name,
-            "points": line.points, "games": line.games, "result": fraction_text(line.result),
-            "shown": decimal_text(line.result), "withdrawn": line.withdrawn}
+            "points": line.points, "games": line.games, "result": result,
+            "shown": shown, "withdrawn": line.withdrawn}
+
+
+@functools.lru_cache(maxsize=4096)
+def _result_texts(result: Fraction | None) -> tuple[str | None, str]:
+    """A result as the page writes it, exactly and rounded: worked out once per result, as
+    the page is made again after every deal and most players' results did not move."""
+    return fraction_text(result), decimal_text(result)
 
 
 PHASES = {Phase.WAITING: "waiting", Phase.OPEN: "playing", Phase.PAUSED: "paused",
@@ -150,3 +160,39 @@ def words() -> dict[str, str]:
         "final_line": _("Final: #{rank}, result {result}"),
         "no_result": _("No result yet."),
     }
+
+
+#: The page's lists that change a line at a time: a patch carries only their changed lines.
+LINE_LISTS = ("qualifying", "final")
+
+
+def page_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """What turns the page's document `old` into `new`: the top-level entries that changed
+    (`set`) and, for the standings, only the lines that changed and the new length
+    (`lines`). A deal moves a few players' lines, so the page is sent those, not the whole
+    event; the page applies it to the document it holds (`page.html`, `patch`)."""
+    changed: dict[str, Any] = {}
+    lines: dict[str, Any] = {}
+    for key, value in new.items():
+        before = old.get(key)
+        if before == value:
+            continue
+        if key in LINE_LISTS and isinstance(before, list) and isinstance(value, list):
+            at = {str(i): line for i, line in enumerate(value)
+                  if i >= len(before) or before[i] != line}
+            lines[key] = {"n": len(value), "at": at}
+        else:
+            changed[key] = value
+    return {"patch": True, "set": changed, "lines": lines}
+
+
+def apply_patch(doc: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """`doc` with `patch` applied (what the page's script does; the tests check both)."""
+    out = dict(doc) | patch["set"]
+    for key, change in patch["lines"].items():
+        lines = list(out.get(key, []))[:change["n"]]
+        lines += [None] * (change["n"] - len(lines))
+        for i, line in change["at"].items():
+            lines[int(i)] = line
+        out[key] = lines
+    return out

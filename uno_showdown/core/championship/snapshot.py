@@ -1,15 +1,16 @@
 """The event as it stands at one moment, built from what was read: pure, no I/O.
 
-`Championship.read` reads the stored event, its tables' time boxes and every game they
-played in one read transaction (a `Reading`); `build_snapshot` turns a reading and a `now`
-into a `Snapshot`: the clock, every table's state, the deals as records, the standings of
-qualifying and of the final, and the awards. The deals and standings do not depend on the
-time, so a reading works them out once and a screen can build a snapshot every second.
+`Championship.read` reads the stored event, its tables' time boxes, who sits at each table
+and the standings' sums kept in the file, in one read transaction (a `Reading`);
+`build_snapshot` turns a reading and a `now` into a `Snapshot`: the clock, every table's
+state and deal count, the standings of qualifying and of the final, and the awards. The
+standings do not depend on the time, so a reading works them out once and a screen can
+build a snapshot every second.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -40,8 +41,9 @@ from uno_showdown.core.championship.standings import (
     Entrant,
     Line,
     finalists,
-    standings,
+    ranked,
 )
+from uno_showdown.core.championship.standings import game_deals as standings_game_deals
 from uno_showdown.core.table.game import Game
 from uno_showdown.core.table.records import BoxedGame
 from uno_showdown.core.table.timebox import Phase, TimeBox
@@ -88,13 +90,17 @@ class Snapshot:
     plan: tuple[StagePlan, ...]
     clock: ClockView
     tables: tuple[TableStatus, ...]
-    deals: tuple[Deal, ...]
     qualifying: tuple[Line, ...]
     final: tuple[Line, ...]
     awards: Awards
+    version: int = 0  # the standings' sums' version it was built from
     held: tuple[HeldDeal, ...] = ()
     audit: tuple[AuditRow, ...] = ()
     presence: Mapping[int, Heard] = field(default_factory=dict)
+
+    def deals_in(self, *stages: str) -> int:
+        """How many deals the tables of these stages (all, without any) played."""
+        return sum(t.deals for t in self.tables if not stages or t.stage in stages)
 
     @property
     def event(self) -> ChampionshipRow:
@@ -165,31 +171,30 @@ def numbers(game: Game, data: ChampionshipData) -> list[int]:
 
 def game_deals(game: Game, data: ChampionshipData, stage: str) -> Iterable[Deal]:
     """A game's deals as records keyed by game and round, at the game's revision."""
-    for row in game.history():
-        points = {}
-        for name in row.hands:
-            number = number_of(name, data)
-            if number is not None:
-                points[number] = int(row.points.get(name, 0))
-        yield Deal(f"{game.id}:{row.number}", game.revision, stage, points)
+    return standings_game_deals(game, data.number_of, stage)
 
 
 @dataclass(frozen=True)
 class Reading:
-    """The stored event, its tables' boxes and every game they played, read at one moment.
+    """The stored event, its tables' boxes, who sits at each table now, and the standings'
+    sums (`adapters.store.standings_sums`), read at one moment.
 
-    What does not depend on the time (the deals, the standings) is worked out once per
-    reading, so a screen can build a snapshot every second for its clock cheaply.
+    None of it grows with the deals played: the sums are kept deal by deal in the file, so
+    a reading of deal 10,000 costs what one of deal 10 does. What does not depend on the
+    time (the standings) is worked out once per reading, so a screen can build a snapshot
+    every second for its clock cheaply.
     """
 
     data: ChampionshipData
     boxes: dict[int, BoxedGame]
-    games: dict[int, Game]
-    #: Deals that tables on other machines reported, by (stage, table): their latest
-    #: revisions, a deal taken back without points.
-    remote: Mapping[tuple[str, int], tuple[Deal, ...]] = field(default_factory=dict)
-    #: The deals the director voided (by deal id, local or reported): they do not count.
-    voided: frozenset[str] = frozenset()
+    #: The names at each game a table plays now, by game id, in their seating order.
+    seated: Mapping[int, Sequence[str]]
+    #: (points, games) per player number, by kind of stage (QUALIFYING, FINAL).
+    sums: Mapping[str, Mapping[int, tuple[int, int]]] = field(default_factory=dict)
+    #: Each table's deals, by (stage, table).
+    table_deals: Mapping[tuple[str, int], int] = field(default_factory=dict)
+    #: The sums' version in the file (moves on with every deal).
+    version: int = 0
     #: Reported deals held for the director (a plausibility check failed): not counted.
     held: tuple[HeldDeal, ...] = ()
     #: Every void and restore, in order.
@@ -198,41 +203,22 @@ class Reading:
     presence: Mapping[int, Heard] = field(default_factory=dict)
 
     @cached_property
-    def table_deals(self) -> dict[int, tuple[Deal, ...]]:
-        """Each table's live deals (by its box): those recorded in this file, across the
-        games it played, and those its own machine reported."""
-        out = {}
-        for t in self.data.tables:
-            stage = FINAL_STAGE if t.stage == FINAL else QUALIFYING
-            local = (d for gid in self.boxes[t.box_id].game_ids
-                     for d in game_deals(self.games[gid], self.data, stage))
-            reported = (d for d in self.remote.get((t.stage, t.table), ())
-                        if d.points is not None)
-            out[t.box_id] = tuple(d for d in (*local, *reported)
-                                  if d.deal_id not in self.voided)
-        return out
-
-    @cached_property
-    def deals(self) -> tuple[Deal, ...]:
-        return tuple(d for deals in self.table_deals.values() for d in deals)
-
-    @cached_property
     def lines(self) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
         """The qualifying standings, and the final's."""
         data = self.data
         tie_break = data.event.settings.tie_break
         entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]
-        qualifying = standings(entrants, self.deals, QUALIFYING, tie_break)
+        qualifying = ranked(entrants, self.sums.get(QUALIFYING, {}), tie_break)
         final_table = next((t for t in data.tables if t.stage == FINAL), None)
         seated = set(final_table.seats) if final_table is not None else set()
         in_final = [e for e in entrants if e.number in seated]
-        final = standings(in_final, self.deals, FINAL_STAGE, tie_break) if in_final else []
+        final = ranked(in_final, self.sums.get(FINAL_STAGE, {}), tie_break) if in_final else []
         return tuple(qualifying), tuple(final)
 
 
 def build_snapshot(reading: Reading, now: int) -> Snapshot:
     """The event as it stands at `now`, from what was read (pure)."""
-    data, boxes, games = reading.data, reading.boxes, reading.games
+    data, boxes = reading.data, reading.boxes
     settings = data.event.settings
     flights = len({t.stage for t in data.tables if t.stage != FINAL})
     plan = stage_plan(settings, flights) if flights else ()
@@ -241,14 +227,14 @@ def build_snapshot(reading: Reading, now: int) -> Snapshot:
     tables: list[TableStatus] = []
     for t in data.tables:
         boxed = boxes[t.box_id]
-        current = games.get(boxed.current_game_id)
-        players = tuple(numbers(current, data)) if current is not None else ()
+        names = reading.seated.get(boxed.current_game_id, ())
+        players = tuple(n for n in map(data.number_of, names) if n is not None)
         tables.append(TableStatus(t.stage, t.table, boxed.box, boxed.box.phase(now),
                                   boxed.current_game_id, boxed.game_ids, t.seats, players,
-                                  len(reading.table_deals[t.box_id]), boxed.box.left(now)))
+                                  reading.table_deals.get((t.stage, t.table), 0),
+                                  boxed.box.left(now)))
     qualifying, final = reading.lines
     final_over = any(t.stage == FINAL and t.done for t in tables)
-    return Snapshot(data, now, flights, plan, view, tuple(tables), reading.deals,
-                    qualifying, final, awards(qualifying, final, final_over,
-                                               settings.luckiest), reading.held,
-                    reading.audit, reading.presence)
+    return Snapshot(data, now, flights, plan, view, tuple(tables), qualifying, final,
+                    awards(qualifying, final, final_over, settings.luckiest), reading.version,
+                    reading.held, reading.audit, reading.presence)

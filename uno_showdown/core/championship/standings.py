@@ -20,12 +20,16 @@ All arithmetic is exact (`fractions.Fraction`); nothing here reads a clock or a 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from uno_showdown.core.championship.settings import TieKey
 from uno_showdown.core.scoring import points_per_game
+
+if TYPE_CHECKING:
+    from uno_showdown.core.table.game import Game
 
 QUALIFYING = "qualifying"
 FINAL = "final"
@@ -85,6 +89,53 @@ def tally(deals: Iterable[Deal], stage: str) -> dict[int, tuple[int, int]]:
     return totals
 
 
+#: (points, games) per player number: what the standings are summed from.
+Sums = dict[int, tuple[int, int]]
+
+
+def game_deals(game: Game, number_of: Callable[[str], int | None], stage: str
+               ) -> Iterable[Deal]:
+    """A game's deals as records keyed by game and round, at the game's revision: each
+    player with a hand in the round (the winner too, with 0) took part in the deal."""
+    for row in game.history():
+        points = {}
+        for name in row.hands:
+            number = number_of(name)
+            if number is not None:
+                points[number] = int(row.points.get(name, 0))
+        yield Deal(f"{game.id}:{row.number}", game.revision, stage, points)
+
+
+def last_deal_points(game: Game, number_of: Callable[[str], int | None]) -> dict[int, int]:
+    """The newest round's points by player number, as `game_deals` counts them, read from
+    the game's tally: O(players), however long the game (a lazily loaded game stays lazy)."""
+    score = game.tally.last_score
+    assert score is not None and game.rounds
+    out = {}
+    for name in game.rounds[-1].hands:
+        number = number_of(name)
+        if number is not None:
+            out[number] = int(score.points.get(name, 0))
+    return out
+
+
+def sums_of(deals: Iterable[Mapping[int, int]]) -> Sums:
+    """(points, games) per player over deals given as points by player number."""
+    totals: Sums = {}
+    for points in deals:
+        for number, pts in points.items():
+            p, g = totals.get(number, (0, 0))
+            totals[number] = (p + pts, g + 1)
+    return totals
+
+
+def add_sums(into: Sums, other: Mapping[int, tuple[int, int]], sign: int = 1) -> None:
+    """`into` += `other` (or -=, with `sign` -1), player by player."""
+    for number, (pts, games) in other.items():
+        p, g = into.get(number, (0, 0))
+        into[number] = (p + sign * pts, g + sign * games)
+
+
 def result(points: int, games: int) -> Fraction | None:
     """Points ÷ games, by the championship method's own rule (the table's standings and the
     event's order agree)."""
@@ -93,7 +144,10 @@ def result(points: int, games: int) -> Fraction | None:
 
 def _order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tuple[object, ...]:
     assert line.result is not None
-    key: list[object] = [line.result]
+    # The float first: Python rounds int / int correctly and rounding keeps the order, so
+    # it orders as the exact result does, and the exact result decides only between equal
+    # floats; a thousand players sort without a million Fraction comparisons.
+    key: list[object] = [float(line.result), line.result]
     for k in tie_break:
         if k is TieKey.POINTS:
             key.append(line.points)
@@ -109,7 +163,13 @@ def standings(entrants: Iterable[Entrant], deals: Iterable[Deal], stage: str,
               tie_break: Sequence[TieKey]) -> list[Line]:
     """Every entrant's line for the stage: ranked ones first (lowest result first), then the
     unranked (withdrawn, or no deal yet) by number."""
-    totals = tally(deals, stage)
+    return ranked(entrants, tally(deals, stage), tie_break)
+
+
+def ranked(entrants: Iterable[Entrant], totals: Mapping[int, tuple[int, int]],
+           tie_break: Sequence[TieKey]) -> list[Line]:
+    """The lines from each player's (points, games), however they were summed: worked out
+    from every deal (`standings`) or kept up to date deal by deal in the games file."""
     players = {e.number: e for e in entrants}
     lines = []
     for number, e in players.items():

@@ -18,6 +18,7 @@ from uno_showdown.apps.championship.operations import DealItem, deal_list
 from uno_showdown.apps.director.views.base import DirectorView
 from uno_showdown.apps.touch import theme
 from uno_showdown.apps.touch.widgets import Button, Keyboard, Scroller
+from uno_showdown.contract.errors import CompanionError
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.presence import held_text
 
@@ -39,6 +40,7 @@ class DealsView(DirectorView):
     def __init__(self, nav: Any) -> None:
         super().__init__(nav)
         self.items: list[DealItem] = []
+        self._read_for: object = None  # the reading the items were listed for
         self.selected: str | None = None
         self.why = ""
         self.typing = False
@@ -50,8 +52,17 @@ class DealsView(DirectorView):
         return self.typing
 
     def refresh(self) -> None:
+        # The deals are read from the file only when the event was read again (a change
+        # here or in the file), not at each second the clock moves on.
         reading = self.director.reading
-        self.items = deal_list(reading) if reading is not None else []
+        if reading is not self._read_for:
+            self._read_for = reading
+            try:
+                self.items = (deal_list(self.director.champ.deal_book())
+                              if reading is not None else [])
+            except CompanionError as exc:
+                self.director.notify(str(exc))
+                self.items = []
         if self.selected is not None and self.chosen() is None:
             self.selected = None
 

@@ -44,7 +44,7 @@ class StandingsView(DirectorView):
         if snap is None:
             self.no_event(surface)
             return
-        deals = sum(1 for d in snap.deals if d.stage == "qualifying")
+        deals = snap.deals_in(*snap.qualifying_stages)
         head = _("Qualifying · {n} deals · result = points ÷ games, lower is better").format(
             n=deals)
         theme.text(surface, head, (r.x + 16, r.y + 20), 18, theme.TEXT_DIM, anchor="midleft",

@@ -1,0 +1,232 @@
+"""The championship's standings kept as running sums beside the event, in the games file.
+
+Every deal changes a few players' points and games, so the standings are kept as sums
+(`championship_sums`: per event, per kind of stage, per player) and each deal, correction,
+undo or reported deal moves them by its own difference, in the transaction that writes the
+deal: O(players at the table), however many deals the event holds. What each source added
+is kept with it, so a change takes back exactly that: a game of the file keeps its sums in
+`championship_game_sums`, a deal reported by a table elsewhere its points in
+`championship_remote_deals`. `championship_table_deals` counts each table's deals.
+
+`championship_events.sums_version` moves on with every change (NULL: not summed yet, e.g.
+a file that came from an older uno-showdown; the event is then summed once from its deals,
+`ChampionshipStore.rebuild_sums`). A reader in one read transaction sees the sums and their
+version of one moment; a reader that keeps a copy reads again only when the version moved.
+
+Both stores write here (the games' changes come through `Store._save_tally`), so this module
+imports neither: the schema is the championship store's (`MIGRATIONS` there).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from uno_showdown.core.championship.clock import FINAL as FINAL_KEY
+from uno_showdown.core.championship.standings import (
+    FINAL,
+    QUALIFYING,
+    Sums,
+    add_sums,
+    game_deals,
+    last_deal_points,
+    sums_of,
+)
+from uno_showdown.core.table.game import Game
+
+#: The table that says a file keeps sums (schema 4 of the championship's tables).
+SUMS_TABLE = "championship_game_sums"
+
+
+@dataclass(frozen=True, slots=True)
+class KeptSums:
+    """The sums as the file holds them at one moment."""
+
+    version: int
+    by_kind: dict[str, Sums]  # QUALIFYING / FINAL -> number -> (points, games)
+    table_deals: dict[tuple[str, int], int]  # (stage, table) -> deals
+
+
+def kind_of(stage: str) -> str:
+    """The standings a stage's deals count in: the final's own, or the qualifying's."""
+    return FINAL if stage == FINAL_KEY else QUALIFYING
+
+
+def has_sums(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+                        (SUMS_TABLE,)).fetchone() is not None
+
+
+def sums_text(sums: Mapping[int, tuple[int, int]]) -> str:
+    return json.dumps({str(n): [p, g] for n, (p, g) in sorted(sums.items()) if g or p},
+                      separators=(",", ":"))
+
+
+def sums_from_text(text: str) -> Sums:
+    return {int(n): (int(p), int(g)) for n, (p, g) in json.loads(text).items()}
+
+
+def points_text(points: Mapping[int, int] | None) -> str | None:
+    return None if points is None else json.dumps(
+        {str(k): v for k, v in sorted(points.items())}, separators=(",", ":"))
+
+
+def points_from_text(text: str | None) -> dict[int, int] | None:
+    return None if text is None else {int(k): int(v) for k, v in json.loads(text).items()}
+
+
+def move(conn: sqlite3.Connection, event_id: int, stage: str, table: int, delta: Sums,
+         deals: int) -> None:
+    """Add a difference to the event's sums and to the table's deal count, and move the
+    version on: the one write every change of the standings goes through."""
+    kind = kind_of(stage)
+    rows = [(event_id, kind, n, p, g) for n, (p, g) in delta.items() if p or g]
+    if rows:
+        conn.executemany(
+            "INSERT INTO championship_sums (event_id, kind, number, points, games) VALUES "
+            "(?, ?, ?, ?, ?) ON CONFLICT (event_id, kind, number) DO UPDATE SET "
+            "points = points + excluded.points, games = games + excluded.games", rows)
+    if deals:
+        conn.execute(
+            "INSERT INTO championship_table_deals (event_id, stage, table_no, deals) VALUES "
+            "(?, ?, ?, ?) ON CONFLICT (event_id, stage, table_no) DO UPDATE SET "
+            "deals = deals + excluded.deals", (event_id, stage, table, deals))
+    conn.execute("UPDATE championship_events SET sums_version = sums_version + 1 "
+                 "WHERE id = ? AND sums_version IS NOT NULL", (event_id,))
+
+
+def remote_changed(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
+                   old: Mapping[int, int] | None, new: Mapping[int, int] | None) -> None:
+    """A reported deal went from `old` points to `new` (None: not counted)."""
+    delta: Sums = {}
+    if old is not None:
+        add_sums(delta, sums_of([old]), -1)
+    if new is not None:
+        add_sums(delta, sums_of([new]))
+    move(conn, event_id, stage, table, delta, (new is not None) - (old is not None))
+
+
+def voided_ids(conn: sqlite3.Connection, event_id: int, like: str = "%") -> frozenset[str]:
+    """The deals (ids matching `like`) the director voided: those whose last audit row is a
+    void. Empty in a file without the director's audit (schema 5)."""
+    if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
+                    "'championship_audit'").fetchone() is None:
+        return frozenset()
+    return frozenset(r[0] for r in conn.execute(
+        "SELECT a.deal_id FROM championship_audit a WHERE a.event_id = ? AND a.deal_id LIKE ? "
+        "AND a.action = 'void' AND a.seq = (SELECT MAX(b.seq) FROM championship_audit b "
+        "WHERE b.event_id = a.event_id AND b.deal_id = a.deal_id)", (event_id, like)))
+
+
+def remote_counted(conn: sqlite3.Connection, event_id: int, deal_id: str
+                   ) -> tuple[str, int, dict[int, int] | None] | None:
+    """A reported deal's stage, table and the points it adds to the standings now (None:
+    taken back, held for the director, or voided); None if it never came."""
+    row = conn.execute("SELECT stage, table_no, points, held FROM championship_remote_deals "
+                       "WHERE event_id = ? AND deal_id = ?", (event_id, deal_id)).fetchone()
+    if row is None:
+        return None
+    last = conn.execute("SELECT action FROM championship_audit WHERE event_id = ? AND "
+                        "deal_id = ? ORDER BY seq DESC LIMIT 1", (event_id, deal_id)).fetchone()
+    counts = row[3] is None and (last is None or last[0] != "void")
+    return str(row[0]), int(row[1]), points_from_text(row[2]) if counts else None
+
+
+def game_changed(conn: sqlite3.Connection, game: Game, game_id: int, rewrite: bool) -> None:
+    """A game of the file changed (in the caller's transaction): if it is played at a table
+    of an event whose sums are kept, move them by what the change did. A round added is
+    O(players); a change that may rewrite rounds (`rewrite`: an undo or redo, a correction,
+    a rename) sums the one game again (its own rounds, never the event's)."""
+    row = conn.execute(
+        "SELECT t.event_id, t.stage, t.table_no FROM time_box_games g JOIN "
+        "championship_tables t ON t.box_id = g.box_id JOIN championship_events e ON "
+        "e.id = t.event_id WHERE g.game_id = ? AND e.sums_version IS NOT NULL",
+        (game_id,)).fetchone()
+    if row is None:
+        return
+    event_id, stage, table = int(row[0]), str(row[1]), int(row[2])
+    folded = {name.casefold() for name in game.names}
+    numbers = {f: int(n) for f, n in conn.execute(
+        "SELECT folded, number FROM championship_players WHERE event_id = ? AND folded IN "
+        f"({','.join('?' * len(folded))})", (event_id, *folded))} if folded else {}
+
+    def number_of(name: str) -> int | None:
+        return numbers.get(name.casefold())
+
+    kept = conn.execute("SELECT sums, deals FROM championship_game_sums WHERE game_id = ?",
+                        (game_id,)).fetchone()
+    old_sums = sums_from_text(kept[0]) if kept is not None else {}
+    old_deals = int(kept[1]) if kept is not None else 0
+    count = len(game.rounds)
+    out = voided_ids(conn, event_id, f"{game.id if game.id is not None else game_id}:%")
+    if out:  # the director voided rounds of this game: they stay out of its sums
+        live = [d.points for d in game_deals(game, number_of, kind_of(stage))
+                if d.points is not None and d.deal_id not in out]
+        new_sums, count = sums_of(live), len(live)
+    elif not rewrite and count == old_deals + 1 and game.tally.last_score is not None:
+        new_sums = dict(old_sums)  # one round added: the newest round's points, no more
+        add_sums(new_sums, sums_of([last_deal_points(game, number_of)]))
+    elif not rewrite and count == old_deals and (kept is not None or not count):
+        return  # nothing a standing depends on changed (the table's direction, a dealer)
+    else:
+        new_sums = sums_of(d.points for d in game_deals(game, number_of, kind_of(stage))
+                           if d.points is not None)
+    conn.execute(
+        "INSERT INTO championship_game_sums (game_id, event_id, stage, table_no, sums, deals) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET sums = excluded.sums, "
+        "deals = excluded.deals", (game_id, event_id, stage, table, sums_text(new_sums), count))
+    delta = dict(new_sums)
+    add_sums(delta, old_sums, -1)
+    move(conn, event_id, stage, table, delta, count - old_deals)
+
+
+def read(conn: sqlite3.Connection, event_id: int) -> KeptSums | None:
+    """The event's sums, in the caller's read transaction; None if they are not kept yet."""
+    if not has_sums(conn):
+        return None
+    row = conn.execute("SELECT sums_version FROM championship_events WHERE id = ?",
+                       (event_id,)).fetchone()
+    if row is None or row[0] is None:
+        return None
+    by_kind: dict[str, Sums] = {QUALIFYING: {}, FINAL: {}}
+    for kind, number, points, games in conn.execute(
+            "SELECT kind, number, points, games FROM championship_sums WHERE event_id = ?",
+            (event_id,)):
+        if points or games:
+            by_kind.setdefault(kind, {})[int(number)] = (int(points), int(games))
+    deals = {(str(s), int(t)): int(n) for s, t, n in conn.execute(
+        "SELECT stage, table_no, deals FROM championship_table_deals WHERE event_id = ?",
+        (event_id,))}
+    return KeptSums(int(row[0]), by_kind, deals)
+
+
+def version(conn: sqlite3.Connection, event_id: int) -> int | None:
+    """The sums' version alone: one look-up, for a reader deciding whether to read again."""
+    row = conn.execute("SELECT sums_version FROM championship_events WHERE id = ?",
+                       (event_id,)).fetchone()
+    return None if row is None or row[0] is None else int(row[0])
+
+
+def replace_all(conn: sqlite3.Connection, event_id: int, by_kind: Mapping[str, Sums],
+                table_deals: Mapping[tuple[str, int], int],
+                games: Mapping[int, tuple[str, int, Sums, int]]) -> None:
+    """Write sums worked out from every deal (`ChampionshipStore.rebuild_sums`), replacing
+    whatever was kept: `games` is each game's (stage, table, sums, deals)."""
+    conn.execute("DELETE FROM championship_sums WHERE event_id = ?", (event_id,))
+    conn.execute("DELETE FROM championship_table_deals WHERE event_id = ?", (event_id,))
+    conn.execute("DELETE FROM championship_game_sums WHERE event_id = ?", (event_id,))
+    conn.executemany(
+        "INSERT INTO championship_sums (event_id, kind, number, points, games) VALUES "
+        "(?, ?, ?, ?, ?)", [(event_id, kind, n, p, g) for kind, sums in by_kind.items()
+                            for n, (p, g) in sums.items() if p or g])
+    conn.executemany(
+        "INSERT INTO championship_table_deals (event_id, stage, table_no, deals) VALUES "
+        "(?, ?, ?, ?)", [(event_id, s, t, n) for (s, t), n in table_deals.items() if n])
+    conn.executemany(
+        "INSERT INTO championship_game_sums (game_id, event_id, stage, table_no, sums, deals) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [(gid, event_id, s, t, sums_text(sums), n) for gid, (s, t, sums, n) in games.items()])
+    conn.execute("UPDATE championship_events SET sums_version = COALESCE(sums_version, 0) + 1 "
+                 "WHERE id = ?", (event_id,))
