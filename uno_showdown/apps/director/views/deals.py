@@ -51,11 +51,16 @@ class DealsView(DirectorView):
     def full_screen(self) -> bool:  # type: ignore[override]
         return self.typing
 
+    def enter(self) -> None:
+        super().enter()
+        self.refresh()
+
     def refresh(self) -> None:
-        # The deals are read from the file only when the event was read again (a change
-        # here or in the file), not at each second the clock moves on.
+        # The deals are read from the file (every game of the event) only while this tab is
+        # shown and when the event was read again (a change here or in the file): not at
+        # each second the clock moves on, nor for each deal while another tab is shown.
         reading = self.director.reading
-        if reading is not self._read_for:
+        if reading is not self._read_for and getattr(self.director, "current", None) is self:
             self._read_for = reading
             try:
                 self.items = (deal_list(self.director.champ.deal_book())
