@@ -3,7 +3,8 @@ championship, in every language, at the Pi's 800×480, draws every word whole.
 
 As `tests/screen/test_no_cut_labels.py` does for the score keeper: `theme.watching_cuts`
 collects every text drawn cut with "…"; a player's name may be cut (it is the player's
-own), anything else cut is a label nobody can read.
+own), anything else cut is a label nobody can read. And every touch target there is at
+least 44 px, what a finger needs.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ SIZE = (800, 480)
 
 
 def cuts_in(db: str, clock: SimClock, state: str, lang: str) -> set[tuple[str, str, str]]:
-    """Every (tab, words) cut in `state`, each tab drawn once at 800×480."""
+    """Every (state, tab, words) cut in `state`, each tab drawn once at 800×480; a button
+    smaller than 44 px counts as a cut too, its size for its words."""
     make_state(db, clock, state)
     set_language(lang)
     found: set[tuple[str, str, str]] = set()
@@ -37,13 +39,15 @@ def cuts_in(db: str, clock: SimClock, state: str, lang: str) -> set[tuple[str, s
                 screen.draw(pygame.Surface(SIZE))
             found |= {(state, name, words) for words, _width in cut
                       if words not in PLAYERS}
+            found |= {(state, name, f"{b.key} is {b.rect.size}") for b in screen.buttons()
+                      if min(b.rect.size) < 44}
     return found
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("state", STATES)
-def test_no_director_label_is_cut_at_800x480(state: str, lang: str, db: str,
-                                             clock: SimClock) -> None:
+def test_no_director_label_is_cut_nor_target_small_at_800x480(
+        state: str, lang: str, db: str, clock: SimClock) -> None:
     pygame.font.init()
     found = cuts_in(db, clock, state, lang)
-    assert not found, f"labels cut short ({lang}): {sorted(found)}"
+    assert not found, f"cut labels or small targets ({lang}): {sorted(found)}"
