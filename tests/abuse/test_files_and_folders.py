@@ -53,6 +53,22 @@ def test_no_command_makes_folders_it_was_not_asked_to(tmp_path: Path,
     assert list(tmp_path.iterdir()) == []
 
 
+def test_the_users_own_data_folder_is_made_when_nothing_else_is_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The other side of the rule: with no --duel-log, the duel log goes to the user's data
+    folder, which is the program's to make (a first run on a new machine has none)."""
+    from uno_showdown.apps.commands.options import default_duel_log, open_duel_log
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    log = open_duel_log(None)
+    try:
+        assert default_duel_log().parent.is_dir()
+        assert default_duel_log().parent.is_relative_to(tmp_path)
+    finally:
+        log.close()
+
+
 @pytest.mark.parametrize("kind", ["fifo", "device", "folder"])
 def test_import_refuses_what_is_not_a_file(tmp_path: Path, kind: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:

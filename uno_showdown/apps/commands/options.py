@@ -86,6 +86,8 @@ def open_duel_log(path: str | Path | None, option: str = "--duel-log", *,
 
     target = Path(path) if path else default_duel_log()
     try:
+        if not path:  # the user's data folder is ours to make; a folder given never is
+            target.parent.mkdir(parents=True, exist_ok=True)
         return DuelLog(target, warn=warn)
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
