@@ -12,13 +12,13 @@ in a speed record).
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from uno_showdown.adapters.store.errors import StoreBusyError, StoreError
 from uno_showdown.adapters.store.games import Store
@@ -33,7 +33,16 @@ from uno_showdown.contract.events import (
 from uno_showdown.contract.worker import DropPolicy, Unfinished, Worker
 from uno_showdown.core.table.records import DuelRow
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
+
+
+def _log() -> logging.Logger:
+    """This module's logger, looked up when there is something to log: importing logging
+    costs every command that opens the games file and logs nothing (a Pi pays per import)."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,10 +227,10 @@ class DuelRecorder:
         opponent = names.get(event.opponent)
         game = self.current_game()
         if not challenger or not opponent:  # a duel of the seats: nobody is credited
-            log.info("duel %d named no players: not recorded with a game", event.duel_id)
+            _log().info("duel %d named no players: not recorded with a game", event.duel_id)
             return
         if game is None:
-            log.warning("duel %d not recorded with a game: no game is open", event.duel_id)
+            _log().warning("duel %d not recorded with a game: no game is open", event.duel_id)
             return
         pending = PendingDuel(
             event.duel_id, game[0], game[1], challenger, opponent,
@@ -281,9 +290,11 @@ class DuelRecorder:
             except StoreBusyError as exc:
                 self.failures += 1
                 # Once is news; the tries that follow only while it lasts.
-                log.log(logging.WARNING if pause == RETRY_FIRST_S else logging.INFO,
-                        "cannot record duels just now (%s); trying again in %.1f s",
-                        exc, pause)
+                import logging
+
+                _log().log(logging.WARNING if pause == RETRY_FIRST_S else logging.INFO,
+                           "cannot record duels just now (%s); trying again in %.1f s",
+                           exc, pause)
                 if self._work.wait_closing(pause):
                     raise Unfinished from exc
                 pause = min(RETRY_MAX_S, pause * 2)
@@ -319,7 +330,7 @@ class DuelRecorder:
         except StoreBusyError:
             raise
         except StoreError as exc:  # the data refuses it (a player renamed, a game deleted)
-            log.warning("%s not recorded with game %d: %s", p.describe(), p.game_id, exc)
+            _log().warning("%s not recorded with game %d: %s", p.describe(), p.game_id, exc)
             with self._lock:
                 self._forget(p)
             return

@@ -20,6 +20,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from uno_showdown.apps.commands.help_format import Formatter
+
 #: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
 #: place for that line: the modules give their parsers none).
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -64,31 +66,6 @@ def one_line(message: str) -> str:
     return "".join(ch if ch == " " or ch.isprintable() else ascii(ch)[1:-1] for ch in message)
 
 
-def _columns() -> int:
-    """The terminal's width, as `shutil.get_terminal_size` finds it (`COLUMNS`, else the
-    terminal on standard output, else 80), without importing shutil, and bz2 and lzma with it:
-    argparse's formatter does that for every parser it builds, help or not."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's help layout, measuring the terminal with `_columns`."""
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position,
-                         _columns() - 2 if width is None else width)
-
-
 class OneLineParser(argparse.ArgumentParser):
     """argparse's parser, but a bad option is one line on stderr and exit status 2.
 
@@ -98,7 +75,7 @@ class OneLineParser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
+        kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from uno_showdown.apps.commands import game_helpers as table_commands
 from uno_showdown.apps.commands.common import common_options, help_language
+from uno_showdown.apps.commands.help_format import Formatter
 from uno_showdown.apps.commands.scorekeeping import opened, opened_store, rules_line
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.events import ConfigError
@@ -35,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add `game` (new, round, edit, show, list, undo, redo, rename, join, export, import)."""
     help_language()
     common = common_options()
-    with_game = argparse.ArgumentParser(add_help=False, parents=[common])
+    with_game = argparse.ArgumentParser(add_help=False, parents=[common],
+                                        formatter_class=Formatter)
     with_game.add_argument("--game", type=int, metavar="ID",
                            help=_("the game (default: the most recent one)"))
 

@@ -35,7 +35,6 @@ stage) once that one has started.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -83,9 +82,17 @@ T = TypeVar("T")
 LAST_CARD_WAIT_S = 2.0
 
 if TYPE_CHECKING:  # a command that reads the games file pays for no log reading
+    import logging
+
     from uno_showdown.adapters.store.recover import LogReading
 
-log = logging.getLogger(__name__)
+
+def _log() -> logging.Logger:
+    """This module's logger, looked up when there is something to log: importing logging
+    costs every command that opens the games file and logs nothing (a Pi pays per import)."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 
 def _iso(now_us: int) -> str:
@@ -247,7 +254,7 @@ class CompanionApp:
             if left:
                 named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5
                                                else "")
-                log.warning(
+                _log().warning(
                     "%d duel(s) not recorded in %s (the file could not be written): %s; take "
                     "them back with `uno-showdown game duels --recover-from` and the duel log",
                     len(left), self.store.path, named)
