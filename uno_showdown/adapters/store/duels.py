@@ -62,8 +62,6 @@ def reaction_stats(
     duels: Iterable[DuelRow], players: Iterable[str] = ()
 ) -> dict[str, ReactionStats]:
     """Best and median reaction per player over `duels` (players without duels are listed empty)."""
-    from statistics import median  # here: a command that shows no duels never pays for it
-
     counts: dict[str, int] = {p: 0 for p in players}
     wins: dict[str, int] = {p: 0 for p in counts}
     times: dict[str, list[int]] = {p: [] for p in counts}
@@ -85,11 +83,21 @@ def reaction_stats(
             counts[name],
             wins.get(name, 0),
             min(times[name]) / 1000 if times[name] else None,
-            median(times[name]) / 1000 if times[name] else None,
+            _median_ms(times[name]),
             contested.get(name, 0),
         )
         for name in counts
     }
+
+
+def _median_ms(times_us: list[int]) -> float | None:
+    """The median of `times_us` in milliseconds, None for none. statistics is imported here:
+    a game with no timed duel (or a command that shows none) never pays for it."""
+    if not times_us:
+        return None
+    from statistics import median
+
+    return median(times_us) / 1000
 
 
 def _wall_clock() -> str:
