@@ -2,7 +2,9 @@
 
 Each part of the project defines its own subcommands in a module listed in `COMMANDS`,
 so the parts stay independent: the module's `register(subparsers)` adds its parsers and
-sets `func` on each; `func(args)` returns the exit status.
+sets `func` on each; `func(args)` returns the exit status. A module whose command has many
+actions sets `REGISTER_TAKES_WORDS = True` and is called `register(subparsers, words)` with
+the words after the command, to build only the action's parser they name.
 
 Start-up is kept short (a Pi pays for every import): only the module of the
 subcommand being run is imported, and those modules import their working code inside
@@ -155,7 +157,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub.required = True
     chosen = args[0] if args and args[0] in COMMANDS else None
     if chosen is not None:  # the others are never looked at: no parser for them
-        importlib.import_module(COMMANDS[chosen][0]).register(sub)
+        module = importlib.import_module(COMMANDS[chosen][0])
+        if getattr(module, "REGISTER_TAKES_WORDS", False):  # it builds only the action asked
+            module.register(sub, args[1:])
+        else:
+            module.register(sub)
         command = sub.choices[chosen]
         if not command.description:  # `points --help` says what the command is for
             line = COMMANDS[chosen][1]
