@@ -22,19 +22,15 @@ from typing import TYPE_CHECKING
 
 from uno_showdown.adapters.store.errors import StoreBusyError, StoreError
 from uno_showdown.adapters.store.games import Store
-from uno_showdown.contract.events import (
-    LaunchFailed,
-    Outcome,
-    ReactionsTimed,
-    Side,
-    VerdictContested,
-    VerdictGiven,
-)
 from uno_showdown.contract.worker import DropPolicy, Unfinished, Worker
 from uno_showdown.core.table.records import DuelRow
 
 if TYPE_CHECKING:
+    # The event types are imported when a duel is heard: `game show` and `game list` open
+    # the recorder but hear none, and pay for no import.
     import logging
+
+    from uno_showdown.contract.events import Side, VerdictGiven
 
 
 def _log() -> logging.Logger:
@@ -141,6 +137,8 @@ class PendingDuel:
 
     def launch_failed(self) -> None:
         """The unit never confirmed the launch: nobody won, nobody takes the cards."""
+        from uno_showdown.contract.events import Outcome
+
         self.outcome = Outcome.LAUNCH_FAILED.value
         self.winner = self.loser = None
 
@@ -217,6 +215,13 @@ class DuelRecorder:
     # -- events (the dispatcher's thread) --
 
     def __call__(self, event: object) -> None:
+        from uno_showdown.contract.events import (
+            LaunchFailed,
+            ReactionsTimed,
+            VerdictContested,
+            VerdictGiven,
+        )
+
         if isinstance(event, VerdictGiven):
             self._verdict(event)
         elif isinstance(event, ReactionsTimed):
@@ -227,6 +232,8 @@ class DuelRecorder:
             self._update(event.duel_id, launch_failed=True)
 
     def _verdict(self, event: VerdictGiven) -> None:
+        from uno_showdown.contract.events import Outcome
+
         result = event.result
         if result.outcome is Outcome.ABORTED:
             return  # nobody played it

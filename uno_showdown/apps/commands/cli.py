@@ -197,10 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                        "free some space or write somewhere else"), file=sys.stderr)
         return 2
     except Exception as exc:
-        # A ConfigError can only come from a command that loaded the contract; looking it up
-        # here rather than importing it keeps `points` from paying for the contract's import.
-        events = sys.modules.get("uno_showdown.contract.events")
-        if events is None or not isinstance(exc, events.ConfigError):
+        # A ConfigError can only come from a command that loaded the contract's errors; looking
+        # it up here rather than importing it keeps `--help` from paying for the import.
+        errors = sys.modules.get("uno_showdown.contract.errors")
+        if errors is None or not isinstance(exc, errors.ConfigError):
             raise
         print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
         return 2

@@ -20,8 +20,7 @@ from uno_showdown.apps.commands.common import common_options, help_language
 from uno_showdown.apps.commands.game_helpers import AddAction
 from uno_showdown.apps.commands.help_format import Formatter
 from uno_showdown.apps.commands.scorekeeping import opened, opened_store, rules_line
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.contract.events import ConfigError
+from uno_showdown.contract.errors import CompanionError, ConfigError
 from uno_showdown.contract.i18n import N_, _
 from uno_showdown.core.deck.editions import EDITIONS
 from uno_showdown.core.scoring import Entry, Option, ScoringMethod

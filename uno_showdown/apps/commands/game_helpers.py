@@ -13,8 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from uno_showdown.apps.commands.scorekeeping import opened, rules_line
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.contract.events import ConfigError
+from uno_showdown.contract.errors import CompanionError, ConfigError
 from uno_showdown.contract.i18n import _
 from uno_showdown.core.deck.editions import EDITIONS
 
