@@ -51,7 +51,6 @@ from uno_showdown.contract.i18n import _, set_language
 from uno_showdown.core.deck.cards import Card, parse_card
 from uno_showdown.core.deck.editions import Edition
 from uno_showdown.core.scoring import Rules
-from uno_showdown.core.table.deal import Opening, first_card
 from uno_showdown.core.table.game import Game, GameError, Hand, HistoryRow, Standing
 from uno_showdown.core.table.records import BoxedGame, DuelRow, GameInfo, Recorded
 from uno_showdown.core.table.timebox import Phase, State, TimeBoxError
@@ -86,6 +85,7 @@ if TYPE_CHECKING:  # a command that reads the games file pays for no log reading
 
     from uno_showdown.adapters.store.duels import DuelRecorder
     from uno_showdown.adapters.store.recover import LogReading
+    from uno_showdown.core.table.deal import Opening
 
 
 def _log() -> logging.Logger:
@@ -697,6 +697,8 @@ class CompanionApp:
         """What the first card turned up in the round in play means for who starts.
 
         A Reverse that lets the dealer start also turns the direction of play (saved)."""
+        from uno_showdown.core.table.deal import first_card  # only a table that turns one
+
         with self._lock:
             game = self._require()
             drawn = card if isinstance(card, Card) else parse_card(card)
