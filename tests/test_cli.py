@@ -89,13 +89,14 @@ def test_the_game_commands_typed_at_the_table_import_only_what_they_use(capsys, 
     """`game list`, `show` and `round` start fast on a Pi: none of the duel event types, no
     logging, no shutil (argparse's own help formatter imports it), no statistics for a game
     without timed duels, no platformdirs when the games file is named, no duel recorder
-    (none is heard), and no parser or scoring-method help of another action."""
+    (none is heard), no fractions for a game that divides nothing, and no parser or
+    scoring-method help of another action."""
     db = str(tmp_path / "games.db")
     assert main(["game", "new", "--edition", "showdown", "--method", "winner",
                  "--players", "Ann,Bob,Cid", "--db", db]) == 0
     capsys.readouterr()
     unused = {"uno_showdown.contract.events", "logging", "shutil", "statistics", "platformdirs",
-              "uno_showdown.adapters.store.duels"}
+              "uno_showdown.adapters.store.duels", "fractions"}
     for argv in (("game", "list", "--db", db), ("game", "show", "--db", db),
                  ("game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
                   "--hand", "Cid: r1")):
