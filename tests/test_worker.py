@@ -132,3 +132,40 @@ def test_a_handler_that_raises_is_logged_and_the_next_item_is_handled(
     assert worker.flush(5.0) and handled == [0, 2] and worker.failed == 1
     assert any("a broken listener failed on 1" in r.message for r in caplog.records)
     worker.close()
+
+
+def test_what_a_handler_queues_while_its_worker_closes_is_still_handled() -> None:
+    """The duel recorder writes a duel, then queues the reactions that came in meanwhile: a
+    close that began during the write must not lose them (the screen would show no time)."""
+    started, may_finish = threading.Event(), threading.Event()
+    handled: list[str] = []
+    worker: Worker[str]
+
+    def handle(item: str) -> None:
+        if item == "duel":
+            started.set()
+            assert may_finish.wait(10)
+            worker.put("reactions")  # the rest of this item, learnt while writing it
+        handled.append(item)
+
+    worker = Worker("recorder", handle, limit=10)
+    worker.put("duel")
+    assert started.wait(10)
+    closing = threading.Thread(target=lambda: left.append(worker.close(10)))
+    left: list[object] = []
+    closing.start()
+    assert _until(lambda: worker.closed)
+    worker.put("after close")  # anyone else is refused once closing
+    may_finish.set()
+    closing.join(20)
+    assert handled == ["duel", "reactions"]
+    assert not left[0].items and left[0].in_hand is None  # type: ignore[attr-defined]
+
+
+def _until(condition, timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.001)
+    return False

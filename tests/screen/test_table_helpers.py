@@ -133,8 +133,9 @@ def test_the_rules_view_shows_the_sheet_and_scrolls(db: Path) -> None:
     assert texts[0] == "Scoring" and "UNO Showdown: its own rules" in texts
     assert "Stacking · seed 001, Special rules" in texts
     assert "Showdown cards · seed 002, Showdowns" in texts  # every rule says whose word it is
+    # a long title wraps, its lines following on
     assert "The first card · our inference: seed 002 only says to turn the top card over; " \
-        "the table plays the first card as the classic rules (001) do" in texts
+        "the table plays the first card as the classic rules (001) do" in " ".join(texts)
     assert "Not in force" in texts
     assert not any(t.startswith("Draw Two") for t in texts)  # stacking replaces it
     assert not driver.enabled("up")

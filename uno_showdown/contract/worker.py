@@ -113,7 +113,7 @@ class BoundedQueue(Generic[T]):
         Raises nothing and waits for nothing but the append: a closed queue ignores it.
         """
         with self._cond:
-            if self.closed:
+            if self.closed and not self._follows_up():
                 return None
             lost = None
             if self._dropping or len(self._items) >= self.limit:
@@ -123,6 +123,11 @@ class BoundedQueue(Generic[T]):
                 self._put += 1
             self._notify()
             return lost
+
+    def _follows_up(self) -> bool:
+        """Whether the caller is the consumer itself queueing what its item left to do (a
+        `Worker`'s handler): that is part of the item, so closing must not refuse it."""
+        return False
 
     def _make_room(self, item: T) -> T | None:
         """The drop policy, said once (caller holds the lock)."""
@@ -235,6 +240,11 @@ class Worker(BoundedQueue[T]):
         if self._thread is None and not self.closed:
             self._start()
         return lost
+
+    def _follows_up(self) -> bool:
+        # While closing, the thread still works until the deadline: an item its handler
+        # queues (the rest of the item in hand) is taken, and `close` waits for it too.
+        return self._thread is not None and threading.current_thread() is self._thread
 
     def _start(self) -> None:
         with self._cond:

@@ -63,6 +63,8 @@ class Button:
                        color, bold=True, anchor="midbottom", max_width=inner)
             theme.text(surface, lines[1], (self.rect.centerx, self.rect.centery - 1), size,
                        color, bold=True, anchor="midtop", max_width=inner)
+        elif self.sublabel and self._label_on_two_lines(surface, color):
+            return
         elif self.sublabel:
             small = max(theme.MIN_TEXT_PX, self.font_px - 6)
             # A sublabel too long for one line ("действие, дикая" under a digit) takes two,
@@ -86,6 +88,28 @@ class Button:
         else:
             theme.text(surface, self.label, self.rect.center, self.font_px, color,
                        bold=True, anchor="center", max_width=inner)
+
+
+    def _label_on_two_lines(self, surface: pygame.Surface, color: theme.Color) -> bool:
+        """Draw a label too wide for one line ("другой картой" on a seven-key bar) on two,
+        over its sublabel, when the button is tall enough for three lines; True if drawn.
+        A label cut short says nothing, and a smaller type on two lines reads fine."""
+        inner = self.rect.width - 8
+        lines = two_lines(self.label, self.font_px, inner)
+        small = theme.MIN_TEXT_PX
+        size = min(self.font_px, (self.rect.height - small - 8) // 2)
+        if lines is None or size < theme.MIN_TEXT_PX:
+            return False
+        size = min(theme.fit(line, size, inner, bold=True)[1] for line in lines)
+        if any(theme.fit(line, size, inner, bold=True)[0] != line for line in lines):
+            return False
+        top = self.rect.centery - (2 * size + small) // 2
+        for i, line in enumerate(lines):
+            theme.text(surface, line, (self.rect.centerx, top + i * size), size, color,
+                       bold=True, anchor="midtop", max_width=inner)
+        theme.text(surface, self.sublabel, (self.rect.centerx, top + 2 * size + 1), small,
+                   color, anchor="midtop", max_width=inner)
+        return True
 
 
 def two_lines(label: str, size: int, width: int) -> tuple[str, str] | None:

@@ -92,12 +92,16 @@ def draw_lines(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[Line]
     cols = columns(rect)
     header = pygame.Rect(rect.x, rect.y, rect.width, line_h)
     pygame.draw.rect(surface, theme.PANEL, header, border_radius=6)
-    for x, side, title in cols:
+    for i, (x, side, title) in enumerate(cols):
         anchor = "midleft" if side < 0 else "midright"
         if title == "#":
             anchor = "center"
+        # A right-aligned title ends at its column and starts after the one before ends, so
+        # "Игры" and "Результат" keep a gap on a narrow table (the type shrinks to fit).
+        before = cols[i - 1] if i else None
+        room = x - before[0] - 10 if before is not None and before[1] >= 0 and i > 2 else 96
         theme.text(surface, title, (x, header.centery), 15, theme.TEXT_DIM, bold=True,
-                   anchor=anchor, max_width=96 if side >= 0 else None)
+                   anchor=anchor, max_width=min(96, room) if side >= 0 else None)
     body = pygame.Rect(rect.x, rect.y + line_h + 4, rect.width, rect.height - line_h - 4)
     clip = surface.get_clip()
     surface.set_clip(body)

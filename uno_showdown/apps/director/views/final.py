@@ -92,14 +92,20 @@ class FinalView(DirectorView):
                        max_width=box.width)
             draw_lines(surface, box, snap.final, None)
         else:
-            theme.text(surface, _("The final is not seated yet"), (box.centerx, box.centery - 40),
-                       22, bold=True, anchor="center", max_width=box.width)
             hint = (_("The {n} best qualifiers play it.").format(n=snap.settings.finalists)
                     if snap.qualifying_done
                     else _("Once every qualifying table is done, the best {n} play it.").format(
                         n=snap.settings.finalists))
-            theme.text(surface, hint, (box.centerx, box.centery - 8), 17, theme.TEXT_DIM,
-                       anchor="center", max_width=box.width)
+            # The hint may take two lines (Armenian's at 800×480): cut, it would say nothing.
+            # The title and the hint then move up a line, clear of the seat button below.
+            lines = theme.wrap(hint, 17, box.width - 16, max_lines=2)
+            up = 22 * (len(lines) - 1)
+            theme.text(surface, _("The final is not seated yet"),
+                       (box.centerx, box.centery - 40 - up), 22, bold=True, anchor="center",
+                       max_width=box.width)
+            for i, line in enumerate(lines):
+                theme.text(surface, line, (box.centerx, box.centery - 8 - up + i * 22), 17,
+                           theme.TEXT_DIM, anchor="center", max_width=box.width - 16)
         self._draw_awards(surface, snap)
 
     def _draw_awards(self, surface: pygame.Surface, snap: Any) -> None:

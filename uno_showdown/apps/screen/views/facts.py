@@ -7,6 +7,7 @@ about drawing and the wording lives in one place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -72,7 +73,8 @@ def game_line(app: CompanionApp) -> str:
     if game is None:
         return ""
     rules = game.rules
-    parts = [game.edition.title, core_(rules.method.title).split(":")[0]]
+    # The method's name, before its colon: ":" or Armenian's "՝" ("թիմեր՝ …" is "teams: …").
+    parts = [game.edition.title, re.split("[:՝]", core_(rules.method.title))[0]]
     if rules.target is not None and rules.method.takes_target:
         parts.append(_("to {points}").format(points=rules.target))
     parts += [core_(OPTIONS[key].label) for key in rules.modifiers]

@@ -726,9 +726,7 @@ class RoundEntryView(View):
                      else _("Round {n}: the order they went out").format(n=self.editing))
             drawn = theme.text(surface, title, (r.x + 24, r.y + 16), 24, bold=True,
                                max_width=r.width * 2 // 3 - 24)
-            theme.text(surface, facts.game_line(self.app), (r.right - 24, r.y + 22), 16,
-                       theme.TEXT_DIM, anchor="topright",
-                       max_width=min(r.width // 3, r.right - 24 - drawn.right - 16))
+            self._draw_game_line(surface, min(r.width // 3, r.right - 24 - drawn.right - 16))
             theme.text(surface, _("the last one left is placed by itself"),
                        (r.x + 24, self.bar_rect().y - 4), 16, theme.TEXT_DIM,
                        anchor="bottomleft", max_width=r.width - 48)
@@ -737,11 +735,28 @@ class RoundEntryView(View):
                      _("Round {n}: who went out?").format(n=self.editing))
             drawn = theme.text(surface, title, (r.x + 24, r.y + 16), 26, bold=True,
                                max_width=r.width // 2 - 24)
-            theme.text(surface, facts.game_line(self.app), (r.right - 24, r.y + 22), 16,
-                       theme.TEXT_DIM, anchor="topright",
-                       max_width=min(r.width // 2, r.right - 24 - drawn.right - 16))
+            self._draw_game_line(surface, min(r.width // 2, r.right - 24 - drawn.right - 16))
         else:
             self._draw_strip(surface)
+
+    def _draw_game_line(self, surface: pygame.Surface, width: int) -> None:
+        """The game line right of the title; too long for one line (Armenian's "UNO Showdown
+        · հաղթողը հավաքում է · …" at 800×480), it breaks at a " · " into two smaller ones,
+        which still end above the players' buttons."""
+        r = self.rect
+        line = facts.game_line(self.app)
+        if theme.fit(line, 16, width)[0] == line:
+            theme.text(surface, line, (r.right - 24, r.y + 22), 16, theme.TEXT_DIM,
+                       anchor="topright", max_width=width)
+            return
+        parts = line.split(" · ")
+        cut = min(range(1, len(parts)),
+                  key=lambda i: max(theme.font(14).size(" · ".join(parts[:i]))[0],
+                                    theme.font(14).size(" · ".join(parts[i:]))[0]),
+                  default=len(parts))
+        for i, half in enumerate((" · ".join(parts[:cut]), " · ".join(parts[cut:]))):
+            theme.text(surface, half, (r.right - 24, r.y + 14 + i * 18), 14, theme.TEXT_DIM,
+                       anchor="topright", max_width=width)
 
     def draw(self, surface: pygame.Surface) -> None:
         super().draw(surface)

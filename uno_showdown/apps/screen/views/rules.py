@@ -94,8 +94,9 @@ class RulesView(View):
         for section, entries in self.sections():
             lines.append((section, SECTION_PX, theme.ACCENT, True, 14 if lines else 0))
             for title, text in entries:
-                if title:
-                    lines.append((title, TITLE_PX, theme.TEXT, True, 8))
+                # A title with its source ("The challenge · our inference: …") wraps too.
+                for i, part in enumerate(theme.wrap(title, TITLE_PX, width, bold=True)):
+                    lines.append((part, TITLE_PX, theme.TEXT, True, 0 if i else 8))
                 for i, part in enumerate(theme.wrap(text, BODY_PX, width)):
                     lines.append((part, BODY_PX, theme.TEXT_DIM, False, 0 if title or i else 6))
         self.lines = lines
