@@ -92,7 +92,7 @@ def test_the_recorder_remembers_a_fixed_number_of_duels(tmp_path) -> None:
     app = CompanionApp.open(tmp_path / "games.db", lang="en")
     app.new_game("classic", "winner", ["Ann", "Bob"])
     players = {Side.LEFT: "Ann", Side.RIGHT: "Bob"}
-    recorder = app._recorder
+    recorder = app._duel_recorder()
     peaks: dict[str, int] = {}
     duels = 20 * REMEMBERED
     for n in range(1, duels + 1):

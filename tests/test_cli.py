@@ -85,6 +85,42 @@ def test_help_and_points_import_no_subcommands_code() -> None:
     assert not {"csv", "statistics", "uno_showdown.adapters.store.transfer"} & listing
 
 
+def test_the_game_commands_typed_at_the_table_import_only_what_they_use(capsys, tmp_path) -> None:
+    """`game list`, `show` and `round` start fast on a Pi: none of the duel event types, no
+    logging, no shutil (argparse's own help formatter imports it), no statistics for a game
+    without timed duels, no platformdirs when the games file is named, no duel recorder
+    (none is heard), no fractions for a game that divides nothing, and no parser or
+    scoring-method help of another action."""
+    db = str(tmp_path / "games.db")
+    assert main(["game", "new", "--edition", "showdown", "--method", "winner",
+                 "--players", "Ann,Bob,Cid", "--db", db]) == 0
+    capsys.readouterr()
+    unused = {"uno_showdown.contract.events", "logging", "shutil", "statistics", "platformdirs",
+              "uno_showdown.adapters.store.duels", "fractions"}
+    for argv in (("game", "list", "--db", db), ("game", "show", "--db", db),
+                 ("game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
+                  "--hand", "Cid: r1")):
+        listed = imported_by(*argv)
+        assert "uno_showdown.adapters.store.games" in listed, argv  # it did its work
+        assert not unused & listed, (argv, unused & listed)
+    assert "Ann" in run_cli(capsys, "game", "show", "--db", db, "--rounds")[1]
+
+
+def test_every_game_action_still_has_its_help(capsys) -> None:
+    """`game` builds only the parser of the action named; each still shows its own help,
+    and `game --help` lists them all."""
+    with pytest.raises(SystemExit):
+        main(["game", "--help"])
+    listing = capsys.readouterr().out
+    names = re.findall(r"^    ([a-z-]+)(?:  |$)", listing, re.M)
+    assert {"new", "round", "show", "list", "house-rules", "first-card"} <= set(names)
+    for name in names:
+        with pytest.raises(SystemExit) as exc:
+            main(["game", name, "--help"])
+        assert exc.value.code == 0
+        assert f"usage: uno-showdown game {name}" in capsys.readouterr().out, name
+
+
 def test_version_is_the_packages(capsys) -> None:
     from importlib.metadata import version
 

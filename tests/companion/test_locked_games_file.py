@@ -56,14 +56,14 @@ def table(tmp_path: Path) -> tuple[CompanionApp, FakeUnit, ShowdownService, Hear
 
 def test_a_locked_file_delays_nothing_and_the_duel_is_recorded_once_it_is_free(tmp_path):
     app, unit, service, heard, _log = table(tmp_path)
-    app._recorder.busy_timeout_s = 0.05  # each try gives up quickly: it is tried again
+    app._duel_recorder().busy_timeout_s = 0.05  # each try gives up quickly: it is tried again
     with locked(tmp_path / "games.db"):
         started = time.monotonic()
         duel(service, unit, heard, {L: "Ann", R: "Bob"}, 180, 240)
         assert time.monotonic() - started < 2.0  # the loop never waited on the file
         assert [type(e) for e in heard if isinstance(e, VerdictGiven)] == [VerdictGiven]
         assert not app.flush_duels(1.0)  # still pending: the file is locked
-        assert app._recorder.failures >= 1
+        assert app._duel_recorder().failures >= 1
         assert app.pending_duels() == ["duel 1 (Ann vs Bob)"]
         assert app.refresh() is False or app.duels() == []  # the screen is not held up
     assert app.flush_duels(10.0)  # tried again once the lock is gone

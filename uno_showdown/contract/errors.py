@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 
+class ConfigError(ValueError):
+    """Bad input or configuration from the user: printed as one line, exit status 2.
+
+    The message says what was wrong and what to do, in one sentence. Also named by
+    `contract.events`; defined here so the commands that read the games file need none of
+    the event types.
+    """
+
+
 class CompanionError(ValueError):
     """Something the person at the table typed or chose cannot be done; the message says why."""
 

@@ -16,7 +16,9 @@ error with the types below, and with no other: one type per concept.
   Listeners hear them on a thread of their own, never on the loop that owns time.
 * `ConfigError`: bad input or configuration from the person at the table; every command
   prints its message as one line and exits with status 2. Adapters raise it too, so no
-  layer below the command line needs the command line.
+  layer below the command line needs the command line. It is defined in `contract.errors`
+  (and named here too), so a command that only reads the games file imports none of the
+  event types.
 
 Times are integers in microseconds on the unit's own monotonic clock (`*_us`).
 """
@@ -27,6 +29,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from uno_showdown.contract.errors import ConfigError
 
 __all__ = [
     "Beep",
@@ -52,13 +56,6 @@ __all__ = [
     "VerdictContested",
     "VerdictGiven",
 ]
-
-
-class ConfigError(ValueError):
-    """Bad input or configuration from the user: printed as one line, exit status 2.
-
-    The message says what was wrong and what to do, in one sentence.
-    """
 
 
 # --- sides --------------------------------------------------------------------

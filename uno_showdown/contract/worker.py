@@ -24,17 +24,26 @@ adapters alike.
 from __future__ import annotations
 
 import enum
-import logging
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 __all__ = ["BoundedQueue", "DropPolicy", "Leftover", "Unfinished", "Worker"]
 
-log = logging.getLogger(__name__)
+
+if TYPE_CHECKING:
+    import logging
+
+
+def _log() -> logging.Logger:
+    """This module's logger, looked up when there is something to log: importing logging
+    costs every command that opens the games file and logs nothing (a Pi pays per import)."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -126,14 +135,14 @@ class BoundedQueue(Generic[T]):
                 self.policy is DropPolicy.OLDEST or self._resumes is None
                 or self._resumes(item)):
             self._dropping = False
-            log.warning("%s takes %s again; %d %s dropped so far", self.name,
+            _log().warning("%s takes %s again; %d %s dropped so far", self.name,
                         self._noun[1], self.dropped, self._noun[1])
         if len(self._items) < self.limit and not (
                 self._dropping and self.policy is DropPolicy.NEWEST):
             return None
         if not self._dropping:
             self._dropping = True
-            log.error("%s has not taken %s for %d %s: dropping the %s until it does",
+            _log().error("%s has not taken %s for %d %s: dropping the %s until it does",
                       self.name, self._noun[0], self.limit, self._noun[1],
                       "oldest" if self.policy is DropPolicy.OLDEST else "new ones")
         self.dropped += 1
@@ -258,7 +267,7 @@ class Worker(BoundedQueue[T]):
                     self._unfinished.append(item)
             except Exception:  # a broken handler must not stop the items after it
                 self.failed += 1
-                log.exception("%s failed on %r", self.name, item)
+                _log().exception("%s failed on %r", self.name, item)
             finally:
                 with self._cond:
                     self._in_hand = None

@@ -14,7 +14,6 @@ from types import MappingProxyType
 
 from uno_showdown.adapters.store.errors import StoreError
 from uno_showdown.adapters.store.games_file import GamesFile
-from uno_showdown.contract.events import Outcome
 from uno_showdown.contract.i18n import _
 from uno_showdown.core.table.names import name_key
 from uno_showdown.core.table.records import DuelRow
@@ -128,6 +127,8 @@ class Duels:
     def set_launch_failed(self, duel_id: int) -> None:
         """The unit never confirmed the duel's launch: it ends as launch failed, and nobody
         is credited a win or the cards (the reaction times stay: the presses happened)."""
+        from uno_showdown.contract.events import Outcome  # the event types: only for a duel
+
         with self.file.transaction() as conn:
             self._touch(conn, duel_id)
             conn.execute("UPDATE duels SET outcome = ?, winner_id = NULL, loser_id = NULL "

@@ -5,82 +5,38 @@ player names the duel was loaded with (`players`: side -> name). `DuelRecorder` 
 verdict into a stored duel of the current game. The verdict does not wait for the slower
 press, so the service follows it with `ReactionsTimed` (both reaction times); the recorder
 then completes the stored duel's times, and `VerdictContested` marks it contested. Aborted
-duels are not recorded: nobody played them. Reaction statistics are pure: best and median
-of the presses that came after "go" (an early press has a negative reaction and no place
-in a speed record).
+duels are not recorded: nobody played them. The reaction statistics are in `duel_stats`.
 """
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from uno_showdown.adapters.store.errors import StoreBusyError, StoreError
 from uno_showdown.adapters.store.games import Store
-from uno_showdown.contract.events import (
-    LaunchFailed,
-    Outcome,
-    ReactionsTimed,
-    Side,
-    VerdictContested,
-    VerdictGiven,
-)
 from uno_showdown.contract.worker import DropPolicy, Unfinished, Worker
 from uno_showdown.core.table.records import DuelRow
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    # The event types are imported when a duel is heard: `game show` and `game list` open
+    # the recorder but hear none, and pay for no import.
+    import logging
+
+    from uno_showdown.contract.events import Side, VerdictGiven
 
 
-@dataclass(frozen=True, slots=True)
-class ReactionStats:
-    """One player's duels: how many, how many won, best and median reaction in milliseconds."""
+def _log() -> logging.Logger:
+    """This module's logger, looked up when there is something to log: importing logging
+    costs every command that opens the games file and logs nothing (a Pi pays per import)."""
+    import logging
 
-    name: str
-    duels: int
-    wins: int
-    best_ms: float | None
-    median_ms: float | None
-    #: Of those duels, how many are contested (a press came too late to be counted).
-    contested: int = 0
-
-
-def reaction_stats(
-    duels: Iterable[DuelRow], players: Iterable[str] = ()
-) -> dict[str, ReactionStats]:
-    """Best and median reaction per player over `duels` (players without duels are listed empty)."""
-    from statistics import median  # here: a command that shows no duels never pays for it
-
-    counts: dict[str, int] = {p: 0 for p in players}
-    wins: dict[str, int] = {p: 0 for p in counts}
-    times: dict[str, list[int]] = {p: [] for p in counts}
-    contested: dict[str, int] = {p: 0 for p in counts}
-    for duel in duels:
-        for name in (duel.challenger, duel.opponent):
-            counts[name] = counts.get(name, 0) + 1
-            contested[name] = contested.get(name, 0) + int(duel.contested)
-            wins.setdefault(name, 0)
-            times.setdefault(name, [])
-            us = duel.reaction_us.get(name)
-            if us is not None and us >= 0:
-                times[name].append(us)
-        if duel.winner is not None:
-            wins[duel.winner] = wins.get(duel.winner, 0) + 1
-    return {
-        name: ReactionStats(
-            name,
-            counts[name],
-            wins.get(name, 0),
-            min(times[name]) / 1000 if times[name] else None,
-            median(times[name]) / 1000 if times[name] else None,
-            contested.get(name, 0),
-        )
-        for name in counts
-    }
+    return logging.getLogger(__name__)
 
 
 def _wall_clock() -> str:
@@ -124,6 +80,8 @@ class PendingDuel:
 
     def launch_failed(self) -> None:
         """The unit never confirmed the launch: nobody won, nobody takes the cards."""
+        from uno_showdown.contract.events import Outcome
+
         self.outcome = Outcome.LAUNCH_FAILED.value
         self.winner = self.loser = None
 
@@ -200,6 +158,13 @@ class DuelRecorder:
     # -- events (the dispatcher's thread) --
 
     def __call__(self, event: object) -> None:
+        from uno_showdown.contract.events import (
+            LaunchFailed,
+            ReactionsTimed,
+            VerdictContested,
+            VerdictGiven,
+        )
+
         if isinstance(event, VerdictGiven):
             self._verdict(event)
         elif isinstance(event, ReactionsTimed):
@@ -210,6 +175,8 @@ class DuelRecorder:
             self._update(event.duel_id, launch_failed=True)
 
     def _verdict(self, event: VerdictGiven) -> None:
+        from uno_showdown.contract.events import Outcome
+
         result = event.result
         if result.outcome is Outcome.ABORTED:
             return  # nobody played it
@@ -218,10 +185,10 @@ class DuelRecorder:
         opponent = names.get(event.opponent)
         game = self.current_game()
         if not challenger or not opponent:  # a duel of the seats: nobody is credited
-            log.info("duel %d named no players: not recorded with a game", event.duel_id)
+            _log().info("duel %d named no players: not recorded with a game", event.duel_id)
             return
         if game is None:
-            log.warning("duel %d not recorded with a game: no game is open", event.duel_id)
+            _log().warning("duel %d not recorded with a game: no game is open", event.duel_id)
             return
         pending = PendingDuel(
             event.duel_id, game[0], game[1], challenger, opponent,
@@ -281,9 +248,11 @@ class DuelRecorder:
             except StoreBusyError as exc:
                 self.failures += 1
                 # Once is news; the tries that follow only while it lasts.
-                log.log(logging.WARNING if pause == RETRY_FIRST_S else logging.INFO,
-                        "cannot record duels just now (%s); trying again in %.1f s",
-                        exc, pause)
+                import logging
+
+                _log().log(logging.WARNING if pause == RETRY_FIRST_S else logging.INFO,
+                           "cannot record duels just now (%s); trying again in %.1f s",
+                           exc, pause)
                 if self._work.wait_closing(pause):
                     raise Unfinished from exc
                 pause = min(RETRY_MAX_S, pause * 2)
@@ -319,7 +288,7 @@ class DuelRecorder:
         except StoreBusyError:
             raise
         except StoreError as exc:  # the data refuses it (a player renamed, a game deleted)
-            log.warning("%s not recorded with game %d: %s", p.describe(), p.game_id, exc)
+            _log().warning("%s not recorded with game %d: %s", p.describe(), p.game_id, exc)
             with self._lock:
                 self._forget(p)
             return

@@ -26,8 +26,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Self
 
-import platformdirs
-
 from uno_showdown.adapters.store import schema
 from uno_showdown.adapters.store.errors import StoreBusyError, StoreError
 from uno_showdown.adapters.store.games_schema import PART, SCHEMA_VERSION
@@ -38,7 +36,12 @@ DB_NAME = "games.sqlite3"
 
 
 def default_db_path() -> Path:
-    """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown)."""
+    """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown).
+
+    platformdirs is imported here, not with the module: a command given `--db` never asks
+    for the default, and a Pi pays for each import at every start."""
+    import platformdirs
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
 
 

@@ -2,7 +2,9 @@
 
 Each part of the project defines its own subcommands in a module listed in `COMMANDS`,
 so the parts stay independent: the module's `register(subparsers)` adds its parsers and
-sets `func` on each; `func(args)` returns the exit status.
+sets `func` on each; `func(args)` returns the exit status. A module whose command has many
+actions sets `REGISTER_TAKES_WORDS = True` and is called `register(subparsers, words)` with
+the words after the command, to build only the action's parser they name.
 
 Start-up is kept short (a Pi pays for every import): only the module of the
 subcommand being run is imported, and those modules import their working code inside
@@ -19,6 +21,8 @@ import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
+
+from uno_showdown.apps.commands.help_format import Formatter
 
 #: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
 #: place for that line: the modules give their parsers none).
@@ -64,31 +68,6 @@ def one_line(message: str) -> str:
     return "".join(ch if ch == " " or ch.isprintable() else ascii(ch)[1:-1] for ch in message)
 
 
-def _columns() -> int:
-    """The terminal's width, as `shutil.get_terminal_size` finds it (`COLUMNS`, else the
-    terminal on standard output, else 80), without importing shutil, and bz2 and lzma with it:
-    argparse's formatter does that for every parser it builds, help or not."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
-class _Formatter(argparse.HelpFormatter):
-    """argparse's help layout, measuring the terminal with `_columns`."""
-
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position,
-                         _columns() - 2 if width is None else width)
-
-
 class OneLineParser(argparse.ArgumentParser):
     """argparse's parser, but a bad option is one line on stderr and exit status 2.
 
@@ -98,7 +77,7 @@ class OneLineParser(argparse.ArgumentParser):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
+        kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
@@ -178,7 +157,11 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub.required = True
     chosen = args[0] if args and args[0] in COMMANDS else None
     if chosen is not None:  # the others are never looked at: no parser for them
-        importlib.import_module(COMMANDS[chosen][0]).register(sub)
+        module = importlib.import_module(COMMANDS[chosen][0])
+        if getattr(module, "REGISTER_TAKES_WORDS", False):  # it builds only the action asked
+            module.register(sub, args[1:])
+        else:
+            module.register(sub)
         command = sub.choices[chosen]
         if not command.description:  # `points --help` says what the command is for
             line = COMMANDS[chosen][1]
@@ -214,10 +197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                        "free some space or write somewhere else"), file=sys.stderr)
         return 2
     except Exception as exc:
-        # A ConfigError can only come from a command that loaded the contract; looking it up
-        # here rather than importing it keeps `points` from paying for the contract's import.
-        events = sys.modules.get("uno_showdown.contract.events")
-        if events is None or not isinstance(exc, events.ConfigError):
+        # A ConfigError can only come from a command that loaded the contract's errors; looking
+        # it up here rather than importing it keeps `--help` from paying for the import.
+        errors = sys.modules.get("uno_showdown.contract.errors")
+        if errors is None or not isinstance(exc, errors.ConfigError):
             raise
         print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from uno_showdown.apps.commands.help_format import Formatter
 from uno_showdown.contract import i18n
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import _
@@ -41,6 +42,6 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
 
 def common_options() -> argparse.ArgumentParser:
     """`--db` and `--lang` in a parser to give as `parents=` to a command's parser."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
     add_common_options(common)
     return common

@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING
 
 from uno_showdown.apps.commands import game_helpers as table_commands
 from uno_showdown.apps.commands.common import common_options, help_language
+from uno_showdown.apps.commands.game_helpers import AddAction
+from uno_showdown.apps.commands.help_format import Formatter
 from uno_showdown.apps.commands.scorekeeping import opened, opened_store, rules_line
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.contract.events import ConfigError
+from uno_showdown.contract.errors import CompanionError, ConfigError
 from uno_showdown.contract.i18n import N_, _
 from uno_showdown.core.deck.editions import EDITIONS
-from uno_showdown.core.scoring import METHODS, OPTIONS, Entry, Option, ScoringMethod
+from uno_showdown.core.scoring import Entry, Option, ScoringMethod
 from uno_showdown.core.table.timebox import Phase, clock_text
 
 if TYPE_CHECKING:  # the games file's code is imported when a `game` command runs
@@ -30,18 +31,36 @@ if TYPE_CHECKING:  # the games file's code is imported when a `game` command run
     from uno_showdown.core.table.game import Game, HistoryRow, Standing
     from uno_showdown.core.table.records import BoxedGame
 
+#: `register` is given the words after `game` (see `cli`).
+REGISTER_TAKES_WORDS = True
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add `game` (new, round, edit, show, list, undo, redo, rename, join, export, import)."""
+
+def register(sub: argparse._SubParsersAction, words: Sequence[str] = ()) -> None:
+    """Add `game` and its actions (new, round, edit, show, list, ...).
+
+    `words` are those after `game` on the command line: when the first is an action, only
+    that action's parser is built (a Pi pays, at every start, for the parsers, translated
+    help and scoring methods of the others); otherwise (`game --help`, a typo) all are."""
     help_language()
     common = common_options()
-    with_game = argparse.ArgumentParser(add_help=False, parents=[common])
+    with_game = argparse.ArgumentParser(add_help=False, parents=[common],
+                                        formatter_class=Formatter)
     with_game.add_argument("--game", type=int, metavar="ID",
                            help=_("the game (default: the most recent one)"))
 
     game = sub.add_parser("game")
     games = game.add_subparsers(dest="game_command", metavar="ACTION")
     games.required = True
+    actions = {**_ACTIONS, **table_commands.ACTIONS}
+    chosen = words[0] if words and words[0] in actions else None
+    for name, add in actions.items():
+        if chosen is None or name == chosen:
+            add(games, common, with_game)
+
+
+def _add_new(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+             with_game: argparse.ArgumentParser) -> None:
+    from uno_showdown.core.scoring import METHODS, OPTIONS  # every method: `new` only
 
     p = games.add_parser("new", parents=[common], help=_("start a game; prints its id"))
     p.add_argument("--edition", required=True,
@@ -58,21 +77,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     table_commands.add_new_game_arguments(p)
     p.set_defaults(func=cmd_new)
 
+
+def _add_round(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+               with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("round", parents=[with_game], help=_("record a round"))
     _round_arguments(p)
     table_commands.add_round_arguments(p)
     p.set_defaults(func=cmd_round)
 
+
+def _add_edit(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+              with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("edit", parents=[with_game], help=_("correct a past round"))
     p.add_argument("number", type=int, help=_("the round's number"))
     _round_arguments(p)
     table_commands.add_edit_arguments(p)
     p.set_defaults(func=cmd_edit)
 
+
+def _add_show(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+              with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("show", parents=[with_game], help=_("print the standings"))
     p.add_argument("--rounds", action="store_true", help=_("also print every round"))
     p.set_defaults(func=cmd_show)
 
+
+def _add_duels(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+               with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser(
         "duels", parents=[with_game],
         help=_("list the game's showdown duels, or take missing ones back from the duel log"))
@@ -81,19 +112,35 @@ def register(sub: argparse._SubParsersAction) -> None:
                           "that the games file lacks; running it again stores nothing twice"))
     p.set_defaults(func=cmd_duels)
 
+
+def _add_list(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+              with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("list", parents=[common], help=_("list the games kept"))
     p.set_defaults(func=cmd_list)
 
+
+def _add_undo(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+              with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("undo", parents=[with_game], help=_("take back the last round"))
     p.set_defaults(func=cmd_undo)
+
+
+def _add_redo(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+              with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("redo", parents=[with_game], help=_("put back the last undone round"))
     p.set_defaults(func=cmd_redo)
 
+
+def _add_rename(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+                with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("rename", parents=[with_game], help=_("rename a player"))
     p.add_argument("old", help=_("the player's name now"))
     p.add_argument("new", help=_("the new name"))
     p.set_defaults(func=cmd_rename)
 
+
+def _add_join(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+              with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("join", parents=[with_game],
                          help=_("add a late joiner, who plays from the next round"))
     p.add_argument("name", help=_("the new player"))
@@ -101,20 +148,44 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=_("seat number, 1 = first (default: last)"))
     p.set_defaults(func=cmd_join)
 
+
+def _add_export(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+                with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("export", parents=[with_game], help=_("write a game as JSON or CSV"))
     p.add_argument("--format", choices=("json", "csv"), default="json")
     p.add_argument("--output", metavar="FILE", help=_("file to write (default: standard output)"))
     p.set_defaults(func=cmd_export)
 
+
+def _add_import(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+                with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("import", parents=[common], help=_("read an exported game as a new game"))
     p.add_argument("file", help=_("a JSON or CSV file written by `game export`"))
     p.set_defaults(func=cmd_import)
 
-    table_commands.register(games, common, with_game)
+
+#: `game`'s actions in the order `game --help` lists them, each with what adds its parser;
+#: the helpers' actions (`game_helpers.ACTIONS`) follow.
+_ACTIONS: dict[str, AddAction] = {
+    "new": _add_new,
+    "round": _add_round,
+    "edit": _add_edit,
+    "show": _add_show,
+    "duels": _add_duels,
+    "list": _add_list,
+    "undo": _add_undo,
+    "redo": _add_redo,
+    "rename": _add_rename,
+    "join": _add_join,
+    "export": _add_export,
+    "import": _add_import,
+}
 
 
 def _option_help(option: Option) -> str:
     """An option, what it does, and the methods that take it (when not all do)."""
+    from uno_showdown.core.scoring import METHODS
+
     takers = [m.key for m in METHODS.values() if option.key in m.options]
     if len(takers) == len(METHODS):
         return f"{option.key} ({_(option.title)})"

@@ -9,12 +9,11 @@ same answers. Bad input is one line and exit status 2, before anything is writte
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from uno_showdown.apps.commands.scorekeeping import opened, rules_line
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.contract.events import ConfigError
+from uno_showdown.contract.errors import CompanionError, ConfigError
 from uno_showdown.contract.i18n import _
 from uno_showdown.core.deck.editions import EDITIONS
 
@@ -25,9 +24,8 @@ if TYPE_CHECKING:
 COLOURS = ("red", "yellow", "green", "blue", "wild")
 
 
-def register(games: argparse._SubParsersAction,
-             common: argparse.ArgumentParser, with_game: argparse.ArgumentParser) -> None:
-    """Add the helpers' actions to `uno-showdown game`."""
+def _add_house_rules(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+                     with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser(
         "house-rules", parents=[common],
         help=_("list the house rules a table can choose, with their keys"))
@@ -37,10 +35,16 @@ def register(games: argparse._SubParsersAction,
                    help=_("the scoring method (the championship fixes its rules)"))
     p.set_defaults(func=cmd_house_rules)
 
+
+def _add_rules(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+               with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("rules", parents=[with_game],
                          help=_("print the rule sheet in force: scoring, deck, house rules"))
     p.set_defaults(func=cmd_rules)
 
+
+def _add_direction(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+                   with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser(
         "direction", parents=[with_game],
         help=_("show or set the direction of play in the round in play (a Reverse: reverse)"))
@@ -48,6 +52,9 @@ def register(games: argparse._SubParsersAction,
                    help=_("clockwise, counterclockwise or reverse (default: show it)"))
     p.set_defaults(func=cmd_direction)
 
+
+def _add_item(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+              with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("item", parents=[with_game],
                          help=_("UNO Mario Kart: what the card turned by a Wild Item Box does"))
     p.add_argument("player", help=_("who played the Wild Item Box"))
@@ -62,10 +69,28 @@ def register(games: argparse._SubParsersAction,
                               "say)"))
     p.set_defaults(func=cmd_item)
 
+
+def _add_first_card(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
+                    with_game: argparse.ArgumentParser) -> None:
     p = games.add_parser("first-card", parents=[with_game],
                          help=_("who starts after the first card turned up in the round in play"))
     p.add_argument("card", help=_("the card, e.g. r5, grev, b+2, itembox"))
     p.set_defaults(func=cmd_first_card)
+
+
+#: What adds one action's parser to `uno-showdown game`, given its subparsers and the parents
+#: `common` (`--db`, `--lang`) and `with_game` (those and `--game`).
+AddAction = Callable[[argparse._SubParsersAction, argparse.ArgumentParser,
+                      argparse.ArgumentParser], None]
+
+#: The helpers' actions of `uno-showdown game`, in the order its help lists them.
+ACTIONS: dict[str, AddAction] = {
+    "house-rules": _add_house_rules,
+    "rules": _add_rules,
+    "direction": _add_direction,
+    "item": _add_item,
+    "first-card": _add_first_card,
+}
 
 
 def add_new_game_arguments(p: argparse.ArgumentParser) -> None:

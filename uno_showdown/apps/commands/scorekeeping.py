@@ -9,8 +9,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from uno_showdown.contract import i18n
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.contract.events import ConfigError
+from uno_showdown.contract.errors import CompanionError, ConfigError
 from uno_showdown.contract.i18n import _
 from uno_showdown.core.scoring import OPTIONS
 

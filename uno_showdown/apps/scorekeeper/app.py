@@ -35,7 +35,6 @@ stage) once that one has started.
 
 from __future__ import annotations
 
-import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -44,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from uno_showdown.adapters.store import wallclock
-from uno_showdown.adapters.store.duels import DuelRecorder, ReactionStats, reaction_stats
+from uno_showdown.adapters.store.duel_stats import ReactionStats, reaction_stats
 from uno_showdown.adapters.store.errors import GameChangedError
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.contract.errors import CompanionError
@@ -52,7 +51,6 @@ from uno_showdown.contract.i18n import _, set_language
 from uno_showdown.core.deck.cards import Card, parse_card
 from uno_showdown.core.deck.editions import Edition
 from uno_showdown.core.scoring import Rules
-from uno_showdown.core.table.deal import Opening, first_card
 from uno_showdown.core.table.game import Game, GameError, Hand, HistoryRow, Standing
 from uno_showdown.core.table.records import BoxedGame, DuelRow, GameInfo, Recorded
 from uno_showdown.core.table.timebox import Phase, State, TimeBoxError
@@ -83,9 +81,19 @@ T = TypeVar("T")
 LAST_CARD_WAIT_S = 2.0
 
 if TYPE_CHECKING:  # a command that reads the games file pays for no log reading
-    from uno_showdown.adapters.store.recover import LogReading
+    import logging
 
-log = logging.getLogger(__name__)
+    from uno_showdown.adapters.store.duels import DuelRecorder
+    from uno_showdown.adapters.store.recover import LogReading
+    from uno_showdown.core.table.deal import Opening
+
+
+def _log() -> logging.Logger:
+    """This module's logger, looked up when there is something to log: importing logging
+    costs every command that opens the games file and logs nothing (a Pi pays per import)."""
+    import logging
+
+    return logging.getLogger(__name__)
 
 
 def _iso(now_us: int) -> str:
@@ -202,8 +210,11 @@ class CompanionApp:
         self._duel_list: list[DuelRow] | None = None
         self._duel_stats: dict[str, ReactionStats] | None = None
         self._last_duel: DuelRow | None = None
-        self._recorder = DuelRecorder(store.path, self._current_game,
-                                      on_recorded=self._duel_recorded)
+        #: Made when the first duel is heard or waited for (`_duel_recorder`): a command that
+        #: only reads the file (`game show`) imports none of the recorder's code.
+        self._recorder: DuelRecorder | None = None
+        self._recorder_lock = threading.Lock()
+        self._recorder_closed = False  # `close` ran: a recorder made later is made closed
         self._boxed: BoxedGame | None = None
         #: Switch to a newer game when one appears in the file (see `refresh`).
         self.follows_newest_game = False
@@ -243,11 +254,13 @@ class CompanionApp:
         holds them, and `uno-showdown game duels --recover-from LOG` takes them back.
         """
         try:
-            left = self._recorder.close(flush_timeout_s)
+            with self._recorder_lock:
+                recorder, self._recorder_closed = self._recorder, True
+            left = recorder.close(flush_timeout_s) if recorder is not None else []
             if left:
                 named = ", ".join(left[:5]) + (f" and {len(left) - 5} more" if len(left) > 5
                                                else "")
-                log.warning(
+                _log().warning(
                     "%d duel(s) not recorded in %s (the file could not be written): %s; take "
                     "them back with `uno-showdown game duels --recover-from` and the duel log",
                     len(left), self.store.path, named)
@@ -256,11 +269,11 @@ class CompanionApp:
 
     def flush_duels(self, timeout_s: float = 5.0) -> bool:
         """Wait until every verdict heard so far is in the games file (False on timeout)."""
-        return self._recorder.flush(timeout_s)
+        return self._recorder is None or self._recorder.flush(timeout_s)
 
     def pending_duels(self) -> list[str]:
         """The duels heard but not yet in the games file, described for a person."""
-        return self._recorder.pending()
+        return [] if self._recorder is None else self._recorder.pending()
 
     def __enter__(self) -> CompanionApp:
         return self
@@ -644,7 +657,8 @@ class CompanionApp:
         if said is None:  # the duel just played decides: make sure it is read
             # a verdict heard here is written first (never under the lock: the recorder
             # takes it to tell this app what it wrote)
-            self._recorder.flush(LAST_CARD_WAIT_S)
+            if self._recorder is not None:  # none made: no verdict heard
+                self._recorder.flush(LAST_CARD_WAIT_S)
             with self._lock:
                 if game.id is not None:  # and one another program recorded is read
                     self._known_duels()
@@ -683,6 +697,8 @@ class CompanionApp:
         """What the first card turned up in the round in play means for who starts.
 
         A Reverse that lets the dealer start also turns the direction of play (saved)."""
+        from uno_showdown.core.table.deal import first_card  # only a table that turns one
+
         with self._lock:
             game = self._require()
             drawn = card if isinstance(card, Card) else parse_card(card)
@@ -780,7 +796,19 @@ class CompanionApp:
         Returns at once: the recorder writes on a thread and connection of its own, so a
         games file locked by another program holds up neither the caller nor the screen.
         """
-        self._recorder(event)
+        self._duel_recorder()(event)
+
+    def _duel_recorder(self) -> DuelRecorder:
+        """The recorder of the duels heard, made on the first (on the service's thread)."""
+        with self._recorder_lock:
+            if self._recorder is None:
+                from uno_showdown.adapters.store.duels import DuelRecorder
+
+                self._recorder = DuelRecorder(self.store.path, self._current_game,
+                                              on_recorded=self._duel_recorded)
+                if self._recorder_closed:  # as a recorder closed with the app: hears nothing
+                    self._recorder.close(0.0)
+            return self._recorder
 
     # -- the duel log --
 

@@ -20,14 +20,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from uno_showdown.contract.errors import RulesError
 from uno_showdown.contract.i18n import N_, _
 from uno_showdown.core.deck.cards import Card
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
+    from fractions import Fraction
+
     from uno_showdown.core.scoring.rules import Rules
 
 

@@ -5,7 +5,6 @@ reaches the target (500), and then the lowest result wins. A table seats 2 to 7 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
 from uno_showdown.contract.i18n import N_
@@ -13,6 +12,8 @@ from uno_showdown.core.scoring.base import Column, StandingFacts, Verdict
 from uno_showdown.core.scoring.own import OwnHand
 
 if TYPE_CHECKING:
+    from fractions import Fraction
+
     from uno_showdown.core.scoring.base import GameSoFar
     from uno_showdown.core.scoring.rules import Rules
 
@@ -21,6 +22,8 @@ def points_per_game(points: int, games: int) -> Fraction | None:
     """A player's result (seed 000): points ÷ games played, exact, so two results are equal
     only when they are; None before a game. The one place of the rule: a table's standings
     and the championship's across tables both ask it, so they always order players alike."""
+    from fractions import Fraction  # here: only a championship game divides
+
     return Fraction(points, games) if games else None
 
 

@@ -5,7 +5,6 @@ deals the next round. The standings count wins (fewer losses break a tie)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from uno_showdown.contract.i18n import N_, _, ngettext
@@ -18,7 +17,9 @@ from uno_showdown.core.scoring.base import (
     StandingFacts,
 )
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
+    from fractions import Fraction
+
     from uno_showdown.core.scoring.base import GameSoFar
 
 

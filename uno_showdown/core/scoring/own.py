@@ -4,13 +4,14 @@ who went out scores 0; whoever reaches the target (200) loses, everyone else win
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING, ClassVar
 
 from uno_showdown.contract.i18n import N_
 from uno_showdown.core.scoring.base import Entrant, RoundInput, RoundScore, ScoringMethod, Verdict
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
+    from fractions import Fraction
+
     from uno_showdown.core.scoring.rules import Rules
 
 

@@ -27,10 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from uno_showdown.contract.errors import GameError
 from uno_showdown.contract.i18n import _
@@ -53,6 +52,9 @@ from uno_showdown.core.table import house_rules as house
 # `check_name` stays importable from here: the one check of names lives in core.table.names.
 from uno_showdown.core.table.names import check_name, check_seat, check_unique, name_key
 from uno_showdown.core.table.turns import Direction, Seating
+
+if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
+    from fractions import Fraction
 
 MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
