@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from tests.screen.test_every_state import PAGES
-from tools import screenshots
+from tools import page_screenshots, screenshots
 
 ROOT = Path(__file__).resolve().parent.parent
 PICTURE = re.compile(r"!\[[^\]]*\]\((?:docs/)?screenshots/([^)\s]+\.png)\)")
@@ -19,7 +19,8 @@ def shown_in_the_docs() -> set[str]:
 
 
 def drawn() -> set[str]:
-    return {s.name for s in screenshots.SHOTS} | set(screenshots.EMULATOR_SHOTS)
+    return ({s.name for s in screenshots.SHOTS} | set(screenshots.EMULATOR_SHOTS)
+            | set(page_screenshots.NAMES))
 
 
 def test_every_picture_the_docs_show_is_drawn_by_the_project() -> None:

@@ -154,6 +154,11 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+#: The pictures `shoot` draws (docs/many-tables.md shows each).
+NAMES = ("many-tables-page-tv-1080p.png", "many-tables-page-tv-720p.png",
+         "many-tables-page-phone.png", "many-tables-page-phone-over.png")
+
+
 def shoot(out: Path = SHOTS) -> list[Path]:
     """Write the live page's screenshots; returns the files written."""
     from playwright.sync_api import sync_playwright

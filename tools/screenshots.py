@@ -265,8 +265,6 @@ NOT_DRAWN_YET = {
     "championship-standings.png": "the director's screen",
     "championship-table-clock.png": "a table's screen in a championship",
     "championship-table-last-deal.png": "a table's screen in a championship",
-    "many-tables-page-phone.png": "tools/page_screenshots.py (the live page's layouts)",
-    "many-tables-page-tv.png": "tools/page_screenshots.py (the live page's layouts)",
 }
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from tests.tables.conftest import Cluster
 from uno_showdown.adapters.broker.link import Inbound
+from uno_showdown.adapters.store.wallclock import wall_clock_us
 from uno_showdown.core.championship import messages as wire
 
 POISON = 149
@@ -40,8 +41,12 @@ def test_poison_messages_are_refused_alone(amqtt_cluster: Cluster,
             points = {"\u00b2": 5, str(b): 0} if i % 3 else {str(a): 1, "\u0661": 0}
         batch.append(Inbound(topic, wire.sign(body(i + 1, points), secret)))
     batch = batch[GOOD:GOOD + 70] + batch[:GOOD] + batch[GOOD + 70:]  # the good in between
+    # the table announces its games file, as its heartbeats do: only then are its deals
+    # plausible (a file never announced is held for the director)
+    beat = wire.Up(1, source, 0, wire.Heartbeat(at_us=wall_clock_us(), waiting=0))
+    batch.insert(0, Inbound(topic, wire.encode_up(beat, secret)))
     with caplog.at_level(logging.WARNING, logger="uno-showdown.director"):
-        assert director.ingest(batch) == GOOD
+        assert director.ingest(batch) == GOOD + 1  # the good deals and the heartbeat
     assert sum(ln.games for ln in c.director_lines()) == 2 * GOOD
     lines = [r for r in caplog.records if r.name == "uno-showdown.director"]
     assert len(lines) <= 5, [r.getMessage() for r in lines]  # not one per message
