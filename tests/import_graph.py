@@ -234,7 +234,7 @@ class Table:
                 return True
         return False
 
-    def library_home(self, importer: str, library: str) -> bool:
+    def is_home_of(self, importer: str, library: str) -> bool:
         return any(matches(importer, p) for p in self.libraries.get(library, ()))
 
     def layer_of(self, module: str) -> str | None:
@@ -373,7 +373,7 @@ def _firmware_breaks(i: Import, _table: Table) -> bool:
 def _foreign_library(i: Import, table: Table) -> bool:
     if _stdlib(i.target) or _ours(i.target) or within(i.importer, FIRMWARE):
         return False
-    return not table.library_home(i.importer, _top(i.target))
+    return not table.is_home_of(i.importer, _top(i.target))
 
 
 def _leans_on_an_edge(i: Import, table: Table) -> bool:
