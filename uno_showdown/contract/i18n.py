@@ -95,3 +95,21 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 def N_(message: str) -> str:
     """Mark a string for translation where it is defined; translate it with `_()` when shown."""
     return message
+
+
+class Domain:
+    """Another gettext domain beside the core's (the screen's, the championship's): its own
+    catalogs, in the language the core chose (`set_language`), looked up on every call."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.catalog = functools.cache(self._load)
+
+    def _load(self, lang: str) -> gettext.NullTranslations:
+        return gettext.translation(self.name, LOCALE_DIR, languages=[lang], fallback=True)
+
+    def gettext(self, message: str) -> str:
+        return self.catalog(_current_lang).gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.catalog(_current_lang).ngettext(singular, plural, n)

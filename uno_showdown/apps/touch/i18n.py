@@ -9,28 +9,20 @@ always speak the same language; `_()` looks it up on every call.
 
 from __future__ import annotations
 
-import gettext
-from functools import cache
-
-from uno_showdown.contract import i18n as core_i18n
+from uno_showdown.contract.i18n import N_, Domain
 
 DOMAIN = "companion_screen"
+_DOMAIN = Domain(DOMAIN)
+#: The compiled catalog of a language (read once per process).
+_catalog = _DOMAIN.catalog
 
-
-@cache
-def _catalog(lang: str) -> gettext.NullTranslations:
-    return gettext.translation(DOMAIN, core_i18n.LOCALE_DIR, languages=[lang], fallback=True)
+__all__ = ["DOMAIN", "N_", "_", "_catalog", "ngettext"]
 
 
 def _(message: str) -> str:
     """Translate one screen string into the current language."""
-    return _catalog(core_i18n.current_language()).gettext(message)
-
-
-def N_(message: str) -> str:
-    """Mark a string for the catalog where it is defined; `_()` translates it when shown."""
-    return message
+    return _DOMAIN.gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _catalog(core_i18n.current_language()).ngettext(singular, plural, n)
+    return _DOMAIN.ngettext(singular, plural, n)
