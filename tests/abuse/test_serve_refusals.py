@@ -113,10 +113,14 @@ def test_sigterm_stops_serve_as_ctrl_c_does(tmp_path: Path, event_db: Path) -> N
     assert proc.returncode == 0, (proc.returncode, err)
     assert "Traceback" not in err
     assert "The live page: http://localhost:" in out
-    with socket.socket() as again:  # both ports were let go
-        again.bind(("127.0.0.1", broker))
-    with socket.socket() as again:
-        again.bind(("127.0.0.1", web))
+    # Both ports were let go: a second `serve` binds them as it would (SO_REUSEADDR, which
+    # still refuses a port something listens on, but not one whose last connection, here
+    # wait_port's probe, lingers in TIME_WAIT).
+    for port in (broker, web):
+        with socket.socket() as again:
+            again.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            again.bind(("127.0.0.1", port))
+            again.listen()
 
 
 def test_the_page_address_is_one_a_phone_can_open() -> None:
