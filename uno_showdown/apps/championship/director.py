@@ -56,8 +56,18 @@ STANDINGS_EVERY_S = 1.0
 #: as for a hundred, so in a burst the deals of that moment share one (and a deal waits at
 #: most this long for it).
 STATE_EVERY_S = 0.05
+#: The same while deals keep coming (a state was made less than this ago): the page still
+#: moves several times a second, and the director's time goes to taking the deals instead
+#: of drawing every few of them (with a broker that passes a burst on a few messages at a
+#: time, a state every `STATE_EVERY_S` was most of the director's work per deal).
+STATE_BUSY_S = 0.2
 #: Seconds between sendings of a seating to a table that has not said it holds it.
 RESEND_S = 3.0
+#: The least time between two rounds of acknowledgements. A broker that passes a burst on a
+#: few messages at a time (amqtt) would otherwise cost one acknowledgement per table per
+#: batch, each a message through the broker and a write at the table; a table sends again
+#: only after `table_agent.RESEND_S` without one, so this wait costs nothing.
+ACK_EVERY_S = 0.25
 
 
 @dataclass
@@ -90,6 +100,9 @@ class DirectorSync:
         self.rejected: list[str] = []  # what was ignored, newest last (kept short)
         self.taken = 0
         self._acks: dict[tuple[int, str], _Acks] = {}
+        self._acks_due: set[tuple[int, str]] = set()  # taken, not yet acknowledged
+        self._acks_sent = -math.inf  # when acknowledgements last went
+        self.acks_sent = 0  # acknowledgements published (one per table per round)
         self._sent: dict[str, bytes] = {}
         self._seatings: dict[int, tuple[str, bytes, str]] = {}  # table: topic, payload, digest
         self._seen: dict[int, str] = {}  # the digest of the seating each table says it holds
@@ -136,8 +149,9 @@ class DirectorSync:
     def _run(self) -> None:
         while not self._stop.is_set():
             batch: list[Inbound] = []
-            due = self._state_due
-            wait = POLL_S if due is None else min(POLL_S, max(0.0, due - time.monotonic()))
+            due = min(self._state_due or math.inf,
+                      self._acks_sent + ACK_EVERY_S if self._acks_due else math.inf)
+            wait = min(POLL_S, max(0.0, due - time.monotonic()))
             try:
                 batch.append(self.link.inbox.get(timeout=wait))
                 while len(batch) < BATCH:
@@ -156,8 +170,11 @@ class DirectorSync:
                 if taken or reconnected or watched or version != self._data_version:
                     self._data_version = version
                     if self._state_due is None:
-                        self._state_due = self._state_sent + STATE_EVERY_S
+                        self._state_due = self._state_sent + state_gap(
+                            time.monotonic() - self._state_sent)
                 now = time.monotonic()
+                if self._acks_due and now >= self._acks_sent + ACK_EVERY_S:
+                    self.send_acks()
                 if self._state_due is not None and now >= self._state_due:
                     self.publish_state()
                 elif self._standings_due is not None and now >= self._standings_due:
@@ -250,13 +267,21 @@ class DirectorSync:
             for table, source in touched:  # how far each was taken, once per batch
                 self.ledger.set_acked(conn, event_id, table, source,
                                       self._acks[(table, source)].upto)
-        for table, source in touched:
-            acks = self._acks[(table, source)]
-            self.link.publish(wire.ack_topic(event_id, table),
-                              wire.encode_ack(table, source, acks.upto, self.secrets[table],
-                                              acks.refused), retain=True)
+        self._acks_due |= touched  # committed: acknowledged with the next round
         self.taken += len(ups)
         return len(ups) + len(beats)
+
+    def send_acks(self) -> None:
+        """Acknowledge, once per table and games file, everything taken since the last
+        round (only what is committed is ever in it): the newest `upto` says it all."""
+        self._acks_sent = time.monotonic()
+        due, self._acks_due = self._acks_due, set()
+        for table, source in sorted(due):
+            acks = self._acks[(table, source)]
+            self.link.publish(wire.ack_topic(self.event_id, table),
+                              wire.encode_ack(table, source, acks.upto, self.secrets[table],
+                                              acks.refused), retain=True)
+            self.acks_sent += 1
 
     def _beat(self, conn: Any, up: wire.Up, arrived: int) -> None:
         """A table's heartbeat: measure its clock, note it was heard and what it announced."""
@@ -486,6 +511,12 @@ class DirectorSync:
                 self.link.publish(topic, payload, retain=True)
                 self._resent_at[table] = now
                 self.resent += 1
+
+
+def state_gap(since_last: float) -> float:
+    """The least time between the last state and the next: `STATE_EVERY_S` after a quiet
+    spell (the first deal of it is shown at once), `STATE_BUSY_S` while deals keep coming."""
+    return STATE_EVERY_S if since_last >= STATE_BUSY_S else STATE_BUSY_S
 
 
 def _stage_start(data: Any, stage: str) -> int | None:
