@@ -52,6 +52,11 @@ BATCH = 500
 POLL_S = 0.1
 #: The least time between two standings sent to the tables (the page has every change).
 STANDINGS_EVERY_S = 1.0
+#: What the standings may cost the broker, in bytes a second: they go to every table, and
+#: at fifty tables of seven the standings are some 50 kB, so once a second would be 2.5 MB a
+#: second through the broker (and as many decoded at the tables), most of what a burst
+#: moved through amqtt. Past this budget they go less often (every 2.5 s at fifty tables).
+STANDINGS_BYTES_PER_S = 1_000_000
 #: The least time between two states made for the page: a state costs the same for one deal
 #: as for a hundred, so in a burst the deals of that moment share one (and a deal waits at
 #: most this long for it).
@@ -117,6 +122,7 @@ class DirectorSync:
         self._state_sent = -math.inf  # when the page's state was last made
         self._state_due: float | None = None  # when the next is to be made
         self._standings_due: float | None = None  # when the newest are to go to them
+        self._standings_gap = STANDINGS_EVERY_S  # the least time between two (see the budget)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.state: dict[str, Any] = {}
@@ -459,7 +465,7 @@ class DirectorSync:
 
     def publish_state(self) -> None:
         """Tell every table its seating, and the page (and, at most every
-        `STANDINGS_EVERY_S`, the tables) the standings."""
+        `STANDINGS_EVERY_S` or as the broker's budget allows, the tables) the standings."""
         self._state_due, self._state_sent = None, time.monotonic()
         snap = self.champ.snapshot(self._data_of)
         seatings = seatings_of(snap)
@@ -482,7 +488,7 @@ class DirectorSync:
         if self.on_state is not None:
             self.on_state(state)
         self._standings_due = min(self._standings_due or math.inf,
-                                  self._standings_sent + STANDINGS_EVERY_S)
+                                  self._standings_sent + self._standings_gap)
         if time.monotonic() >= self._standings_due:
             self._send_standings()
 
@@ -497,6 +503,7 @@ class DirectorSync:
         if self._sent.get(topic) != standings:
             self.link.publish(topic, standings, retain=True)
             self._sent[topic] = standings
+            self._standings_gap = standings_gap(len(standings), len(self.secrets))
 
     def resend_unseen(self) -> None:
         """Each table's seating again, every `RESEND_S`, until the table says it holds it:
@@ -517,6 +524,12 @@ def state_gap(since_last: float) -> float:
     """The least time between the last state and the next: `STATE_EVERY_S` after a quiet
     spell (the first deal of it is shown at once), `STATE_BUSY_S` while deals keep coming."""
     return STATE_EVERY_S if since_last >= STATE_BUSY_S else STATE_BUSY_S
+
+
+def standings_gap(size: int, tables: int) -> float:
+    """The least time between two standings of `size` bytes sent to `tables` tables: once a
+    second, or less often when that would pass `STANDINGS_BYTES_PER_S`."""
+    return max(STANDINGS_EVERY_S, size * tables / STANDINGS_BYTES_PER_S)
 
 
 def _stage_start(data: Any, stage: str) -> int | None:
