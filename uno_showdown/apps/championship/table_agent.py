@@ -40,7 +40,11 @@ from uno_showdown.core.championship.presence import HEARTBEAT_S
 log = logging.getLogger("uno-showdown.table")
 quiet = QuietLog(log)
 
-#: Seconds without an acknowledgement before everything unacknowledged is sent again.
+#: Seconds without an acknowledgement before everything unacknowledged is sent again,
+#: counted from when the director answered a heartbeat sent after them: the broker passes a
+#: table's messages on in order, so until then they may still be queued behind a burst of
+#: fifty tables' (sending them again would only double the queue), and after it they were
+#: lost (a broker that dropped one).
 RESEND_S = 3.0
 #: How often the agent looks at the games file for what the table recorded.
 POLL_S = 0.1
@@ -74,6 +78,8 @@ class TableAgent:
         self._sent_upto = 0  # the highest outbox number sent on this connection
         self._unsent = True  # the outbox may hold messages above `_sent_upto`
         self._last_progress = time.monotonic()
+        self._sent_us = 0  # when the outbox was last sent from (this clock, µs)
+        self._passed_at: float | None = None  # when a heartbeat sent after that was answered
         self._data_version = -1
         self._standings: bytes | None = None  # the newest standings, not yet written
         self._standings_written = -STANDINGS_WRITE_S
@@ -201,7 +207,8 @@ class TableAgent:
         if not self.link.connected.is_set():
             return
         now = time.monotonic()
-        if now - self._last_progress > RESEND_S:
+        passed = self._passed_at
+        if passed is not None and now - max(self._last_progress, passed) > RESEND_S:
             self._last_progress = now
             if self.file.pending():
                 self._sent_upto = 0  # no word from the director for a while: send all again
@@ -215,6 +222,8 @@ class TableAgent:
             self.link.publish(wire.up_topic(self.event_id, self.table),
                               self.file.payload(q, self.creds.secret))
             self._sent_upto = q.seq
+        if batch:  # the next heartbeat answered tells they are through the broker
+            self._sent_us, self._passed_at = wallclock.now(), None
         self._unsent = len(batch) == OUTBOX_BATCH  # more waits behind a full batch
 
     def _took_time(self, reply: wire.TimeReply) -> None:
@@ -222,6 +231,8 @@ class TableAgent:
         middle of the round trip minus the director's time, taken from the quickest of the
         recent round trips. When it moves, the clocks in the file are moved with it."""
         arrived = wallclock.now()
+        if reply.echo_us > self._sent_us and self._passed_at is None:
+            self._passed_at = time.monotonic()  # what was sent before it is through
         rtt = arrived - reply.echo_us
         if rtt < 0:
             return  # not one of this run's heartbeats
@@ -265,6 +276,7 @@ class TableAgent:
             self._sent_upto = 0
             self._unsent = True
             self._last_progress = time.monotonic()
+            self._passed_at = None
             return
         try:
             if topic == wire.down_topic(self.event_id, self.table):
