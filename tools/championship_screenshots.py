@@ -26,8 +26,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tools.page_screenshots import ARGS, chromium, names
+
+if TYPE_CHECKING:
+    from uno_showdown.core.championship.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
@@ -109,11 +113,21 @@ class Evening:
                 app.record_round(winner, hands=deal_hands(self.rng, players, winner))
         self.clock.now_us = until_us
 
+    def expect(self, moment: str, shows: Callable[[Snapshot], bool], what: str) -> None:
+        """Refuse to draw a picture of something the program did not do: the caption in the
+        docs says `what` of this moment."""
+        from uno_showdown.apps.championship.operations import Championship
+
+        with Championship.open(self.db, clock=self.clock) as champ:
+            if not shows(champ.snapshot()):
+                raise SystemExit(f"the evening at {moment!r} does not show {what}")
+
 
 #: The moments of the evening, in order, and what happens to reach each one.
 def _steps() -> list[tuple[str, Callable[[Evening], None]]]:
-    from uno_showdown.core.championship.clock import FINAL
+    from uno_showdown.core.championship.clock import FINAL, Status
     from uno_showdown.core.championship.settings import make
+    from uno_showdown.core.table.timebox import Phase
 
     def create(e: Evening) -> None:
         e.clock.now_us = at("18:30")
@@ -135,23 +149,34 @@ def _steps() -> list[tuple[str, Callable[[Evening], None]]]:
         e.clock.now_us = at("19:00")
         e.act(lambda c: c.start())
         e.play("flight-1", at("19:21:14"))
+        e.expect("flight 1", lambda snap: all(
+            t.phase is Phase.OPEN and t.deals >= 3 for t in snap.stage_tables("flight-1")),
+            "every table playing, deals recorded")
 
     def time_up_1(e: Evening) -> None:
         e.play("flight-1", at("19:45:20"))
+        e.expect("flight 1: time up", lambda snap: snap.clock.status is Status.TIME_UP
+                 and snap.stage_tables("flight-1")[0].phase is Phase.LAST_DEAL,
+                 "table 1 finishing its deal in progress after the time is up")
 
     def break_1(e: Evening) -> None:
         e.play("flight-1", at("19:53:30"))
+        e.expect("break", lambda snap: snap.stage_done("flight-1")
+                 and (snap.clock.break_left_us or 0) > 0, "both tables done, the break on")
 
     def flight_2(e: Evening) -> None:
         e.clock.now_us = at("20:01")
         e.act(lambda c: c.start())
         e.play("flight-2", at("20:53"))
+        e.expect("qualified", lambda snap: snap.qualifying_done and len(snap.cut()) == 7,
+                 "qualifying done, 7 finalists")
 
     def final(e: Evening) -> None:
         e.clock.now_us = at("20:58")
         e.act(lambda c: c.seat_final())
         e.act(lambda c: c.start())
         e.play(FINAL, at("22:09"))
+        e.expect("over", lambda snap: snap.over, "the final over, the awards given")
 
     return [("new", create), ("registering", register), ("registered", register_last),
             ("drawn", draw), ("flight 1", flight_1), ("flight 1: time up", time_up_1),
@@ -278,8 +303,9 @@ class ChampionshipShot:
     lang: str = "en"
     size: tuple[int, int] = PI
 
-    def draw(self, folder: Path) -> None:
-        """Play the evening up to the moment in a scratch file, then draw and save."""
+    def draw(self, folder: Path, out: Path = OUT) -> None:
+        """Play the evening up to the moment in a scratch file (in `folder`), then draw and
+        save the picture in `out`."""
         import pygame
 
         from uno_showdown.contract.i18n import set_language
@@ -291,7 +317,7 @@ class ChampionshipShot:
                   _table if self.view.startswith("table") else _sheet)
         try:
             with _utc_and_sim_clock(e.clock):
-                drawer(e, self, OUT / self.name)
+                drawer(e, self, out / self.name)
         finally:
             set_language(None)
 
