@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from tools.page_screenshots import ARGS, chromium, names
 
 if TYPE_CHECKING:
+    from uno_showdown.apps.director.screen import DirectorScreen
     from uno_showdown.core.championship.snapshot import Snapshot
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,8 +82,8 @@ class Evening:
             action(champ)
 
     def play(self, stage: str, until_us: int) -> None:
-        """Every table of `stage` records the deals it finishes before `until_us`: each deal
-        takes four to six minutes, and a table plays its deal in progress to the end after
+        """Every table of `stage` records the deals it finishes from now until `until_us`:
+        each deal takes four to six minutes, and a table plays its deal in progress to the end after
         the time is up (then it is done)."""
         from tests.championship.conftest import deal_hands
         from uno_showdown.apps.championship.operations import Championship
@@ -247,11 +248,12 @@ def _director(e: Evening, shot: ChampionshipShot, path: Path) -> None:
         pygame.image.save(surface, str(path))
 
 
-def _type(screen: object, text: str) -> None:
+def _type(screen: DirectorScreen, text: str) -> None:
+    """Type `text` as a keyboard would, a character at a time."""
     import pygame
 
     for ch in text:
-        screen.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=ch))  # type: ignore[attr-defined]
+        screen.handle_event(pygame.event.Event(pygame.TEXTINPUT, text=ch))
 
 
 def _table(e: Evening, shot: ChampionshipShot, path: Path) -> None:
