@@ -7,9 +7,10 @@ driver and saved as PNG. The emulator's pictures are its whole window on a hand-
 clock, so a countdown or cards in flight are caught at the same instant every time.
 
 The live page's pictures are made in headless Chromium by `tools/page_screenshots.py` when
-the project has it (the hook `page_shots`); the director's screens are drawn by
-`DIRECTOR_SHOTS` when listed. `tests/test_screenshots.py` fails when a picture the docs show
-is made by nothing here, or a view of the screen has no picture.
+the project has it (the hook `page_shots`); the championship's pictures (the director's
+screen, a table's screen, the results sheet) by `tools/championship_screenshots.py`.
+`tests/test_screenshots.py` fails when a picture the docs show is made by nothing here,
+or a view of the screen has no picture.
 
 Run: python -m tools.screenshots [NAME ...]   (no names: every picture)
 """
@@ -24,6 +25,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tools import championship_screenshots
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -91,7 +94,7 @@ def mario_kart(app: Any) -> None:
     app.new_game("mario-kart", "winner", ["Anna", "Bob", "Carla", "Dmitri"])
 
 
-SHOTS: list[Shot] = [
+SHOTS: list[Shot | championship_screenshots.ChampionshipShot] = [
     Shot("companion-no-game.png", no_game, "standings"),
     Shot("companion-standings.png", three_rounds, "standings"),
     Shot("companion-standings-hy.png", three_rounds, "standings", lang="hy"),
@@ -116,6 +119,8 @@ SHOTS: list[Shot] = [
     Shot("companion-item-box.png", mario_kart, "table: Item Box"),
     Shot("companion-first-card.png", mario_kart, "table: first card, a Reverse"),
 ]
+
+SHOTS += championship_screenshots.SHOTS  # the championship's evening, drawn by its module
 
 #: The views a picture need not show: a second way into a view pictured already.
 VIEWS_WITHOUT_A_PICTURE = {
@@ -254,17 +259,6 @@ NOT_DRAWN_YET = {
     "companion-round-entry-h2o.png": "round entry under H2O",
     "companion-scoring-methods.png": "the list of methods opened",
     "companion-seven-rounds.png": "seven-round UNO",
-    "championship-break.png": "the director's screen",
-    "championship-clock.png": "the director's screen",
-    "championship-final.png": "the director's screen",
-    "championship-new-event.png": "the director's screen",
-    "championship-players.png": "the director's screen",
-    "championship-results-sheet.png": "the results sheet in Chromium",
-    "championship-seating.png": "the director's screen",
-    "championship-standings-ru.png": "the director's screen",
-    "championship-standings.png": "the director's screen",
-    "championship-table-clock.png": "a table's screen in a championship",
-    "championship-table-last-deal.png": "a table's screen in a championship",
 }
 
 
@@ -277,7 +271,10 @@ def main(argv: list[str]) -> int:
         os.environ["XDG_DATA_HOME"] = str(folder)
         for shot in SHOTS:
             if not wanted or shot.name in wanted:
-                draw_companion(shot, folder)
+                if isinstance(shot, championship_screenshots.ChampionshipShot):
+                    shot.draw(folder)
+                else:
+                    draw_companion(shot, folder)
                 made.append(shot.name)
         if not wanted or wanted & set(EMULATOR_SHOTS):
             made += draw_emulator(folder)
