@@ -779,17 +779,12 @@ class RoundEntryView(View):
         · հաղթողը հավաքում է · …" at 800×480), it breaks at a " · " into two smaller ones,
         which still end above the players' buttons."""
         r = self.rect
-        line = facts.game_line(self.app)
-        if theme.fit(line, 16, width)[0] == line:
-            theme.text(surface, line, (r.right - 24, r.y + 22), 16, theme.TEXT_DIM,
+        lines, _size = facts.game_line_lines(self.app, 16, width, shrink_to=theme.MIN_TEXT_PX)
+        if len(lines) == 1:
+            theme.text(surface, lines[0], (r.right - 24, r.y + 22), 16, theme.TEXT_DIM,
                        anchor="topright", max_width=width)
             return
-        parts = line.split(" · ")
-        cut = min(range(1, len(parts)),
-                  key=lambda i: max(theme.font(14).size(" · ".join(parts[:i]))[0],
-                                    theme.font(14).size(" · ".join(parts[i:]))[0]),
-                  default=len(parts))
-        for i, half in enumerate((" · ".join(parts[:cut]), " · ".join(parts[cut:]))):
+        for i, half in enumerate(lines):
             theme.text(surface, half, (r.right - 24, r.y + 14 + i * 18), 14, theme.TEXT_DIM,
                        anchor="topright", max_width=width)
 

@@ -537,16 +537,10 @@ class TableView(View):
         self._foot_line(surface, line, color)
 
     def _foot_line(self, surface: pygame.Surface, line: str, color: theme.Color) -> None:
-        """The foot's words beside its buttons: one line, or two smaller ones where one
-        would be cut (a narrow panel, a long language)."""
-        foot, width = self.foot_rect(), self._foot_text_width()
-        if theme.fit(line, 16, width)[0] == line:
-            theme.text(surface, line, (foot.x + 4, foot.centery), 16, color, anchor="midleft",
-                       max_width=width)
-            return
-        for i, part in enumerate(theme.wrap(line, 14, width, max_lines=2)):
-            theme.text(surface, part, (foot.x + 4, foot.centery + (i * 2 - 1) * 10), 14, color,
-                       anchor="midleft", max_width=width)
+        """The foot's words beside its buttons: one line, or two where one would be cut."""
+        foot = self.foot_rect()
+        theme.line_or_two(surface, line, foot.x + 4, foot.centery, self._foot_text_width(), 16,
+                          color)
 
     def _draw_items(self, surface: pygame.Surface) -> None:
         body = self.body_rect()
