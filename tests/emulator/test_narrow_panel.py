@@ -190,8 +190,10 @@ def test_the_names_over_the_paddles_follow_the_chooser_at_once(tmp_path: Path) -
 #: The states whose pages hold the most buttons: the round entry's card grid, the Table
 #: view's rows for ten players, the new game's keyboard.
 TOUCH_STATES = ("no game", "rounds", "house rules", "many duels")
-#: The buttons laid out anew for the narrow panel, whose words must read whole there.
-NARROW_KEYS = ("card:", "colour:", "player:", "showdown:", "wild:", "rows:", "kb:")
+#: The buttons laid out anew for the narrow panel, whose words must read whole there: the
+#: card grid and the hands' bar under it, the Table view's rows, the keyboard.
+NARROW_KEYS = ("card:", "colour:", "player:", "showdown", "wild:", "rows:", "kb:", "cancel",
+               "change_winner", "out_on", "points", "take_back", "next", "confirm")
 
 
 def narrow_pages(tmp_path: Path, lang: str) -> Iterator[tuple[str, Any, pygame.Surface,

@@ -61,6 +61,8 @@ from uno_showdown.core.table.last_draw import last_draw_applies, next_player
 from uno_showdown.core.table.turns import LastCardDuel
 
 BAR_H = 56
+#: The narrowest a key of the hands' bar may be before the bar takes two rows.
+BAR_KEY_MIN_W = 80
 STRIP_H = 52
 #: The most digits a typed hand may have (a whole deck is worth well under 10,000).
 MAX_DIGITS = 4
@@ -423,9 +425,26 @@ class RoundEntryView(View):
 
     # -- geometry --
 
+    def bar_rows(self) -> int:
+        """The hands' bar of six or seven keys takes two rows where one row's keys would be
+        too narrow for their words (the emulator's panel at 800x480); else one."""
+        hands = self.app.game is not None and self.winner is not None and \
+            self.entry() is Entry.HANDS
+        return 2 if hands and (self.rect.width - 16 - 6 * 6) // 7 < BAR_KEY_MIN_W else 1
+
     def bar_rect(self) -> pygame.Rect:
         r = self.rect
-        return pygame.Rect(r.x + 8, r.bottom - BAR_H - 8, r.width - 16, BAR_H)
+        height = BAR_H * self.bar_rows() + 6 * (self.bar_rows() - 1)
+        return pygame.Rect(r.x + 8, r.bottom - height - 8, r.width - 16, height)
+
+    def _bar_cells(self, count: int) -> list[pygame.Rect]:
+        """`count` keys along the bar: in one row, or the first half over the rest."""
+        bar = self.bar_rect()
+        if self.bar_rows() == 1:
+            return row(bar, count)
+        first = -(-count // 2)
+        top = pygame.Rect(bar.x, bar.y, bar.width, BAR_H)
+        return row(top, first) + row(top.move(0, BAR_H + 6), count - first)
 
     def grid_rect(self) -> pygame.Rect:
         r = self.rect
@@ -559,7 +578,7 @@ class RoundEntryView(View):
         h2o = bool(self.out_on_choices())
         showdown = self.showdown_deck()
         extra = h2o or showdown
-        bar = row(self.bar_rect(), 7 if extra else 6)
+        bar = self._bar_cells(7 if extra else 6)
         on_points = self.on_points(self.current)
         out += [
             Button("cancel", bar[0], _("Cancel"), self.cancel, sublabel="Esc"),
