@@ -3,8 +3,11 @@
 Each picture in docs/screenshots/ is listed in `SHOTS` with the state it shows: a game built
 through the score keeper (`CompanionApp`), the view reached as a finger would (the same
 steps the layout tests take, `tests/screen/test_every_state.py`), drawn with SDL's dummy
-driver and saved as PNG. The emulator's pictures are its whole window on a hand-moved
-clock, so a countdown or cards in flight are caught at the same instant every time.
+driver and saved as PNG. A duel a picture shows is played through the real service: on
+the in-memory unit (`simulate`'s) for the Duels view, with a press that reaches the table
+late or a launch the board never confirms. The emulator's pictures are its whole window at
+its default 1280x720 on a hand-moved clock, so a countdown, cards in flight or a late
+press are caught at the same instant every time.
 
 The live page's pictures are made in headless Chromium by `tools/page_screenshots.py` when
 the project has it (the hook `page_shots`); the director's screens are drawn by
