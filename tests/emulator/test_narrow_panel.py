@@ -248,3 +248,25 @@ def test_the_narrow_panels_finger_wide_buttons_read_whole(tmp_path: Path, lang: 
                 button.draw(surface)
             cut |= {(where, button.key, w) for w, _width in words if w not in names}
     assert not cut, sorted(cut)[:12]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_the_tabs_read_whole_in_the_narrow_panel(tmp_path: Path, lang: str) -> None:
+    """Seven tabs in 440 px: one smaller type for all, "New game" on two lines, no label
+    cut. (Armenian's words are longer than the bar at the smallest type.)"""
+    set_language(lang)
+    app = open_app(tmp_path, lang, ["Ann", "Bob", "Cy"])
+    table = make_table(size=(800, 480), app=app)
+    try:
+        screen = table.window.companion
+        tabs = [b for b in screen.buttons() if b.key.startswith("tab:")]
+        assert len(tabs) == 7 and min(min(b.rect.size) for b in tabs) >= 44
+        surface = pygame.Surface(table.window.companion_rect.size)
+        with theme.watching_cuts() as cut:
+            for tab in tabs:
+                tab.draw(surface)
+        assert cut == []
+    finally:
+        table.window.close()
+        pygame.display.quit()
+        app.close()
