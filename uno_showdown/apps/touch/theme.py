@@ -161,6 +161,13 @@ def line_or_two(surface: pygame.Surface, content: str, left: int, centery: int,
              anchor="midleft", max_width=max_width)
 
 
+def fits_in_two(content: str, size: int, max_width: int) -> bool:
+    """Whether `line_or_two` draws `content` whole in `max_width` (on one line at `size` or
+    two at `small`): a view with a shorter way to say it asks first."""
+    lines = wrap(content, size, max_width, max_lines=2)
+    return all(fit(line, size, max_width)[0] == line for line in lines)
+
+
 def wrap(content: str, size: int, max_width: int, *, bold: bool = False,
          max_lines: int | None = None) -> list[str]:
     """`content` broken at spaces into lines no wider than `max_width` at `size`.
