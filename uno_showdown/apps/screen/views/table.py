@@ -542,9 +542,16 @@ class TableView(View):
                        max_width=box.width - 12)
             if name == dealer:
                 draw_dealer(surface, (box.right + 4, box.y + 4), 11)
-        theme.text(surface, _("{dealer} deals · {starter} starts").format(
-            dealer=dealer, starter=game.starter), body.center, 16, theme.TEXT_DIM,
-            anchor="center", max_width=ring.width - 40)
+        line = _("{dealer} deals · {starter} starts").format(dealer=dealer,
+                                                              starter=game.starter)
+        width = ring.width - 40
+        parts = [line]
+        if theme.fit(line, 16, width)[0] != line:  # the narrow ring: who deals over who starts
+            parts = line.split(" · ", 1)
+        for k, part in enumerate(parts):
+            theme.text(surface, part, (body.centerx, body.centery + (2 * k - len(parts) + 1)
+                                       * 10), 16, theme.TEXT_DIM, anchor="center",
+                       max_width=width)
 
     def _draw_showdown(self, surface: pygame.Surface) -> None:
         game = self.app.game
