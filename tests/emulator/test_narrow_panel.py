@@ -293,11 +293,12 @@ def narrow_cuts(tmp_path: Path, lang: str) -> set[tuple[str, str, int]]:
         names = app.player_names()
         table = make_table(size=(800, 480), app=app)
         try:
-            screen = table.window.companion
             size = table.window.companion_rect.size
             assert size[0] <= 440
             for page in PAGES:
-                screen.go("standings")
+                # a fresh panel for each page, as the emulator's own is made: no page's
+                # state (a draw typed, a page turned) hides another's
+                screen = type(table.window.companion)(app, size)
                 screen.update(0)
                 if not page.reach(screen):
                     continue
