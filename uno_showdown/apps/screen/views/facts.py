@@ -95,17 +95,19 @@ def game_line_lines(app: CompanionApp, size: int, width: int, *, small: int = 14
     if shown == line:
         return [line], fitted
     parts = line.split(" · ")
-    font = theme.font(small)
     best: list[str] = [line]
-    for count in range(2, min(max_lines, len(parts)) + 1):
-        # the parts in `count` lines, cut where the widest line is the narrowest
-        splits = [[" · ".join(parts[a:b]) for a, b in zip((0, *cuts), (*cuts, len(parts)),
-                                                          strict=True)]
-                  for cuts in itertools.combinations(range(1, len(parts)), count - 1)]
-        best = min(splits, key=lambda lines: max(font.size(x)[0] for x in lines))
-        if max(font.size(x)[0] for x in best) <= width:
-            break
-    return best, small
+    # at `small`, then (a part too long for any line at it) a pixel smaller at a time
+    for px in range(small, min(small, theme.MIN_TEXT_PX) - 1, -1):
+        font = theme.font(px)
+        for count in range(2, min(max_lines, len(parts)) + 1):
+            # the parts in `count` lines, cut where the widest line is the narrowest
+            splits = [[" · ".join(parts[a:b]) for a, b in zip((0, *cuts), (*cuts, len(parts)),
+                                                              strict=True)]
+                      for cuts in itertools.combinations(range(1, len(parts)), count - 1)]
+            best = min(splits, key=lambda lines: max(font.size(x)[0] for x in lines))
+            if max(font.size(x)[0] for x in best) <= width:
+                return best, px
+    return best, min(small, theme.MIN_TEXT_PX)
 
 
 def total_text(app: CompanionApp, standing: Any) -> str:

@@ -809,7 +809,7 @@ class RoundEntryView(View):
         · հաղթողը հավաքում է · …" at 800×480), it breaks at a " · " into two smaller ones,
         which still end above the players' buttons."""
         r = self.rect
-        lines, _size = facts.game_line_lines(self.app, 16, width, shrink_to=theme.MIN_TEXT_PX,
+        lines, size = facts.game_line_lines(self.app, 16, width, shrink_to=theme.MIN_TEXT_PX,
                                              small=13 if narrow else 14,
                                              max_lines=3 if narrow else 2)
         if len(lines) == 1:
@@ -819,7 +819,7 @@ class RoundEntryView(View):
         step = 16 if len(lines) > 2 else 18  # three lines beside the unit, above the buttons
         for i, half in enumerate(lines):
             theme.text(surface, half, (r.right - 24, r.y + (8 if len(lines) > 2 else 14)
-                                       + i * step), 13 if narrow else 14, theme.TEXT_DIM,
+                                       + i * step), size, theme.TEXT_DIM,
                        anchor="topright", max_width=width)
 
     def draw(self, surface: pygame.Surface) -> None:
