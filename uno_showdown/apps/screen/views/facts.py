@@ -8,7 +8,6 @@ about drawing and the wording lives in one place.
 from __future__ import annotations
 
 import itertools
-
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any

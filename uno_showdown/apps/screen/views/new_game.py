@@ -68,7 +68,7 @@ def draw_method(surface: pygame.Surface, box: pygame.Rect, method: ScoringMethod
     not at all when `summary_below` is False: the view writes it where there is room)."""
     summary = core_(method.summary)
     width = box.width - 16
-    lines = two_lines(summary, SUMMARY_PX, width) or (summary,)
+    lines: tuple[str, ...] = two_lines(summary, SUMMARY_PX, width) or (summary,)
     if not summary_below:
         lines = ()
     top = box.y + max(2, (box.height - METHOD_PX - 15 * len(lines) - 4) // 2)

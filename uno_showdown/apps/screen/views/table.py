@@ -591,7 +591,7 @@ class TableView(View):
                           color)
 
     def _draw_items(self, surface: pygame.Surface) -> None:
-        left, tiles, skip = self._item_layout()
+        left, _tiles, skip = self._item_layout()
         area = pygame.Rect(skip.x, skip.bottom + 6, skip.width, left.bottom - skip.bottom - 6)
         pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
         x, width = area.x + 14, area.width - 28
@@ -602,9 +602,9 @@ class TableView(View):
         elif self.effect is None:
             hint = _("{name} played the Wild Item Box: tap the colour of the card turned "
                      "over.").format(name=self.item_by)
-        if hint is not None:  # as many lines as the box needs (the panel is narrow)
+        if hint is not None or self.effect is None:  # on as many lines as the box needs
             y = area.y + 14
-            for line in theme.wrap(hint, 16, width):
+            for line in theme.wrap(hint or "", 16, width):
                 y = theme.text(surface, line, (x, y), 16, theme.TEXT_DIM,
                                max_width=width).bottom + 2
             return
