@@ -125,43 +125,13 @@ def _check_defaults_come_last(cls: type, specs: dict[str, _Field]) -> None:
 
 
 def _methods(class_name: str, specs: dict[str, _Field]) -> dict[str, Callable[..., Any]]:
-    """The methods of a record with these fields, made once per class (closures over its
-    fields: no source compiled)."""
+    """The methods of a record with these fields, made once per class: `__init__` from its
+    fields (`_init`), the others closures over them, compiled with this file."""
     names = tuple(specs)
-    count = len(names)
-    defaults = {name: spec.default for name, spec in specs.items()
-                if spec.default is not _MISSING}
-    factories = {name: spec.default_factory for name, spec in specs.items()
-                 if spec.default_factory is not None}
     compared = tuple(name for name, spec in specs.items() if spec.compare)
-    # The compared fields as one tuple, read by a C function, so equality and hash cost
-    # what a dataclass's do (cards and players are dictionary keys).
+    # The compared fields as one tuple, read by a C function (cards and players are
+    # dictionary keys: hashing and comparing them stays cheap).
     key = attrgetter(*compared) if len(compared) != 1 else lambda obj: (getattr(obj, compared[0]),)
-    set_value = object.__setattr__
-
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        if not kwargs and len(args) == count:  # every field by position: the short way
-            for name, value in zip(names, args, strict=True):
-                set_value(self, name, value)
-            return
-        if len(args) > count:
-            raise TypeError(f"{class_name}() takes {count} positional arguments but "
-                            f"{len(args)} were given")
-        for name in kwargs:
-            if name not in specs:
-                raise TypeError(f"{class_name}() got an unexpected keyword argument {name!r}")
-            if name in names[:len(args)]:
-                raise TypeError(f"{class_name}() got multiple values for argument {name!r}")
-        values = dict(defaults)
-        values.update(zip(names, args, strict=False))
-        values.update(kwargs)
-        for name, make in factories.items():
-            if name not in values:
-                values[name] = make()
-        for name in names:
-            if name not in values:
-                raise TypeError(f"{class_name}() missing required argument: {name!r}")
-            set_value(self, name, values[name])
 
     def __repr__(self: Any) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
@@ -170,7 +140,7 @@ def _methods(class_name: str, specs: dict[str, _Field]) -> dict[str, Callable[..
     def __eq__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return bool(key(self) == key(other))
+        return key(self) == key(other)
 
     def __hash__(self: Any) -> int:
         return hash(key(self))
@@ -184,9 +154,35 @@ def _methods(class_name: str, specs: dict[str, _Field]) -> dict[str, Callable[..
     def __reduce__(self: Any) -> tuple[type, tuple[Any, ...]]:
         return type(self), tuple(getattr(self, name) for name in names)
 
-    return {"__init__": __init__, "__repr__": __repr__, "__eq__": __eq__,
+    return {"__init__": _init(class_name, specs), "__repr__": __repr__, "__eq__": __eq__,
             "__hash__": __hash__, "__setattr__": __setattr__, "__delattr__": __delattr__,
             "__reduce__": __reduce__}
+
+
+def _init(class_name: str, specs: dict[str, _Field]) -> Callable[..., None]:
+    """The record's `__init__`, compiled from its fields: the one method that is (about a
+    tenth of what a dataclass compiles). Python then binds the arguments, and refuses a bad
+    call, as it does for any function; binding them in Python here instead made each record
+    twice as slow to build, which a long game's load (thousands of records) felt."""
+    params, lines = [], []
+    for name, spec in specs.items():
+        if spec.default_factory is not None:
+            params.append(f"{name}=_MISSING")
+            lines.append(f"    if {name} is _MISSING:\n        {name} = _factories[{name!r}]()")
+        elif spec.default is not _MISSING:
+            params.append(f"{name}=_defaults[{name!r}]")
+        else:
+            params.append(name)
+        lines.append(f"    _set(self, {name!r}, {name})")
+    source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines or ["    pass"])
+    scope = {"_MISSING": _MISSING, "_set": object.__setattr__,
+             "_defaults": {name: spec.default for name, spec in specs.items()},
+             "_factories": {name: spec.default_factory for name, spec in specs.items()}}
+    made: dict[str, Any] = {}
+    exec(source, scope, made)  # the source is made above, from the class's field names
+    init: Callable[..., None] = made["__init__"]
+    init.__qualname__ = f"{class_name}.__init__"
+    return init
 
 
 def _order_methods(specs: dict[str, _Field]) -> dict[str, Callable[..., Any]]:
@@ -197,21 +193,21 @@ def _order_methods(specs: dict[str, _Field]) -> dict[str, Callable[..., Any]]:
     def __lt__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return bool(key(self) < key(other))
+        return key(self) < key(other)
 
     def __le__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return bool(key(self) <= key(other))
+        return key(self) <= key(other)
 
     def __gt__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return bool(key(self) > key(other))
+        return key(self) > key(other)
 
     def __ge__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return bool(key(self) >= key(other))
+        return key(self) >= key(other)
 
     return {"__lt__": __lt__, "__le__": __le__, "__gt__": __gt__, "__ge__": __ge__}
