@@ -7,6 +7,7 @@ about drawing and the wording lives in one place.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -80,6 +81,32 @@ def game_line(app: CompanionApp) -> str:
     parts += [core_(OPTIONS[key].label) for key in rules.modifiers]
     parts.append(_("round {n}").format(n=len(game.rounds) + 1))
     return " · ".join(parts)
+
+
+def game_line_lines(app: CompanionApp, size: int, width: int, *, small: int = 14,
+                    shrink_to: int | None = None, max_lines: int = 2) -> tuple[list[str], int]:
+    """The game line in `width`: one line at `size` (shrunk no smaller than `shrink_to`,
+    default `small`) where it fits, else two (up to `max_lines`) at `small`, broken at the
+    " · " that evens them (Armenian's or Russian's longer words, the emulator's panel):
+    drawn whole, not cut."""
+    line = game_line(app)
+    shown, fitted = theme.fit(line, size, width, min_size=shrink_to or small)
+    if shown == line:
+        return [line], fitted
+    parts = line.split(" · ")
+    best: list[str] = [line]
+    # at `small`, then (a part too long for any line at it) a pixel smaller at a time
+    for px in range(small, min(small, theme.MIN_TEXT_PX) - 1, -1):
+        font = theme.font(px)
+        for count in range(2, min(max_lines, len(parts)) + 1):
+            # the parts in `count` lines, cut where the widest line is the narrowest
+            splits = [[" · ".join(parts[a:b]) for a, b in zip((0, *cuts), (*cuts, len(parts)),
+                                                              strict=True)]
+                      for cuts in itertools.combinations(range(1, len(parts)), count - 1)]
+            best = min(splits, key=lambda lines: max(font.size(x)[0] for x in lines))
+            if max(font.size(x)[0] for x in best) <= width:
+                return best, px
+    return best, min(small, theme.MIN_TEXT_PX)
 
 
 def total_text(app: CompanionApp, standing: Any) -> str:

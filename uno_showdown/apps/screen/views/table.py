@@ -53,10 +53,16 @@ DIRECTION_SHORT = {
     Direction.CLOCKWISE: N_("clockwise"),
     Direction.COUNTERCLOCKWISE: N_("counter-clockwise"),
 }
+#: The strip narrower than this takes two rows (see `TableView.two_rows`).
+TWO_ROWS_BELOW = 560
+#: The Reverse button's width on the first of two rows.
+REVERSE_W = 120
 ROW_H = 52
 #: The width of a card-count button in a showdown row.
 COUNT_W = 52
 FOOT_H = 44
+#: The width of the ▲ ▼ buttons that turn the showdown rows' pages.
+PAGE_W = 52
 
 PAGES = {
     "seats": N_("Seats"),
@@ -88,6 +94,8 @@ class TableView(View):
         self._game_id: int | None = None
         #: Wild Showdown: whose it is (the opponent and cards are tapped next), else None.
         self.wild_by: str | None = None
+        #: Showdown page: the first player's row shown, when the rows take more than a page.
+        self.first_row = 0
         #: Item Box: who played it, and the effect of the colour tapped last.
         self.item_by: str | None = None
         self.effect: ItemEffect | None = None
@@ -122,6 +130,7 @@ class TableView(View):
             pages = self.pages()
             self.page = next((p for p in ("showdown", "items") if p in pages), "seats")
             self.wild_by = self.item_by = None
+            self.first_row = 0
             self.effect = self.opening = None
             self.error = ""
         if self.page not in self.pages():
@@ -137,7 +146,7 @@ class TableView(View):
         return list(game.seating.players) if game is not None else []
 
     def show(self, page: str) -> None:
-        self.page, self.wild_by, self.error = page, None, ""
+        self.page, self.wild_by, self.error, self.first_row = page, None, "", 0
 
     def reverse(self, *, tell: bool = False) -> None:
         """Turn the direction of play; `tell` says so in a notice (when this view, which
@@ -165,14 +174,14 @@ class TableView(View):
             self.nav.invalidate()
 
     def start_wild(self, played_by: str) -> None:
-        self.wild_by, self.error = played_by, ""
+        self.wild_by, self.error, self.first_row = played_by, "", 0
 
     def propose_wild(self, opponent: str, cards: int) -> None:
         if self.wild_by is None:
             return
         proposal = self._act(self.app.propose_wild_showdown, self.wild_by, opponent, cards)
         if proposal is not None:
-            self.wild_by = None
+            self.wild_by, self.first_row = None, 0
             self.nav.invalidate()
 
     def choose_item_player(self, name: str) -> None:
@@ -199,17 +208,27 @@ class TableView(View):
 
     # -- geometry --
 
+    def two_rows(self) -> bool:
+        """The top strip in two rows (the direction and Reverse over the page buttons): in
+        the emulator's narrow panel one row leaves each page button too narrow for its word
+        ("Showdown") and the direction's box for "counter-clockwise"."""
+        return self.rect.width - 16 < TWO_ROWS_BELOW
+
     def top_rect(self) -> pygame.Rect:
         r = self.rect
-        return pygame.Rect(r.x + 8, r.y + 8, r.width - 16, TOP_H)
+        height = TOP_H + 6 + theme.TOUCH_PX if self.two_rows() else TOP_H
+        return pygame.Rect(r.x + 8, r.y + 8, r.width - 16, height)
 
     def direction_w(self) -> int:
-        """The direction's box: a third of the strip, at least room for a word or two."""
+        """The direction's box: a third of the strip, at least room for a word or two (on
+        two rows: the first row but for the Reverse button)."""
+        if self.two_rows():
+            return self.top_rect().width - REVERSE_W - 8
         return max(150, min(260, self.top_rect().width // 3))
 
     def body_rect(self) -> pygame.Rect:
         r = self.rect
-        top = r.y + 8 + TOP_H + 8
+        top = r.y + 8 + self.top_rect().height + 8
         return pygame.Rect(r.x + 8, top, r.width - 16, r.bottom - 8 - top)
 
     def foot_rect(self) -> pygame.Rect:
@@ -224,8 +243,13 @@ class TableView(View):
         top = self.top_rect()
         pages = self.pages()
         direction_w = self.direction_w()
-        cells = row(pygame.Rect(top.x + direction_w + 8, top.y, top.width - direction_w - 8,
-                                top.height), 1 + len(pages), 6)
+        if self.two_rows():
+            cells = [pygame.Rect(top.x + direction_w + 8, top.y, REVERSE_W, TOP_H), *row(
+                pygame.Rect(top.x, top.y + TOP_H + 6, top.width, theme.TOUCH_PX), len(pages),
+                6)]
+        else:
+            cells = row(pygame.Rect(top.x + direction_w + 8, top.y, top.width - direction_w - 8,
+                                    top.height), 1 + len(pages), 6)
         out = [Button("reverse", cells[0], "⇄ " + _("Reverse"), self.reverse, sublabel="R",
                       font_px=18)]
         for page, cell in zip(pages, cells[1:], strict=True):
@@ -239,14 +263,72 @@ class TableView(View):
             out += self._first_card_buttons()
         return out
 
-    def _row_cells(self, count: int) -> list[pygame.Rect]:
-        """One row per player above the foot: one column up to 5 players, else two."""
+    def row_names(self) -> list[str]:
+        """Whose rows the showdown page has: everyone, or a Wild Showdown's opponents."""
+        return [p for p in self.players() if p != self.wild_by]
+
+    def _extra(self) -> int:
+        """The buttons a row has besides 1-3: Wild, unless a Wild Showdown is being set."""
+        return 0 if self.wild_by else 1
+
+    def _rows_area(self) -> pygame.Rect:
         body = self.body_rect()
-        area = pygame.Rect(body.x, body.y, body.width, body.height - FOOT_H - 8)
-        columns = 1 if count <= 5 else 2
-        rows = -(-count // columns)
+        return pygame.Rect(body.x, body.y, body.width, body.height - FOOT_H - 8)
+
+    def _columns(self, count: int, extra: int) -> int:
+        """One column up to 5 players, else two while their count buttons stay a finger
+        wide beside the names (the emulator's narrow panel keeps one, a page at a time)."""
+        if count <= 5:
+            return 1
+        half = pygame.Rect(0, 0, (self._rows_area().width - 8) // 2, ROW_H)
+        return 2 if min(c.width for c in self._counts(half, "", extra)[1]) >= \
+            theme.TOUCH_PX else 1
+
+    def _rows_per_page(self, count: int, extra: int) -> int:
+        columns = self._columns(count, extra)
+        fit = max(1, (self._rows_area().height + 6) // (theme.TOUCH_PX + 6))
+        return columns * fit
+
+    def paged(self) -> bool:
+        """The showdown rows take more than one page (then ▲ ▼ turn the pages)."""
+        names = self.row_names()
+        return self._rows_per_page(len(names), self._extra()) < len(names)
+
+    def _row_cells(self, names: list[str], extra: int) -> list[tuple[str, pygame.Rect]]:
+        """One row per player above the foot (those of the page shown), with its cell."""
+        area = self._rows_area()
+        columns = self._columns(len(names), extra)
+        shown = names[self.first_row:self.first_row + self._rows_per_page(len(names), extra)]
+        rows = -(-len(shown) // columns)
         h = max(theme.TOUCH_PX, min(ROW_H, (area.height - 6 * (rows - 1)) // max(1, rows)))
-        return grid(area, count, columns, h, 8)
+        return list(zip(shown, grid(area, len(shown), columns, h, 8), strict=True))
+
+    def _page_buttons(self) -> list[Button]:
+        """▲ ▼ at the foot's right when the rows take more than a page."""
+        if not self.paged():
+            return []
+        foot = self.foot_rect()
+        right = foot.right - (self.cancel_w() + 6 if self.wild_by else 0)
+        cells = row(pygame.Rect(right - 2 * PAGE_W - 6, foot.y, 2 * PAGE_W + 6, foot.height), 2,
+                    6)
+        last = len(self.row_names()) - self._rows_per_page(len(self.row_names()),
+                                                            self._extra())
+        return [Button("rows:up", cells[0], "▲", lambda: self.scroll_rows(-1),
+                       enabled=self.first_row > 0),
+                Button("rows:down", cells[1], "▼", lambda: self.scroll_rows(1),
+                       enabled=self.first_row < last)]
+
+    def cancel_w(self) -> int:
+        """The Wild Showdown's Cancel button: narrower beside the unit, where the foot's
+        words need the room."""
+        return 100 if self.two_rows() else 140
+
+    def _foot_text_width(self) -> int:
+        """The room the foot's line has beside the buttons at its right."""
+        width = self.foot_rect().width - 8
+        if self.wild_by:
+            width -= self.cancel_w() + 12
+        return width - (2 * PAGE_W + 12 if self.paged() else 0)
 
     def _counts(self, cell: pygame.Rect, key: str, extra: int) -> tuple[pygame.Rect,
                                                                      list[pygame.Rect]]:
@@ -261,7 +343,7 @@ class TableView(View):
         out: list[Button] = []
         players = self.players()
         proposal = self.app.proposed_duel()
-        for name, cell in zip(players, self._row_cells(len(players)), strict=True):
+        for name, cell in self._row_cells(players, 1):
             _label, counts = self._counts(cell, name, 1)
             mine = proposal is not None and proposal.challenger == name
             for n, c in enumerate(counts[:MAX_DUEL_CARDS], 1):
@@ -273,30 +355,36 @@ class TableView(View):
                               partial(self.start_wild, name), font_px=15,
                               fill=theme.CARD_COLORS["wild"], outline=theme.TEXT_DIM,
                               selected=mine and proposal is not None and proposal.wild))
-        return out
+        return out + self._page_buttons()
 
     def _wild_buttons(self) -> list[Button]:
         assert self.wild_by is not None
         out: list[Button] = []
-        others = [p for p in self.players() if p != self.wild_by]
-        for name, cell in zip(others, self._row_cells(len(others)), strict=True):
+        for name, cell in self._row_cells(self.row_names(), 0):
             _label, counts = self._counts(cell, name, 0)
             for n, c in enumerate(counts, 1):
                 out.append(Button(f"wild:{self.wild_by}:{name}:{n}", c, str(n),
                                   partial(self.propose_wild, name, n), font_px=22))
         foot = self.foot_rect()
-        out.append(Button("wild:cancel", pygame.Rect(foot.right - 140, foot.y, 140, foot.height),
+        out.append(Button("wild:cancel", pygame.Rect(foot.right - self.cancel_w(), foot.y,
+                                                     self.cancel_w(), foot.height),
                           _("Cancel"), self.cancel_wild, sublabel="Esc"))
-        return out
+        return out + self._page_buttons()
 
     def cancel_wild(self) -> None:
-        self.wild_by = None
+        self.wild_by, self.first_row = None, 0
+
+    def scroll_rows(self, step: int) -> None:
+        """Show the next (1) or the previous (-1) page of the showdown rows."""
+        names = self.row_names()
+        per_page = self._rows_per_page(len(names), self._extra())
+        last = max(0, len(names) - per_page)
+        self.first_row = max(0, min(last, self.first_row + step * per_page))
 
     def _item_buttons(self) -> list[Button]:
         out: list[Button] = []
-        body = self.body_rect()
         players = self.players()
-        left = pygame.Rect(body.x, body.y, min(220, body.width // 3), body.height)
+        left, tiles, skip = self._item_layout()
         columns = 1 if len(players) <= 6 else 2
         rows = -(-len(players) // columns)
         h = max(theme.TOUCH_PX, min(ROW_H, (left.height - 6 * (rows - 1)) // rows))
@@ -304,7 +392,6 @@ class TableView(View):
             out.append(Button(f"item_by:{name}", cell, name,
                               partial(self.choose_item_player, name),
                               selected=name == self.item_by, font_px=18))
-        tiles = pygame.Rect(left.right + 12, body.y, body.right - left.right - 12, 60)
         for colour, cell in zip(ITEM_OF_COLOUR, row(tiles, len(ITEM_OF_COLOUR), 6),
                                 strict=True):
             card = COLOUR_FILLS[colour]
@@ -316,10 +403,25 @@ class TableView(View):
                               outline=theme.TEXT_DIM if colour is None else None,
                               selected=self.effect is not None and self.effect.item is
                               ITEM_OF_COLOUR[colour]))
-        skip = pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, theme.TOUCH_PX)
         out.append(Button("item_after_skip", skip, _("Before it: a Skip or a Draw Two"),
                           self.toggle_after_skip, selected=self.item_after_skip, font_px=16))
         return out
+
+    def _item_layout(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """The Item Box page: the players' column, the colour tiles, the Skip toggle (the
+        words go under it). Beside the unit the tiles take the whole width over the rest,
+        so each colour's name and item read whole."""
+        body = self.body_rect()
+        left_w = min(220, body.width // 3)
+        if self.two_rows():
+            tiles = pygame.Rect(body.x, body.y, body.width, 60)
+            left = pygame.Rect(body.x, tiles.bottom + 6, left_w, body.bottom - tiles.bottom - 6)
+            skip = pygame.Rect(left.right + 12, left.y, body.right - left.right - 12,
+                               theme.TOUCH_PX)
+            return left, tiles, skip
+        left = pygame.Rect(body.x, body.y, left_w, body.height)
+        tiles = pygame.Rect(left.right + 12, body.y, body.right - left.right - 12, 60)
+        return left, tiles, pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, theme.TOUCH_PX)
 
     def first_card_choices(self) -> list[tuple[str, str]]:
         game = self.app.game
@@ -370,7 +472,7 @@ class TableView(View):
                        r.centery + 20), 18, theme.TEXT_DIM, anchor="center")
             return
         top = self.top_rect()
-        box = pygame.Rect(top.x, top.y, self.direction_w(), top.height)
+        box = pygame.Rect(top.x, top.y, self.direction_w(), TOP_H)
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
         arrow = "↻" if game.direction is Direction.CLOCKWISE else "↺"
         theme.text(surface, arrow, (box.x + 26, box.centery), 34, theme.ACCENT, bold=True,
@@ -440,34 +542,38 @@ class TableView(View):
                        max_width=box.width - 12)
             if name == dealer:
                 draw_dealer(surface, (box.right + 4, box.y + 4), 11)
-        theme.text(surface, _("{dealer} deals · {starter} starts").format(
-            dealer=dealer, starter=game.starter), body.center, 16, theme.TEXT_DIM,
-            anchor="center", max_width=ring.width - 40)
+        line = _("{dealer} deals · {starter} starts").format(dealer=dealer,
+                                                              starter=game.starter)
+        width = ring.width - 40
+        parts = [line]
+        if theme.fit(line, 16, width)[0] != line:  # the narrow ring: who deals over who starts
+            parts = line.split(" · ", 1)
+        for k, part in enumerate(parts):
+            theme.text(surface, part, (body.centerx, body.centery + (2 * k - len(parts) + 1)
+                                       * 10), 16, theme.TEXT_DIM, anchor="center",
+                       max_width=width)
 
     def _draw_showdown(self, surface: pygame.Surface) -> None:
         game = self.app.game
         assert game is not None
         seating = game.seating
         if self.wild_by is not None:
-            others = [p for p in seating.players if p != self.wild_by]
-            for name, cell in zip(others, self._row_cells(len(others)), strict=True):
+            for name, cell in self._row_cells(self.row_names(), 0):
                 label, _counts = self._counts(cell, name, 0)
                 theme.text(surface, f"{self.wild_by} → {name}", (label.x + 8, label.centery),
                            18, bold=True, anchor="midleft", max_width=label.width - 8)
-            foot = self.foot_rect()
-            theme.text(surface, _("Wild Showdown by {name}: tap the opponent's number of "
-                                  "cards").format(name=self.wild_by),
-                       (foot.x + 4, foot.centery), 16, theme.ACCENT, anchor="midleft",
-                       max_width=foot.width - 160)
+            line = _("Wild Showdown by {name}: tap the opponent's number of cards").format(
+                name=self.wild_by)
+            if not theme.fits_in_two(line, 14, self._foot_text_width()):
+                line = _("Tap the opponent's number of cards")  # each row names them both
+            self._foot_line(surface, line, theme.ACCENT)
             return
-        for name, cell in zip(seating.players, self._row_cells(len(seating.players)),
-                              strict=True):
+        for name, cell in self._row_cells(self.row_names(), 1):
             label, _counts = self._counts(cell, name, 1)
             pygame.draw.rect(surface, theme.PANEL, label, border_radius=8)
             theme.text(surface, f"{name} → {seating.after(name)}", (label.x + 10,
                        label.centery), 18, bold=True, anchor="midleft",
                        max_width=label.width - 14)
-        foot = self.foot_rect()
         proposal = self.app.proposed_duel()
         if proposal is None:
             line = _("A showdown card: tap its player's row at the number it shows.")
@@ -476,26 +582,31 @@ class TableView(View):
             line = _("Next duel: {a} vs {b}, cards: {n}. Load it on the unit (F10).").format(
                 a=proposal.challenger, b=proposal.opponent, n=proposal.cards)
             color = theme.ACCENT
-        theme.text(surface, line, (foot.x + 4, foot.centery), 16, color, anchor="midleft",
-                   max_width=foot.width - 8)
+        self._foot_line(surface, line, color)
+
+    def _foot_line(self, surface: pygame.Surface, line: str, color: theme.Color) -> None:
+        """The foot's words beside its buttons: one line, or two where one would be cut."""
+        foot = self.foot_rect()
+        theme.line_or_two(surface, line, foot.x + 4, foot.centery, self._foot_text_width(), 16,
+                          color)
 
     def _draw_items(self, surface: pygame.Surface) -> None:
-        body = self.body_rect()
-        left_w = min(220, body.width // 3)
-        top = 60 + 6 + theme.TOUCH_PX + 6  # the colour tiles and the Skip toggle above
-        area = pygame.Rect(body.x + left_w + 12, body.y + top, body.width - left_w - 12,
-                           body.height - top)
+        left, _tiles, skip = self._item_layout()
+        area = pygame.Rect(skip.x, skip.bottom + 6, skip.width, left.bottom - skip.bottom - 6)
         pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
         x, width = area.x + 14, area.width - 28
+        hint = None
         if self.item_by is None:
-            theme.text(surface, _("Who played the Wild Item Box? Tap them on the left, then "
-                                  "the colour of the card turned over."), (x, area.y + 14), 16,
-                       theme.TEXT_DIM, max_width=width)
-            return
-        if self.effect is None:
-            theme.text(surface, _("{name} played the Wild Item Box: tap the colour of the card "
-                                  "turned over.").format(name=self.item_by),
-                       (x, area.y + 14), 16, theme.TEXT_DIM, max_width=width)
+            hint = _("Who played the Wild Item Box? Tap them on the left, then the colour of "
+                     "the card turned over.")
+        elif self.effect is None:
+            hint = _("{name} played the Wild Item Box: tap the colour of the card turned "
+                     "over.").format(name=self.item_by)
+        if hint is not None or self.effect is None:  # on as many lines as the box needs
+            y = area.y + 14
+            for line in theme.wrap(hint or "", 16, width):
+                y = theme.text(surface, line, (x, y), 16, theme.TEXT_DIM,
+                               max_width=width).bottom + 2
             return
         y = theme.text(surface, self.effect.item.label, (x, area.y + 10), 26, theme.ACCENT,
                        bold=True, max_width=width).bottom + 8
