@@ -15,6 +15,7 @@ from tests.tables.conftest import BROKERS, Cluster, build, eventually
 from uno_showdown.adapters.broker.link import Inbound
 from uno_showdown.adapters.store.wallclock import wall_clock_us
 from uno_showdown.apps.championship import director as director_mod
+from uno_showdown.apps.championship import table_agent
 from uno_showdown.apps.championship.director import (
     ACK_EVERY_S,
     STANDINGS_BYTES_PER_S,
@@ -23,6 +24,7 @@ from uno_showdown.apps.championship.director import (
     standings_gap,
     state_gap,
 )
+from uno_showdown.apps.championship.table_agent import TableAgent
 from uno_showdown.core.championship import messages as wire
 
 TABLES = 3
@@ -123,3 +125,46 @@ def test_the_page_and_the_tables_are_told_less_often_while_deals_keep_coming() -
     assert standings_gap(2_000, 10) == STANDINGS_EVERY_S  # small standings: once a second
     fifty = standings_gap(50_000, 50)  # fifty tables of seven: some 50 kB each
     assert fifty * STANDINGS_BYTES_PER_S >= 50_000 * 50 and fifty > STANDINGS_EVERY_S
+
+
+def test_a_table_sends_again_only_what_is_through_the_broker_unanswered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fifty tables' deals queue in a slow broker for seconds: a table whose deals are still
+    in that queue must not send them all again (that doubled a burst). The broker passes a
+    table's messages on in order, so once the director answers a heartbeat sent after them
+    they are through it, and only then does their lack of an acknowledgement mean a loss."""
+    monkeypatch.setattr(table_agent, "RESEND_S", 0.0)  # no grace: the rule alone decides
+    c = build(tmp_path, "amqtt")
+    try:
+        c.start_director()
+        c.start_table(1)
+        c.seated(1)
+        c.stop_table(1)
+        c.stop_director()  # nothing is acknowledged from here on
+        agent = TableAgent(c.tables[1].db, c.address, c.table_creds[1], 1)  # driven by hand
+        sent: list[bytes] = []
+        agent.link.publish = (  # type: ignore[method-assign]
+            lambda topic, payload, *, retain=False: sent.append(payload))
+        agent.link.connected.set()
+        try:
+            before_us = wall_clock_us()  # a heartbeat sent before the deals
+            for _ in range(3):
+                c.deal(1)
+            agent.scan()
+            agent.flush()
+            first = len(sent)  # the deals, and the table's status notes beside them
+            assert first >= 3
+            agent.flush()  # no acknowledgement, but nothing says they are through the broker
+            secret = c.table_creds[1].secret
+            agent._handle(wire.ack_topic(c.event_id, 1),
+                          wire.encode_time(1, before_us, wall_clock_us(), secret))
+            agent.flush()  # that heartbeat went before them: they may still be queued
+            assert len(sent) == first, "deals still queued in the broker were sent again"
+            agent._handle(wire.ack_topic(c.event_id, 1),
+                          wire.encode_time(1, wall_clock_us(), wall_clock_us(), secret))
+            agent.flush()  # a heartbeat sent after them was answered: they were lost
+            assert sent[first:] == sent[:first]
+        finally:
+            agent.stop()
+    finally:
+        c.close()
