@@ -89,6 +89,7 @@ def _build(cls: type[T], *, order: bool, slots: bool) -> type[T]:
     for base in reversed(cls.__mro__[1:]):
         specs.update(getattr(base, "__record_specs__", {}))
     body = dict(cls.__dict__)
+    body["__qualname__"] = cls.__qualname__  # a record in a class: its repr and pickle find it
     for name, annotation in body.get("__annotations__", {}).items():
         if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
             continue
@@ -107,6 +108,10 @@ def _build(cls: type[T], *, order: bool, slots: bool) -> type[T]:
     methods = _methods(cls.__name__, specs)
     if order:
         methods.update(_order_methods(specs))
+    if body.get("__hash__", _MISSING) is None and "__eq__" in body:
+        # Python sets __hash__ to None in a class that writes its own __eq__; a frozen
+        # dataclass still hashes its fields then, and so does a record.
+        del body["__hash__"]
     for name, method in methods.items():
         body.setdefault(name, method)  # a method the class writes itself stays
     metaclass: type = type(cls)
@@ -129,9 +134,7 @@ def _methods(class_name: str, specs: dict[str, _Field]) -> dict[str, Callable[..
     fields (`_init`), the others closures over them, compiled with this file."""
     names = tuple(specs)
     compared = tuple(name for name, spec in specs.items() if spec.compare)
-    # The compared fields as one tuple, read by a C function (cards and players are
-    # dictionary keys: hashing and comparing them stays cheap).
-    key = attrgetter(*compared) if len(compared) != 1 else lambda obj: (getattr(obj, compared[0]),)
+    key = _key(compared)
 
     def __repr__(self: Any) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
@@ -157,6 +160,17 @@ def _methods(class_name: str, specs: dict[str, _Field]) -> dict[str, Callable[..
     return {"__init__": _init(class_name, specs), "__repr__": __repr__, "__eq__": __eq__,
             "__hash__": __hash__, "__setattr__": __setattr__, "__delattr__": __delattr__,
             "__reduce__": __reduce__}
+
+
+def _key(compared: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The compared fields of a record as one tuple, read by a C function where there are
+    two or more (cards and players are dictionary keys: hashing and comparing stays cheap)."""
+    if len(compared) > 1:
+        return attrgetter(*compared)
+    if compared:
+        name = compared[0]
+        return lambda obj: (getattr(obj, name),)
+    return lambda obj: ()  # no field compared: all records of the class are equal
 
 
 def _init(class_name: str, specs: dict[str, _Field]) -> Callable[..., None]:
@@ -188,7 +202,7 @@ def _init(class_name: str, specs: dict[str, _Field]) -> Callable[..., None]:
 def _order_methods(specs: dict[str, _Field]) -> dict[str, Callable[..., Any]]:
     """<, <=, >, >= on the compared fields in order, between records of one class."""
     compared = tuple(name for name, spec in specs.items() if spec.compare)
-    key = attrgetter(*compared) if len(compared) != 1 else lambda obj: (getattr(obj, compared[0]),)
+    key = _key(compared)
 
     def __lt__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:
