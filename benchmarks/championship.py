@@ -35,7 +35,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -45,6 +44,7 @@ from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.record import replace
 from uno_showdown.core.championship.settings import make
 from uno_showdown.core.scoring import MAX_TARGET, Rules
 
