@@ -118,8 +118,9 @@ def _did_you_mean(parser: argparse.ArgumentParser, message: str, words: Sequence
                      "")
         at = next((i for i, word in enumerate(words) if word.split("=")[0] == typed),
                   len(words))
+        # --help is named at the end of every refusal already: it is no guess for a typo.
         known = sorted(option for option in _parser_at(parser, words[:at])._option_string_actions
-                       if option.startswith("--"))
+                       if option.startswith("--") and option != "--help")
     else:
         return ""
     close = difflib.get_close_matches(typed, known, n=1, cutoff=0.6) if typed else []
