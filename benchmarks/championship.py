@@ -16,7 +16,10 @@ games), on a simulated clock. Then, with flight 2 still running:
 * the same standings for an event of 1,000 players and 10,000 deals (72 tables in 2
   flights), and for the 200 players with 10,000 deals: the standings are kept deal by deal,
   so reading them does not grow with the deals, only with the players listed (the last
-  lines give the ratios to the 200 players' 1,625 deals).
+  lines give the ratios to the 200 players' 1,625 deals, p50 and p99). Before each timed
+  standings call one more deal is recorded at a table (untimed, through the app, as a
+  table does): whatever a reader keeps has to take in a change before every call, as the
+  director's snapshot does after every deal.
 
 Times run from the call until it returns (a recorded deal is committed with fsync); a row
 and its baseline take turns, so a busy moment of the machine falls on both. Run:
@@ -109,9 +112,13 @@ def build_event(db: Path, clock: Clock, players: int = PLAYERS, tables: int = TA
     return champ
 
 
-def time_calls(call: Callable[[int], None], samples: int) -> list[float]:
+def time_calls(call: Callable[[int], None], samples: int,
+               between: Callable[[], None] | None = None) -> list[float]:
+    """Time `samples` calls; `between` (untimed) runs before each, e.g. to record a deal."""
     out = []
     for n in range(samples):
+        if between is not None:
+            between()
         t0 = time.perf_counter()
         call(n)
         out.append((time.perf_counter() - t0) * 1000)
@@ -119,14 +126,40 @@ def time_calls(call: Callable[[int], None], samples: int) -> list[float]:
 
 
 def time_pair(first: Callable[[int], None], second: Callable[[int], None],
-              samples: int) -> tuple[list[float], list[float]]:
-    """Time two calls taking turns, so that a busy moment of the machine falls on both."""
+              samples: int, between: Callable[[], None] | None = None
+              ) -> tuple[list[float], list[float]]:
+    """Time two calls taking turns, so that a busy moment of the machine falls on both;
+    `between` (untimed) runs before each call of `second`."""
     a: list[float] = []
     b: list[float] = []
     for _n in range(samples):
         a += time_calls(first, 1)
-        b += time_calls(second, 1)
+        b += time_calls(second, 1, between)
     return a, b
+
+
+class NextDeal:
+    """Records one more deal at the event's tables of its last stage, round the tables in
+    turn, through the app as a table's screen does (another connection to the file): run
+    untimed before each standings sample, so what a reader keeps has to take in a change
+    before every timed call, as the director's does after every deal."""
+
+    def __init__(self, db: Path, clock: Clock, champ: Championship, seed: int) -> None:
+        self.apps = [CompanionApp.open(db, t.game_id, clock=clock)
+                     for t in champ.snapshot().stage_tables("flight-2")]  # still running
+        self.rng = random.Random(seed)
+        self.n = 0
+
+    def __call__(self) -> None:
+        app = self.apps[self.n % len(self.apps)]
+        self.n += 1
+        assert app.game is not None
+        winner, points = deal_for(self.rng, app.game.names)
+        app.record_round(winner, points=points)
+
+    def close(self) -> None:
+        for app in self.apps:
+            app.close()
 
 
 def quiet_cli(argv: list[str]) -> None:
@@ -194,16 +227,20 @@ def main_() -> int:
         rows.append(("record a deal, `game round`", "at a table of the event", event, False))
         event_app.close()
         plain_app.close()
+        next_deal = NextDeal(event_db, clock, champ, 11)
         base, event = time_pair(
             lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
-            lambda _n: quiet_cli(["event", "standings", "--db", str(event_db), "--json"]), few)
+            lambda _n: quiet_cli(["event", "standings", "--db", str(event_db), "--json"]), few,
+            next_deal)
         rows.append(("standings", "`game show`, one game (baseline)", base, True))
         rows.append(("standings", "`event standings --json`", event, False))
         rows.append(("standings", "`event results --json`", time_calls(
             lambda _n: quiet_cli(["event", "results", "--db", str(event_db), "--json"]),
-            few), False))
+            few, next_deal), False))
+        champ.snapshot()  # the first reading of this connection (what it keeps, if anything)
         rows.append(("standings", "snapshot, file already open", time_calls(
-            lambda _n: champ.snapshot(), few), False))
+            lambda _n: champ.snapshot(), few, next_deal), False))
+        next_deal.close()
         after = champ.snapshot()
         games = sum(len(t.game_ids) for t in after.tables)
         champ.close()
@@ -213,26 +250,32 @@ def main_() -> int:
             t0 = time.perf_counter()
             large = build_event(large_db, clock, LARGE_PLAYERS, LARGE_TABLES, LARGE_DEALS)
             large_built = time.perf_counter() - t0
+            next_deal = NextDeal(large_db, clock, large, 12)
             base, event = time_pair(
                 lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
                 lambda _n: quiet_cli(["event", "standings", "--db", str(large_db), "--json"]),
-                few)
+                few, next_deal)
             rows.append(("standings, large event", "`game show`, one game (baseline)", base,
                          True))
             rows.append(("standings, large event", "`event standings --json`", event, False))
+            large.snapshot()
             rows.append(("standings, large event", "snapshot, file already open", time_calls(
-                lambda _n: large.snapshot(), few), False))
+                lambda _n: large.snapshot(), few, next_deal), False))
+            next_deal.close()
             long_db = Path(tmp) / "long.db"  # the 200 players again, with 10,000 deals
             long = build_event(long_db, clock, PLAYERS, TABLES, LARGE_DEALS)
+            next_deal = NextDeal(long_db, clock, long, 13)
             base, event = time_pair(
                 lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
                 lambda _n: quiet_cli(["event", "standings", "--db", str(long_db), "--json"]),
-                few)
+                few, next_deal)
             rows.append(("standings, 10,000 deals", "`game show`, one game (baseline)", base,
                          True))
             rows.append(("standings, 10,000 deals", "`event standings --json`", event, False))
+            long.snapshot()
             rows.append(("standings, 10,000 deals", "snapshot, file already open", time_calls(
-                lambda _n: long.snapshot(), few), False))
+                lambda _n: long.snapshot(), few, next_deal), False))
+            next_deal.close()
             long.close()
             big = large.snapshot()
             large_text = (f"a championship of {LARGE_PLAYERS} players, {len(big.tables)} "

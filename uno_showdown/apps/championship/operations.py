@@ -36,8 +36,10 @@ from uno_showdown.core.championship.draw import Draw, make_draw
 from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
 from uno_showdown.core.championship.model import ChampionshipData, HeldDeal
+from uno_showdown.core.championship.ranking import moved
 from uno_showdown.core.championship.settings import MAX_TABLE_SIZE, Seating, Settings, TimeUp
 from uno_showdown.core.championship.snapshot import (
+    Rankings,
     Reading,
     Snapshot,
     TableStatus,
@@ -45,14 +47,18 @@ from uno_showdown.core.championship.snapshot import (
     game_deals,
     number_of,
     numbers,
+    rankings_of,
+    seated_numbers,
     stage_title,
     started,
     table_title,
 )
-from uno_showdown.core.championship.standings import Deal, Line, finalists
+from uno_showdown.core.championship.standings import FINAL as FINAL_KIND
+from uno_showdown.core.championship.standings import QUALIFYING, Deal, Line, finalists
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table.game import Game, check_name
 from uno_showdown.core.table.names import name_key
+from uno_showdown.core.table.records import BoxedGame
 from uno_showdown.core.table.timebox import State, TimeBox, clock_text
 
 #: How a reader that keeps the stored event gives it, inside the read's transaction.
@@ -87,6 +93,10 @@ class Championship:
         self.events = ChampionshipStore(store)
         self.event_id = event_id
         self.clock: Callable[[], int] = clock or wallclock.now
+        #: The standings as last read, moved by what changed at the next reading.
+        self._kept: _KeptStandings | None = None
+        #: The tables' boxes and seats as last read, kept while they did not change.
+        self._kept_tables: _KeptTables | None = None
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, event_id: int | None = None, *,
@@ -158,7 +168,7 @@ class Championship:
         stored event (players, tables, clock) inside the read, for a reader that keeps it
         while the file says nobody changed it (the director, per deal)."""
         event_id = self._require()
-        load = data_of or (lambda conn: self.events.load(conn, event_id))
+        load = data_of or (lambda conn: self._event_in(conn, event_id))
         with self.events.reading() as conn:
             reading = self._read_in(conn, load(conn), summed=False)
         if reading is not None:
@@ -166,6 +176,69 @@ class Championship:
         self._sum_once(event_id)
         with self.events.reading() as conn:
             return self._read_in(conn, load(conn))
+
+    def _event_in(self, conn: sqlite3.Connection, event_id: int) -> ChampionshipData:
+        """The stored event (players, tables, clock), kept from the last reading while its
+        version in the file (`shape_version`) says nobody changed it: a reading after a
+        deal reads no players."""
+        kept = self._kept
+        if kept is not None and kept.event_id == event_id and \
+                kept.shape == self.events.shape_version(conn, event_id):
+            return kept.data
+        return self.events.load(conn, event_id)
+
+    def _tables_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> _KeptTables:
+        """The tables' boxes, who sits at each and their numbers, in the caller's read
+        transaction: kept from the last reading while neither the event (`shape_version`)
+        nor what its tables play (`tables_version`, moved by the file's triggers whoever
+        writes) changed, so a reading after a deal reads no box and no seat."""
+        event_id = data.event.id
+        key = (event_id, self.events.shape_version(conn, event_id) or 0,
+               self.events.tables_version(conn, event_id))
+        kept = self._kept_tables
+        if kept is not None and kept.key == key and \
+                all(t.box_id in kept.boxes for t in data.tables):
+            return kept
+        boxes = {t.box_id: self.store.boxes.load(t.box_id) for t in data.tables}
+        seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
+        self._kept_tables = _KeptTables(key, boxes, seated, seated_numbers(data, boxes, seated))
+        return self._kept_tables
+
+    def _standings_in(self, conn: sqlite3.Connection, data: ChampionshipData
+                      ) -> _KeptStandings | None:
+        """The kept sums and both standings, in the caller's read transaction; None if the
+        event is not summed yet. What was kept from the last reading is moved by the sums
+        that changed since (their rows carry the version they moved at), so a reading costs
+        what changed, not what the event holds; a change of the event itself (players,
+        lots, tie-break, tables: `shape_version`) or of the sums as a whole (summed again)
+        ranks everyone afresh."""
+        event_id = data.event.id
+        version = self.events.sums_version(conn, event_id)
+        if version is None:
+            return None
+        shape = self.events.shape_version(conn, event_id) or 0
+        kept = self._kept
+        if kept is not None and kept.event_id == event_id and kept.shape == shape \
+                and kept.version <= version:
+            if kept.version == version:
+                return kept
+            changes = self.events.sums_moved_since(conn, event_id, kept.version)
+            by_kind = dict(kept.sums)
+            for kind, rows in changes.items():
+                by_kind[kind] = {**by_kind.get(kind, {}), **rows}
+            qualifying, final = kept.rankings
+            rankings = (moved(qualifying, changes.get(QUALIFYING, {})),
+                        moved(final, changes.get(FINAL_KIND, {})) if final is not None
+                        else None)
+            data = kept.data
+        else:
+            found = self.events.kept_sums(conn, event_id)
+            if found is None:
+                return None
+            by_kind = dict(found.by_kind)
+            rankings = rankings_of(data, by_kind)
+        self._kept = _KeptStandings(event_id, shape, version, data, by_kind, rankings)
+        return self._kept
 
     def standings(self) -> tuple[Settings, tuple[Line, ...], tuple[Line, ...]]:
         """The settings and the qualifying and final standings alone: the players and the
@@ -180,6 +253,23 @@ class Championship:
             reading = Reading(data, {}, {}, kept.by_kind, kept.table_deals, kept.version)
         qualifying, final = reading.lines
         return reading.data.event.settings, qualifying, final
+
+    def ordered_standings(self) -> list[tuple[int | None, int, str, int, int]] | None:
+        """The qualifying standings as (rank, number, name, points, games), in order, walked
+        from the order the file keeps (`ChampionshipStore.ordered_lines`) instead of ranked
+        here: what `event standings --json` prints. None for an event not summed yet."""
+        event_id = self._require()
+        with self.events.reading() as conn:
+            if self.events.sums_version(conn, event_id) is None:
+                return None
+            tie_break = self.events.load_settings(conn, event_id).tie_break
+            rows = self.events.ordered_lines(conn, event_id, QUALIFYING, tie_break)
+        out: list[tuple[int | None, int, str, int, int]] = []
+        rank = 0
+        for number, name, points, games, ranked in rows:
+            rank += ranked
+            out.append((rank if ranked else None, number, name, points, games))
+        return out
 
     def _sum_once(self, event_id: int) -> None:
         """Sum an event written before the standings were kept (once, then kept)."""
@@ -202,18 +292,19 @@ class Championship:
         """The reading inside the caller's transaction. An event whose sums are not kept yet
         is summed from its deals here (`summed`), or None is returned so that the caller
         sums it once in a write transaction."""
-        boxes = {t.box_id: self.store.boxes.load(t.box_id) for t in data.tables}
-        seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
+        tables = self._tables_in(conn, data)
+        boxes, seated = tables.boxes, tables.seated
         event_id, events = data.event.id, self.events
-        kept = events.kept_sums(conn, event_id)
+        kept = self._standings_in(conn, data)
         if kept is None and not summed:
             return None
         held = events.held_deals(conn, event_id) if data.tables else ()
         audit = events.audit(conn, event_id) if data.tables else ()
         presence = events.presence(conn, event_id) if data.tables else {}
         if kept is not None:
-            return Reading(data, boxes, seated, kept.by_kind, kept.table_deals, kept.version,
-                           held, audit, presence)
+            return Reading(data, boxes, seated, kept.sums,
+                           events.table_deals(conn, event_id), kept.version, held,
+                           audit, presence, kept.rankings, tables.players_at)
         by_kind, table_deals, _games = events.counted_sums(conn, data)
         return Reading(data, boxes, seated, by_kind, table_deals, -1, held, audit, presence)
 
@@ -241,17 +332,19 @@ class Championship:
 
     def check_sums(self) -> tuple[bool, int]:
         """Whether the standings kept deal by deal equal those worked out from every deal
-        now (read at one moment), and how many deals were counted."""
+        now (read at one moment), their kept order included (each sum's result), and how
+        many deals were counted."""
         event_id = self._require()
         self.read()  # an event not summed yet is summed first
         with self.events.reading() as conn:
             data = self.events.load(conn, event_id)
             kept = self.events.kept_sums(conn, event_id)
             by_kind, table_deals, _games = self.events.counted_sums(conn, data)
+            astray = self.events.results_astray(conn, event_id)
         deals = sum(table_deals.values())
         if kept is None:
             return False, deals
-        same = (_live(kept.by_kind) == _live(by_kind)
+        same = (not astray and _live(kept.by_kind) == _live(by_kind)
                 and {k: v for k, v in kept.table_deals.items() if v} ==
                 {k: v for k, v in table_deals.items() if v})
         return same, deals
@@ -739,6 +832,32 @@ class Championship:
 
 
 # -- small helpers --
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptTables:
+    """What a `Championship` keeps of its last reading of the tables: their boxes (by box
+    id), the names at each game played now and their numbers (by box id), for the event at
+    (event id, `shape_version`, `tables_version`) `key`. Immutable, shared by snapshots."""
+
+    key: tuple[int, int, int]
+    boxes: dict[int, BoxedGame]
+    seated: Mapping[int, Sequence[str]]
+    players_at: Mapping[int, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptStandings:
+    """What a `Championship` keeps of its last reading of the standings: the sums and both
+    rankings at sums' version `version`, for the event as it stood at `shape_version`
+    `shape` (`data`). Immutable: a snapshot built from it keeps it whole."""
+
+    event_id: int
+    shape: int
+    version: int
+    data: ChampionshipData
+    sums: Mapping[str, Mapping[int, tuple[int, int]]]
+    rankings: Rankings
 
 
 @dataclass(frozen=True, slots=True)

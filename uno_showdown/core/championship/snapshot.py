@@ -32,6 +32,7 @@ from uno_showdown.core.championship.model import (
     HeldDeal,
 )
 from uno_showdown.core.championship.presence import Heard, table_state
+from uno_showdown.core.championship.ranking import Ranking, rank
 from uno_showdown.core.championship.results import Awards, awards
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
@@ -41,7 +42,6 @@ from uno_showdown.core.championship.standings import (
     Entrant,
     Line,
     finalists,
-    ranked,
 )
 from uno_showdown.core.championship.standings import game_deals as standings_game_deals
 from uno_showdown.core.table.game import Game
@@ -201,19 +201,57 @@ class Reading:
     audit: tuple[AuditRow, ...] = ()
     #: Each table's last heartbeat, by table number.
     presence: Mapping[int, Heard] = field(default_factory=dict)
+    #: The qualifying and the final's standings as kept by a reader that moved them by the
+    #: sums that changed since its last reading (`ranking.moved`); None: rank from `sums`.
+    rankings: Rankings | None = None
+    #: The player numbers at the game each table plays now, by box id, as kept by a reader
+    #: while the tables did not change (`seated_numbers`); None: worked out from `seated`.
+    players_at: Mapping[int, tuple[int, ...]] | None = None
+
+    @cached_property
+    def players_by_box(self) -> Mapping[int, tuple[int, ...]]:
+        if self.players_at is not None:
+            return self.players_at
+        return seated_numbers(self.data, self.boxes, self.seated)
+
+    @cached_property
+    def ranked(self) -> Rankings:
+        """The qualifying ranking and the final's: as kept, or worked out from the sums."""
+        return self.rankings or rankings_of(self.data, self.sums)
 
     @cached_property
     def lines(self) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
         """The qualifying standings, and the final's."""
-        data = self.data
-        tie_break = data.event.settings.tie_break
-        entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]
-        qualifying = ranked(entrants, self.sums.get(QUALIFYING, {}), tie_break)
-        final_table = next((t for t in data.tables if t.stage == FINAL), None)
-        seated = set(final_table.seats) if final_table is not None else set()
-        in_final = [e for e in entrants if e.number in seated]
-        final = ranked(in_final, self.sums.get(FINAL_STAGE, {}), tie_break) if in_final else []
-        return tuple(qualifying), tuple(final)
+        qualifying, final = self.ranked
+        return qualifying.lines, final.lines if final is not None else ()
+
+
+#: The qualifying standings, and the final's (None before the final is seated).
+Rankings = tuple[Ranking, Ranking | None]
+
+
+def seated_numbers(data: ChampionshipData, boxes: Mapping[int, BoxedGame],
+                   seated: Mapping[int, Sequence[str]]) -> dict[int, tuple[int, ...]]:
+    """The player numbers at the game each table plays now, by box id, in seating order."""
+    out = {}
+    for box_id, boxed in boxes.items():
+        names = seated.get(boxed.current_game_id, ())
+        out[box_id] = tuple(n for n in map(data.number_of, names) if n is not None)
+    return out
+
+
+def rankings_of(data: ChampionshipData, sums: Mapping[str, Mapping[int, tuple[int, int]]]
+                ) -> Rankings:
+    """Everyone ranked from the sums: every player in the qualifying, those seated at the
+    final in the final's."""
+    tie_break = data.event.settings.tie_break
+    entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]
+    qualifying = rank(entrants, sums.get(QUALIFYING, {}), tie_break)
+    final_table = next((t for t in data.tables if t.stage == FINAL), None)
+    seated = set(final_table.seats) if final_table is not None else set()
+    in_final = [e for e in entrants if e.number in seated]
+    final = rank(in_final, sums.get(FINAL_STAGE, {}), tie_break) if in_final else None
+    return qualifying, final
 
 
 def build_snapshot(reading: Reading, now: int) -> Snapshot:
@@ -225,16 +263,16 @@ def build_snapshot(reading: Reading, now: int) -> Snapshot:
     view = clock_view(data.clock, plan, now) if plan else ClockView(
         None, Status.NOT_STARTED, None, None, None, None)
     tables: list[TableStatus] = []
+    players_at, deals = reading.players_by_box, reading.table_deals
     for t in data.tables:
         boxed = boxes[t.box_id]
-        names = reading.seated.get(boxed.current_game_id, ())
-        players = tuple(n for n in map(data.number_of, names) if n is not None)
-        tables.append(TableStatus(t.stage, t.table, boxed.box, boxed.box.phase(now),
-                                  boxed.current_game_id, boxed.game_ids, t.seats, players,
-                                  reading.table_deals.get((t.stage, t.table), 0),
-                                  boxed.box.left(now)))
+        box = boxed.box
+        tables.append(TableStatus(t.stage, t.table, box, box.phase(now), boxed.current_game_id,
+                                  boxed.game_ids, t.seats, players_at.get(t.box_id, ()),
+                                  deals.get((t.stage, t.table), 0), box.left(now)))
     qualifying, final = reading.lines
     final_over = any(t.stage == FINAL and t.done for t in tables)
     return Snapshot(data, now, flights, plan, view, tuple(tables), qualifying, final,
-                    awards(qualifying, final, final_over, settings.luckiest), reading.version,
+                    awards(qualifying, final, final_over, settings.luckiest,
+                           reading.ranked[0].leaders), reading.version,
                     reading.held, reading.audit, reading.presence)

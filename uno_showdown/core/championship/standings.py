@@ -142,7 +142,9 @@ def result(points: int, games: int) -> Fraction | None:
     return points_per_game(points, games)
 
 
-def _order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tuple[object, ...]:
+def order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tuple[object, ...]:
+    """A ranked line's place in the standings' order (lowest first); ends with the player's
+    number, so no two players share one."""
     assert line.result is not None
     # The float first: Python rounds int / int correctly and rounding keeps the order, so
     # it orders as the exact result does, and the exact result decides only between equal
@@ -177,7 +179,7 @@ def ranked(entrants: Iterable[Entrant], totals: Mapping[int, tuple[int, int]],
         lines.append(Line(None, number, e.name, points, games, result(points, games),
                           e.withdrawn))
     ranked = sorted((ln for ln in lines if ln.result is not None and not ln.withdrawn),
-                    key=lambda ln: _order_key(ln, players[ln.number], tie_break))
+                    key=lambda ln: order_key(ln, players[ln.number], tie_break))
     rest = sorted((ln for ln in lines if ln.result is None or ln.withdrawn),
                   key=lambda ln: ln.number)
     return [_ranked(ln, i) for i, ln in enumerate(ranked, 1)] + rest
