@@ -194,8 +194,9 @@ CREATE TABLE championship_sources (
 # The standings' order kept in the file, so a reader walks it instead of sorting every
 # player: each kept sum holds its result (points / games, NULL without a game), indexed, and
 # the sums' version of its last change, so a reader that keeps the standings reads only the
-# players whose sums moved since. `shape_version` moves with every change of the event
-# itself (settings, players, lots, tables, seats, clock): a reader keeps those until it moves.
+# players whose sums moved since (each table's deal count the same). `shape_version` moves
+# with every change of the event itself (settings, players, lots, tables, seats, clock): a
+# reader keeps those until it moves.
 # `tables_version` moves with every change of what the tables play (their time boxes, the
 # games in them, who sits at each game), whichever program writes it: the file's own
 # triggers move it, in the writer's transaction, so a reader keeps those until it moves.
@@ -205,6 +206,7 @@ ALTER TABLE championship_sums ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
 UPDATE championship_sums SET result = CAST(points AS REAL) / games WHERE games != 0;
 CREATE INDEX championship_sums_by_result ON championship_sums (event_id, kind, result);
 CREATE INDEX championship_sums_by_change ON championship_sums (event_id, at_version);
+ALTER TABLE championship_table_deals ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE championship_events ADD COLUMN shape_version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE championship_events ADD COLUMN tables_version INTEGER NOT NULL DEFAULT 0;
 CREATE TRIGGER championship_time_boxes_inserted AFTER INSERT ON time_boxes
@@ -490,6 +492,12 @@ class ChampionshipStore:
     @staticmethod
     def table_deals(conn: sqlite3.Connection, event_id: int) -> dict[tuple[str, int], int]:
         return sums.table_deals(conn, event_id)
+
+    @staticmethod
+    def table_deals_moved_since(conn: sqlite3.Connection, event_id: int, since: int
+                                ) -> dict[tuple[str, int], int]:
+        """The tables whose deal count moved after sums' version `since`, with the count."""
+        return sums.table_deals(conn, event_id, since)
 
     @staticmethod
     def ordered_lines(conn: sqlite3.Connection, event_id: int, kind: str,

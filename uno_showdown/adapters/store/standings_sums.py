@@ -50,9 +50,9 @@ class KeptSums:
     table_deals: dict[tuple[str, int], int]  # (stage, table) -> deals
 
 
-#: The event's sums' version now, in a statement whose sixth parameter is the event (0 for an
+#: The event's sums' version now, in a statement whose first parameter is the event (0 for an
 #: event not summed yet: `rebuild_sums` stamps every row when it sums it).
-_NOW = "COALESCE((SELECT sums_version FROM championship_events WHERE id = ?6), 0)"
+_NOW = "COALESCE((SELECT sums_version FROM championship_events WHERE id = ?1), 0)"
 
 
 def kind_of(stage: str) -> str:
@@ -92,7 +92,7 @@ def move(conn: sqlite3.Connection, event_id: int, stage: str, table: int, delta:
     conn.execute("UPDATE championship_events SET sums_version = sums_version + 1 "
                  "WHERE id = ? AND sums_version IS NOT NULL", (event_id,))
     kind = kind_of(stage)
-    rows = [(event_id, kind, n, p, g, event_id) for n, (p, g) in delta.items() if p or g]
+    rows = [(event_id, kind, n, p, g) for n, (p, g) in delta.items() if p or g]
     if rows:
         conn.executemany(
             "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
@@ -103,9 +103,10 @@ def move(conn: sqlite3.Connection, event_id: int, stage: str, table: int, delta:
             "0), at_version = excluded.at_version", rows)
     if deals:
         conn.execute(
-            "INSERT INTO championship_table_deals (event_id, stage, table_no, deals) VALUES "
-            "(?, ?, ?, ?) ON CONFLICT (event_id, stage, table_no) DO UPDATE SET "
-            "deals = deals + excluded.deals", (event_id, stage, table, deals))
+            "INSERT INTO championship_table_deals (event_id, stage, table_no, deals, "
+            f"at_version) VALUES (?1, ?2, ?3, ?4, {_NOW}) ON CONFLICT "
+            "(event_id, stage, table_no) DO UPDATE SET deals = deals + excluded.deals, "
+            "at_version = excluded.at_version", (event_id, stage, table, deals))
 
 
 def remote_changed(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
@@ -210,11 +211,17 @@ def read(conn: sqlite3.Connection, event_id: int) -> KeptSums | None:
     return KeptSums(int(row[0]), by_kind, table_deals(conn, event_id))
 
 
-def table_deals(conn: sqlite3.Connection, event_id: int) -> dict[tuple[str, int], int]:
-    """Each table's deals, by (stage, table): one row a table."""
+def table_deals(conn: sqlite3.Connection, event_id: int, since: int | None = None
+                ) -> dict[tuple[str, int], int]:
+    """Each table's deals, by (stage, table): one row a table; with `since`, only those
+    that moved after that version of the sums (a reader that keeps the others)."""
+    if since is None:
+        return {(str(s), int(t)): int(n) for s, t, n in conn.execute(
+            "SELECT stage, table_no, deals FROM championship_table_deals WHERE event_id = ?",
+            (event_id,))}
     return {(str(s), int(t)): int(n) for s, t, n in conn.execute(
-        "SELECT stage, table_no, deals FROM championship_table_deals WHERE event_id = ?",
-        (event_id,))}
+        "SELECT stage, table_no, deals FROM championship_table_deals WHERE event_id = ? AND "
+        "at_version > ?", (event_id, since))}
 
 
 def version(conn: sqlite3.Connection, event_id: int) -> int | None:
@@ -246,11 +253,12 @@ def replace_all(conn: sqlite3.Connection, event_id: int, by_kind: Mapping[str, S
     conn.executemany(
         "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
         f"at_version) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / NULLIF(?5, 0), {_NOW})",
-        [(event_id, kind, n, p, g, event_id) for kind, sums in by_kind.items()
+        [(event_id, kind, n, p, g) for kind, sums in by_kind.items()
          for n, (p, g) in sums.items() if p or g])
     conn.executemany(
-        "INSERT INTO championship_table_deals (event_id, stage, table_no, deals) VALUES "
-        "(?, ?, ?, ?)", [(event_id, s, t, n) for (s, t), n in table_deals.items() if n])
+        "INSERT INTO championship_table_deals (event_id, stage, table_no, deals, at_version) "
+        f"VALUES (?1, ?2, ?3, ?4, {_NOW})",
+        [(event_id, s, t, n) for (s, t), n in table_deals.items() if n])
     conn.executemany(
         "INSERT INTO championship_game_sums (game_id, event_id, stage, table_no, sums, deals) "
         "VALUES (?, ?, ?, ?, ?, ?)",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,6 +43,7 @@ from uno_showdown.core.championship.snapshot import (
     Rankings,
     Reading,
     Snapshot,
+    TablesAt,
     TableStatus,
     build_snapshot,
     game_deals,
@@ -51,6 +53,7 @@ from uno_showdown.core.championship.snapshot import (
     seated_numbers,
     stage_title,
     started,
+    table_statuses,
     table_title,
 )
 from uno_showdown.core.championship.standings import FINAL as FINAL_KIND
@@ -97,6 +100,12 @@ class Championship:
         self._kept: _KeptStandings | None = None
         #: The tables' boxes and seats as last read, kept while they did not change.
         self._kept_tables: _KeptTables | None = None
+        #: The tables' statuses of the last snapshot, and the tables whose deal count moved
+        #: since (None: not known, so every status is built again).
+        self._kept_statuses: TablesAt | None = None
+        self._deals_moved: set[tuple[str, int]] | None = None
+        #: One snapshot at a time moves what is kept (a screen's thread and the director's).
+        self._keeping = threading.RLock()
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, event_id: int | None = None, *,
@@ -159,8 +168,16 @@ class Championship:
             return self.events.listed(conn)
 
     def snapshot(self, data_of: DataOf | None = None) -> Snapshot:
-        """The event now, read in one read transaction (a consistent moment of the file)."""
-        return build_snapshot(self.read(data_of), self.clock())
+        """The event now, read in one read transaction (a consistent moment of the file).
+        The tables' statuses are kept from the last snapshot and only those of the tables
+        whose deals moved since are built again (`table_statuses`)."""
+        with self._keeping:
+            reading = self.read(data_of)
+            now = self.clock()
+            moved, self._deals_moved = self._deals_moved, set()
+            tables = table_statuses(reading, now, self._kept_statuses, moved)
+            self._kept_statuses = tables
+            return build_snapshot(reading, now, tables)
 
     def read(self, data_of: DataOf | None = None) -> Reading:
         """What the event's snapshot is built from, read at one moment; a screen keeps it and
@@ -223,21 +240,23 @@ class Championship:
             if kept.version == version:
                 return kept
             changes = self.events.sums_moved_since(conn, event_id, kept.version)
-            by_kind = dict(kept.sums)
-            for kind, rows in changes.items():
-                by_kind[kind] = {**by_kind.get(kind, {}), **rows}
             qualifying, final = kept.rankings
             rankings = (moved(qualifying, changes.get(QUALIFYING, {})),
                         moved(final, changes.get(FINAL_KIND, {})) if final is not None
                         else None)
+            deals = self.events.table_deals_moved_since(conn, event_id, kept.version)
+            if self._deals_moved is not None:
+                self._deals_moved.update(deals)
+            table_deals = {**kept.table_deals, **deals} if deals else kept.table_deals
             data = kept.data
         else:
             found = self.events.kept_sums(conn, event_id)
             if found is None:
                 return None
-            by_kind = dict(found.by_kind)
-            rankings = rankings_of(data, by_kind)
-        self._kept = _KeptStandings(event_id, shape, version, data, by_kind, rankings)
+            rankings = rankings_of(data, found.by_kind)
+            table_deals = found.table_deals
+            self._deals_moved = None
+        self._kept = _KeptStandings(event_id, shape, version, data, rankings, table_deals)
         return self._kept
 
     def standings(self) -> tuple[Settings, tuple[Line, ...], tuple[Line, ...]]:
@@ -302,8 +321,7 @@ class Championship:
         audit = events.audit(conn, event_id) if data.tables else ()
         presence = events.presence(conn, event_id) if data.tables else {}
         if kept is not None:
-            return Reading(data, boxes, seated, kept.sums,
-                           events.table_deals(conn, event_id), kept.version, held,
+            return Reading(data, boxes, seated, kept.sums, kept.table_deals, kept.version, held,
                            audit, presence, kept.rankings, tables.players_at)
         by_kind, table_deals, _games = events.counted_sums(conn, data)
         return Reading(data, boxes, seated, by_kind, table_deals, -1, held, audit, presence)
@@ -713,7 +731,7 @@ class Championship:
             if table.done:
                 return table, False
             if view.status is not Status.TIME_UP:
-                left = table.left_us or 0
+                left = table.left_us(now) or 0
                 raise ChampionshipError(
                     _("{table} still has {time} to play: a table is done once the time is up "
                       "(`uno-showdown event end` calls time now)").format(
@@ -848,16 +866,23 @@ class _KeptTables:
 
 @dataclass(frozen=True, slots=True)
 class _KeptStandings:
-    """What a `Championship` keeps of its last reading of the standings: the sums and both
-    rankings at sums' version `version`, for the event as it stood at `shape_version`
-    `shape` (`data`). Immutable: a snapshot built from it keeps it whole."""
+    """What a `Championship` keeps of its last reading of the standings: both rankings (and
+    the sums they hold) and each table's deals at sums' version `version`, for the event as
+    it stood at `shape_version` `shape` (`data`). Immutable: a snapshot built from it keeps
+    it whole."""
 
     event_id: int
     shape: int
     version: int
     data: ChampionshipData
-    sums: Mapping[str, Mapping[int, tuple[int, int]]]
     rankings: Rankings
+    table_deals: Mapping[tuple[str, int], int]
+
+    @property
+    def sums(self) -> dict[str, Mapping[int, tuple[int, int]]]:
+        """(points, games) by player, by kind: what the rankings were moved by."""
+        qualifying, final = self.rankings
+        return {QUALIFYING: qualifying.sums, FINAL_KIND: final.sums if final else {}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from uno_showdown.core.championship.settings import TieKey
 from uno_showdown.core.championship.standings import Entrant, Line, order_key, result
@@ -34,7 +35,6 @@ class Ranking:
     sums: Mapping[int, tuple[int, int]]  # (points, games) by player number
     keys: tuple[Key, ...]  # the ranked players' keys, in order
     key_of: Mapping[int, Key]  # a ranked player's key, by number
-    line_of: Mapping[int, Line]  # every entrant's line, by number
     ranked: tuple[Line, ...]  # the ranked players' lines, rank 1 first
     rest: tuple[Line, ...]  # the unranked (withdrawn, or no game yet), by number
     #: The ranked players with the most points (the luckiest award's candidates), kept so
@@ -48,7 +48,8 @@ class Ranking:
     @property
     def leaders(self) -> tuple[Line, ...]:
         """The lines of the ranked players with the most points."""
-        return tuple(self.line_of[n] for n in sorted(self.most_points))
+        return tuple(self.ranked[bisect_left(self.keys, self.key_of[n])]
+                     for n in sorted(self.most_points))
 
 
 def _most_points(lines: Iterable[Line]) -> frozenset[int]:
@@ -92,18 +93,17 @@ def rank(entrants: Iterable[Entrant], sums: Mapping[int, tuple[int, int]],
     keyed.sort(key=lambda kl: kl[0])
     ranked = tuple(_with_rank(line, i) for i, (_k, line) in enumerate(keyed, 1))
     rest.sort(key=lambda ln: ln.number)
-    line_of = {ln.number: ln for ln in (*ranked, *rest)}
     return Ranking(players, ties, dict(sums), tuple(k for k, _l in keyed),
-                   {line.number: k for k, line in keyed}, line_of, ranked, tuple(rest),
+                   {line.number: k for k, line in keyed}, ranked, tuple(rest),
                    _most_points(ranked))
 
 
 def moved(prev: Ranking, changes: Mapping[int, tuple[int, int]]) -> Ranking:
     """`prev` with these players' sums changed ((points, games) now): each changed player
-    leaves the order and comes back at its new place; only the lines from the first to the
-    last place that holds another player than before are made again (their rank moved), the
-    rest are shared with `prev`. O(changed · log players) to place them, and O(lines whose
-    rank changed) to make their lines."""
+    leaves the order and comes back at its new place (a bisection); the lines of the players
+    between keep their objects where their rank did not move, and are made again (a tuple
+    each) where it did. O(changed · log players) to place them, and O(lines whose rank
+    changed) to make their lines."""
     entrants, ties = prev.entrants, prev.tie_break
     changed = {n: s for n, s in changes.items()
                if n in entrants and s != prev.sums.get(n, (0, 0))}
@@ -113,46 +113,70 @@ def moved(prev: Ranking, changes: Mapping[int, tuple[int, int]]) -> Ranking:
     sums.update(changed)
     keys = list(prev.keys)
     key_of = dict(prev.key_of)
-    line_of = dict(prev.line_of)
-    first = len(keys)  # the lines before this place are the same as before
-    kept_tail = len(keys)  # and so are this many at the end
+    left: list[int] = []  # where the changed players stood, in `prev.ranked`
     rest_moved: set[int] = set()
     for number in changed:
         old = key_of.pop(number, None)
-        if old is not None:
-            at = bisect_left(keys, old)
-            del keys[at]
-            first, kept_tail = min(first, at), min(kept_tail, len(keys) - at)
-        else:
+        if old is None:
             rest_moved.add(number)
-        line = line_of[number] = _plain(entrants[number], sums)
+            continue
+        left.append(bisect_left(prev.keys, old))
+        del keys[bisect_left(keys, old)]
+    fresh: dict[int, Line] = {}
+    for number in changed:
+        line = fresh[number] = _plain(entrants[number], sums)
         key = _key(line, entrants[number], ties)
         if key is None:
             rest_moved.add(number)
             continue
-        at = bisect_left(keys, key)
-        keys.insert(at, key)
+        keys.insert(bisect_left(keys, key), key)
         key_of[number] = key
-        first, kept_tail = min(first, at), min(kept_tail, len(keys) - at - 1)
-    if len(keys) != len(prev.keys):
-        kept_tail = 0  # every rank after the first change moved by the difference
-    kept_tail = min(kept_tail, len(keys) - first)  # no ranked line moved: all kept
-    made = []
-    for i in range(first, len(keys) - kept_tail):
-        line = line_of[keys[i][-1]]  # type: ignore[index]  # a key ends with the number
-        if line.rank != i + 1:
-            line = line_of[line.number] = _with_rank(line, i + 1)
-        made.append(line)
-    ranked = prev.ranked[:first] + tuple(made)
-    if kept_tail:
-        ranked += prev.ranked[len(prev.ranked) - kept_tail:]
+    came = sorted((bisect_left(keys, key_of[n]), n) for n in changed if n in key_of)
+    ranked = _relined(prev.ranked, sorted(left), [(at, fresh[n]) for at, n in came])
     rest = prev.rest
     if rest_moved:
         rest = tuple(sorted([*(ln for ln in rest if ln.number not in rest_moved),
-                             *(line_of[n] for n in rest_moved if n not in key_of)],
+                             *(fresh[n] for n in rest_moved if n not in key_of)],
                             key=lambda ln: ln.number))
-    return Ranking(entrants, ties, sums, tuple(keys), key_of, line_of, ranked, rest,
+    return Ranking(entrants, ties, sums, tuple(keys), key_of, ranked, rest,
                    _moved_most(prev, changed, sums, key_of, ranked))
+
+
+def _relined(before: tuple[Line, ...], left: Sequence[int],
+             came: Sequence[tuple[int, Line]]) -> tuple[Line, ...]:
+    """The ranked lines after the players at `left` (places in `before`) left and those in
+    `came` (their new place, their line) came back: the players who stayed keep their order
+    and fill the other places; a run of them whose rank did not move is `before`'s own
+    slice, any other is made again with its new ranks."""
+    runs = []  # the stayers' runs in `before`: [start, end)
+    start = 0
+    for at in left:
+        if at > start:
+            runs.append([start, at])
+        start = at + 1
+    if start < len(before):
+        runs.append([start, len(before)])
+    pieces: list[tuple[Line, ...]] = []
+    place = 0
+    run = 0
+    for at, line in [*came, (len(before) - len(left) + len(came), None)]:
+        while place < at:
+            begin, end = runs[run]
+            take = min(end - begin, at - place)
+            if begin == place:  # the same ranks as before
+                pieces.append(before[begin:begin + take])
+            else:
+                pieces.append(tuple(_with_rank(ln, place + 1 + j)
+                                    for j, ln in enumerate(before[begin:begin + take])))
+            place += take
+            if begin + take == end:
+                run += 1
+            else:
+                runs[run][0] = begin + take
+        if line is not None:
+            pieces.append((_with_rank(line, at + 1),))
+            place += 1
+    return tuple(chain.from_iterable(pieces))
 
 
 def _moved_most(prev: Ranking, changed: Mapping[int, tuple[int, int]],
@@ -177,5 +201,7 @@ def _moved_most(prev: Ranking, changed: Mapping[int, tuple[int, int]],
 
 
 def _with_rank(line: Line, rank: int) -> Line:
-    return Line(rank, line.number, line.name, line.points, line.games, line.result,
-                line.withdrawn)
+    return _new_tuple(Line, (rank, *line[1:]))
+
+
+_new_tuple = tuple.__new__

@@ -11,7 +11,7 @@ build a snapshot every second.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from uno_showdown.core.championship.clock import (
@@ -30,6 +30,7 @@ from uno_showdown.core.championship.model import (
     ChampionshipData,
     ChampionshipRow,
     HeldDeal,
+    TableRow,
 )
 from uno_showdown.core.championship.presence import Heard, table_state
 from uno_showdown.core.championship.ranking import Ranking, rank
@@ -46,7 +47,7 @@ from uno_showdown.core.championship.standings import (
 from uno_showdown.core.championship.standings import game_deals as standings_game_deals
 from uno_showdown.core.table.game import Game
 from uno_showdown.core.table.records import BoxedGame
-from uno_showdown.core.table.timebox import Phase, TimeBox
+from uno_showdown.core.table.timebox import Phase, State, TimeBox
 
 
 def stage_title(stage: str, flights: int) -> str:
@@ -73,11 +74,69 @@ class TableStatus:
     seats: tuple[int, ...]  # player numbers as seated by the draw
     players: tuple[int, ...]  # player numbers at the table now
     deals: int  # deals recorded in the stage at this table
-    left_us: int | None
 
     @property
     def done(self) -> bool:
         return self.phase is Phase.DONE
+
+    def left_us(self, now_us: int) -> int | None:
+        """Microseconds still to play at `now_us` (see `TimeBox.left`)."""
+        return self.box.left(now_us)
+
+
+@dataclass(frozen=True, slots=True)
+class TablesAt:
+    """Every table's status as built at `since_us`, with what it was built from: it holds
+    unchanged, and a reader that keeps it builds again only the tables whose deals moved,
+    while the boxes, who sits where and the stored tables are the same objects and no
+    open box's time ran out (`until_us`, the first moment a phase changes with the time
+    alone; None: none does). A phase is the one thing of a table the time changes."""
+
+    tables: tuple[TableStatus, ...]
+    index: Mapping[tuple[str, int], int]  # (stage, table) -> its place in `tables`
+    built_from: tuple[object, ...]  # the stored tables, boxes and seated numbers (by identity)
+    deals: Mapping[tuple[str, int], int]
+    since_us: int
+    until_us: int | None
+    flights: int
+    final_over: bool
+
+
+def _status(t: TableRow, boxed: BoxedGame, players: tuple[int, ...], deals: int, now: int
+            ) -> TableStatus:
+    box = boxed.box
+    return TableStatus(t.stage, t.table, box, box.phase(now), boxed.current_game_id,
+                       boxed.game_ids, t.seats, players, deals)
+
+
+def table_statuses(reading: Reading, now: int, before: TablesAt | None = None,
+                   moved: Iterable[tuple[str, int]] | None = None) -> TablesAt:
+    """Every table's status at `now`. With `before` (what the same reader built last) that
+    still holds and `moved` (the tables whose deal count moved since it was built), only
+    those tables are built again; otherwise every table is."""
+    data, boxes, players_at = reading.data, reading.boxes, reading.players_by_box
+    deals = reading.table_deals
+    built_from = (data.tables, boxes, players_at)
+    if before is not None and moved is not None \
+            and all(a is b for a, b in zip(before.built_from, built_from, strict=True)) \
+            and before.since_us <= now and (before.until_us is None or now < before.until_us):
+        tables = list(before.tables)
+        for key in moved:
+            at = before.index.get(key)
+            if at is None:
+                continue
+            row = data.tables[at]
+            tables[at] = _status(row, boxes[row.box_id], players_at.get(row.box_id, ()),
+                                 deals.get(key, 0), now)
+        return replace(before, tables=tuple(tables), deals=deals)
+    statuses = tuple(_status(t, boxes[t.box_id], players_at.get(t.box_id, ()),
+                             deals.get((t.stage, t.table), 0), now) for t in data.tables)
+    ends = [s.box.ends_at_us for s in statuses if s.box.state is State.OPEN
+            and s.box.ends_at_us is not None and now < s.box.ends_at_us]
+    return TablesAt(statuses, {(s.stage, s.table): i for i, s in enumerate(statuses)},
+                    built_from, deals, now, min(ends) if ends else None,
+                    len({t.stage for t in data.tables if t.stage != FINAL}),
+                    any(s.stage == FINAL and s.done for s in statuses))
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,25 +313,18 @@ def rankings_of(data: ChampionshipData, sums: Mapping[str, Mapping[int, tuple[in
     return qualifying, final
 
 
-def build_snapshot(reading: Reading, now: int) -> Snapshot:
-    """The event as it stands at `now`, from what was read (pure)."""
-    data, boxes = reading.data, reading.boxes
+def build_snapshot(reading: Reading, now: int, tables: TablesAt | None = None) -> Snapshot:
+    """The event as it stands at `now`, from what was read (pure); `tables`: every table's
+    status at `now` as a reader that keeps them built it (`table_statuses`)."""
+    data = reading.data
     settings = data.event.settings
-    flights = len({t.stage for t in data.tables if t.stage != FINAL})
+    at = tables if tables is not None else table_statuses(reading, now)
+    flights = at.flights
     plan = stage_plan(settings, flights) if flights else ()
     view = clock_view(data.clock, plan, now) if plan else ClockView(
         None, Status.NOT_STARTED, None, None, None, None)
-    tables: list[TableStatus] = []
-    players_at, deals = reading.players_by_box, reading.table_deals
-    for t in data.tables:
-        boxed = boxes[t.box_id]
-        box = boxed.box
-        tables.append(TableStatus(t.stage, t.table, box, box.phase(now), boxed.current_game_id,
-                                  boxed.game_ids, t.seats, players_at.get(t.box_id, ()),
-                                  deals.get((t.stage, t.table), 0), box.left(now)))
     qualifying, final = reading.lines
-    final_over = any(t.stage == FINAL and t.done for t in tables)
-    return Snapshot(data, now, flights, plan, view, tuple(tables), qualifying, final,
-                    awards(qualifying, final, final_over, settings.luckiest,
+    return Snapshot(data, now, flights, plan, view, at.tables, qualifying, final,
+                    awards(qualifying, final, at.final_over, settings.luckiest,
                            reading.ranked[0].leaders), reading.version,
                     reading.held, reading.audit, reading.presence)
