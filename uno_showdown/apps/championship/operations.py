@@ -36,7 +36,7 @@ from uno_showdown.core.championship.clock import FINAL, Kind, Status, flight_key
 from uno_showdown.core.championship.draw import Draw, make_draw
 from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.model import ChampionshipData, HeldDeal
+from uno_showdown.core.championship.model import ChampionshipData, HeldDeal, TableRow
 from uno_showdown.core.championship.ranking import moved
 from uno_showdown.core.championship.settings import MAX_TABLE_SIZE, Seating, Settings, TimeUp
 from uno_showdown.core.championship.snapshot import (
@@ -213,12 +213,13 @@ class Championship:
         key = (event_id, self.events.shape_version(conn, event_id) or 0,
                self.events.tables_version(conn, event_id))
         kept = self._kept_tables
-        if kept is not None and kept.key == key and \
-                all(t.box_id in kept.boxes for t in data.tables):
+        if kept is not None and kept.key == key and (kept.tables is data.tables or all(
+                t.box_id in kept.boxes for t in data.tables)):
             return kept
         boxes = {t.box_id: self.store.boxes.load(t.box_id) for t in data.tables}
         seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
-        self._kept_tables = _KeptTables(key, boxes, seated, seated_numbers(data, boxes, seated))
+        self._kept_tables = _KeptTables(key, data.tables, boxes, seated,
+                                        seated_numbers(data, boxes, seated))
         return self._kept_tables
 
     def _standings_in(self, conn: sqlite3.Connection, data: ChampionshipData
@@ -859,6 +860,7 @@ class _KeptTables:
     (event id, `shape_version`, `tables_version`) `key`. Immutable, shared by snapshots."""
 
     key: tuple[int, int, int]
+    tables: tuple[TableRow, ...]  # the stored tables they were read for
     boxes: dict[int, BoxedGame]
     seated: Mapping[int, Sequence[str]]
     players_at: Mapping[int, tuple[int, ...]]

@@ -165,9 +165,10 @@ def _relined(before: tuple[Line, ...], left: Sequence[int],
             take = min(end - begin, at - place)
             if begin == place:  # the same ranks as before
                 pieces.append(before[begin:begin + take])
-            else:
-                pieces.append(tuple(_with_rank(ln, place + 1 + j)
-                                    for j, ln in enumerate(before[begin:begin + take])))
+            else:  # the same lines, each rank moved by the same difference
+                shift = place - begin
+                pieces.append(tuple([_new_tuple(Line, (ln[0] + shift, *ln[1:]))
+                                     for ln in before[begin:begin + take]]))
             place += take
             if begin + take == end:
                 run += 1
