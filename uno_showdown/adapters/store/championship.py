@@ -501,9 +501,10 @@ class ChampionshipStore:
 
     @staticmethod
     def ordered_lines(conn: sqlite3.Connection, event_id: int, kind: str,
-                      tie_break: Sequence[TieKey]) -> list[tuple[int, str, int, int, bool]]:
-        """Every player's (number, name, points, games, ranked) in the standings' order, as
-        the file keeps it (see `standings_sums.ordered`)."""
+                      tie_break: Sequence[TieKey]
+                      ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
+        """The ranked players' (number, name, points, games) in the standings' order, and
+        the unranked's by number, as the file keeps them (see `standings_sums.ordered`)."""
         return sums.ordered(conn, event_id, kind, tie_break)
 
     @staticmethod

@@ -287,14 +287,14 @@ def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
 
 
 def ordered(conn: sqlite3.Connection, event_id: int, kind: str, tie_break: Sequence[TieKey]
-            ) -> list[tuple[int, str, int, int, bool]]:
-    """Every player's (number, name, points, games, ranked) in the standings' order, read
-    from the kept order (`championship_sums_by_result`) instead of sorted in Python: the
-    ranked first (lowest result first, then the event's tie-break, then the number: the
-    order of `core.championship.standings.ranked`), then the unranked (withdrawn, or no game
-    yet) by number. A result is the float of points / games, which orders as the exact
-    fraction does while games stay below a million (two results that differ, differ by more
-    than 1e-12, far above a double's rounding); the property test holds it to `ranked`."""
+            ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
+    """Every player's (number, name, points, games) in the standings' order, read from the
+    kept order (`championship_sums_by_result`) instead of sorted in Python: the ranked
+    (lowest result first, then the event's tie-break, then the number: the order of
+    `core.championship.standings.ranked`), and the unranked (withdrawn, or no game yet) by
+    number. A result is the float of points / games, which orders as the exact fraction
+    does while games stay below a million (two results that differ then differ by more than
+    1e-12, far above a double's rounding); the property test holds it to `ranked`."""
     ties = []
     for key in tie_break:
         if key is TieKey.POINTS:
@@ -304,15 +304,15 @@ def ordered(conn: sqlite3.Connection, event_id: int, kind: str, tie_break: Seque
         else:
             ties.append("p.lot IS NULL, p.lot")
     order = ", ".join(["s.result", *ties, "s.number"])
-    ranked = [(int(n), str(name), int(pts), int(g), True) for n, name, pts, g in conn.execute(
+    ranked = conn.execute(
         "SELECT s.number, p.name, s.points, s.games FROM championship_sums s JOIN "
         "championship_players p ON p.event_id = s.event_id AND p.number = s.number "
         "WHERE s.event_id = ? AND s.kind = ? AND s.result IS NOT NULL AND "
-        f"p.withdrawn_at IS NULL ORDER BY {order}", (event_id, kind))]
-    rest = [(int(n), str(name), int(pts), int(g), False) for n, name, pts, g in conn.execute(
+        f"p.withdrawn_at IS NULL ORDER BY {order}", (event_id, kind)).fetchall()
+    rest = conn.execute(
         "SELECT p.number, p.name, COALESCE(s.points, 0), COALESCE(s.games, 0) FROM "
         "championship_players p LEFT JOIN championship_sums s ON s.event_id = p.event_id "
         "AND s.kind = ? AND s.number = p.number WHERE p.event_id = ? AND "
         "(p.withdrawn_at IS NOT NULL OR s.result IS NULL) ORDER BY p.number",
-        (kind, event_id))]
-    return ranked + rest
+        (kind, event_id)).fetchall()
+    return ranked, rest

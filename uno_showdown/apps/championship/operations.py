@@ -283,13 +283,9 @@ class Championship:
             if self.events.sums_version(conn, event_id) is None:
                 return None
             tie_break = self.events.load_settings(conn, event_id).tie_break
-            rows = self.events.ordered_lines(conn, event_id, QUALIFYING, tie_break)
-        out: list[tuple[int | None, int, str, int, int]] = []
-        rank = 0
-        for number, name, points, games, ranked in rows:
-            rank += ranked
-            out.append((rank if ranked else None, number, name, points, games))
-        return out
+            ranked, rest = self.events.ordered_lines(conn, event_id, QUALIFYING, tie_break)
+        return [(rank, *row) for rank, row in enumerate(ranked, 1)] + \
+            [(None, *row) for row in rest]
 
     def _sum_once(self, event_id: int) -> None:
         """Sum an event written before the standings were kept (once, then kept)."""

@@ -15,15 +15,71 @@ property test in tests/championship/test_kept_sums.py holds it to that.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import Any, TypeVar, cast
 
 from uno_showdown.core.championship.settings import TieKey
 from uno_showdown.core.championship.standings import Entrant, Line, order_key, result
 
 #: A ranked player's place in the order: its sort key (ending with the player's number).
 Key = tuple[object, ...]
+V = TypeVar("V")
+#: How many changed entries a `Layered` holds on top of its base before it is made whole.
+LAYER = 64
+
+
+class Layered(Mapping[int, V]):
+    """A mapping by player number that rankings share: a base dict that is never changed
+    once made, and the entries changed since on top (None marks one taken out). `updated`
+    copies the top alone, and makes the base again only once the top holds `LAYER` entries:
+    a move costs O(changed) amortised, where copying a dict of every player would cost
+    O(players), and no ranking ever sees another's change."""
+
+    __slots__ = ("_base", "_top")
+
+    def __init__(self, base: dict[int, V], top: dict[int, V | None] | None = None) -> None:
+        self._base = base
+        self._top: dict[int, V | None] = top or {}
+
+    def get(self, key: int, default: Any = None) -> Any:
+        top = self._top
+        if key in top:
+            found = top[key]
+            return default if found is None else found
+        return self._base.get(key, default)
+
+    def __getitem__(self, key: int) -> V:
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return cast(V, found)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, int) and self.get(key) is not None
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
+
+    def _whole(self) -> dict[int, V]:
+        whole = dict(self._base)
+        for key, value in self._top.items():
+            if value is None:
+                whole.pop(key, None)
+            else:
+                whole[key] = value
+        return whole
+
+    def updated(self, changes: Mapping[int, V | None]) -> Layered[V]:
+        """A new mapping with these entries changed (None: taken out); this one stays."""
+        top = {**self._top, **changes}
+        if len(top) < LAYER:
+            return Layered(self._base, top)
+        return Layered(Layered(self._base, top)._whole())
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +88,9 @@ class Ranking:
 
     entrants: Mapping[int, Entrant]
     tie_break: tuple[TieKey, ...]
-    sums: Mapping[int, tuple[int, int]]  # (points, games) by player number
+    sums: Layered[tuple[int, int]]  # (points, games) by player number
     keys: tuple[Key, ...]  # the ranked players' keys, in order
-    key_of: Mapping[int, Key]  # a ranked player's key, by number
+    key_of: Layered[Key]  # a ranked player's key, by number
     ranked: tuple[Line, ...]  # the ranked players' lines, rank 1 first
     rest: tuple[Line, ...]  # the unranked (withdrawn, or no game yet), by number
     #: The ranked players with the most points (the luckiest award's candidates), kept so
@@ -93,8 +149,8 @@ def rank(entrants: Iterable[Entrant], sums: Mapping[int, tuple[int, int]],
     keyed.sort(key=lambda kl: kl[0])
     ranked = tuple(_with_rank(line, i) for i, (_k, line) in enumerate(keyed, 1))
     rest.sort(key=lambda ln: ln.number)
-    return Ranking(players, ties, dict(sums), tuple(k for k, _l in keyed),
-                   {line.number: k for k, line in keyed}, ranked, tuple(rest),
+    return Ranking(players, ties, Layered(dict(sums)), tuple(k for k, _l in keyed),
+                   Layered({line.number: k for k, line in keyed}), ranked, tuple(rest),
                    _most_points(ranked))
 
 
@@ -103,23 +159,24 @@ def moved(prev: Ranking, changes: Mapping[int, tuple[int, int]]) -> Ranking:
     leaves the order and comes back at its new place (a bisection); the lines of the players
     between keep their objects where their rank did not move, and are made again (a tuple
     each) where it did. O(changed · log players) to place them, and O(lines whose rank
-    changed) to make their lines."""
+    changed) to make their lines; the sums and keys by player are `Layered`, so they are not
+    copied whole."""
     entrants, ties = prev.entrants, prev.tie_break
     changed = {n: s for n, s in changes.items()
                if n in entrants and s != prev.sums.get(n, (0, 0))}
     if not changed:
         return prev
-    sums = dict(prev.sums)
-    sums.update(changed)
+    sums = prev.sums.updated(changed)
     keys = list(prev.keys)
-    key_of = dict(prev.key_of)
+    key_moves: dict[int, Key | None] = {}
     left: list[int] = []  # where the changed players stood, in `prev.ranked`
     rest_moved: set[int] = set()
     for number in changed:
-        old = key_of.pop(number, None)
+        old = prev.key_of.get(number)
         if old is None:
             rest_moved.add(number)
             continue
+        key_moves[number] = None
         left.append(bisect_left(prev.keys, old))
         del keys[bisect_left(keys, old)]
     fresh: dict[int, Line] = {}
@@ -130,8 +187,9 @@ def moved(prev: Ranking, changes: Mapping[int, tuple[int, int]]) -> Ranking:
             rest_moved.add(number)
             continue
         keys.insert(bisect_left(keys, key), key)
-        key_of[number] = key
-    came = sorted((bisect_left(keys, key_of[n]), n) for n in changed if n in key_of)
+        key_moves[number] = key
+    key_of = prev.key_of.updated(key_moves)
+    came = sorted((bisect_left(keys, k), n) for n, k in key_moves.items() if k is not None)
     ranked = _relined(prev.ranked, sorted(left), [(at, fresh[n]) for at, n in came])
     rest = prev.rest
     if rest_moved:
@@ -165,9 +223,10 @@ def _relined(before: tuple[Line, ...], left: Sequence[int],
             take = min(end - begin, at - place)
             if begin == place:  # the same ranks as before
                 pieces.append(before[begin:begin + take])
-            else:  # the same lines, each rank moved by the same difference
-                shift = place - begin
-                pieces.append(tuple([_new_tuple(Line, (ln[0] + shift, *ln[1:]))
+            else:  # the same lines, each rank moved by the same difference (a ranked
+                shift = place - begin  # line has a rank)
+                pieces.append(tuple([_new_tuple(Line, (ln[0] + shift,  # type: ignore[operator]
+                                                       *ln[1:]))
                                      for ln in before[begin:begin + take]]))
             place += take
             if begin + take == end:

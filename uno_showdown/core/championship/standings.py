@@ -151,8 +151,9 @@ def order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tupl
     assert line.result is not None
     # The float first: Python rounds int / int correctly and rounding keeps the order, so
     # it orders as the exact result does, and the exact result decides only between equal
-    # floats; a thousand players sort without a million Fraction comparisons.
-    key: list[object] = [float(line.result), line.result]
+    # floats; a thousand players sort without a million Fraction comparisons. (points /
+    # games is the float of the result: the same rational, rounded once.)
+    key: list[object] = [line.points / line.games, line.result]
     for k in tie_break:
         if k is TieKey.POINTS:
             key.append(line.points)
