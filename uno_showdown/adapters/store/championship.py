@@ -192,7 +192,8 @@ CREATE TABLE championship_sources (
 """
 
 # The standings' order kept in the file, so a reader walks it instead of sorting every
-# player: each kept sum holds its result (points / games, NULL without a game), indexed, and
+# player: each kept sum holds its result (points / games, NULL without a game), indexed with
+# what the standings print (a query walks the index, it reads no row of the table), and
 # the sums' version of its last change, so a reader that keeps the standings reads only the
 # players whose sums moved since (each table's deal count the same). `shape_version` moves
 # with every change of the event itself (settings, players, lots, tables, seats, clock): a
@@ -204,7 +205,8 @@ _V6 = """
 ALTER TABLE championship_sums ADD COLUMN result REAL;
 ALTER TABLE championship_sums ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
 UPDATE championship_sums SET result = CAST(points AS REAL) / games WHERE games != 0;
-CREATE INDEX championship_sums_by_result ON championship_sums (event_id, kind, result);
+CREATE INDEX championship_sums_by_result ON championship_sums
+    (event_id, kind, result, points, games);
 CREATE INDEX championship_sums_by_change ON championship_sums (event_id, at_version);
 ALTER TABLE championship_table_deals ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE championship_events ADD COLUMN shape_version INTEGER NOT NULL DEFAULT 0;

@@ -289,24 +289,28 @@ def line_json(line: Line) -> dict[str, Any]:
             "games": line.games, "result": fraction_text(line.result)}
 
 
-def ordered_json(rows: Sequence[tuple[int | None, int, str, int, int]]) -> str:
-    """`_print_json([line_json(...)])` of lines read in order from the file (rank, number,
-    name, points, games), written line by line: the same text, without the pure-Python
-    encoder's cost per value (it runs whenever JSON is indented)."""
-    if not rows:
-        return "[]"
-    out = []
-    for rank, number, name, points, games in rows:
-        if games:
-            whole, rest = divmod(points, games)
-            common = gcd(points, games)
-            result = f'"{whole}"' if not rest else f'"{points // common}/{games // common}"'
-        else:
-            result = "null"
-        out.append(f'  {{\n    "rank": {"null" if rank is None else rank},\n    "number": '
-                   f'{number},\n    "name": {encode_basestring(name)},\n    "points": '
-                   f'{points},\n    "games": {games},\n    "result": {result}\n  }}')
-    return "[\n" + ",\n".join(out) + "\n]"
+def ordered_json(ranked: Sequence[tuple[int, str, int, int]],
+                 rest: Sequence[tuple[int, str, int, int]]) -> str:
+    """`_print_json([line_json(...)])` of the lines read in order from the file (number,
+    name, points, games; the ranked, then the unranked), written line by line: the same
+    text, without the pure-Python encoder's cost per value (it runs whenever JSON is
+    indented)."""
+    out = [_line_json_text(rank, *row) for rank, row in enumerate(ranked, 1)]
+    out += [_line_json_text("null", *row) for row in rest]
+    return "[\n" + ",\n".join(out) + "\n]" if out else "[]"
+
+
+def _line_json_text(rank: int | str, number: int, name: str, points: int, games: int) -> str:
+    if not games:
+        result = "null"
+    elif points % games:
+        common = gcd(points, games)
+        result = f'"{points // common}/{games // common}"'
+    else:
+        result = f'"{points // games}"'
+    return (f'  {{\n    "rank": {rank},\n    "number": {number},\n    "name": '
+            f'{encode_basestring(name)},\n    "points": {points},\n    "games": {games},\n'
+            f'    "result": {result}\n  }}')
 
 
 def _settings_values(args: argparse.Namespace) -> dict[str, Any]:
@@ -606,7 +610,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if args.json and not args.csv:
             rows = champ.ordered_standings()  # the order the file keeps, read as it is
             if rows is not None:
-                print(ordered_json(rows))
+                print(ordered_json(*rows))
                 return 0
         settings, qualifying, _final = champ.standings()
         if args.csv:

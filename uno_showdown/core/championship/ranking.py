@@ -89,22 +89,29 @@ class Ranking:
     entrants: Mapping[int, Entrant]
     tie_break: tuple[TieKey, ...]
     sums: Layered[tuple[int, int]]  # (points, games) by player number
-    keys: tuple[Key, ...]  # the ranked players' keys, in order
+    #: The ranked players' keys, in order: a list made for this ranking and never changed
+    #: after (a tuple would cost one more pass over every player per move).
+    keys: list[Key]
     key_of: Layered[Key]  # a ranked player's key, by number
-    ranked: tuple[Line, ...]  # the ranked players' lines, rank 1 first
-    rest: tuple[Line, ...]  # the unranked (withdrawn, or no game yet), by number
+    #: Every line: the ranked players' first (rank 1 first), then the unranked (withdrawn,
+    #: or no game yet) by number; one tuple, made in one pass.
+    lines: tuple[Line, ...]
     #: The ranked players with the most points (the luckiest award's candidates), kept so
     #: that the award does not look at every player after each deal.
     most_points: frozenset[int] = frozenset()
 
     @property
-    def lines(self) -> tuple[Line, ...]:
-        return self.ranked + self.rest
+    def ranked(self) -> tuple[Line, ...]:
+        return self.lines[:len(self.keys)]
+
+    @property
+    def rest(self) -> tuple[Line, ...]:
+        return self.lines[len(self.keys):]
 
     @property
     def leaders(self) -> tuple[Line, ...]:
         """The lines of the ranked players with the most points."""
-        return tuple(self.ranked[bisect_left(self.keys, self.key_of[n])]
+        return tuple(self.lines[bisect_left(self.keys, self.key_of[n])]
                      for n in sorted(self.most_points))
 
 
@@ -149,8 +156,8 @@ def rank(entrants: Iterable[Entrant], sums: Mapping[int, tuple[int, int]],
     keyed.sort(key=lambda kl: kl[0])
     ranked = tuple(_with_rank(line, i) for i, (_k, line) in enumerate(keyed, 1))
     rest.sort(key=lambda ln: ln.number)
-    return Ranking(players, ties, Layered(dict(sums)), tuple(k for k, _l in keyed),
-                   Layered({line.number: k for k, line in keyed}), ranked, tuple(rest),
+    return Ranking(players, ties, Layered(dict(sums)), [k for k, _l in keyed],
+                   Layered({line.number: k for k, line in keyed}), ranked + tuple(rest),
                    _most_points(ranked))
 
 
@@ -190,34 +197,37 @@ def moved(prev: Ranking, changes: Mapping[int, tuple[int, int]]) -> Ranking:
         key_moves[number] = key
     key_of = prev.key_of.updated(key_moves)
     came = sorted((bisect_left(keys, k), n) for n, k in key_moves.items() if k is not None)
-    ranked = _relined(prev.ranked, sorted(left), [(at, fresh[n]) for at, n in came])
-    rest = prev.rest
-    if rest_moved:
+    rest = prev.rest if rest_moved else None  # None: the same lines, taken whole
+    if rest is not None:
         rest = tuple(sorted([*(ln for ln in rest if ln.number not in rest_moved),
                              *(fresh[n] for n in rest_moved if n not in key_of)],
                             key=lambda ln: ln.number))
-    return Ranking(entrants, ties, sums, tuple(keys), key_of, ranked, rest,
-                   _moved_most(prev, changed, sums, key_of, ranked))
+    lines = _relined(prev.lines, len(prev.keys), sorted(left),
+                     [(at, fresh[n]) for at, n in came], rest)
+    return Ranking(entrants, ties, sums, keys, key_of, lines,
+                   _moved_most(prev, changed, sums, key_of, lines))
 
 
-def _relined(before: tuple[Line, ...], left: Sequence[int],
-             came: Sequence[tuple[int, Line]]) -> tuple[Line, ...]:
-    """The ranked lines after the players at `left` (places in `before`) left and those in
-    `came` (their new place, their line) came back: the players who stayed keep their order
-    and fill the other places; a run of them whose rank did not move is `before`'s own
-    slice, any other is made again with its new ranks."""
+def _relined(before: tuple[Line, ...], ranked: int, left: Sequence[int],
+             came: Sequence[tuple[int, Line]], rest: tuple[Line, ...] | None
+             ) -> tuple[Line, ...]:
+    """The lines after the players at `left` (places among `before`'s first `ranked`, the
+    ranked ones) left and those in `came` (their new place, their line) came back: the
+    players who stayed keep their order and fill the other places; a run of them whose rank
+    did not move is `before`'s own slice, any other is made again with its new ranks. The
+    unranked follow: `rest`, or `before`'s own when None."""
     runs = []  # the stayers' runs in `before`: [start, end)
     start = 0
     for at in left:
         if at > start:
             runs.append([start, at])
         start = at + 1
-    if start < len(before):
-        runs.append([start, len(before)])
+    if start < ranked:
+        runs.append([start, ranked])
     pieces: list[tuple[Line, ...]] = []
     place = 0
     run = 0
-    for at, line in [*came, (len(before) - len(left) + len(came), None)]:
+    for at, line in [*came, (ranked - len(left) + len(came), None)]:
         while place < at:
             begin, end = runs[run]
             take = min(end - begin, at - place)
@@ -236,18 +246,21 @@ def _relined(before: tuple[Line, ...], left: Sequence[int],
         if line is not None:
             pieces.append((_with_rank(line, at + 1),))
             place += 1
+    pieces.append(before[ranked:] if rest is None else rest)
+    if len(pieces) == 1:
+        return pieces[0]
     return tuple(chain.from_iterable(pieces))
 
 
 def _moved_most(prev: Ranking, changed: Mapping[int, tuple[int, int]],
                 sums: Mapping[int, tuple[int, int]], key_of: Mapping[int, Key],
-                ranked: tuple[Line, ...]) -> frozenset[int]:
+                lines: tuple[Line, ...]) -> frozenset[int]:
     """The players with the most points after `changed`: looked for among everyone only
     when one who had the most lost it (rare); otherwise the changed players alone."""
     holders = prev.most_points
     most = prev.sums[next(iter(holders))][0] if holders else None
     if any(n in holders and (n not in key_of or sums[n][0] != most) for n in changed):
-        return _most_points(ranked)
+        return _most_points(ln for ln in lines if ln.rank is not None)
     out = set(holders)
     for n in changed:
         if n not in key_of:
