@@ -30,17 +30,24 @@ node_modules/.installed: package.json package-lock.json
 		npm ci --no-audit --no-fund --loglevel=error && touch $@; \
 	else echo "npm not found: the MicroPython tests will skip (install Node.js 20)"; fi
 
+# Tests run in one worker process per core (pytest-xdist, at most 4: more would only fight
+# over the brokers and browsers the tests start), each test file whole in one worker, so a
+# file's shared fixtures (a browser, an emulated Pico) start once. TEST_WORKERS=0 runs the
+# suite in this process.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
+PYTEST := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q \
+	-n $(TEST_WORKERS) --dist loadfile
+
 # The whole suite: under five minutes on two cores (docs/development.md says how long).
 test: $(TEST_STAMP) node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/mypy  # every package; settings in pyproject.toml
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q
+	$(PYTEST)
 
 # The long hunt before a release (and in CI): every property test with thousands of examples
 # and every long run at full length (tests/profiles.py), without the per-test time limit.
 test-deep: $(TEST_STAMP) node_modules/.installed
-	HYPOTHESIS_PROFILE=deep SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
-		$(BIN)/python -m pytest -q -m "hypothesis or deep" --timeout=0
+	HYPOTHESIS_PROFILE=deep $(PYTEST) -m "hypothesis or deep" --timeout=0
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

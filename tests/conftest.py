@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 
 import pytest
 from hypothesis import settings
@@ -87,3 +88,71 @@ def pytest_configure(config: pytest.Config) -> None:
     problem = hil_port_problem(port) if port else None
     if problem is not None:
         raise pytest.UsageError(f"--hil-port {port}: {problem}")
+
+
+@pytest.fixture
+def summary(request: pytest.FixtureRequest) -> Callable[[str, str], None]:
+    """`summary(title, line)`: a line for the run's closing summary, under `title`.
+
+    Kept on the test's report rather than printed, so that a figure measured in a worker
+    process (pytest-xdist) still reaches the summary the person running the suite reads.
+    """
+
+    def say(title: str, line: str) -> None:
+        request.node.user_properties.append(("summary", (title, line)))
+
+    return say
+
+
+#: The levels the summary counts apart, so a run says whether the firmware ran on them or
+#: skipped (kept here, not in their folders' conftest files, which a pytest-xdist
+#: controller never loads).
+LEVELS = {"tests/micropython/": "MicroPython level (MicroPython 1.27, wasm)",
+          "tests/pico/": "emulated-Pico level (MicroPython 1.28 rp2 on rp2040js)"}
+
+
+def _level_counts(terminalreporter: pytest.TerminalReporter, folder: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            nodeid = getattr(report, "nodeid", "")
+            when = getattr(report, "when", "call")
+            if not nodeid.startswith(folder) or when not in ("call", "setup"):
+                continue
+            if outcome == "passed" and when != "call":
+                continue
+            counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how each firmware level went, then print the lines tests gave `summary`, grouped
+    under their titles, in test order."""
+    for folder, level in LEVELS.items():
+        counts = _level_counts(terminalreporter, folder)
+        if counts:
+            text = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
+            terminalreporter.write_line(f"{level}: {text}")
+    lines: dict[str, list[tuple[str, str]]] = {}
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            if getattr(report, "when", None) != "call":
+                continue
+            for key, value in getattr(report, "user_properties", ()):
+                if key == "summary":
+                    title, line = value
+                    lines.setdefault(title, []).append((report.nodeid, line))
+    for title, entries in lines.items():
+        terminalreporter.write_line(title)
+        for _nodeid, line in sorted(entries, key=lambda e: e[0]):
+            terminalreporter.write_line(f"  {line}")
+
+
+#: Folders whose tests take longest per file (an emulated RP2040 boots for each): run first,
+#: so that with one worker per core (make test) the rest of the suite fills the other core
+#: while they run, instead of leaving them alone at the end.
+FIRST = ("tests/pico/",)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: not item.nodeid.startswith(FIRST))

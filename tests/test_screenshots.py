@@ -24,11 +24,8 @@ def drawn() -> set[str]:
 
 
 def test_every_picture_the_docs_show_is_drawn_by_the_project() -> None:
-    missing = shown_in_the_docs() - drawn() - set(screenshots.NOT_DRAWN_YET)
+    missing = shown_in_the_docs() - drawn()
     assert not missing, f"pictures no code draws: {sorted(missing)}"
-    assert not drawn() & set(screenshots.NOT_DRAWN_YET), "drawn now: strike from NOT_DRAWN_YET"
-    stale = set(screenshots.NOT_DRAWN_YET) - shown_in_the_docs()
-    assert not stale, f"no page shows these any more: {sorted(stale)}"
 
 
 def test_every_picture_drawn_is_in_the_docs_and_in_the_repository() -> None:

@@ -3,19 +3,24 @@
 Each picture in docs/screenshots/ is listed in `SHOTS` with the state it shows: a game built
 through the score keeper (`CompanionApp`), the view reached as a finger would (the same
 steps the layout tests take, `tests/screen/test_every_state.py`), drawn with SDL's dummy
-driver and saved as PNG. The emulator's pictures are its whole window on a hand-moved
-clock, so a countdown or cards in flight are caught at the same instant every time.
+driver and saved as PNG. A duel a picture shows is played through the real service: on
+the in-memory unit (`simulate`'s) for the Duels view, with a press that reaches the table
+late or a launch the board never confirms. The emulator's pictures are its whole window at
+its default 1280x720 on a hand-moved clock, so a countdown, cards in flight or a late
+press are caught at the same instant every time.
 
 The live page's pictures are made in headless Chromium by `tools/page_screenshots.py` when
-the project has it (the hook `page_shots`); the director's screens are drawn by
-`DIRECTOR_SHOTS` when listed. `tests/test_screenshots.py` fails when a picture the docs show
-is made by nothing here, or a view of the screen has no picture.
+the project has it (the hook `page_shots`); the championship's pictures (the director's
+screen, a table's screen, the results sheet) by `tools/championship_screenshots.py`.
+`tests/test_screenshots.py` fails when a picture the docs show is made by nothing here,
+or a view of the screen has no picture.
 
 Run: python -m tools.screenshots [NAME ...]   (no names: every picture)
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -24,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tools import championship_screenshots
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -91,7 +98,103 @@ def mario_kart(app: Any) -> None:
     app.new_game("mario-kart", "winner", ["Anna", "Bob", "Carla", "Dmitri"])
 
 
-SHOTS: list[Shot] = [
+def to_the_last(app: Any) -> None:
+    """Playing to the last player, two rounds in: the third's order is tapped in."""
+    app.new_game("classic", "last", PLAYERS)
+    app.record_round(None, order=["Bob", "Anna", "Carla", "Dmitri", "Eve"])
+    app.record_round(None, order=["Eve", "Carla", "Bob", "Anna", "Dmitri"])
+
+
+def seven_rounds(app: Any) -> None:
+    """Seven-round UNO, six hands emptied: Anna 3, Bob 2, Dmitri 1, Carla none."""
+    app.new_game("classic", "seven", ["Anna", "Bob", "Carla", "Dmitri"])
+    for winner in ("Anna", "Bob", "Anna", "Dmitri", "Bob", "Anna"):
+        app.record_round(winner)
+
+
+def h2o(app: Any) -> None:
+    """Own hand with the H2O deck and its option, two rounds in."""
+    app.new_game("h2o", "own", ["Anna", "Bob", "Carla", "Dmitri"], options=["h2o"])
+    app.record_round("Anna", hands={"Bob": ["r5"], "Carla": ["wild+1"], "Dmitri": ["b2"]},
+                     out_on="wild+1")
+    app.record_round("Dmitri", hands={"Anna": ["g7", "y3"], "Bob": ["r9"], "Carla": ["b0"]})
+
+
+# -- duels played through the service: the unit's own inputs, late or unconfirmed --
+
+#: What the serial unit reports when the board never acknowledged the launch's frame.
+NOT_ACKNOWLEDGED = "lost the board: the board did not acknowledge command LA #3"
+
+
+@dataclass(frozen=True)
+class Duel:
+    """One duel as the unit's inputs make it: who sits where, and when each press is
+    stamped (ms after go) and reaches the table (`right_arrives_ms`: late, after the
+    verdict); `unconfirmed`: the board never confirms the launch."""
+
+    left: str
+    right: str
+    cards: int
+    left_ms: int
+    right_ms: int
+    right_arrives_ms: int | None = None
+    unconfirmed: bool = False
+
+
+def play_duels(app: Any, duels: list[Duel]) -> None:
+    """Play `duels` through the real service on the in-memory unit (the one `simulate`
+    uses), the game's score keeper listening as at a table: every verdict, late press and
+    failed launch is the service's own, on a clock moved by the unit, the same every run."""
+    import random
+
+    from uno_showdown.adapters.units.fake import FakeUnit
+    from uno_showdown.contract.events import PaddlePressed, Side, TimerPressed, UnitFault
+    from uno_showdown.core.duel.engine import DuelConfig
+    from uno_showdown.service.loop import ShowdownService
+
+    countdown = 1_000_000
+    unit = FakeUnit()
+    service = ShowdownService(unit, DuelConfig(countdown_min_us=countdown,
+                                               countdown_max_us=countdown),
+                              rng=random.Random(1), listeners=(app.on_service_event,))
+    for duel in duels:
+        # A launch never confirmed: the board's confirmation never comes in the duel's time.
+        unit.launch_us = 60_000_000 if duel.unconfirmed else 300_000
+        service.load(Side.LEFT, Side.RIGHT, duel.cards,
+                     players={Side.LEFT: duel.left, Side.RIGHT: duel.right})
+        start = unit.now_us() + 100_000
+        go = start + countdown
+        unit.deliver(TimerPressed(start))
+        unit.deliver(PaddlePressed(Side.LEFT, go + duel.left_ms * 1000))
+        arrives = None if duel.right_arrives_ms is None else go + duel.right_arrives_ms * 1000
+        unit.deliver(PaddlePressed(Side.RIGHT, go + duel.right_ms * 1000), arrive_us=arrives)
+        if duel.unconfirmed:
+            unit.deliver(UnitFault(go + 800_000, NOT_ACKNOWLEDGED, abort_duel=True,
+                                   launch_failed=True))
+        while unit.now_us() < go + 2_000_000:
+            service.step(0.05)
+    assert service.flush_listeners(5.0) == []
+    service.close()
+
+
+def contested(app: Any) -> None:
+    """Two duels; in the last, Bob's press (stamped first) reached the table after Anna's
+    verdict: the verdict stands, contested."""
+    app.new_game("showdown", "winner", ["Anna", "Bob", "Carla"])
+    app.record_round("Carla", hands={"Anna": ["r5", "gskip"], "Bob": ["wild"]})
+    play_duels(app, [Duel("Carla", "Anna", 1, 231, 305),
+                     Duel("Anna", "Bob", 2, 212, 190, right_arrives_ms=279)])
+
+
+def launch_failed(app: Any) -> None:
+    """Two duels; the last one's launch the board never confirmed."""
+    app.new_game("showdown", "winner", ["Anna", "Bob", "Carla"])
+    app.record_round("Carla", hands={"Anna": ["r5", "gskip"], "Bob": ["wild"]})
+    play_duels(app, [Duel("Carla", "Anna", 1, 231, 305),
+                     Duel("Anna", "Bob", 2, 212, 262, unconfirmed=True)])
+
+
+SHOTS: list[Shot | championship_screenshots.ChampionshipShot] = [
     Shot("companion-no-game.png", no_game, "standings"),
     Shot("companion-standings.png", three_rounds, "standings"),
     Shot("companion-standings-hy.png", three_rounds, "standings", lang="hy"),
@@ -115,7 +218,17 @@ SHOTS: list[Shot] = [
     Shot("companion-table-showdown.png", three_rounds, "table: showdown proposed"),
     Shot("companion-item-box.png", mario_kart, "table: Item Box"),
     Shot("companion-first-card.png", mario_kart, "table: first card, a Reverse"),
+    Shot("companion-scoring-methods.png", no_game, "new game: the list of methods"),
+    Shot("companion-new-game-variants.png", no_game,
+         "new game: own hand, a lone 0 worth 50, H2O"),
+    Shot("companion-round-entry-h2o.png", h2o, "round entry: H2O, out on a Wild +2"),
+    Shot("companion-finishing-order.png", to_the_last, "round entry: a finishing order"),
+    Shot("companion-seven-rounds.png", seven_rounds, "standings"),
+    Shot("companion-duels-contested.png", contested, "duels"),
+    Shot("companion-launch-failed.png", launch_failed, "duels"),
 ]
+
+SHOTS += championship_screenshots.SHOTS  # the championship's evening, drawn by its module
 
 #: The views a picture need not show: a second way into a view pictured already.
 VIEWS_WITHOUT_A_PICTURE = {
@@ -129,10 +242,27 @@ VIEWS_WITHOUT_A_PICTURE = {
 
 
 def extra_pages() -> list:
-    """Views reached with other taps than the layout tests': a Reverse turned up first."""
-    from tests.screen.test_every_state import Page, _table
+    """Views reached with other taps than the layout tests': a Reverse turned up first, the
+    scoring variants' choices and entries."""
+    from tests.screen.test_every_state import Page, _new_game_page, _table, _tap
 
-    return [Page("table: first card, a Reverse", _table("first_card", "first:rev"))]
+    def round_entry(*keys: str) -> Callable[[Any], bool]:
+        def reach(screen: Any) -> bool:
+            screen.go("round_entry")
+            return _tap(screen, *keys)
+        return reach
+
+    return [
+        Page("table: first card, a Reverse", _table("first_card", "first:rev")),
+        Page("new game: the list of methods", _new_game_page("method")),
+        Page("new game: own hand, a lone 0 worth 50, H2O",
+             _new_game_page("method", "method:own", "option:lone_zero_50", "option:h2o")),
+        Page("round entry: H2O, out on a Wild +2",
+             round_entry("winner:Carla", "out_on", "out_on", "card:g4", "card:rskip",
+                         "player:Bob", "card:wild+1", "player:Dmitri", "card:b9")),
+        Page("round entry: a finishing order",
+             round_entry("place:Carla", "place:Anna", "place:Eve", "place:Dmitri")),
+    ]
 
 
 def draw_companion(shot: Shot, folder: Path) -> None:
@@ -172,6 +302,7 @@ def draw_emulator(folder: Path) -> list[str]:
 
     from tests.emulator.conftest import COUNTDOWN_US, make_table
     from uno_showdown.apps.scorekeeper.app import CompanionApp
+    from uno_showdown.contract.events import GoShown, Side
     from uno_showdown.contract.i18n import set_language
 
     set_language("en")
@@ -182,6 +313,11 @@ def draw_emulator(folder: Path) -> list[str]:
         assert app.flush_duels(5.0)  # the duels are on file before the window reads them
         app.refresh()
         table = make_table(size=DESKTOP, app=app)
+        # The window opens at 1280x720 unless the screen is smaller (`fit_screen`); SDL's
+        # dummy driver says its screen is 1024x768, so the window is set to the size a
+        # desktop gives it, as a window manager would.
+        pygame.display.set_mode(DESKTOP, pygame.RESIZABLE)
+        table.window.layout(DESKTOP)
         table.service.add_listener(app.on_service_event)
 
         def save(name: str) -> None:
@@ -219,6 +355,24 @@ def draw_emulator(folder: Path) -> list[str]:
         table.key(pygame.K_a)
         table.run_for(400_000)
         save("emulator-early.png")
+        # A contested verdict: Anna presses 200 ms after go and wins; Bob's press, stamped
+        # 150 ms after go, reaches the unit only after the verdict (a stalled driver).
+        table.run_for(2_000_000)
+        table.key(pygame.K_F10)
+        table.turn(20_000)
+        table.key(pygame.K_SPACE)
+        table.turn(20_000)
+        before = len(table.heard)
+        table.run_for(COUNTDOWN_US + 100_000)
+        go_at = next(e.t_us for e in table.heard[before:] if isinstance(e, GoShown))
+        table.run_for(go_at + 200_000 - table.clock.now)
+        table.key(pygame.K_a)
+        table.turn()
+        table.run_for(100_000)
+        table.unit.press_paddle(Side.RIGHT, go_at + 150_000)
+        table.turn()
+        table.run_for(150_000)
+        save("emulator-contested.png")
         table.window.close()
         pygame.display.quit()
     finally:
@@ -227,7 +381,8 @@ def draw_emulator(folder: Path) -> list[str]:
 
 
 EMULATOR_SHOTS = ["emulator-idle.png", "emulator-pairing.png", "emulator-countdown.png",
-                  "emulator-launch.png", "emulator-verdict.png", "emulator-early.png"]
+                  "emulator-launch.png", "emulator-verdict.png", "emulator-early.png",
+                  "emulator-contested.png"]
 
 
 # -- the live page: headless Chromium, by the page's own tool --
@@ -243,33 +398,11 @@ def page_shots() -> list[str]:
     return sorted(p.name for p in OUT.glob("many-tables-page-*.png"))
 
 
-#: Pictures the docs show that this program does not draw yet, and why (the test allows
-#: these only, so the list can only shrink).
-NOT_DRAWN_YET = {
-    "emulator-contested.png": "a late press arriving after the verdict needs the board's stamps",
-    "companion-duels-contested.png": "a contested duel needs the service's late press",
-    "companion-launch-failed.png": "a failed launch needs the serial unit",
-    "companion-finishing-order.png": "the finishing-order method's entry",
-    "companion-new-game-variants.png": "the new-game view with variants chosen",
-    "companion-round-entry-h2o.png": "round entry under H2O",
-    "companion-scoring-methods.png": "the list of methods opened",
-    "companion-seven-rounds.png": "seven-round UNO",
-    "championship-break.png": "the director's screen",
-    "championship-clock.png": "the director's screen",
-    "championship-final.png": "the director's screen",
-    "championship-new-event.png": "the director's screen",
-    "championship-players.png": "the director's screen",
-    "championship-results-sheet.png": "the results sheet in Chromium",
-    "championship-seating.png": "the director's screen",
-    "championship-standings-ru.png": "the director's screen",
-    "championship-standings.png": "the director's screen",
-    "championship-table-clock.png": "a table's screen in a championship",
-    "championship-table-last-deal.png": "a table's screen in a championship",
-}
-
-
 def main(argv: list[str]) -> int:
     wanted = set(argv)
+    # The service logs a late press and a failed launch as warnings, as it would at a
+    # table; here they are a picture's script, not news.
+    logging.getLogger("uno_showdown").setLevel(logging.ERROR)
     OUT.mkdir(parents=True, exist_ok=True)
     made: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -277,7 +410,10 @@ def main(argv: list[str]) -> int:
         os.environ["XDG_DATA_HOME"] = str(folder)
         for shot in SHOTS:
             if not wanted or shot.name in wanted:
-                draw_companion(shot, folder)
+                if isinstance(shot, championship_screenshots.ChampionshipShot):
+                    shot.draw(folder)
+                else:
+                    draw_companion(shot, folder)
                 made.append(shot.name)
         if not wanted or wanted & set(EMULATOR_SHOTS):
             made += draw_emulator(folder)

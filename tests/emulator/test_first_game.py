@@ -66,6 +66,7 @@ def test_the_five_steps_of_the_readme(tmp_path: Path) -> None:
         assert screen.current.name == "round_entry"
         tap(table, "winner:Player 2")
         for card in ("r5", "g5", "b5"):  # Player 1's, 3's and 4's hands, one card each
+            tap(table, f"colour:{card[0]}")  # the narrow panel shows a colour at a time
             tap(table, f"card:{card}")
             tap(table, "next")
         tap(table, "confirm")

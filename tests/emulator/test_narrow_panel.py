@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -180,6 +181,91 @@ def test_the_names_over_the_paddles_follow_the_chooser_at_once(tmp_path: Path) -
         table.turn(20_000)
         assert table.window.chooser.name(Side.LEFT) == "Bob"
         assert left_label() != showing_ann
+    finally:
+        table.window.close()
+        pygame.display.quit()
+        app.close()
+
+
+#: The states whose pages hold the most buttons: the round entry's card grid, the Table
+#: view's rows for ten players, the new game's keyboard.
+TOUCH_STATES = ("no game", "rounds", "house rules", "many duels")
+#: The buttons laid out anew for the narrow panel, whose words must read whole there: the
+#: card grid and the hands' bar under it, the Table view's rows, the keyboard.
+NARROW_KEYS = ("card:", "colour:", "player:", "showdown", "wild:", "rows:", "kb:", "cancel",
+               "change_winner", "out_on", "points", "take_back", "next", "confirm")
+
+
+def narrow_pages(tmp_path: Path, lang: str) -> Iterator[tuple[str, Any, pygame.Surface,
+                                                              list[tuple[str, int]]]]:
+    """Every page of the score keeper reached in the emulator's panel at 800x480, drawn
+    while watching for cut words: (where, the screen, what it drew, the words cut)."""
+    from tests.screen.test_every_state import PAGES, STATES
+
+    set_language(lang)
+    for state in TOUCH_STATES:
+        app = CompanionApp.open(tmp_path / f"{state}-{lang}.db", lang=lang)
+        STATES[state](app)
+        table = make_table(size=(800, 480), app=app)
+        try:
+            screen = table.window.companion
+            size = table.window.companion_rect.size
+            for page in PAGES:
+                screen.go("standings")
+                screen.update(0)
+                if not page.reach(screen):
+                    continue
+                screen.update(16)
+                surface = pygame.Surface(size)
+                with theme.watching_cuts() as cut:
+                    screen.draw(surface)
+                yield f"{state} / {page.name}", screen, surface, cut
+        finally:
+            table.window.close()
+            pygame.display.quit()
+            app.close()
+
+
+def test_every_touch_target_in_the_narrow_panel_is_a_finger_wide(tmp_path: Path) -> None:
+    """44 px each way (the platforms' guidance) beside the unit at 800x480 too: the card
+    grid, the Table view's rows for ten players, the keyboard."""
+    small = [(where, b.key, b.rect.size) for where, screen, _s, _c in narrow_pages(tmp_path, "en")
+             for b in screen.buttons() if min(b.rect.size) < 44]
+    assert not small, small[:12]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "hy"])
+def test_the_narrow_panels_finger_wide_buttons_read_whole(tmp_path: Path, lang: str) -> None:
+    """Each button laid out for the narrow panel, drawn by itself: no word of it cut (a
+    player's name may be: it is theirs, and ten of them share a row)."""
+    cut = set()
+    for where, screen, surface, _words in narrow_pages(tmp_path, lang):
+        names = set(screen.app.player_names())
+        for button in screen.buttons():
+            if not button.key.startswith(NARROW_KEYS):
+                continue
+            with theme.watching_cuts() as words:
+                button.draw(surface)
+            cut |= {(where, button.key, w) for w, _width in words if w not in names}
+    assert not cut, sorted(cut)[:12]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk"])
+def test_the_tabs_read_whole_in_the_narrow_panel(tmp_path: Path, lang: str) -> None:
+    """Seven tabs in 440 px: one smaller type for all, "New game" on two lines, no label
+    cut. (Armenian's words are longer than the bar at the smallest type.)"""
+    set_language(lang)
+    app = open_app(tmp_path, lang, ["Ann", "Bob", "Cy"])
+    table = make_table(size=(800, 480), app=app)
+    try:
+        screen = table.window.companion
+        tabs = [b for b in screen.buttons() if b.key.startswith("tab:")]
+        assert len(tabs) == 7 and min(min(b.rect.size) for b in tabs) >= 44
+        surface = pygame.Surface(table.window.companion_rect.size)
+        with theme.watching_cuts() as cut:
+            for tab in tabs:
+                tab.draw(surface)
+        assert cut == []
     finally:
         table.window.close()
         pygame.display.quit()

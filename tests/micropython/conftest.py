@@ -44,19 +44,3 @@ def boards(micropython: MicroPython) -> Iterator[Callable[..., dict[str, BoardDr
     finally:
         for board in made:
             board.close()
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say in the summary how many tests ran on MicroPython's level, or that it skipped."""
-    counts: dict[str, int] = {}
-    for outcome in ("passed", "failed", "error", "skipped"):
-        for report in terminalreporter.stats.get(outcome, []):
-            nodeid = getattr(report, "nodeid", "")
-            if nodeid.startswith("tests/micropython/") and getattr(report, "when", "call") in (
-                    "call", "setup"):
-                if outcome == "passed" and report.when != "call":
-                    continue
-                counts[outcome] = counts.get(outcome, 0) + 1
-    if counts:
-        text = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
-        terminalreporter.write_line(f"MicroPython level (MicroPython 1.27, wasm): {text}")

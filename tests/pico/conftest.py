@@ -131,28 +131,3 @@ def boot_to_firmware(pico: EmulatedPico) -> None:
     boots = pico.boot
     pico.power_cycle()
     assert pico.wait_for(lambda p: p.boot > boots, WAIT_S)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say in the summary how the emulated-Pico level went, or why it skipped."""
-    counts: dict[str, int] = {}
-    for outcome in ("passed", "failed", "error", "skipped"):
-        for report in terminalreporter.stats.get(outcome, []):
-            nodeid = getattr(report, "nodeid", "")
-            when = getattr(report, "when", "call")
-            if not nodeid.startswith("tests/pico/") or when not in ("call", "setup"):
-                continue
-            if outcome == "passed" and when != "call":
-                continue
-            counts[outcome] = counts.get(outcome, 0) + 1
-    if counts:
-        text = ", ".join(f"{n} {outcome}" for outcome, n in counts.items())
-        terminalreporter.write_line(f"emulated-Pico level (MicroPython 1.28 rp2 on rp2040js): "
-                                    f"{text}")
-    duels = sys.modules.get("tests.pico.test_duels")
-    errors = getattr(duels, "STAMP_ERRORS", [])
-    if errors:
-        terminalreporter.write_line("emulated Pico: from the driven edge to the board's "
-                                    "stamp of it (emulated µs)")
-        for what, error in errors:
-            terminalreporter.write_line(f"  {what:<40} {error:8.1f}")

@@ -3,9 +3,8 @@
 The runner presses a paddle a chosen number of emulated microseconds after an
 output changes (the go LED lighting, the countdown starting), so the instant is
 exact whatever the host and the machine are doing; the host's verdict must come
-from the board's stamps of those very instants. `STAMP_ERRORS` gathers how far
-each stamp the host received lies from the instant the edge was driven, and
-`test_stamp_error_table` prints it.
+from the board's stamps of those very instants. How far each stamp the host
+received lies from the instant the edge was driven goes to the run's summary.
 """
 
 from __future__ import annotations
@@ -44,8 +43,12 @@ pytestmark = pytest.mark.pico
 DUEL = replace(FAST, response_timeout_us=2_000_000)
 #: a stamp is taken in the hard IRQ, a few emulated µs after the edge (measured 6-20 µs)
 MAX_STAMP_ERROR_US = 100
-#: (what, emulated µs from the driven edge to the board's stamp of it)
-STAMP_ERRORS: list[tuple[str, float]] = []
+#: the summary's title over the stamp errors
+STAMPS = "emulated Pico: from the driven edge to the board's stamp of it (emulated µs)"
+
+
+def _stamp_error(summary: Callable[[str, str], None], what: str, error: float) -> None:
+    summary(STAMPS, f"{what:<40} {error:8.1f}")
 
 
 @pytest.fixture
@@ -138,7 +141,8 @@ def _motor_runs(pico: EmulatedPico, since: int, pin: str) -> list[tuple[float, f
 
 @pytest.mark.parametrize(("first", "gap_us"), [("paddle_right", 3_000), ("paddle_left", 500)])
 def test_the_faster_press_wins_on_the_boards_own_stamps(
-    pico: EmulatedPico, table: Table, first: str, gap_us: int
+    pico: EmulatedPico, table: Table, first: str, gap_us: int,
+    summary: Callable[[str, str], None],
 ) -> None:
     other = "paddle_left" if first == "paddle_right" else "paddle_right"
     winner = Side.RIGHT if first == "paddle_right" else Side.LEFT
@@ -153,15 +157,15 @@ def test_the_faster_press_wins_on_the_boards_own_stamps(
     for pin, side in ((first, winner), (other, winner.other)):
         error = _error(stamps[P.LEFT if side is Side.LEFT else P.RIGHT],
                        _driven(pico, f"faster:{pin}"))
-        STAMP_ERRORS.append((f"press {pin.split('_')[1]} ({'first' if pin == first else 'second'})",
-                             error))
+        _stamp_error(summary, f"press {pin.split('_')[1]} "
+                     f"({'first' if pin == first else 'second'})", error)
         assert 0 <= error <= MAX_STAMP_ERROR_US
     # the reaction the verdict gives is the board's: 40 ms after its go, give or take the
     # stamp errors and how long after its go stamp the board lit the LED
     assert abs(result.reaction_us[winner] - 40_000) < 1_000  # type: ignore[operator]
     go = next(r for r in reports if r.kind == P.GO_SHOWN).args[0]
     lit = next(c for c in pico.changes[changes:] if c.pin == "go_led" and c.level == 1)
-    STAMP_ERRORS.append(("go LED lit after the go stamp", P.ticks_diff(int(lit.t_us), go)))
+    _stamp_error(summary, "go LED lit after the go stamp", P.ticks_diff(int(lit.t_us), go))
     done = _launch_done(table, duel_id)
     assert done.cards_counted == 3 and not done.jammed
     # the motor turned the loser's way for the cards, then stopped; the other pin never ran
@@ -174,7 +178,7 @@ def test_the_faster_press_wins_on_the_boards_own_stamps(
 
 
 def test_an_early_press_loses_and_lights_the_arrow_toward_the_loser(
-    pico: EmulatedPico, table: Table
+    pico: EmulatedPico, table: Table, summary: Callable[[str, str], None]
 ) -> None:
     reports = _board_reports(table)
     changes = len(pico.changes)
@@ -185,7 +189,7 @@ def test_an_early_press_loses_and_lights_the_arrow_toward_the_loser(
     assert verdict.result.outcome is Outcome.EARLY_PRESS and verdict.result.loser is Side.RIGHT
     assert table.wait_for(lambda e: isinstance(e, EarlyPressSeen), WAIT_S)
     error = _error(_press_stamps(reports)[P.RIGHT], _driven(pico, "early:paddle_right"))
-    STAMP_ERRORS.append(("early press (countdown running)", error))
+    _stamp_error(summary, "early press (countdown running)", error)
     assert 0 <= error <= MAX_STAMP_ERROR_US
     _launch_done(table, duel_id)
     lit = [c for c in pico.changes[changes:] if c.pin in ("arrow_left", "arrow_right")
@@ -197,7 +201,9 @@ def test_an_early_press_loses_and_lights_the_arrow_toward_the_loser(
     table.assert_launched_at_most_once(None)
 
 
-def test_presses_at_the_same_instant_are_a_tie(pico: EmulatedPico) -> None:
+def test_presses_at_the_same_instant_are_a_tie(
+    pico: EmulatedPico, summary: Callable[[str, str], None]
+) -> None:
     config = replace(DUEL, tie_window_us=1_000, tie_policy="split")
     with open_table(pico.port, config, link_options=LINK_OPTIONS, settle_us=SETTLE_US) as table:
         reports = _board_reports(table)
@@ -214,7 +220,7 @@ def test_presses_at_the_same_instant_are_a_tie(pico: EmulatedPico) -> None:
         assert abs(P.ticks_diff(stamps[P.LEFT], stamps[P.RIGHT])) < DuelConfig().tie_window_us
         for pin, side in (("paddle_left", P.LEFT), ("paddle_right", P.RIGHT)):
             error = _error(stamps[side], _driven(pico, f"tie:{pin}"))
-            STAMP_ERRORS.append((f"tie, {pin.split('_')[1]} (both at one instant)", error))
+            _stamp_error(summary, f"tie, {pin.split('_')[1]} (both at one instant)", error)
             assert 0 <= error <= MAX_STAMP_ERROR_US
         done = _launch_done(table, duel_id)
         assert done.cards_counted == 4 and not done.jammed

@@ -7,7 +7,7 @@ button held (tests/pico/heap_probe.py and irq_probe.py), the very modules
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 import pytest
@@ -57,7 +57,7 @@ def _play(table: Table, pico: EmulatedPico, duels: int) -> None:
 
 
 def test_free_heap_stays_flat_across_duels(at_repl: EmulatedPico,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+                                           summary: Callable[[str, str], None]) -> None:
     pico = at_repl
     source = (HERE / "heap_probe.py").read_text().replace("DUELS = 10", f"DUELS = {DUELS}")
     mpremote(pico, "exec", "--no-follow", source)
@@ -74,10 +74,9 @@ def test_free_heap_stays_flat_across_duels(at_repl: EmulatedPico,
     HEAP_FIGURES.update({"free at the hello": free[0], "free after duel 1": free[1],
                          f"free after duel {DUELS}": free[-1],
                          "lowest": min(free), "shrank from duel 1 to the last": free[1] - free[-1]})
-    with capsys.disabled():
-        print(f"\nemulated Pico heap (gc.mem_free() after gc.collect(), bytes), {DUELS} duels:")
-        for what, value in HEAP_FIGURES.items():
-            print(f"  {what:<34} {value:8d}")
+    title = f"emulated Pico heap (gc.mem_free() after gc.collect(), bytes), {DUELS} duels:"
+    for what, value in HEAP_FIGURES.items():
+        summary(title, f"{what:<34} {value:8d}")
     assert free[1] - free[-1] <= MAX_GROWTH_BYTES, free
     assert min(free) > 100_000  # a Pico's ~190 KB heap, the firmware well inside it
 

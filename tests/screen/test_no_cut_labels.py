@@ -1,5 +1,5 @@
-"""No label cut short: every view of the score keeper's screen, at the Pi's 800×480 and at
-1280×720, in every language, draws every word whole.
+"""No label cut short: every view of the score keeper's screen, at the Pi's 800×480, at
+1280×720 and in the emulator's panel (704×720), in every language, draws every word whole.
 
 `theme.watching_cuts` collects every text the screen drew cut with "…". A player's name may
 be cut (ten players' columns are narrow, a name is the player's own); anything else cut is
@@ -20,7 +20,9 @@ from uno_showdown.apps.touch import theme
 from uno_showdown.apps.touch.widgets import Button
 from uno_showdown.contract.i18n import set_language
 
-SIZES = {"800x480": (800, 480), "1280x720": (1280, 720)}
+#: The Pi's display, a desktop window, and the emulator's panel beside the unit in its
+#: default 1280x720 window.
+SIZES = {"800x480": (800, 480), "1280x720": (1280, 720), "emulator panel": (704, 720)}
 
 
 def cuts_in(tmp_path: Path, lang: str) -> set[tuple[str, str]]:
@@ -48,7 +50,8 @@ def cuts_in(tmp_path: Path, lang: str) -> set[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_label_is_cut_at_800x480_or_1280x720(tmp_path: Path, lang: str) -> None:
+def test_no_label_is_cut_at_800x480_1280x720_or_in_the_emulators_panel(tmp_path: Path,
+                                                                       lang: str) -> None:
     pygame.font.init()
     found = cuts_in(tmp_path, lang)
     assert not found, f"labels cut short: {sorted(found)}"

@@ -58,6 +58,8 @@ TABS: tuple[tuple[str, str, int | None], ...] = (
 )
 #: The tabs' type, and the room around a label.
 TAB_PX, TAB_PAD_PX = 18, 16
+#: The least room around a tab's label: a button keeps 4 px each side of its words.
+TAB_PAD_MIN_PX = 9
 #: SDL's fall-back drivers that draw nowhere: fine when asked for (tests), not as a display.
 INVISIBLE_DRIVERS = ("offscreen", "dummy")
 #: How long a notice stays on screen.
@@ -79,6 +81,17 @@ BANNER_PX = 32
 #: The banner turns yellow when this little time is left (microseconds).
 HURRY_US = 5 * 60 * 1_000_000
 
+
+
+def _tab_width(label: str, size: int) -> int:
+    """How wide a tab's label is at `size`: on one line, or broken at the space that leaves
+    the narrower two lines (a button draws a label that does not fit on two)."""
+    font = theme.font(size, True)
+    words = label.split()
+    widths = [font.size(label)[0]]
+    for i in range(1, len(words)):
+        widths.append(max(font.size(" ".join(words[:i]))[0], font.size(" ".join(words[i:]))[0]))
+    return min(widths)
 
 class NoDisplayError(RuntimeError):
     """SDL could not open a window: no desktop, framebuffer or X server here."""
@@ -325,13 +338,23 @@ class CompanionScreen:
         """The tabs, each as wide as its label wants (in whatever language), so a long label
         gets the room a short one leaves, and the type shrinks only when all are too wide."""
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
-        font = theme.font(TAB_PX, True)
-        weights = [font.size(_(label))[0] + TAB_PAD_PX for _name, label, _key in TABS]
+        labels = [_(label) for _name, label, _key in TABS]
+        size, gap = TAB_PX, 4
+        weights = [theme.font(size, True).size(label)[0] + TAB_PAD_PX for label in labels]
+        if sum(weights) + gap * (len(TABS) - 1) > bar.width:
+            # Too wide (the emulator's panel at 800x480): the type shrinks, the same for every
+            # tab, and a label of two words takes two lines, until every label fits whole.
+            gap = 2
+            for size in range(TAB_PX - 1, theme.MIN_TEXT_PX - 1, -1):
+                weights = [_tab_width(label, size) + TAB_PAD_MIN_PX for label in labels]
+                if sum(weights) + gap * (len(TABS) - 1) <= bar.width:
+                    break
         return [
-            Button(f"tab:{name}", cell, _(label), partial(self.go, name),
-                   selected=self.current.name == name, font_px=TAB_PX)
-            for (name, label, _key), cell in zip(
-                TABS, row_weighted(bar, weights, 4, minimum=theme.TOUCH_PX), strict=True)
+            Button(f"tab:{name}", cell, label, partial(self.go, name),
+                   selected=self.current.name == name, font_px=size)
+            for (name, _label, _key), label, cell in zip(
+                TABS, labels, row_weighted(bar, weights, gap, minimum=theme.TOUCH_PX),
+                strict=True)
         ]
 
     def _draw_tabs(self, surface: pygame.Surface) -> None:

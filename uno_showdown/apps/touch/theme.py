@@ -147,6 +147,20 @@ def text(
     return rect
 
 
+def line_or_two(surface: pygame.Surface, content: str, left: int, centery: int,
+                max_width: int, size: int, color: Color = TEXT, *, small: int = 14) -> None:
+    """A status line in a strip about 44 px high (a view's foot): one line at `size` where
+    it fits, else two at `small` about `centery`, so a long language's sentence in a narrow
+    window reads whole instead of ending in "…"."""
+    if fit(content, size, max_width)[0] == content:
+        text(surface, content, (left, centery), size, color, anchor="midleft",
+             max_width=max_width)
+        return
+    for i, part in enumerate(wrap(content, small, max_width, max_lines=2)):
+        text(surface, part, (left, centery + (i * 2 - 1) * (small * 3 // 4)), small, color,
+             anchor="midleft", max_width=max_width)
+
+
 def wrap(content: str, size: int, max_width: int, *, bold: bool = False,
          max_lines: int | None = None) -> list[str]:
     """`content` broken at spaces into lines no wider than `max_width` at `size`.

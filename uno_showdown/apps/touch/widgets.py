@@ -256,6 +256,10 @@ KEYBOARD_LAYOUTS: dict[str, tuple[str, ...]] = {
     "АБВ": ("АБВГҐДЕЁЄЖ", "ЗИІЇЙКЛМНО", "ПРСТУФХЦЧШ", "ЩЪЫЬЭЮЯ'-"),
     "ԱԲԳ": ("ԱԲԳԴԵԶԷԸԹԺ", "ԻԼԽԾԿՀՁՂՃՄ", "ՅՆՇՈՉՊՋՌՍՎ", "ՏՐՑՒՓՔՕՖ-"),
 }
+#: Where ten keys to a row are narrower than a finger (the emulator's panel at 800x480),
+#: the keys flow into shorter rows in this order: the alphabet's, which reads in any row
+#: length (the QWERTY rows do not); the other layouts are in alphabetical order already.
+NARROW_ORDER = {"ABC": "ABCDEFGHIJKLMNOPQRSTUVWXYZ-.'1234567890"}
 
 
 class Keyboard:
@@ -274,9 +278,14 @@ class Keyboard:
 
     def buttons(self, rect: pygame.Rect) -> list[Button]:
         rows = KEYBOARD_LAYOUTS[self.layout]
+        gap = 4
+        fit = max(1, (rect.width + gap) // (theme.TOUCH_PX + gap))
+        narrow = max(len(r) for r in rows) > fit
+        if narrow:
+            chars = NARROW_ORDER.get(self.layout, "".join(rows))
+            rows = tuple(chars[i:i + fit] for i in range(0, len(chars), fit))
         n_rows = len(rows) + 1
         key_h = max(theme.TOUCH_PX - 6, (rect.height - theme.GAP_PX * (n_rows - 1)) // n_rows)
-        gap = 4
         out: list[Button] = []
         columns = max(len(r) for r in rows)
         key_w = (rect.width - gap * (columns - 1)) // columns
@@ -290,14 +299,15 @@ class Keyboard:
                                   shown, partial(self._type, shown), font_px=20))
         y = rect.y + len(rows) * (key_h + gap)
         bottom = pygame.Rect(rect.x, y, rect.width, key_h)
-        cells = row(bottom, 6, gap)
+        cells = row(bottom, 7 if narrow else 6, gap)  # narrow: Done takes two keys' room
         names = list(KEYBOARD_LAYOUTS)
         nxt = names[(names.index(self.layout) + 1) % len(names)]
         out.append(Button("kb:layout", cells[0], nxt, self._cycle_layout))
         out.append(Button("kb:shift", cells[1], "⇧", self._toggle_shift, selected=self.shift))
         out.append(Button("kb:space", cells[2].union(cells[3]), "␣", lambda: self.on_char(" ")))
         out.append(Button("kb:back", cells[4], "⌫", self.on_backspace))
-        out.append(Button("kb:done", cells[5], self.done_label, self.on_done, primary=True))
+        out.append(Button("kb:done", cells[5].union(cells[-1]), self.done_label, self.on_done,
+                          primary=True))
         return out
 
     def _type(self, char: str) -> None:

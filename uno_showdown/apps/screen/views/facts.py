@@ -82,6 +82,24 @@ def game_line(app: CompanionApp) -> str:
     return " · ".join(parts)
 
 
+def game_line_lines(app: CompanionApp, size: int, width: int, *, small: int = 14,
+                    shrink_to: int | None = None) -> tuple[list[str], int]:
+    """The game line in `width`: one line at `size` (shrunk no smaller than `shrink_to`,
+    default `small`) where it fits, else two at `small`, broken at the " · " that evens them
+    (Armenian's or Russian's longer words, the emulator's panel): drawn whole, not cut."""
+    line = game_line(app)
+    shown, fitted = theme.fit(line, size, width, min_size=shrink_to or small)
+    if shown == line:
+        return [line], fitted
+    parts = line.split(" · ")
+    font = theme.font(small)
+    cut = min(range(1, len(parts)),
+              key=lambda i: max(font.size(" · ".join(parts[:i]))[0],
+                                font.size(" · ".join(parts[i:]))[0]),
+              default=len(parts))
+    return [" · ".join(parts[:cut]), " · ".join(parts[cut:])], small
+
+
 def total_text(app: CompanionApp, standing: Any) -> str:
     """A standing's score as the method counts it: points, wins, points per round, hands."""
     m = method(app)

@@ -49,17 +49,20 @@ import pygame
 
 from uno_showdown.apps.screen.views import facts
 from uno_showdown.apps.screen.views.facts import card_label
+from uno_showdown.apps.screen.views.table import COLOUR_NAMES
 from uno_showdown.apps.touch import theme
 from uno_showdown.apps.touch.i18n import _
 from uno_showdown.apps.touch.view import View
 from uno_showdown.apps.touch.widgets import Button, grid, number_pad, row
 from uno_showdown.contract.errors import CompanionError
-from uno_showdown.core.deck.cards import Card, parse_card
+from uno_showdown.core.deck.cards import Card, Colour, parse_card
 from uno_showdown.core.scoring import H2O_DEDUCTIONS, Entry, hand_value
 from uno_showdown.core.table.last_draw import last_draw_applies, next_player
 from uno_showdown.core.table.turns import LastCardDuel
 
 BAR_H = 56
+#: The narrowest a key of the hands' bar may be before the bar takes two rows.
+BAR_KEY_MIN_W = 80
 STRIP_H = 52
 #: The most digits a typed hand may have (a whole deck is worth well under 10,000).
 MAX_DIGITS = 4
@@ -422,9 +425,26 @@ class RoundEntryView(View):
 
     # -- geometry --
 
+    def bar_rows(self) -> int:
+        """The hands' bar of six or seven keys takes two rows where one row's keys would be
+        too narrow for their words (the emulator's panel at 800x480); else one."""
+        hands = self.app.game is not None and self.winner is not None and \
+            self.entry() is Entry.HANDS
+        return 2 if hands and (self.rect.width - 16 - 6 * 6) // 7 < BAR_KEY_MIN_W else 1
+
     def bar_rect(self) -> pygame.Rect:
         r = self.rect
-        return pygame.Rect(r.x + 8, r.bottom - BAR_H - 8, r.width - 16, BAR_H)
+        height = BAR_H * self.bar_rows() + 6 * (self.bar_rows() - 1)
+        return pygame.Rect(r.x + 8, r.bottom - height - 8, r.width - 16, height)
+
+    def _bar_cells(self, count: int) -> list[pygame.Rect]:
+        """`count` keys along the bar: in one row, or the first half over the rest."""
+        bar = self.bar_rect()
+        if self.bar_rows() == 1:
+            return row(bar, count)
+        first = -(-count // 2)
+        top = pygame.Rect(bar.x, bar.y, bar.width, BAR_H)
+        return row(top, first) + row(top.move(0, BAR_H + 6), count - first)
 
     def grid_rect(self) -> pygame.Rect:
         r = self.rect
@@ -544,7 +564,10 @@ class RoundEntryView(View):
         out: list[Button] = []
         counted = self.counted_players()
         header = pygame.Rect(self.rect.x + 8, self.rect.y + 4, self.rect.width - 16, BAR_H - 4)
-        for name, cell in zip(counted, row(header, max(1, len(counted)), 6), strict=False):
+        count = max(1, len(counted))
+        # Nine hands in the emulator's narrow panel stay a finger wide with narrower gaps.
+        gap = 6 if (header.width - 6 * (count - 1)) // count >= theme.TOUCH_PX else 2
+        for name, cell in zip(counted, row(header, count, gap), strict=False):
             out.append(Button(f"player:{name}", cell, name,
                               partial(self._select, name), selected=name == self.current,
                               sublabel=str(self.hand_total(name)), font_px=18))
@@ -555,7 +578,7 @@ class RoundEntryView(View):
         h2o = bool(self.out_on_choices())
         showdown = self.showdown_deck()
         extra = h2o or showdown
-        bar = row(self.bar_rect(), 7 if extra else 6)
+        bar = self._bar_cells(7 if extra else 6)
         on_points = self.on_points(self.current)
         out += [
             Button("cancel", bar[0], _("Cancel"), self.cancel, sublabel="Esc"),
@@ -607,9 +630,18 @@ class RoundEntryView(View):
         cards = game.hand_cards()
         coloured = [c for c in cards if c.colour is not None]
         wild = [c for c in cards if c.colour is None]
-        columns = 13
-        lines = -(-len(coloured) // columns) + (1 if wild else 0)
         area = self.grid_rect()
+        columns = -(-len(coloured) // len(Colour))  # a colour's cards to a line
+        if (area.width - 6 * (columns - 1)) // columns < theme.TOUCH_PX:
+            # Too narrow for every colour at a finger's width (the emulator's panel beside
+            # the unit): one colour's cards at a time, under a row of the four colours.
+            out += self._colour_buttons(area)
+            area = pygame.Rect(area.x, area.y + self._colour_row_h(area) + 6, area.width,
+                               area.bottom - area.y - self._colour_row_h(area) - 6)
+            coloured = [c for c in coloured if c.colour == self.colour]
+            fit = max(1, (area.width + 6) // (theme.TOUCH_PX + 6))
+            columns = -(-len(coloured) // -(-len(coloured) // fit))
+        lines = -(-len(coloured) // columns) + (1 if wild else 0)
         cell_h = (area.height - 6 * (lines - 1)) // lines
         cells = grid(area, len(coloured), columns, cell_h, 6)
         wild_row = pygame.Rect(area.x, area.bottom - cell_h, area.width, cell_h)
@@ -634,6 +666,28 @@ class RoundEntryView(View):
                               fill=card_fill(card), text_color=card_text_color(card),
                               font_px=16))
         return out
+
+    def _colour_row_h(self, area: pygame.Rect) -> int:
+        """The colours' row over one colour's cards: a line of the grid's four."""
+        return max(theme.TOUCH_PX, (area.height - 6 * 3) // 4)
+
+    def _colour_buttons(self, area: pygame.Rect) -> list[Button]:
+        """The four colours (also the R, Y, G, B keys): a tap shows that colour's cards,
+        each marked with how many of its cards the hand holds."""
+        line = pygame.Rect(area.x, area.y, area.width, self._colour_row_h(area))
+        held = Counter(c.colour for c in self.hands.get(self.current or "", []))
+        out = []
+        for colour, cell in zip(Colour, row(line, len(Colour), 6), strict=True):
+            out.append(Button(f"colour:{colour.value}", cell, _(COLOUR_NAMES[colour]),
+                              partial(self._show_colour, colour.value),
+                              selected=colour.value == self.colour,
+                              fill=card_fill(parse_card(f"{colour.value}0")),
+                              text_color=card_text_color(parse_card(f"{colour.value}0")),
+                              font_px=16, sublabel=f"×{held[colour]}" if held[colour] else ""))
+        return out
+
+    def _show_colour(self, colour: str) -> None:
+        self.colour = colour
 
     def _select(self, name: str) -> None:
         self.current, self.error = name, ""
@@ -744,17 +798,12 @@ class RoundEntryView(View):
         · հաղթողը հավաքում է · …" at 800×480), it breaks at a " · " into two smaller ones,
         which still end above the players' buttons."""
         r = self.rect
-        line = facts.game_line(self.app)
-        if theme.fit(line, 16, width)[0] == line:
-            theme.text(surface, line, (r.right - 24, r.y + 22), 16, theme.TEXT_DIM,
+        lines, _size = facts.game_line_lines(self.app, 16, width, shrink_to=theme.MIN_TEXT_PX)
+        if len(lines) == 1:
+            theme.text(surface, lines[0], (r.right - 24, r.y + 22), 16, theme.TEXT_DIM,
                        anchor="topright", max_width=width)
             return
-        parts = line.split(" · ")
-        cut = min(range(1, len(parts)),
-                  key=lambda i: max(theme.font(14).size(" · ".join(parts[:i]))[0],
-                                    theme.font(14).size(" · ".join(parts[i:]))[0]),
-                  default=len(parts))
-        for i, half in enumerate((" · ".join(parts[:cut]), " · ".join(parts[cut:]))):
+        for i, half in enumerate(lines):
             theme.text(surface, half, (r.right - 24, r.y + 14 + i * 18), 14, theme.TEXT_DIM,
                        anchor="topright", max_width=width)
 

@@ -169,8 +169,10 @@ class StandingsView(View):
                            max_width=r.width - 32)
             return
         header_w = r.width - 32 if self.stacked() else r.width - SIDE_W - 40
-        theme.text(surface, facts.game_line(self.app), (r.x + 16, r.y + 12), 20, theme.TEXT_DIM,
-                   max_width=header_w, min_size=14)
+        lines, size = facts.game_line_lines(self.app, 20, header_w)
+        for i, line in enumerate(lines):  # two lines where one would be cut
+            theme.text(surface, line, (r.x + 16, r.y + (12 if len(lines) == 1 else 4 + i * 17)),
+                       size, theme.TEXT_DIM, max_width=header_w, min_size=size)
         self.drawn_rows = []
         for rect, standing in zip(self.row_rects(), self.rows, strict=False):
             self._draw_row(surface, rect, standing)

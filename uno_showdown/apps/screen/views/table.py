@@ -57,6 +57,8 @@ ROW_H = 52
 #: The width of a card-count button in a showdown row.
 COUNT_W = 52
 FOOT_H = 44
+#: The width of the ▲ ▼ buttons that turn the showdown rows' pages.
+PAGE_W = 52
 
 PAGES = {
     "seats": N_("Seats"),
@@ -88,6 +90,8 @@ class TableView(View):
         self._game_id: int | None = None
         #: Wild Showdown: whose it is (the opponent and cards are tapped next), else None.
         self.wild_by: str | None = None
+        #: Showdown page: the first player's row shown, when the rows take more than a page.
+        self.first_row = 0
         #: Item Box: who played it, and the effect of the colour tapped last.
         self.item_by: str | None = None
         self.effect: ItemEffect | None = None
@@ -122,6 +126,7 @@ class TableView(View):
             pages = self.pages()
             self.page = next((p for p in ("showdown", "items") if p in pages), "seats")
             self.wild_by = self.item_by = None
+            self.first_row = 0
             self.effect = self.opening = None
             self.error = ""
         if self.page not in self.pages():
@@ -137,7 +142,7 @@ class TableView(View):
         return list(game.seating.players) if game is not None else []
 
     def show(self, page: str) -> None:
-        self.page, self.wild_by, self.error = page, None, ""
+        self.page, self.wild_by, self.error, self.first_row = page, None, "", 0
 
     def reverse(self, *, tell: bool = False) -> None:
         """Turn the direction of play; `tell` says so in a notice (when this view, which
@@ -165,14 +170,14 @@ class TableView(View):
             self.nav.invalidate()
 
     def start_wild(self, played_by: str) -> None:
-        self.wild_by, self.error = played_by, ""
+        self.wild_by, self.error, self.first_row = played_by, "", 0
 
     def propose_wild(self, opponent: str, cards: int) -> None:
         if self.wild_by is None:
             return
         proposal = self._act(self.app.propose_wild_showdown, self.wild_by, opponent, cards)
         if proposal is not None:
-            self.wild_by = None
+            self.wild_by, self.first_row = None, 0
             self.nav.invalidate()
 
     def choose_item_player(self, name: str) -> None:
@@ -239,14 +244,67 @@ class TableView(View):
             out += self._first_card_buttons()
         return out
 
-    def _row_cells(self, count: int) -> list[pygame.Rect]:
-        """One row per player above the foot: one column up to 5 players, else two."""
+    def row_names(self) -> list[str]:
+        """Whose rows the showdown page has: everyone, or a Wild Showdown's opponents."""
+        return [p for p in self.players() if p != self.wild_by]
+
+    def _extra(self) -> int:
+        """The buttons a row has besides 1-3: Wild, unless a Wild Showdown is being set."""
+        return 0 if self.wild_by else 1
+
+    def _rows_area(self) -> pygame.Rect:
         body = self.body_rect()
-        area = pygame.Rect(body.x, body.y, body.width, body.height - FOOT_H - 8)
-        columns = 1 if count <= 5 else 2
-        rows = -(-count // columns)
+        return pygame.Rect(body.x, body.y, body.width, body.height - FOOT_H - 8)
+
+    def _columns(self, count: int, extra: int) -> int:
+        """One column up to 5 players, else two while their count buttons stay a finger
+        wide beside the names (the emulator's narrow panel keeps one, a page at a time)."""
+        if count <= 5:
+            return 1
+        half = pygame.Rect(0, 0, (self._rows_area().width - 8) // 2, ROW_H)
+        return 2 if min(c.width for c in self._counts(half, "", extra)[1]) >= \
+            theme.TOUCH_PX else 1
+
+    def _rows_per_page(self, count: int, extra: int) -> int:
+        columns = self._columns(count, extra)
+        fit = max(1, (self._rows_area().height + 6) // (theme.TOUCH_PX + 6))
+        return columns * fit
+
+    def paged(self) -> bool:
+        """The showdown rows take more than one page (then ▲ ▼ turn the pages)."""
+        names = self.row_names()
+        return self._rows_per_page(len(names), self._extra()) < len(names)
+
+    def _row_cells(self, names: list[str], extra: int) -> list[tuple[str, pygame.Rect]]:
+        """One row per player above the foot (those of the page shown), with its cell."""
+        area = self._rows_area()
+        columns = self._columns(len(names), extra)
+        shown = names[self.first_row:self.first_row + self._rows_per_page(len(names), extra)]
+        rows = -(-len(shown) // columns)
         h = max(theme.TOUCH_PX, min(ROW_H, (area.height - 6 * (rows - 1)) // max(1, rows)))
-        return grid(area, count, columns, h, 8)
+        return list(zip(shown, grid(area, len(shown), columns, h, 8), strict=True))
+
+    def _page_buttons(self) -> list[Button]:
+        """▲ ▼ at the foot's right when the rows take more than a page."""
+        if not self.paged():
+            return []
+        foot = self.foot_rect()
+        right = foot.right - (146 if self.wild_by else 0)
+        cells = row(pygame.Rect(right - 2 * PAGE_W - 6, foot.y, 2 * PAGE_W + 6, foot.height), 2,
+                    6)
+        last = len(self.row_names()) - self._rows_per_page(len(self.row_names()),
+                                                            self._extra())
+        return [Button("rows:up", cells[0], "▲", lambda: self.scroll_rows(-1),
+                       enabled=self.first_row > 0),
+                Button("rows:down", cells[1], "▼", lambda: self.scroll_rows(1),
+                       enabled=self.first_row < last)]
+
+    def _foot_text_width(self) -> int:
+        """The room the foot's line has beside the buttons at its right."""
+        width = self.foot_rect().width - 8
+        if self.wild_by:
+            width -= 152
+        return width - (2 * PAGE_W + 12 if self.paged() else 0)
 
     def _counts(self, cell: pygame.Rect, key: str, extra: int) -> tuple[pygame.Rect,
                                                                      list[pygame.Rect]]:
@@ -261,7 +319,7 @@ class TableView(View):
         out: list[Button] = []
         players = self.players()
         proposal = self.app.proposed_duel()
-        for name, cell in zip(players, self._row_cells(len(players)), strict=True):
+        for name, cell in self._row_cells(players, 1):
             _label, counts = self._counts(cell, name, 1)
             mine = proposal is not None and proposal.challenger == name
             for n, c in enumerate(counts[:MAX_DUEL_CARDS], 1):
@@ -273,13 +331,12 @@ class TableView(View):
                               partial(self.start_wild, name), font_px=15,
                               fill=theme.CARD_COLORS["wild"], outline=theme.TEXT_DIM,
                               selected=mine and proposal is not None and proposal.wild))
-        return out
+        return out + self._page_buttons()
 
     def _wild_buttons(self) -> list[Button]:
         assert self.wild_by is not None
         out: list[Button] = []
-        others = [p for p in self.players() if p != self.wild_by]
-        for name, cell in zip(others, self._row_cells(len(others)), strict=True):
+        for name, cell in self._row_cells(self.row_names(), 0):
             _label, counts = self._counts(cell, name, 0)
             for n, c in enumerate(counts, 1):
                 out.append(Button(f"wild:{self.wild_by}:{name}:{n}", c, str(n),
@@ -287,10 +344,17 @@ class TableView(View):
         foot = self.foot_rect()
         out.append(Button("wild:cancel", pygame.Rect(foot.right - 140, foot.y, 140, foot.height),
                           _("Cancel"), self.cancel_wild, sublabel="Esc"))
-        return out
+        return out + self._page_buttons()
 
     def cancel_wild(self) -> None:
-        self.wild_by = None
+        self.wild_by, self.first_row = None, 0
+
+    def scroll_rows(self, step: int) -> None:
+        """Show the next (1) or the previous (-1) page of the showdown rows."""
+        names = self.row_names()
+        per_page = self._rows_per_page(len(names), self._extra())
+        last = max(0, len(names) - per_page)
+        self.first_row = max(0, min(last, self.first_row + step * per_page))
 
     def _item_buttons(self) -> list[Button]:
         out: list[Button] = []
@@ -449,25 +513,19 @@ class TableView(View):
         assert game is not None
         seating = game.seating
         if self.wild_by is not None:
-            others = [p for p in seating.players if p != self.wild_by]
-            for name, cell in zip(others, self._row_cells(len(others)), strict=True):
+            for name, cell in self._row_cells(self.row_names(), 0):
                 label, _counts = self._counts(cell, name, 0)
                 theme.text(surface, f"{self.wild_by} → {name}", (label.x + 8, label.centery),
                            18, bold=True, anchor="midleft", max_width=label.width - 8)
-            foot = self.foot_rect()
-            theme.text(surface, _("Wild Showdown by {name}: tap the opponent's number of "
-                                  "cards").format(name=self.wild_by),
-                       (foot.x + 4, foot.centery), 16, theme.ACCENT, anchor="midleft",
-                       max_width=foot.width - 160)
+            self._foot_line(surface, _("Wild Showdown by {name}: tap the opponent's number "
+                                        "of cards").format(name=self.wild_by), theme.ACCENT)
             return
-        for name, cell in zip(seating.players, self._row_cells(len(seating.players)),
-                              strict=True):
+        for name, cell in self._row_cells(self.row_names(), 1):
             label, _counts = self._counts(cell, name, 1)
             pygame.draw.rect(surface, theme.PANEL, label, border_radius=8)
             theme.text(surface, f"{name} → {seating.after(name)}", (label.x + 10,
                        label.centery), 18, bold=True, anchor="midleft",
                        max_width=label.width - 14)
-        foot = self.foot_rect()
         proposal = self.app.proposed_duel()
         if proposal is None:
             line = _("A showdown card: tap its player's row at the number it shows.")
@@ -476,8 +534,13 @@ class TableView(View):
             line = _("Next duel: {a} vs {b}, cards: {n}. Load it on the unit (F10).").format(
                 a=proposal.challenger, b=proposal.opponent, n=proposal.cards)
             color = theme.ACCENT
-        theme.text(surface, line, (foot.x + 4, foot.centery), 16, color, anchor="midleft",
-                   max_width=foot.width - 8)
+        self._foot_line(surface, line, color)
+
+    def _foot_line(self, surface: pygame.Surface, line: str, color: theme.Color) -> None:
+        """The foot's words beside its buttons: one line, or two where one would be cut."""
+        foot = self.foot_rect()
+        theme.line_or_two(surface, line, foot.x + 4, foot.centery, self._foot_text_width(), 16,
+                          color)
 
     def _draw_items(self, surface: pygame.Surface) -> None:
         body = self.body_rect()

@@ -251,5 +251,5 @@ class DealerPicker:
                        24, bold=True, anchor="midleft", max_width=320)
         foot = pygame.Rect(rect.x + 8, rect.bottom - 8 - 44, rect.width - 16, 44)
         pygame.draw.rect(surface, theme.PANEL, foot, border_radius=8)
-        theme.text(surface, self.status(names), (foot.x + 12, foot.centery), 17, theme.ACCENT,
-                   anchor="midleft", max_width=foot.width - 24)
+        theme.line_or_two(surface, self.status(names), foot.x + 12, foot.centery,
+                          foot.width - 24, 17, theme.ACCENT)
