@@ -8,8 +8,11 @@ made again; the others are shared with the previous ranking (they are immutable)
 of the players themselves (a withdrawal, the draw's lots, the tie-break) ranks everyone
 again (`rank`): that is rare, and what is read then is the whole event anyway.
 
+A line carries its rank, so a deal that moves a player past a hundred others makes a
+hundred lines again: that is the part of a move that grows with the players (a tuple each).
+
 `moved(rank(...), changes)` equals `rank(...)` of the changed sums, line for line: the
-property test in tests/championship/test_kept_sums.py holds it to that.
+property tests in tests/championship/test_ranking.py and test_kept_sums.py hold it to that.
 """
 
 from __future__ import annotations
