@@ -216,7 +216,7 @@ class Championship:
         if kept is not None and kept.key == key and (kept.tables is data.tables or all(
                 t.box_id in kept.boxes for t in data.tables)):
             return kept
-        boxes = {t.box_id: self.store.boxes.load(t.box_id) for t in data.tables}
+        boxes = self.store.boxes.load_many([t.box_id for t in data.tables])
         seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
         self._kept_tables = _KeptTables(key, data.tables, boxes, seated,
                                         seated_numbers(data, boxes, seated))
