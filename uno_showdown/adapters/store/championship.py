@@ -200,7 +200,8 @@ CREATE TABLE championship_sources (
 # reader keeps those until it moves.
 # `tables_version` moves with every change of what the tables play (their time boxes, the
 # games in them, who sits at each game), whichever program writes it: the file's own
-# triggers move it, in the writer's transaction, so a reader keeps those until it moves.
+# triggers move it, in the writer's transaction, and note in `championship_box_changes` the
+# version each box last changed at, so a reader reads again only the boxes that changed.
 _V6 = """
 ALTER TABLE championship_sums ADD COLUMN result REAL;
 ALTER TABLE championship_sums ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
@@ -211,25 +212,38 @@ CREATE INDEX championship_sums_by_change ON championship_sums (event_id, at_vers
 ALTER TABLE championship_table_deals ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE championship_events ADD COLUMN shape_version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE championship_events ADD COLUMN tables_version INTEGER NOT NULL DEFAULT 0;
-CREATE TRIGGER championship_time_boxes_inserted AFTER INSERT ON time_boxes
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_time_boxes_updated AFTER UPDATE ON time_boxes
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_time_boxes_deleted AFTER DELETE ON time_boxes
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_time_box_games_inserted AFTER INSERT ON time_box_games
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_time_box_games_updated AFTER UPDATE ON time_box_games
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_time_box_games_deleted AFTER DELETE ON time_box_games
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_players_inserted AFTER INSERT ON players
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_players_updated AFTER UPDATE OF game_id, name, seat ON players
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
-CREATE TRIGGER championship_players_deleted AFTER DELETE ON players
-BEGIN UPDATE championship_events SET tables_version = tables_version + 1; END;
+CREATE TABLE championship_box_changes (
+    box_id INTEGER PRIMARY KEY,
+    version INTEGER NOT NULL
+);
 """
+
+
+
+def _tables_triggers() -> str:
+    """The triggers that move `tables_version` and note each changed box, on every write of
+    what the tables play: a box, the games in it, who sits at a game in it (its box looked up
+    from the game). Made here, one per table and change, so that all say the same."""
+    now = "COALESCE((SELECT MAX(tables_version) FROM championship_events), 0)"
+    of_game = "(SELECT box_id FROM time_box_games WHERE game_id = {}.game_id)"
+    watched = [("time_boxes", "", "{}.id"), ("time_box_games", "", "{}.box_id"),
+               ("players", " OF game_id, name, seat", of_game)]
+    out = []
+    for table, columns, box in watched:
+        for verb, rows in (("insert", ["NEW"]), ("update", ["NEW", "OLD"]), ("delete", ["OLD"])):
+            notes = "".join(
+                f"INSERT INTO championship_box_changes (box_id, version) SELECT {box.format(r)}, "
+                f"{now} WHERE {box.format(r)} IS NOT NULL ON CONFLICT (box_id) DO UPDATE SET "
+                "version = excluded.version;\n" for r in rows)
+            out.append(
+                f"CREATE TRIGGER championship_{table}_{verb.rstrip('e')}ed AFTER {verb.upper()}"
+                f"{columns if verb == 'update' else ''} ON {table} BEGIN\n"
+                "UPDATE championship_events SET tables_version = tables_version + 1;\n"
+                f"{notes}END;\n")
+    return "".join(out)
+
+
+_V6 += _tables_triggers()
 
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
@@ -623,6 +637,13 @@ class ChampionshipStore:
         row = conn.execute("SELECT tables_version FROM championship_events WHERE id = ?",
                            (event_id,)).fetchone()
         return 0 if row is None else int(row[0])
+
+    @staticmethod
+    def boxes_changed_since(conn: sqlite3.Connection, since: int) -> set[int]:
+        """The time boxes that changed (their row, their games, who sits at a game in them)
+        after `tables_version` `since`, as the file's triggers noted them."""
+        return {int(r[0]) for r in conn.execute(
+            "SELECT box_id FROM championship_box_changes WHERE version > ?", (since,))}
 
     @staticmethod
     def _reshaped(conn: sqlite3.Connection, event_id: int) -> None:

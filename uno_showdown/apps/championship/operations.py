@@ -104,6 +104,8 @@ class Championship:
         #: since (None: not known, so every status is built again).
         self._kept_statuses: TablesAt | None = None
         self._deals_moved: set[tuple[str, int]] | None = None
+        #: The boxes read again since the last snapshot (None: every box was).
+        self._boxes_moved: set[int] | None = None
         #: One snapshot at a time moves what is kept (a screen's thread and the director's).
         self._keeping = threading.RLock()
 
@@ -174,7 +176,9 @@ class Championship:
         with self._keeping:
             reading = self.read(data_of)
             now = self.clock()
-            moved, self._deals_moved = self._deals_moved, set()
+            deals, boxes = self._deals_moved, self._boxes_moved
+            self._deals_moved, self._boxes_moved = set(), set()
+            moved = None if deals is None or boxes is None else (deals, boxes)
             tables = table_statuses(reading, now, self._kept_statuses, moved)
             self._kept_statuses = tables
             return build_snapshot(reading, now, tables)
@@ -206,20 +210,34 @@ class Championship:
 
     def _tables_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> _KeptTables:
         """The tables' boxes, who sits at each and their numbers, in the caller's read
-        transaction: kept from the last reading while neither the event (`shape_version`)
-        nor what its tables play (`tables_version`, moved by the file's triggers whoever
-        writes) changed, so a reading after a deal reads no box and no seat."""
+        transaction: kept from the last reading while the event (`shape_version`) did not
+        change, and read again only for the boxes that changed since (their row, their
+        games, who sits there: noted by the file's triggers whoever writes), so a reading
+        after a deal reads no box and no seat, and one after a table's new game reads that
+        table's."""
         event_id = data.event.id
         key = (event_id, self.events.shape_version(conn, event_id) or 0,
                self.events.tables_version(conn, event_id))
         kept = self._kept_tables
-        if kept is not None and kept.key == key and (kept.tables is data.tables or all(
+        if kept is not None and kept.key[:2] == key[:2] and (kept.tables is data.tables or all(
                 t.box_id in kept.boxes for t in data.tables)):
-            return kept
-        boxes = self.store.boxes.load_many([t.box_id for t in data.tables])
-        seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
-        self._kept_tables = _KeptTables(key, data.tables, boxes, seated,
-                                        seated_numbers(data, boxes, seated))
+            if kept.key == key:
+                return kept
+            changed = [b for b in self.events.boxes_changed_since(conn, kept.key[2])
+                       if b in kept.boxes]
+            boxes = {**kept.boxes, **self.store.boxes.load_many(changed)}
+            seated: Mapping[int, Sequence[str]] = {**kept.seated, **self.events.seated_names(
+                conn, [boxes[b].current_game_id for b in changed])}
+            players_at = {**kept.players_at, **seated_numbers(
+                data, {b: boxes[b] for b in changed}, seated)}
+            if self._boxes_moved is not None:
+                self._boxes_moved.update(changed)
+        else:
+            boxes = self.store.boxes.load_many([t.box_id for t in data.tables])
+            seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
+            players_at = seated_numbers(data, boxes, seated)
+            self._boxes_moved = None
+        self._kept_tables = _KeptTables(key, data.tables, boxes, seated, players_at)
         return self._kept_tables
 
     def _standings_in(self, conn: sqlite3.Connection, data: ChampionshipData

@@ -87,14 +87,14 @@ class TableStatus:
 @dataclass(frozen=True, slots=True)
 class TablesAt:
     """Every table's status as built at `since_us`, with what it was built from: it holds
-    unchanged, and a reader that keeps it builds again only the tables whose deals moved,
-    while the boxes, who sits where and the stored tables are the same objects and no
-    open box's time ran out (`until_us`, the first moment a phase changes with the time
-    alone; None: none does). A phase is the one thing of a table the time changes."""
+    unchanged, and a reader that keeps it builds again only the tables whose deals or box
+    moved, while the stored tables are the same object and no open box's time ran out
+    (`until_us`, the first moment a phase changes with the time alone; None: none does). A
+    phase is the one thing of a table the time changes."""
 
     tables: tuple[TableStatus, ...]
     index: Mapping[tuple[str, int], int]  # (stage, table) -> its place in `tables`
-    built_from: tuple[object, ...]  # the stored tables, boxes and seated numbers (by identity)
+    built_from: tuple[TableRow, ...]  # the stored tables they were built for (by identity)
     deals: Mapping[tuple[str, int], int]
     since_us: int
     until_us: int | None
@@ -110,31 +110,39 @@ def _status(t: TableRow, boxed: BoxedGame, players: tuple[int, ...], deals: int,
 
 
 def table_statuses(reading: Reading, now: int, before: TablesAt | None = None,
-                   moved: Iterable[tuple[str, int]] | None = None) -> TablesAt:
+                   moved: tuple[Iterable[tuple[str, int]], Iterable[int]] | None = None
+                   ) -> TablesAt:
     """Every table's status at `now`. With `before` (what the same reader built last) that
-    still holds and `moved` (the tables whose deal count moved since it was built), only
-    those tables are built again; otherwise every table is."""
+    still holds and `moved` (the tables whose deal count moved since it was built, and the
+    boxes read again since), only those tables are built again; otherwise every table is."""
     data, boxes, players_at = reading.data, reading.boxes, reading.players_by_box
     deals = reading.table_deals
-    built_from = (data.tables, boxes, players_at)
-    if before is not None and moved is not None \
-            and all(a is b for a, b in zip(before.built_from, built_from, strict=True)) \
+    if before is not None and moved is not None and before.built_from is data.tables \
             and before.since_us <= now and (before.until_us is None or now < before.until_us):
         tables = list(before.tables)
-        for key in moved:
-            at = before.index.get(key)
-            if at is None:
-                continue
+        moved_deals, moved_boxes = moved
+        places = {before.index[key] for key in moved_deals if key in before.index}
+        if moved_boxes:
+            box_ids = set(moved_boxes)
+            places.update(i for i, t in enumerate(data.tables) if t.box_id in box_ids)
+        for at in places:
             row = data.tables[at]
             tables[at] = _status(row, boxes[row.box_id], players_at.get(row.box_id, ()),
-                                 deals.get(key, 0), now)
-        return replace(before, tables=tuple(tables), deals=deals)
+                                 deals.get((row.stage, row.table), 0), now)
+        if not moved_boxes:
+            return replace(before, tables=tuple(tables), deals=deals)
+        return _tables_at(tuple(tables), data, deals, now)  # a box changed: its time too
     statuses = tuple(_status(t, boxes[t.box_id], players_at.get(t.box_id, ()),
                              deals.get((t.stage, t.table), 0), now) for t in data.tables)
+    return _tables_at(statuses, data, deals, now)
+
+
+def _tables_at(statuses: tuple[TableStatus, ...], data: ChampionshipData,
+               deals: Mapping[tuple[str, int], int], now: int) -> TablesAt:
     ends = [s.box.ends_at_us for s in statuses if s.box.state is State.OPEN
             and s.box.ends_at_us is not None and now < s.box.ends_at_us]
     return TablesAt(statuses, {(s.stage, s.table): i for i, s in enumerate(statuses)},
-                    built_from, deals, now, min(ends) if ends else None,
+                    data.tables, deals, now, min(ends) if ends else None,
                     len({t.stage for t in data.tables if t.stage != FINAL}),
                     any(s.stage == FINAL and s.done for s in statuses))
 
