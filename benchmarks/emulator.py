@@ -40,7 +40,7 @@ CHILD = r"""
 import json, os, resource, sys, threading, time
 t0 = float(sys.argv[1]); idle_s = float(sys.argv[2])
 import pygame
-from showdown import window
+from uno_showdown.apps.window import window
 from uno_showdown.apps.commands.cli import main
 original = window.TableWindow.render
 report = {}

@@ -89,14 +89,16 @@ def test_the_game_commands_typed_at_the_table_import_only_what_they_use(capsys, 
     """`game list`, `show` and `round` start fast on a Pi: none of the duel event types, no
     logging, no shutil (argparse's own help formatter imports it), no statistics for a game
     without timed duels, no platformdirs when the games file is named, no duel recorder
-    (none is heard), no fractions for a game that divides nothing, and no parser or
-    scoring-method help of another action."""
+    (none is heard), no fractions for a game that divides nothing, no parser or
+    scoring-method help of another action, and no dataclasses (the game model's records are
+    `contract.record`s: a dataclass compiles its methods at every start, and its import
+    brings inspect)."""
     db = str(tmp_path / "games.db")
     assert main(["game", "new", "--edition", "showdown", "--method", "winner",
                  "--players", "Ann,Bob,Cid", "--db", db]) == 0
     capsys.readouterr()
     unused = {"uno_showdown.contract.events", "logging", "shutil", "statistics", "platformdirs",
-              "uno_showdown.adapters.store.duels", "fractions"}
+              "uno_showdown.adapters.store.duels", "fractions", "dataclasses", "inspect"}
     for argv in (("game", "list", "--db", db), ("game", "show", "--db", db),
                  ("game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
                   "--hand", "Cid: r1")):
@@ -336,6 +338,23 @@ def test_a_typo_gets_a_did_you_mean(capsys, argv, suggestion) -> None:
     err = capsys.readouterr().err
     assert exc.value.code == 2 and err.count("\n") == 1
     assert f"did you mean {suggestion}?" in err
+
+
+@pytest.mark.parametrize("argv, other", [
+    (["game", "show", "--winer", "Ann"], "'--winner'"),  # `game round`'s
+    (["event", "list", "--tabel", "2"], "'--table'"),  # `event done`'s, built alongside
+])
+def test_an_option_is_guessed_only_among_its_own_commands(capsys, argv, other) -> None:
+    """A guess comes from the options of the (sub)command typed, never from another's: `game
+    show` takes no `--winner`, though `game round --winer` is offered it."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "unrecognized arguments" in err
+    assert other not in err
+    with pytest.raises(SystemExit):
+        main(["game", "round", "--winer", "Ann"])
+    assert "did you mean '--winner'?" in capsys.readouterr().err
 
 
 def test_a_word_like_no_command_gets_no_guess(capsys) -> None:

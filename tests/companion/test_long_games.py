@@ -9,14 +9,13 @@ for is never used.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.record import replace
 from uno_showdown.core.scoring import MAX_TARGET, METHODS, Entry, Rules
 from uno_showdown.core.table.game import Game, Hand, LazyRounds
 

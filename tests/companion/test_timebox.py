@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from uno_showdown.adapters.store.games_schema import SCHEMA_VERSION
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 from uno_showdown.contract.errors import CompanionError
+from uno_showdown.contract.record import replace
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table.game import Game
 from uno_showdown.core.table.timebox import Phase, State, TimeBox, TimeBoxError, clock_text

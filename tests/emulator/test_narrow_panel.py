@@ -270,3 +270,54 @@ def test_the_tabs_read_whole_in_the_narrow_panel(tmp_path: Path, lang: str) -> N
         table.window.close()
         pygame.display.quit()
         app.close()
+
+
+def excused(words: str, names: list[str]) -> bool:
+    """A cut that is the players' own: a name (or a piece of one, a wrapped name's first
+    line), or a line holding a name of twelve characters or more, which no layout beside
+    the unit can be asked to hold whole with words around it."""
+    return any(name == words or name.startswith(words + " ") for name in names) or any(
+        len(name) >= 12 and name in words for name in names)
+
+
+def narrow_cuts(tmp_path: Path, lang: str) -> set[tuple[str, str, int]]:
+    """Every label drawn cut on any page, in every state, in the emulator's narrow panel:
+    (where, the words, the width they had)."""
+    from tests.screen.test_every_state import PAGES, STATES
+
+    set_language(lang)
+    found: set[tuple[str, str, int]] = set()
+    for state in STATES:
+        app = CompanionApp.open(tmp_path / f"{state}-{lang}.db", lang=lang)
+        STATES[state](app)
+        names = app.player_names()
+        table = make_table(size=(800, 480), app=app)
+        try:
+            size = table.window.companion_rect.size
+            assert size[0] <= 440
+            for page in PAGES:
+                # a fresh panel for each page, as the emulator's own is made: no page's
+                # state (a draw typed, a page turned) hides another's
+                screen = type(table.window.companion)(app, size)
+                screen.update(0)
+                if not page.reach(screen):
+                    continue
+                screen.update(16)
+                with theme.watching_cuts() as cut:
+                    screen.draw(pygame.Surface(size))
+                found |= {(f"{state} / {page.name}", words, width) for words, width in cut
+                          if not excused(words, names)}
+        finally:
+            table.window.close()
+            pygame.display.quit()
+            app.close()
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "ru", "uk", "hy"])
+def test_no_label_is_cut_on_any_page_of_the_narrow_panel(tmp_path: Path, lang: str) -> None:
+    """Every page of the score keeper, in every state the screen tests build, drawn in the
+    440 px panel beside the unit at 800x480: no word cut short, in any language."""
+    found = narrow_cuts(tmp_path, lang)
+    by_words = sorted({(words, width, where) for where, words, width in found})
+    assert not found, f"{len({w for _p, w, _x in found})} labels cut: {by_words}"

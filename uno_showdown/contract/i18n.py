@@ -67,7 +67,11 @@ def set_language(lang: str | None = None) -> str:
 def _catalog(code: str) -> gettext.NullTranslations:
     """The compiled catalog of a language in `LANGUAGES`, read once per process. The code is
     already one of ours, so the file is opened by its path: `gettext.translation` would first
-    expand the code through the `locale` module and look in a dozen places, on every start."""
+    expand the code through the `locale` module and look in a dozen places, on every start.
+    English is the source language: its catalog repeats each message (`make translations`
+    writes it so, and tests/test_translations.py holds it to that), so it is not read."""
+    if code == "en":
+        return gettext.NullTranslations()
     try:
         with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as fp:
             return gettext.GNUTranslations(fp)

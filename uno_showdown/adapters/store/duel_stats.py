@@ -8,12 +8,12 @@ the recorder and its worker thread's code.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from uno_showdown.contract.record import record
 from uno_showdown.core.table.records import DuelRow
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ReactionStats:
     """One player's duels: how many, how many won, best and median reaction in milliseconds."""
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -33,6 +32,7 @@ from uno_showdown.adapters.store.games_file import GamesFile
 from uno_showdown.adapters.store.time_boxes import TimeBoxes
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import _
+from uno_showdown.contract.record import field, record
 from uno_showdown.core.deck.cards import Card, format_cards, parse_card, parse_cards
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table import house_rules as house
@@ -43,9 +43,10 @@ from uno_showdown.core.table.records import DuelRow, GameInfo, Recorded
 _MAX_ROW_ID = 2**63 - 1
 
 
-@dataclass(slots=True)
+@record
 class _StoredRound:
-    """A round as read back, before it becomes the model's `Round`."""
+    """A round as read back, before it becomes the model's `Round` (its hands and places are
+    filled in as their rows are read)."""
 
     number: int
     winner: str

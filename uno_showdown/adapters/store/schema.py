@@ -27,9 +27,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+from uno_showdown.contract.record import record
 
 #: SQLite's `user_version` of a file whose versions are in `schema_parts` (the games' last
 #: version kept in `user_version` was 7).
@@ -37,7 +38,7 @@ FILE_FORMAT = 8
 _TABLE = "schema_parts"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Part:
     """One owner's tables: `steps[i]` takes them from version i to version i + 1."""
 

@@ -33,12 +33,12 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 from uno_showdown.contract.errors import CompanionError, GameError
 from uno_showdown.contract.events import Outcome
 from uno_showdown.contract.i18n import _
+from uno_showdown.contract.record import replace
 from uno_showdown.core.deck.cards import Card, format_cards, parse_card, parse_cards
 from uno_showdown.core.deck.editions import get_edition
 from uno_showdown.core.scoring import MAX_TARGET, Entry, Rules, RulesError

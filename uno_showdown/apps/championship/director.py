@@ -26,13 +26,14 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from uno_showdown.adapters.broker.link import BrokerAddress, BrokerLink, Inbound
 from uno_showdown.adapters.store.ledger import Ledger
 from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.apps.championship.quiet_log import QuietLog
+from uno_showdown.contract.record import replace
 from uno_showdown.core.championship import messages as wire
 from uno_showdown.core.championship import presence
 from uno_showdown.core.championship.access import Credentials

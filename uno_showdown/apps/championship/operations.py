@@ -21,7 +21,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import overload
 
@@ -32,6 +32,7 @@ from uno_showdown.adapters.store.games_file import default_db_path
 from uno_showdown.adapters.store.wallclock import iso
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import set_language
+from uno_showdown.contract.record import replace
 from uno_showdown.core.championship.clock import FINAL, Kind, Status, flight_key, stage_plan
 from uno_showdown.core.championship.draw import Draw, make_draw
 from uno_showdown.core.championship.errors import ChampionshipError

@@ -80,8 +80,16 @@ class OneLineParser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", Formatter)
         super().__init__(*args, **kwargs)
 
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        # The words are kept for `error`: a mistyped option is matched against the options
+        # of the (sub)command it was typed after, which only the words say.
+        self._words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
-        hint = _did_you_mean(self, message)
+        hint = _did_you_mean(self, message, getattr(self, "_words", []))
         self.exit(2, one_line(f"{self.prog}: {message}{hint} (see {self.prog} --help)") + "\n")
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
@@ -92,9 +100,11 @@ class OneLineParser(argparse.ArgumentParser):
         return super()._get_values(action, arg_strings)
 
 
-def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+def _did_you_mean(parser: argparse.ArgumentParser, message: str, words: Sequence[str]) -> str:
     """`; did you mean 'game'?` when `message` is argparse's refusal of a mistyped command or
-    option and one known to `parser` (or to the subcommand parsers it holds) is close, else "".
+    option and one known there is close, else "". An option is looked for among those of the
+    (sub)command it follows in `words`, the command line `parser` read: `game show --winer`
+    is not offered `game round`'s `--winner`.
 
     Python 3.11's argparse has no `suggest_on_error`; difflib's ratio is the same measure
     3.14's uses."""
@@ -106,21 +116,24 @@ def _did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
     elif (match := re.search(r"unrecognized arguments: (.*)$", message)):
         typed = next((word.split("=")[0] for word in match[1].split() if word.startswith("-")),
                      "")
-        known = sorted(_option_strings(parser))
+        at = next((i for i, word in enumerate(words) if word.split("=")[0] == typed),
+                  len(words))
+        known = sorted(option for option in _parser_at(parser, words[:at])._option_string_actions
+                       if option.startswith("--"))
     else:
         return ""
     close = difflib.get_close_matches(typed, known, n=1, cutoff=0.6) if typed else []
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
-    """Every long option of `parser` and of the subcommand parsers built under it."""
-    found = {option for option in parser._option_string_actions if option.startswith("--")}
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child in set(action.choices.values()):
-                found |= _option_strings(child)
-    return found
+def _parser_at(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.ArgumentParser:
+    """The parser of the innermost (sub)command that `words` name, from `parser` down."""
+    for word in words:
+        sub = next((action for action in parser._actions
+                    if isinstance(action, argparse._SubParsersAction)), None)
+        if sub is not None and word in sub.choices:
+            parser = sub.choices[word]
+    return parser
 
 
 def version() -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +21,7 @@ from uno_showdown.apps.commands.help_format import Formatter
 from uno_showdown.apps.commands.scorekeeping import opened, opened_store, rules_line
 from uno_showdown.contract.errors import CompanionError, ConfigError
 from uno_showdown.contract.i18n import N_, _
+from uno_showdown.contract.record import record
 from uno_showdown.core.deck.editions import EDITIONS
 from uno_showdown.core.scoring import Entry, Option, ScoringMethod
 from uno_showdown.core.table.timebox import Phase, clock_text
@@ -223,7 +223,7 @@ def _split(entry: str, what: str) -> tuple[str, str]:
     return name.strip(), rest.strip()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _RoundArgs:
     """A round as typed on the command line, before the game model checks it."""
 

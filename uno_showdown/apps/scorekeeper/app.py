@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -48,6 +47,7 @@ from uno_showdown.adapters.store.errors import GameChangedError
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import _, set_language
+from uno_showdown.contract.record import record, replace
 from uno_showdown.core.deck.cards import Card, parse_card
 from uno_showdown.core.deck.editions import Edition
 from uno_showdown.core.scoring import Rules
@@ -121,7 +121,7 @@ def _lifetime(game: Game, now_us: int) -> tuple[datetime | None, datetime]:
     return _when(game.created_at), ends
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recovery:
     """What taking duels back from the duel log did."""
 
@@ -133,7 +133,7 @@ class Recovery:
     outside: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundSummary:
     """What recording a round did; see the module docstring."""
 

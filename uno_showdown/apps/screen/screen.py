@@ -83,14 +83,18 @@ HURRY_US = 5 * 60 * 1_000_000
 
 
 
-def _tab_width(label: str, size: int) -> int:
-    """How wide a tab's label is at `size`: on one line, or broken at the space that leaves
-    the narrower two lines (a button draws a label that does not fit on two)."""
+def _tab_width(label: str, size: int, hyphens: bool = False) -> int:
+    """How wide a tab's label is at `size`: on one line, or broken at the space (or with
+    `hyphens`, the soft hyphen a translator put in a long word) that leaves the narrower two
+    lines (a button draws a label that does not fit on two)."""
     font = theme.font(size, True)
-    words = label.split()
-    widths = [font.size(label)[0]]
-    for i in range(1, len(words)):
-        widths.append(max(font.size(" ".join(words[:i]))[0], font.size(" ".join(words[i:]))[0]))
+    widths = [font.size(theme.unhyphenated(label))[0]]
+    breaks = (" ", theme.SOFT_HYPHEN) if hyphens else (" ",)
+    for i, ch in enumerate(label):
+        if ch in breaks:
+            first = label[:i] + ("-" if ch == theme.SOFT_HYPHEN else "")
+            widths.append(max(font.size(theme.unhyphenated(first).strip())[0],
+                              font.size(theme.unhyphenated(label[i + 1:]).strip())[0]))
     return min(widths)
 
 class NoDisplayError(RuntimeError):
@@ -340,13 +344,20 @@ class CompanionScreen:
         bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
         labels = [_(label) for _name, label, _key in TABS]
         size, gap = TAB_PX, 4
-        weights = [theme.font(size, True).size(label)[0] + TAB_PAD_PX for label in labels]
+        weights = [theme.font(size, True).size(theme.unhyphenated(label))[0] + TAB_PAD_PX
+                   for label in labels]
         if sum(weights) + gap * (len(TABS) - 1) > bar.width:
             # Too wide (the emulator's panel at 800x480): the type shrinks, the same for every
             # tab, and a label of two words takes two lines, until every label fits whole.
+            # Still too wide at the smallest type (Armenian beside the unit): a long word
+            # breaks where its translator put a soft hyphen.
             gap = 2
-            for size in range(TAB_PX - 1, theme.MIN_TEXT_PX - 1, -1):
-                weights = [_tab_width(label, size) + TAB_PAD_MIN_PX for label in labels]
+            for size, hyphens in [*((px, False) for px in range(TAB_PX - 1,
+                                                              theme.MIN_TEXT_PX - 1, -1)),
+                                  *((px, True) for px in range(TAB_PX - 1,
+                                                             theme.MIN_TEXT_PX - 1, -1))]:
+                weights = [_tab_width(label, size, hyphens) + TAB_PAD_MIN_PX
+                           for label in labels]
                 if sum(weights) + gap * (len(TABS) - 1) <= bar.width:
                     break
         return [

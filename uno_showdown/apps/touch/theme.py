@@ -84,6 +84,16 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 MIN_TEXT_PX = 12
 
 
+#: Where a translator allows a long word to break over two lines on a narrow button
+#: ("Պատմու\u00adթյուն"): drawn as "-" at the end of the first line, else not at all.
+SOFT_HYPHEN = "\u00ad"
+
+
+def unhyphenated(content: str) -> str:
+    """`content` as drawn on one line: without its soft hyphens."""
+    return content.replace(SOFT_HYPHEN, "")
+
+
 #: While `watching_cuts` is active: every text `text` drew cut, with the width it had.
 _cuts: list[list[tuple[str, int]]] = []
 
@@ -110,6 +120,7 @@ def fit(content: str, size: int, max_width: int | None, *, bold: bool = False,
     was asked for); if the words are still too wide they are cut and end in
     "…", so a long name reads "Alexand…" instead of running under its neighbour.
     """
+    content = unhyphenated(content)
     if max_width is None:
         return content, size
     floor = min(size, min_size)
@@ -138,7 +149,7 @@ def text(
 ) -> pygame.Rect:
     """Draw one line of text anchored at `pos`, fitted into `max_width` (see `fit`)."""
     shown, size = fit(content, size, max_width, bold=bold, min_size=min_size)
-    if shown != content and _cuts and max_width is not None:
+    if shown != unhyphenated(content) and _cuts and max_width is not None:
         for watch in _cuts:
             watch.append((content, max_width))
     image = font(size, bold).render(shown, True, color)
@@ -159,6 +170,13 @@ def line_or_two(surface: pygame.Surface, content: str, left: int, centery: int,
     for i, part in enumerate(wrap(content, small, max_width, max_lines=2)):
         text(surface, part, (left, centery + (i * 2 - 1) * (small * 3 // 4)), small, color,
              anchor="midleft", max_width=max_width)
+
+
+def fits_in_two(content: str, size: int, max_width: int) -> bool:
+    """Whether `line_or_two` draws `content` whole in `max_width` (on one line at `size` or
+    two at `small`): a view with a shorter way to say it asks first."""
+    lines = wrap(content, size, max_width, max_lines=2)
+    return all(fit(line, size, max_width)[0] == line for line in lines)
 
 
 def wrap(content: str, size: int, max_width: int, *, bold: bool = False,

@@ -116,11 +116,15 @@ def two_lines(label: str, size: int, width: int) -> tuple[str, str] | None:
     """`label` split at the space nearest its middle, when it would not fit on one line
     without being cut short ("Winner collects" on a narrow button); None otherwise."""
     words, _size = theme.fit(label, size, width, bold=True)
-    if words == label or " " not in label.strip():
+    if words == theme.unhyphenated(label):
         return None
-    spaces = [i for i, ch in enumerate(label) if ch == " "]
-    cut = min(spaces, key=lambda i: abs(len(label) - 2 * i))
-    return label[:cut].strip(), label[cut + 1:].strip()
+    breaks = [i for i, ch in enumerate(label.strip()) if ch in (" ", theme.SOFT_HYPHEN)]
+    if not breaks:
+        return None
+    label = label.strip()
+    cut = min(breaks, key=lambda i: abs(len(label) - 2 * i))
+    first = label[:cut].strip() + ("-" if label[cut] == theme.SOFT_HYPHEN else "")
+    return theme.unhyphenated(first), theme.unhyphenated(label[cut + 1:].strip())
 
 
 def button_at(buttons: Sequence[Button], pos: tuple[int, int]) -> Button | None:

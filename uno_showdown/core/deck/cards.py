@@ -12,12 +12,12 @@ these cards a deck holds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import _
+from uno_showdown.contract.record import record
 
 
 class CardError(CompanionError):
@@ -61,7 +61,7 @@ _ALIASES = {
 }
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@record(order=True)
 class Card:
     """One card face; copies of a card are equal."""
 

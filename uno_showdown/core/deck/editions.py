@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from uno_showdown.contract.i18n import _
+from uno_showdown.contract.record import field, record
 from uno_showdown.core.deck.cards import (
     ACTION_FACES,
     NUMBER_FACES,
@@ -60,7 +60,7 @@ def card_value(card: Card) -> int:
     return 50
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Edition:
     """A deck: every card face it holds and how many copies of each."""
 

@@ -18,12 +18,12 @@ needs nothing of the model but these few facts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from uno_showdown.contract.errors import RulesError
 from uno_showdown.contract.i18n import N_, _
+from uno_showdown.contract.record import field, record
 from uno_showdown.core.deck.cards import Card
 
 if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
@@ -43,7 +43,7 @@ class Entry(StrEnum):
     WINNER = "winner"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Entrant:
     """Who scores: a player, or a team of two for the teams method."""
 
@@ -51,7 +51,7 @@ class Entrant:
     members: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundInput:
     """One round as the method needs it: plain values taken from what was entered.
 
@@ -68,7 +68,7 @@ class RoundInput:
     out_on: Card | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundScore:
     """What one round gave each entrant, and the round's loser where the method names one."""
 
@@ -77,7 +77,7 @@ class RoundScore:
     hand_values: Mapping[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Verdict:
     """Whether a game is over and who won or lost it."""
 
@@ -145,7 +145,7 @@ class StandingFacts(Protocol):
     def result(self) -> Fraction | None: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Column:
     """A column of the standings table the CLI prints: its header (marked for the catalog)
     and how a standing's cell reads."""

@@ -12,13 +12,13 @@ A method lists the options it takes; `Rules.make` refuses the others.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from uno_showdown.contract.errors import RulesError
 from uno_showdown.contract.i18n import N_, _
+from uno_showdown.contract.record import record
 from uno_showdown.core.deck.cards import Card, parse_card
 from uno_showdown.core.deck.editions import Edition, card_value
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # `uno-showdown points` reads options, and needs none of thes
     from uno_showdown.core.scoring.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Option:
     """A house rule: its key (stored, typed after `--option`), a line saying what it does,
     a button label, and the cards a deck must hold for it to mean anything."""

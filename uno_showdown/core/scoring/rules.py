@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from uno_showdown.contract.i18n import _
+from uno_showdown.contract.record import record
 from uno_showdown.core.scoring import registry
 from uno_showdown.core.scoring.base import RulesError, ScoringMethod, check_regulation
 from uno_showdown.core.scoring.options import OPTIONS, parse_option
@@ -32,7 +32,7 @@ def parse_method(name: str) -> ScoringMethod:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Rules:
     """A game's scoring method, target and options (house rules, by key)."""
 

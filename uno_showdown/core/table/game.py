@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from uno_showdown.contract.errors import GameError
 from uno_showdown.contract.i18n import _
+from uno_showdown.contract.record import field, record, replace
 from uno_showdown.core.deck.cards import Card, CardError, format_cards, parse_card
 from uno_showdown.core.deck.editions import BLANK, Edition, get_edition
 from uno_showdown.core.scoring import (
@@ -74,7 +74,7 @@ def _as_game_error() -> Iterator[None]:
         raise GameError(str(exc)) from None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hand:
     """What one player had left: the cards, or only their counted value (tables that count)."""
 
@@ -95,7 +95,7 @@ class Hand:
 EMPTY_HAND = Hand(cards=())
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Round:
     """One round as entered: who went out, and what the method records besides.
 
@@ -114,14 +114,14 @@ class Round:
     showdown_out: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Player:
     name: str
     joined_round: int = 0  # rounds already played when they sat down
     team: int | None = None  # team number for the teams method
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Standing:
     """One line of the standings, in rank order.
 
@@ -147,7 +147,7 @@ class Standing:
     status: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HistoryRow:
     """One round for the history table: entrant points and player hand values."""
 
@@ -166,7 +166,7 @@ class HistoryRow:
     showdown_out: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Tally:
     """What the standings, the dealer and the game's end need of the rounds played.
 
@@ -391,7 +391,7 @@ def _teams_of(players: Iterable[Player]) -> set[frozenset[str]] | None:
     return {frozenset(members) for members in teams.values()}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoundEntry:
     """A round as typed or read from a file, before the model checks it (`Game.add_rounds`)."""
 
@@ -403,7 +403,7 @@ class RoundEntry:
     showdown_out: bool = False
 
 
-@dataclass(frozen=True)
+@record(slots=False)
 class Game:
     """A game at one table; see the module docstring. Derived values are cached per value."""
 

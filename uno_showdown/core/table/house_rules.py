@@ -29,10 +29,10 @@ Pure: keys in, checked keys or a one-sentence `RulesError` out, and the sheet as
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from uno_showdown.contract.i18n import N_, _
+from uno_showdown.contract.record import record
 from uno_showdown.core.scoring import RulesError, registry
 from uno_showdown.core.scoring.base import check_regulation
 from uno_showdown.core.table.rule_sources import Source, inferred, seed
@@ -41,7 +41,7 @@ from uno_showdown.core.table.seed_rules import DECK_RULES, SEED_000, SheetRule
 CLASSIC_DECKS = frozenset({"classic", "showdown", "h2o"})
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class HouseRule:
     """An optional rule: its key (stored, typed after `--house-rule`), a short title, the
     rules' wording, where it comes from (`Source`), the decks it fits (None: every deck),
@@ -273,7 +273,7 @@ def toggle(edition: str, method: str, chosen: Iterable[str], key: str) -> frozen
 # -- the sheet -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Sheet:
     """The rules in force at a table, for the Rules view and `game rules`.
 

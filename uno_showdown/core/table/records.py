@@ -5,12 +5,12 @@ reads and writes them; the screens and the commands only read them."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
+from uno_showdown.contract.record import record
 from uno_showdown.core.table.timebox import TimeBox
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class GameInfo:
     """A line of the games list."""
 
@@ -23,7 +23,7 @@ class GameInfo:
     last_played: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Recorded:
     """What a box-aware change did besides the change itself."""
 
@@ -31,7 +31,7 @@ class Recorded:
     continued_in: int | None = None  # the game ended; the table plays on in this new game
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BoxedGame:
     """A game's time box, and the game the table plays now (the last one in the box)."""
 
@@ -40,7 +40,7 @@ class BoxedGame:
     game_ids: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelRow:
     """A duel as stored: player names, outcome and reaction times in microseconds."""
 

@@ -15,9 +15,8 @@ Pure: values and translated labels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from uno_showdown.contract.i18n import N_, _
+from uno_showdown.contract.record import record
 
 #: The seeds by number, for the tests and the docs: what each one is.
 SEEDS = {
@@ -29,7 +28,7 @@ SEEDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Source:
     """Whose word a rule is. `seed` and `clause` for a seed's clause (a clause is a number,
     shown as is, or a heading, translated); `official` for the game's printed sheet;

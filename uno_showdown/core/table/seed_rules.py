@@ -16,14 +16,14 @@ Pure: values.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from uno_showdown.contract.i18n import N_
+from uno_showdown.contract.record import record
 from uno_showdown.core.table.rule_sources import OFFICIAL, Source, inferred, seed
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SheetRule:
     """A rule always in force for a deck (or under the championship's regulation).
     `source`: whose word it is. `unless`: a house rule that replaces it when chosen.

@@ -18,11 +18,11 @@ them. Nothing here reads a clock; `now_us` is passed in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import _
+from uno_showdown.contract.record import record, replace
 
 
 def clock_text(left_us: int) -> str:
@@ -57,7 +57,7 @@ class Phase(StrEnum):
     DONE = "done"  # no more rounds
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TimeBox:
     """One table's gate; see the module docstring. `label` names it on the screen."""
 

@@ -27,12 +27,12 @@ clock, no pygame.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.i18n import N_, _
+from uno_showdown.contract.record import record
 from uno_showdown.core.table.names import name_key
 
 #: The cards a showdown symbol shows, and what a Wild Showdown's player may choose.
@@ -86,7 +86,7 @@ def parse_direction(text: str) -> Direction:
     )
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Seating:
     """The players round the table in clockwise order, and the way play goes now."""
 
@@ -137,7 +137,7 @@ class Seating:
 # -- showdown duels -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DuelProposal:
     """A duel the rules call for: who played the showdown card, whom they face, how many
     cards are loaded. `wild` when a Wild Showdown let its player choose."""
@@ -213,7 +213,7 @@ class StoredDuel(Protocol):
     def loser(self) -> str | None: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class LastCardDuel:
     """How the duel on a player's last card went, and so whether their round stands.
 

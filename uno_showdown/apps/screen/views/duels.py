@@ -125,11 +125,21 @@ class DuelsView(View):
                    bold=True, max_width=box.width - 28)
         lines = facts.duel_lines(self.last) or [(_("No duel yet"), theme.TEXT_DIM)]
         y = box.y + 44
+        width = box.width - 28
         for i, (line, color) in enumerate(lines):
             size = 24 if i < 2 else 20
-            theme.text(surface, line, (box.x + 14, y), size, color, bold=i == 1,
-                       max_width=box.width - 28)
-            y += size + 14
+            if theme.fit(line, size, width, bold=i == 1)[0] == line:
+                theme.text(surface, line, (box.x + 14, y), size, color, bold=i == 1,
+                           max_width=width)
+                y += size + 14
+                continue
+            # too long for the box beside the unit even small: over as many lines as it needs
+            size = 16
+            for part in theme.wrap(line, size, width, bold=i == 1):
+                theme.text(surface, part, (box.x + 14, y), size, color, bold=i == 1,
+                           max_width=width)
+                y += size + 4
+            y += 10
         self._draw_table(surface)
 
     def _draw_table(self, surface: pygame.Surface) -> None:

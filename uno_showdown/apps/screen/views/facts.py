@@ -7,6 +7,7 @@ about drawing and the wording lives in one place.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
@@ -83,21 +84,29 @@ def game_line(app: CompanionApp) -> str:
 
 
 def game_line_lines(app: CompanionApp, size: int, width: int, *, small: int = 14,
-                    shrink_to: int | None = None) -> tuple[list[str], int]:
+                    shrink_to: int | None = None, max_lines: int = 2) -> tuple[list[str], int]:
     """The game line in `width`: one line at `size` (shrunk no smaller than `shrink_to`,
-    default `small`) where it fits, else two at `small`, broken at the " · " that evens them
-    (Armenian's or Russian's longer words, the emulator's panel): drawn whole, not cut."""
+    default `small`) where it fits, else two (up to `max_lines`) at `small`, broken at the
+    " · " that evens them (Armenian's or Russian's longer words, the emulator's panel):
+    drawn whole, not cut."""
     line = game_line(app)
     shown, fitted = theme.fit(line, size, width, min_size=shrink_to or small)
     if shown == line:
         return [line], fitted
     parts = line.split(" · ")
-    font = theme.font(small)
-    cut = min(range(1, len(parts)),
-              key=lambda i: max(font.size(" · ".join(parts[:i]))[0],
-                                font.size(" · ".join(parts[i:]))[0]),
-              default=len(parts))
-    return [" · ".join(parts[:cut]), " · ".join(parts[cut:])], small
+    best: list[str] = [line]
+    # at `small`, then (a part too long for any line at it) a pixel smaller at a time
+    for px in range(small, min(small, theme.MIN_TEXT_PX) - 1, -1):
+        font = theme.font(px)
+        for count in range(2, min(max_lines, len(parts)) + 1):
+            # the parts in `count` lines, cut where the widest line is the narrowest
+            splits = [[" · ".join(parts[a:b]) for a, b in zip((0, *cuts), (*cuts, len(parts)),
+                                                              strict=True)]
+                      for cuts in itertools.combinations(range(1, len(parts)), count - 1)]
+            best = min(splits, key=lambda lines: max(font.size(x)[0] for x in lines))
+            if max(font.size(x)[0] for x in best) <= width:
+                return best, px
+    return best, min(small, theme.MIN_TEXT_PX)
 
 
 def total_text(app: CompanionApp, standing: Any) -> str:

@@ -24,6 +24,8 @@ from uno_showdown.apps.touch.widgets import Button, Scroller
 ROW_H = theme.TOUCH_PX
 ROUND_COL_W = 70
 WINNER_COL_W = 150
+#: The narrowest column a player's points get; fewer pixels and the columns are left out.
+MIN_PLAYER_COL_W = 40
 ARROWS_W = 80  # wide enough for "Undo" under its arrow in every language
 
 
@@ -121,12 +123,20 @@ class HistoryView(View):
     def columns(self) -> list[pygame.Rect]:
         """Header cells: round, winner, then one per player."""
         t = self.table_rect()
-        cells = [pygame.Rect(t.x, t.y, ROUND_COL_W, ROW_H),
-                 pygame.Rect(t.x + ROUND_COL_W, t.y, WINNER_COL_W, ROW_H)]
-        rest = t.width - ROUND_COL_W - WINNER_COL_W
+        round_w, winner_w = ROUND_COL_W, WINNER_COL_W
         n = max(1, len(self.players))
+        if (t.width - round_w - winner_w) // n < MIN_PLAYER_COL_W:  # beside the unit
+            round_w, winner_w = ROUND_COL_W * 3 // 4, WINNER_COL_W * 3 // 4
+        rest = t.width - round_w - winner_w
+        cells = [pygame.Rect(t.x, t.y, round_w, ROW_H),
+                 pygame.Rect(t.x + round_w, t.y, winner_w, ROW_H)]
+        if rest // n < MIN_PLAYER_COL_W:
+            # too many players for a readable column each: who went out takes the room,
+            # the points stay in the standings and in the round (tap it)
+            cells[1].width = rest + winner_w
+            return cells
         for i in range(len(self.players)):
-            cells.append(pygame.Rect(t.x + ROUND_COL_W + WINNER_COL_W + i * rest // n, t.y,
+            cells.append(pygame.Rect(t.x + round_w + winner_w + i * rest // n, t.y,
                                      rest // n, ROW_H))
         return cells
 
@@ -137,17 +147,31 @@ class HistoryView(View):
             theme.text(surface, empty, (self.rect.centerx, self.rect.centery), 24,
                        theme.TEXT_DIM, anchor="center")
             return
-        theme.text(surface, _("tap a round to correct it"),
-                   (self.table_rect().right, self.rect.y + 16), 16, theme.TEXT_DIM,
-                   anchor="topright", max_width=self.rect.width // 2)
+        # the hint takes the room the title leaves, on two lines where one would be cut
+        hint = _("tap a round to correct it")
+        title_w = theme.font(24, True).size(_("History"))[0]
+        room = self.table_rect().right - (self.rect.x + 16 + title_w + 16)
+        if theme.fit(hint, 16, room)[0] == hint:
+            theme.text(surface, hint, (self.table_rect().right, self.rect.y + 16), 16,
+                       theme.TEXT_DIM, anchor="topright", max_width=room)
+        else:
+            for k, line in enumerate(theme.wrap(hint, 13, room, max_lines=2)):
+                theme.text(surface, line, (self.table_rect().right, self.rect.y + 6 + 16 * k),
+                           13, theme.TEXT_DIM, anchor="topright", max_width=room)
         cols = self.columns()
         labels = [_("Round"), _("Went out"), *self.players]
         pygame.draw.rect(surface, theme.PANEL_HI, self.table_rect().clip(
             pygame.Rect(0, cols[0].y, 10_000, ROW_H)))
-        for i, (cell, label) in enumerate(zip(cols, labels, strict=True)):
+        for i, (cell, label) in enumerate(zip(cols, labels, strict=False)):
             color = theme.player_color(i - 2) if i >= 2 else theme.TEXT_DIM
-            theme.text(surface, label, cell.center, 17, color, bold=True, anchor="center",
-                       max_width=cell.width - 8)
+            lines = [label]
+            if theme.fit(label, 17, cell.width - 8, bold=True)[0] != label:
+                lines = theme.wrap(label, 13, cell.width - 8, bold=True, max_lines=2)
+            size = 17 if len(lines) == 1 else 13  # a team's "Ann & Cid" on two lines
+            for k, line in enumerate(lines):
+                theme.text(surface, line, (cell.centerx, cell.centery + (2 * k - len(lines) + 1)
+                                           * (size * 3 // 5)), size, color, bold=True,
+                           anchor="center", max_width=cell.width - 8)
         body = self.body_rect()
         previous_clip = surface.get_clip()
         surface.set_clip(body.clip(previous_clip) if previous_clip else body)

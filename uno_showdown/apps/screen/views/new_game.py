@@ -54,12 +54,23 @@ METHOD_PX = 17
 SUMMARY_PX = 12
 
 
-def draw_method(surface: pygame.Surface, box: pygame.Rect, method: ScoringMethod,
-                chosen: bool = False) -> None:
-    """A method's name on its button and, below it, how it plays (over two lines if need be)."""
+def summary_fits(method: ScoringMethod, box: pygame.Rect) -> bool:
+    """Whether how `method` plays reads whole under its name on `box` (two lines at most)."""
     summary = core_(method.summary)
     width = box.width - 16
     lines = two_lines(summary, SUMMARY_PX, width) or (summary,)
+    return all(theme.fit(line, SUMMARY_PX, width)[0] == line for line in lines)
+
+
+def draw_method(surface: pygame.Surface, box: pygame.Rect, method: ScoringMethod,
+                chosen: bool = False, summary_below: bool = True) -> None:
+    """A method's name on its button and, below it, how it plays (over two lines if need be;
+    not at all when `summary_below` is False: the view writes it where there is room)."""
+    summary = core_(method.summary)
+    width = box.width - 16
+    lines: tuple[str, ...] = two_lines(summary, SUMMARY_PX, width) or (summary,)
+    if not summary_below:
+        lines = ()
     top = box.y + max(2, (box.height - METHOD_PX - 15 * len(lines) - 4) // 2)
     name = core_(method.label) + (" ▾" if chosen else "")
     drawn = theme.text(surface, name, (box.centerx, top), METHOD_PX, bold=True,
@@ -481,7 +492,29 @@ class NewGameView(View):
             for method, box in zip(METHODS.values(), self.method_rects(), strict=True):
                 draw_method(surface, box, method)
         else:
-            draw_method(surface, self.scoring_cells()[0], self.method, chosen=True)
+            box = self.scoring_cells()[0]
+            below = not self.narrow() or summary_fits(self.method, box)
+            draw_method(surface, box, self.method, chosen=True, summary_below=below)
+            if not below and not self.error:
+                self._draw_summary_under_names(surface)
+
+    def _draw_summary_under_names(self, surface: pygame.Surface) -> None:
+        """How the method plays, too long for its button beside the unit: in the room
+        between the players' names and the buttons under them, whole or not at all."""
+        r = self.rect
+        names = [b.rect for b in self.buttons() if b.key.startswith("name:")]
+        top = max((c.bottom for c in names), default=self.names_rect().y) + 8
+        area = pygame.Rect(r.x + 12, top, r.width - 24, r.bottom - 8 - 60 - 6 - top)
+        summary = core_(self.method.summary)
+        for size in (15, 13, theme.MIN_TEXT_PX):
+            lines = theme.wrap(summary, size, area.width)
+            step = size + 4
+            if len(lines) * step <= area.height and all(
+                    theme.fit(line, size, area.width)[0] == line for line in lines):
+                for k, line in enumerate(lines):
+                    theme.text(surface, line, (area.x, area.y + k * step), size,
+                               theme.TEXT_DIM, max_width=area.width)
+                return
 
     def _draw_editor(self, surface: pygame.Surface) -> None:
         r = self.rect

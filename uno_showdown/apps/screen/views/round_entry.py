@@ -787,24 +787,39 @@ class RoundEntryView(View):
         elif self.winner is None or entry is Entry.WINNER:
             title = (_("Who went out?") if self.editing is None else
                      _("Round {n}: who went out?").format(n=self.editing))
-            drawn = theme.text(surface, title, (r.x + 24, r.y + 16), 26, bold=True,
-                               max_width=r.width // 2 - 24)
-            self._draw_game_line(surface, min(r.width // 2, r.right - 24 - drawn.right - 16))
+            title_w = r.width // 2 - 24
+            if r.width >= 600:
+                drawn = theme.text(surface, title, (r.x + 24, r.y + 16), 26, bold=True,
+                                   max_width=title_w)
+                self._draw_game_line(surface, min(r.width // 2, r.right - 24 - drawn.right - 16))
+                return
+            # beside the unit: the question on one line or two, the game line on up to three
+            lines = theme.wrap(title, 22, title_w, bold=True, max_lines=2)
+            drawn = pygame.Rect(r.x + 24, r.y + 8, 0, 0)
+            for k, line in enumerate(lines):
+                drawn.union_ip(theme.text(surface, line, (r.x + 24, r.y + (
+                    18 if len(lines) == 1 else 8 + 22 * k)), 18, bold=True, max_width=title_w))
+            self._draw_game_line(surface, min(r.width // 2, r.right - 24 - drawn.right - 16),
+                                 narrow=True)
         else:
             self._draw_strip(surface)
 
-    def _draw_game_line(self, surface: pygame.Surface, width: int) -> None:
+    def _draw_game_line(self, surface: pygame.Surface, width: int, narrow: bool = False) -> None:
         """The game line right of the title; too long for one line (Armenian's "UNO Showdown
         · հաղթողը հավաքում է · …" at 800×480), it breaks at a " · " into two smaller ones,
         which still end above the players' buttons."""
         r = self.rect
-        lines, _size = facts.game_line_lines(self.app, 16, width, shrink_to=theme.MIN_TEXT_PX)
+        lines, size = facts.game_line_lines(self.app, 16, width, shrink_to=theme.MIN_TEXT_PX,
+                                             small=13 if narrow else 14,
+                                             max_lines=3 if narrow else 2)
         if len(lines) == 1:
             theme.text(surface, lines[0], (r.right - 24, r.y + 22), 16, theme.TEXT_DIM,
                        anchor="topright", max_width=width)
             return
+        step = 16 if len(lines) > 2 else 18  # three lines beside the unit, above the buttons
         for i, half in enumerate(lines):
-            theme.text(surface, half, (r.right - 24, r.y + 14 + i * 18), 14, theme.TEXT_DIM,
+            theme.text(surface, half, (r.right - 24, r.y + (8 if len(lines) > 2 else 14)
+                                       + i * step), size, theme.TEXT_DIM,
                        anchor="topright", max_width=width)
 
     def draw(self, surface: pygame.Surface) -> None:
@@ -841,29 +856,34 @@ class RoundEntryView(View):
         pygame.draw.rect(surface, theme.PANEL, strip, border_radius=8)
         if self.current is None:
             return
-        theme.text(surface, self.current, (strip.x + 12, strip.centery), 20, bold=True,
-                   anchor="midleft", max_width=130)
-        hint_w = strip.width - 150 - 150
+        name = theme.text(surface, self.current, (strip.x + 12, strip.centery), 20, bold=True,
+                          anchor="midleft", max_width=130)
+        hint_x, hint_w = strip.x + 150, strip.width - 150 - 150
+        total = _("round {points}").format(points=self.round_total())
+        if self.editing is not None:
+            total = _("round {n}: {points}").format(n=self.editing, points=self.round_total())
+        if strip.width < 600:  # beside the unit: the hint takes what the name and Σ leave
+            shown, px = theme.fit(total, 14, 140)
+            right = max(theme.font(22, True).size("Σ " + str(self.hand_total(self.current)))[0],
+                        theme.font(px).size(shown)[0])
+            hint_x = name.right + 14
+            hint_w = strip.right - 12 - min(140, right) - 12 - hint_x
         if self.on_points(self.current):
             typed = self.typed.get(self.current, "")
             if typed:
-                theme.text(surface, typed, (strip.x + 150, strip.centery), 30, theme.TEXT,
+                theme.text(surface, typed, (hint_x, strip.centery), 30, theme.TEXT,
                            bold=True, anchor="midleft", max_width=hint_w)
             else:
-                theme.text(surface, _("type the points of this hand"),
-                           (strip.x + 150, strip.centery), 17, theme.TEXT_DIM,
-                           anchor="midleft", max_width=hint_w)
+                theme.line_or_two(surface, _("type the points of this hand"), hint_x,
+                                  strip.centery, hint_w, 17, theme.TEXT_DIM, small=13)
         elif not self.hands[self.current]:
             hint = (_("tap the cards left, and those a last +2 or +4 made them draw")
                     if self.draws_for_last_card(self.current)
                     else _("tap the cards left in this hand"))
-            theme.text(surface, hint, (strip.x + 150, strip.centery), 17, theme.TEXT_DIM,
-                       anchor="midleft", max_width=hint_w)
+            theme.line_or_two(surface, hint, hint_x, strip.centery, hint_w, 17, theme.TEXT_DIM,
+                              small=13)
         theme.text(surface, "Σ " + str(self.hand_total(self.current)),
                    (strip.right - 12, strip.y + 4), 22, theme.ACCENT, bold=True,
                    anchor="topright")
-        total = _("round {points}").format(points=self.round_total())
-        if self.editing is not None:
-            total = _("round {n}: {points}").format(n=self.editing, points=self.round_total())
         theme.text(surface, total, (strip.right - 12, strip.bottom - 4), 14, theme.TEXT_DIM,
                    anchor="bottomright", max_width=140)

@@ -53,6 +53,10 @@ DIRECTION_SHORT = {
     Direction.CLOCKWISE: N_("clockwise"),
     Direction.COUNTERCLOCKWISE: N_("counter-clockwise"),
 }
+#: The strip narrower than this takes two rows (see `TableView.two_rows`).
+TWO_ROWS_BELOW = 560
+#: The Reverse button's width on the first of two rows.
+REVERSE_W = 120
 ROW_H = 52
 #: The width of a card-count button in a showdown row.
 COUNT_W = 52
@@ -204,17 +208,27 @@ class TableView(View):
 
     # -- geometry --
 
+    def two_rows(self) -> bool:
+        """The top strip in two rows (the direction and Reverse over the page buttons): in
+        the emulator's narrow panel one row leaves each page button too narrow for its word
+        ("Showdown") and the direction's box for "counter-clockwise"."""
+        return self.rect.width - 16 < TWO_ROWS_BELOW
+
     def top_rect(self) -> pygame.Rect:
         r = self.rect
-        return pygame.Rect(r.x + 8, r.y + 8, r.width - 16, TOP_H)
+        height = TOP_H + 6 + theme.TOUCH_PX if self.two_rows() else TOP_H
+        return pygame.Rect(r.x + 8, r.y + 8, r.width - 16, height)
 
     def direction_w(self) -> int:
-        """The direction's box: a third of the strip, at least room for a word or two."""
+        """The direction's box: a third of the strip, at least room for a word or two (on
+        two rows: the first row but for the Reverse button)."""
+        if self.two_rows():
+            return self.top_rect().width - REVERSE_W - 8
         return max(150, min(260, self.top_rect().width // 3))
 
     def body_rect(self) -> pygame.Rect:
         r = self.rect
-        top = r.y + 8 + TOP_H + 8
+        top = r.y + 8 + self.top_rect().height + 8
         return pygame.Rect(r.x + 8, top, r.width - 16, r.bottom - 8 - top)
 
     def foot_rect(self) -> pygame.Rect:
@@ -229,8 +243,13 @@ class TableView(View):
         top = self.top_rect()
         pages = self.pages()
         direction_w = self.direction_w()
-        cells = row(pygame.Rect(top.x + direction_w + 8, top.y, top.width - direction_w - 8,
-                                top.height), 1 + len(pages), 6)
+        if self.two_rows():
+            cells = [pygame.Rect(top.x + direction_w + 8, top.y, REVERSE_W, TOP_H), *row(
+                pygame.Rect(top.x, top.y + TOP_H + 6, top.width, theme.TOUCH_PX), len(pages),
+                6)]
+        else:
+            cells = row(pygame.Rect(top.x + direction_w + 8, top.y, top.width - direction_w - 8,
+                                    top.height), 1 + len(pages), 6)
         out = [Button("reverse", cells[0], "⇄ " + _("Reverse"), self.reverse, sublabel="R",
                       font_px=18)]
         for page, cell in zip(pages, cells[1:], strict=True):
@@ -289,7 +308,7 @@ class TableView(View):
         if not self.paged():
             return []
         foot = self.foot_rect()
-        right = foot.right - (146 if self.wild_by else 0)
+        right = foot.right - (self.cancel_w() + 6 if self.wild_by else 0)
         cells = row(pygame.Rect(right - 2 * PAGE_W - 6, foot.y, 2 * PAGE_W + 6, foot.height), 2,
                     6)
         last = len(self.row_names()) - self._rows_per_page(len(self.row_names()),
@@ -299,11 +318,16 @@ class TableView(View):
                 Button("rows:down", cells[1], "▼", lambda: self.scroll_rows(1),
                        enabled=self.first_row < last)]
 
+    def cancel_w(self) -> int:
+        """The Wild Showdown's Cancel button: narrower beside the unit, where the foot's
+        words need the room."""
+        return 100 if self.two_rows() else 140
+
     def _foot_text_width(self) -> int:
         """The room the foot's line has beside the buttons at its right."""
         width = self.foot_rect().width - 8
         if self.wild_by:
-            width -= 152
+            width -= self.cancel_w() + 12
         return width - (2 * PAGE_W + 12 if self.paged() else 0)
 
     def _counts(self, cell: pygame.Rect, key: str, extra: int) -> tuple[pygame.Rect,
@@ -342,7 +366,8 @@ class TableView(View):
                 out.append(Button(f"wild:{self.wild_by}:{name}:{n}", c, str(n),
                                   partial(self.propose_wild, name, n), font_px=22))
         foot = self.foot_rect()
-        out.append(Button("wild:cancel", pygame.Rect(foot.right - 140, foot.y, 140, foot.height),
+        out.append(Button("wild:cancel", pygame.Rect(foot.right - self.cancel_w(), foot.y,
+                                                     self.cancel_w(), foot.height),
                           _("Cancel"), self.cancel_wild, sublabel="Esc"))
         return out + self._page_buttons()
 
@@ -358,9 +383,8 @@ class TableView(View):
 
     def _item_buttons(self) -> list[Button]:
         out: list[Button] = []
-        body = self.body_rect()
         players = self.players()
-        left = pygame.Rect(body.x, body.y, min(220, body.width // 3), body.height)
+        left, tiles, skip = self._item_layout()
         columns = 1 if len(players) <= 6 else 2
         rows = -(-len(players) // columns)
         h = max(theme.TOUCH_PX, min(ROW_H, (left.height - 6 * (rows - 1)) // rows))
@@ -368,7 +392,6 @@ class TableView(View):
             out.append(Button(f"item_by:{name}", cell, name,
                               partial(self.choose_item_player, name),
                               selected=name == self.item_by, font_px=18))
-        tiles = pygame.Rect(left.right + 12, body.y, body.right - left.right - 12, 60)
         for colour, cell in zip(ITEM_OF_COLOUR, row(tiles, len(ITEM_OF_COLOUR), 6),
                                 strict=True):
             card = COLOUR_FILLS[colour]
@@ -380,10 +403,25 @@ class TableView(View):
                               outline=theme.TEXT_DIM if colour is None else None,
                               selected=self.effect is not None and self.effect.item is
                               ITEM_OF_COLOUR[colour]))
-        skip = pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, theme.TOUCH_PX)
         out.append(Button("item_after_skip", skip, _("Before it: a Skip or a Draw Two"),
                           self.toggle_after_skip, selected=self.item_after_skip, font_px=16))
         return out
+
+    def _item_layout(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
+        """The Item Box page: the players' column, the colour tiles, the Skip toggle (the
+        words go under it). Beside the unit the tiles take the whole width over the rest,
+        so each colour's name and item read whole."""
+        body = self.body_rect()
+        left_w = min(220, body.width // 3)
+        if self.two_rows():
+            tiles = pygame.Rect(body.x, body.y, body.width, 60)
+            left = pygame.Rect(body.x, tiles.bottom + 6, left_w, body.bottom - tiles.bottom - 6)
+            skip = pygame.Rect(left.right + 12, left.y, body.right - left.right - 12,
+                               theme.TOUCH_PX)
+            return left, tiles, skip
+        left = pygame.Rect(body.x, body.y, left_w, body.height)
+        tiles = pygame.Rect(left.right + 12, body.y, body.right - left.right - 12, 60)
+        return left, tiles, pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, theme.TOUCH_PX)
 
     def first_card_choices(self) -> list[tuple[str, str]]:
         game = self.app.game
@@ -434,7 +472,7 @@ class TableView(View):
                        r.centery + 20), 18, theme.TEXT_DIM, anchor="center")
             return
         top = self.top_rect()
-        box = pygame.Rect(top.x, top.y, self.direction_w(), top.height)
+        box = pygame.Rect(top.x, top.y, self.direction_w(), TOP_H)
         pygame.draw.rect(surface, theme.PANEL, box, border_radius=8)
         arrow = "↻" if game.direction is Direction.CLOCKWISE else "↺"
         theme.text(surface, arrow, (box.x + 26, box.centery), 34, theme.ACCENT, bold=True,
@@ -504,9 +542,16 @@ class TableView(View):
                        max_width=box.width - 12)
             if name == dealer:
                 draw_dealer(surface, (box.right + 4, box.y + 4), 11)
-        theme.text(surface, _("{dealer} deals · {starter} starts").format(
-            dealer=dealer, starter=game.starter), body.center, 16, theme.TEXT_DIM,
-            anchor="center", max_width=ring.width - 40)
+        line = _("{dealer} deals · {starter} starts").format(dealer=dealer,
+                                                              starter=game.starter)
+        width = ring.width - 40
+        parts = [line]
+        if theme.fit(line, 16, width)[0] != line:  # the narrow ring: who deals over who starts
+            parts = line.split(" · ", 1)
+        for k, part in enumerate(parts):
+            theme.text(surface, part, (body.centerx, body.centery + (2 * k - len(parts) + 1)
+                                       * 10), 16, theme.TEXT_DIM, anchor="center",
+                       max_width=width)
 
     def _draw_showdown(self, surface: pygame.Surface) -> None:
         game = self.app.game
@@ -517,8 +562,11 @@ class TableView(View):
                 label, _counts = self._counts(cell, name, 0)
                 theme.text(surface, f"{self.wild_by} → {name}", (label.x + 8, label.centery),
                            18, bold=True, anchor="midleft", max_width=label.width - 8)
-            self._foot_line(surface, _("Wild Showdown by {name}: tap the opponent's number "
-                                        "of cards").format(name=self.wild_by), theme.ACCENT)
+            line = _("Wild Showdown by {name}: tap the opponent's number of cards").format(
+                name=self.wild_by)
+            if not theme.fits_in_two(line, 14, self._foot_text_width()):
+                line = _("Tap the opponent's number of cards")  # each row names them both
+            self._foot_line(surface, line, theme.ACCENT)
             return
         for name, cell in self._row_cells(self.row_names(), 1):
             label, _counts = self._counts(cell, name, 1)
@@ -543,22 +591,22 @@ class TableView(View):
                           color)
 
     def _draw_items(self, surface: pygame.Surface) -> None:
-        body = self.body_rect()
-        left_w = min(220, body.width // 3)
-        top = 60 + 6 + theme.TOUCH_PX + 6  # the colour tiles and the Skip toggle above
-        area = pygame.Rect(body.x + left_w + 12, body.y + top, body.width - left_w - 12,
-                           body.height - top)
+        left, _tiles, skip = self._item_layout()
+        area = pygame.Rect(skip.x, skip.bottom + 6, skip.width, left.bottom - skip.bottom - 6)
         pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
         x, width = area.x + 14, area.width - 28
+        hint = None
         if self.item_by is None:
-            theme.text(surface, _("Who played the Wild Item Box? Tap them on the left, then "
-                                  "the colour of the card turned over."), (x, area.y + 14), 16,
-                       theme.TEXT_DIM, max_width=width)
-            return
-        if self.effect is None:
-            theme.text(surface, _("{name} played the Wild Item Box: tap the colour of the card "
-                                  "turned over.").format(name=self.item_by),
-                       (x, area.y + 14), 16, theme.TEXT_DIM, max_width=width)
+            hint = _("Who played the Wild Item Box? Tap them on the left, then the colour of "
+                     "the card turned over.")
+        elif self.effect is None:
+            hint = _("{name} played the Wild Item Box: tap the colour of the card turned "
+                     "over.").format(name=self.item_by)
+        if hint is not None or self.effect is None:  # on as many lines as the box needs
+            y = area.y + 14
+            for line in theme.wrap(hint or "", 16, width):
+                y = theme.text(surface, line, (x, y), 16, theme.TEXT_DIM,
+                               max_width=width).bottom + 2
             return
         y = theme.text(surface, self.effect.item.label, (x, area.y + 10), 26, theme.ACCENT,
                        bold=True, max_width=width).bottom + 8

@@ -177,7 +177,7 @@ class DealerPicker:
 
     def player_cells(self, rect: pygame.Rect, count: int) -> list[pygame.Rect]:
         """The players, above the status line (left of the pad while drawing)."""
-        width = rect.width - 16 if self.by_hand else (rect.width - 16) * 3 // 5
+        width = rect.width - 16 if self.by_hand else self._players_w(rect)
         top = rect.y + TOP_H + 16
         area = pygame.Rect(rect.x + 8, top, width, rect.bottom - 8 - 44 - 8 - top)
         columns = 2 if count <= 6 else 3
@@ -185,8 +185,14 @@ class DealerPicker:
         h = max(theme.TOUCH_PX, min(64, (area.height - 6 * (rows - 1)) // rows))
         return grid(area, count, columns, h, 6)
 
+    @staticmethod
+    def _players_w(rect: pygame.Rect) -> int:
+        """The players' part of the width while drawing: three fifths, but two beside the
+        unit, where the pad's keys need the room for "Очистить" and "действие, дикая"."""
+        return (rect.width - 16) * (2 if rect.width < 600 else 3) // 5
+
     def pad_rect(self, rect: pygame.Rect) -> pygame.Rect:
-        left = rect.x + 8 + (rect.width - 16) * 3 // 5 + 12
+        left = rect.x + 8 + self._players_w(rect) + 12
         top = rect.y + TOP_H + 16
         return pygame.Rect(left, top, rect.right - 8 - left, rect.bottom - 8 - 44 - 8 - top)
 
