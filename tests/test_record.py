@@ -179,3 +179,19 @@ def test_a_record_inherits_its_base_records_fields() -> None:
     assert Ranked.__match_args__ == ("name", "joined", "team", "rank")
     assert made != Seat("Ann", 2) and replace(made, rank=1) == Ranked("Ann", 2, rank=1)
     assert pickle.loads(pickle.dumps(made)) == made
+
+
+def test_a_records_own_check_runs_after_its_fields_are_set_as_a_dataclasss_does() -> None:
+    @record
+    class Score:
+        points: int
+
+        def __post_init__(self) -> None:
+            if self.points < 0:
+                raise ValueError("points are never negative")
+
+    assert Score(3).points == 3
+    with pytest.raises(ValueError):
+        Score(-1)
+    with pytest.raises(ValueError):
+        replace(Score(3), points=-2)
