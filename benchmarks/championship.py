@@ -13,13 +13,17 @@ games), on a simulated clock. Then, with flight 2 still running:
   event's rows include);
 * `event standings --json` and `event results --json` run in-process (open the file, read
   the standings kept beside the event, rank 200 players), against `game show` of one game;
-* the same standings for an event of 1,000 players and 10,000 deals (72 tables in 2
+* the same standings for an event of 1,000 players and 10,000 deals (72 tables a flight, 2
   flights), and for the 200 players with 10,000 deals: the standings are kept deal by deal,
-  so reading them does not grow with the deals, only with the players listed (the last
-  lines give the ratios to the 200 players' 1,625 deals).
+  in order, so reading them grows neither with the deals nor much with the players (the
+  last lines give the ratios to the 200 players' 1,625 deals, p50 and p99). Before each
+  timed standings call one more deal is recorded at a table (untimed, through the app, as
+  a table does): whatever a reader keeps has to take in a change before every call, as the
+  director's snapshot does after every deal.
 
 Times run from the call until it returns (a recorded deal is committed with fsync); a row
-and its baseline take turns, so a busy moment of the machine falls on both. Run:
+and its baseline take turns, and so do the three events' standings, sample by sample, so a
+busy moment of the machine falls on all of them. Run:
 python benchmarks/championship.py [--samples N] [--no-large] (about 4 minutes). Prints
 p50/p99 in milliseconds and the p99 ratio against the baseline measured in the same run.
 """
@@ -35,7 +39,6 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -45,6 +48,7 @@ from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.championship.operations import Championship
 from uno_showdown.apps.commands.cli import main
 from uno_showdown.apps.scorekeeper.app import CompanionApp
+from uno_showdown.contract.record import replace
 from uno_showdown.core.championship.settings import make
 from uno_showdown.core.scoring import MAX_TARGET, Rules
 
@@ -109,9 +113,13 @@ def build_event(db: Path, clock: Clock, players: int = PLAYERS, tables: int = TA
     return champ
 
 
-def time_calls(call: Callable[[int], None], samples: int) -> list[float]:
+def time_calls(call: Callable[[int], None], samples: int,
+               between: Callable[[], None] | None = None) -> list[float]:
+    """Time `samples` calls; `between` (untimed) runs before each, e.g. to record a deal."""
     out = []
     for n in range(samples):
+        if between is not None:
+            between()
         t0 = time.perf_counter()
         call(n)
         out.append((time.perf_counter() - t0) * 1000)
@@ -119,14 +127,51 @@ def time_calls(call: Callable[[int], None], samples: int) -> list[float]:
 
 
 def time_pair(first: Callable[[int], None], second: Callable[[int], None],
-              samples: int) -> tuple[list[float], list[float]]:
-    """Time two calls taking turns, so that a busy moment of the machine falls on both."""
+              samples: int, between: Callable[[], None] | None = None
+              ) -> tuple[list[float], list[float]]:
+    """Time two calls taking turns, so that a busy moment of the machine falls on both;
+    `between` (untimed) runs before each call of `second`."""
     a: list[float] = []
     b: list[float] = []
     for _n in range(samples):
         a += time_calls(first, 1)
-        b += time_calls(second, 1)
+        b += time_calls(second, 1, between)
     return a, b
+
+
+def time_turns(calls: list[tuple[Callable[[int], None], Callable[[], None] | None]],
+               samples: int) -> list[list[float]]:
+    """Time several calls taking turns, one sample of each per round; each call's `between`
+    (untimed, when given) runs just before it."""
+    out: list[list[float]] = [[] for _c in calls]
+    for _n in range(samples):
+        for times, (call, between) in zip(out, calls, strict=True):
+            times += time_calls(call, 1, between)
+    return out
+
+
+class NextDeal:
+    """Records one more deal at the event's tables of its last stage, round the tables in
+    turn, through the app as a table's screen does (another connection to the file): run
+    untimed before each standings sample, so what a reader keeps has to take in a change
+    before every timed call, as the director's does after every deal."""
+
+    def __init__(self, db: Path, clock: Clock, champ: Championship, seed: int) -> None:
+        self.apps = [CompanionApp.open(db, t.game_id, clock=clock)
+                     for t in champ.snapshot().stage_tables("flight-2")]  # still running
+        self.rng = random.Random(seed)
+        self.n = 0
+
+    def __call__(self) -> None:
+        app = self.apps[self.n % len(self.apps)]
+        self.n += 1
+        assert app.game is not None
+        winner, points = deal_for(self.rng, app.game.names)
+        app.record_round(winner, points=points)
+
+    def close(self) -> None:
+        for app in self.apps:
+            app.close()
 
 
 def quiet_cli(argv: list[str]) -> None:
@@ -194,64 +239,70 @@ def main_() -> int:
         rows.append(("record a deal, `game round`", "at a table of the event", event, False))
         event_app.close()
         plain_app.close()
-        base, event = time_pair(
-            lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
-            lambda _n: quiet_cli(["event", "standings", "--db", str(event_db), "--json"]), few)
-        rows.append(("standings", "`game show`, one game (baseline)", base, True))
-        rows.append(("standings", "`event standings --json`", event, False))
-        rows.append(("standings", "`event results --json`", time_calls(
-            lambda _n: quiet_cli(["event", "results", "--db", str(event_db), "--json"]),
-            few), False))
-        rows.append(("standings", "snapshot, file already open", time_calls(
-            lambda _n: champ.snapshot(), few), False))
-        after = champ.snapshot()
-        games = sum(len(t.game_ids) for t in after.tables)
-        champ.close()
+        events = [("standings", event_db, champ, 11)]
         large_text = ""
         if not args.no_large:
             large_db = Path(tmp) / "large.db"
             t0 = time.perf_counter()
             large = build_event(large_db, clock, LARGE_PLAYERS, LARGE_TABLES, LARGE_DEALS)
             large_built = time.perf_counter() - t0
-            base, event = time_pair(
-                lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
-                lambda _n: quiet_cli(["event", "standings", "--db", str(large_db), "--json"]),
-                few)
-            rows.append(("standings, large event", "`game show`, one game (baseline)", base,
-                         True))
-            rows.append(("standings, large event", "`event standings --json`", event, False))
-            rows.append(("standings, large event", "snapshot, file already open", time_calls(
-                lambda _n: large.snapshot(), few), False))
             long_db = Path(tmp) / "long.db"  # the 200 players again, with 10,000 deals
             long = build_event(long_db, clock, PLAYERS, TABLES, LARGE_DEALS)
-            base, event = time_pair(
-                lambda _n: quiet_cli(["game", "show", "--db", str(plain_db)]),
-                lambda _n: quiet_cli(["event", "standings", "--db", str(long_db), "--json"]),
-                few)
-            rows.append(("standings, 10,000 deals", "`game show`, one game (baseline)", base,
-                         True))
-            rows.append(("standings, 10,000 deals", "`event standings --json`", event, False))
-            rows.append(("standings, 10,000 deals", "snapshot, file already open", time_calls(
-                lambda _n: long.snapshot(), few), False))
-            long.close()
+            events += [("standings, large event", large_db, large, 12),
+                       ("standings, 10,000 deals", long_db, long, 13)]
+        # Every event's standings take turns, sample by sample, with one `game show`
+        # baseline each: a busy moment of the machine falls on all of them alike, so the
+        # ratios between the events hold however loaded the machine is.
+        deals = [NextDeal(db, clock, c, seed) for _what, db, c, seed in events]
+        turns: list[tuple[Callable[[int], None], Callable[[], None] | None]] = []
+        labels: list[tuple[str, str, bool]] = []
+        def cli(*argv: str) -> Callable[[int], None]:
+            return lambda _n: quiet_cli(list(argv))
+
+        def snapshot_of(c: Championship) -> Callable[[int], None]:
+            def call(_n: int) -> None:
+                c.snapshot()
+            return call
+
+        for (what, db, c, _seed), next_deal in zip(events, deals, strict=True):
+            turns += [(cli("game", "show", "--db", str(plain_db)), None),
+                      (cli("event", "standings", "--db", str(db), "--json"), next_deal)]
+            labels += [(what, "`game show`, one game (baseline)", True),
+                       (what, "`event standings --json`", False)]
+            if what == "standings":
+                turns.append((cli("event", "results", "--db", str(db), "--json"), next_deal))
+                labels.append((what, "`event results --json`", False))
+            turns.append((snapshot_of(c), next_deal))
+            labels.append((what, "snapshot, file already open", False))
+            c.snapshot()  # the first reading of this connection (what it keeps, if anything)
+        for (what, where, is_base), samples in zip(labels, time_turns(turns, few),
+                                                   strict=True):
+            rows.append((what, where, samples, is_base))
+        for next_deal in deals:
+            next_deal.close()
+        after = champ.snapshot()
+        games = sum(len(t.game_ids) for t in after.tables)
+        if not args.no_large:
             big = large.snapshot()
             large_text = (f"a championship of {LARGE_PLAYERS} players, {len(big.tables)} "
                           f"tables in 2 flights, {big.deals_in()} deals in "
                           f"{sum(len(t.game_ids) for t in big.tables)} games (built in "
                           f"{large_built:.1f} s)")
             large.close()
+            long.close()
+        champ.close()
     print(f"a championship of {PLAYERS} players, {len(after.tables)} tables in 2 flights, "
           f"{after.deals_in()} deals in {games} games (built in {built:.1f} s)")
     if large_text:
         print(large_text)
     print(f"{'what':<28} {'where':<34} {'n':>4} {'p50 ms':>8} {'p99 ms':>8} {'p99 ×base':>10}")
-    base = 0.0
+    base_p99 = 0.0
     for what, where, samples, is_base in rows:
         p50, p99 = statistics.median(samples), percentile(samples, 0.99)
         if is_base:
-            base = p99
+            base_p99 = p99
         print(f"{what:<28} {where:<34} {len(samples):>4} {p50:>8.2f} {p99:>8.2f} "
-              f"{p99 / base:>10.2f}")
+              f"{p99 / base_p99:>10.2f}")
     small = {where: percentile(x, 0.99) for what, where, x, _b in rows if what == "standings"}
     small_all = {where: x for what, where, x, _b in rows if what == "standings"}
     for what, where, samples, is_base in rows:

@@ -127,7 +127,7 @@ def _level_counts(terminalreporter: pytest.TerminalReporter, folder: str) -> dic
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Say how each firmware level went, then print the lines tests gave `summary`, grouped
-    under their titles, in test order."""
+    under their titles, in the order of their tests' ids (workers finish in any order)."""
     for folder, level in LEVELS.items():
         counts = _level_counts(terminalreporter, folder)
         if counts:

@@ -38,3 +38,14 @@ def test_every_benchmark_says_what_it_takes() -> None:
         done = subprocess.run([sys.executable, str(bench), "--help"], cwd=ROOT,
                               capture_output=True, text=True, timeout=120, check=False)
         assert done.returncode == 0 and "usage:" in done.stdout, (bench.name, done.stderr)
+
+
+def test_the_championship_benchmark_runs_to_its_table() -> None:
+    """It builds its events through the store and the game model, which change most: run it
+    at its smallest size to the end (it once stopped before its first table when the game
+    became a record that `dataclasses.replace` refuses)."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "championship.py"),
+                           "--samples", "2", "--no-large"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "`event standings --json`" in done.stdout

@@ -128,3 +128,70 @@ def test_a_field_without_a_default_cannot_follow_one_with_a_default() -> None:
         class Wrong:
             name: str = ""
             joined: int  # type: ignore[misc]
+
+
+class Outer:
+    """A record defined in a class, as a dataclass may be."""
+
+    @record
+    class Inner:
+        x: int
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class InnerDC:
+        x: int
+
+
+def test_a_record_in_a_class_is_named_and_pickled_as_the_dataclass() -> None:
+    assert repr(Outer.Inner(1)) == repr(Outer.InnerDC(1)).replace("InnerDC", "Inner")
+    assert pickle.loads(pickle.dumps(Outer.Inner(1))) == Outer.Inner(1)
+
+
+def test_a_record_without_fields_is_made_as_the_dataclass() -> None:
+    @record
+    class Empty:
+        pass
+
+    assert Empty() == Empty() and hash(Empty()) == hash(Empty())
+    assert repr(Empty()).endswith(".Empty()")
+
+
+def test_a_record_that_writes_its_own_equality_still_hashes_its_fields() -> None:
+    @record
+    class Named:
+        name: str
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Named) and self.name.lower() == other.name.lower()
+
+    assert Named("Ann") == Named("ANN") and Named("Ann") != Named("Bob")
+    assert {Named("Ann"): 1}[Named("Ann")] == 1  # a frozen dataclass's hash, over its fields
+
+
+@record
+class Ranked(Seat):
+    rank: int = 0
+
+
+def test_a_record_inherits_its_base_records_fields() -> None:
+    made = Ranked("Ann", 2, None, 5)
+    assert repr(made) == "Ranked(name='Ann', joined=2, team=None, rank=5)"
+    assert Ranked.__match_args__ == ("name", "joined", "team", "rank")
+    assert made != Seat("Ann", 2) and replace(made, rank=1) == Ranked("Ann", 2, rank=1)
+    assert pickle.loads(pickle.dumps(made)) == made
+
+
+def test_a_records_own_check_runs_after_its_fields_are_set_as_a_dataclasss_does() -> None:
+    @record
+    class Score:
+        points: int
+
+        def __post_init__(self) -> None:
+            if self.points < 0:
+                raise ValueError("points are never negative")
+
+    assert Score(3).points == 3
+    with pytest.raises(ValueError):
+        Score(-1)
+    with pytest.raises(ValueError):
+        replace(Score(3), points=-2)

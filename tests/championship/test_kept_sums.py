@@ -3,12 +3,17 @@ every deal, after any sequence of what happens at a championship: deals at the t
 corrections, undos and redos, deals reported from other machines (and their corrections and
 take-backs, and those held for the director), the director's voids and restores, the release
 of a file's held deals once the table announced it, withdrawals, the next flight, the final.
+And at every step, what a reader keeps from one reading to the next (the ranking moved by the
+sums that changed, the tables' statuses) equals what a reader that keeps nothing works out;
+`event standings --json`, which walks the order the file keeps, prints the same lines.
 
 A few dozen sequences in every run; HYPOTHESIS_PROFILE=deep plays a thousand."""
 
 from __future__ import annotations
 
 import contextlib
+import io
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -20,12 +25,14 @@ from hypothesis import strategies as st
 from tests.championship.conftest import SimClock, run
 from uno_showdown.adapters.store.games import Store
 from uno_showdown.apps.championship.operations import Championship, deal_list
+from uno_showdown.apps.commands.cli import main
+from uno_showdown.apps.commands.event import line_json
 from uno_showdown.apps.scorekeeper.app import CompanionApp
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.core.championship.clock import FINAL
 from uno_showdown.core.championship.presence import HELD_SOURCE
 from uno_showdown.core.championship.settings import make
-from uno_showdown.core.championship.snapshot import game_deals
+from uno_showdown.core.championship.snapshot import Snapshot, game_deals
 from uno_showdown.core.championship.standings import (
     FINAL as FINAL_KIND,
 )
@@ -95,11 +102,12 @@ def _key(line: object) -> tuple[object, ...]:
 class Play:
     """One championship in a scratch file, driven by the operations drawn."""
 
-    def __init__(self, db: str, clock: SimClock) -> None:
+    def __init__(self, db: str, clock: SimClock,
+                 tie_break: tuple[str, ...] = ("points", "games", "lot")) -> None:
         self.db, self.clock = db, clock
         self.champ = Championship.open(db, clock=clock, lang="en")
         self.champ.new_event("Cup", make(tables=2, table_size=3, flight_minutes=60,
-                                         finalists=3))
+                                         finalists=3, tie_break=tie_break))
         self.champ.register(NAMES)
         self.champ.draw(seed=5)
         self.champ.start()
@@ -214,21 +222,67 @@ class Play:
         self.champ.start()
 
 
+def afresh(champ: Championship) -> Snapshot:
+    """The snapshot of a reader that keeps nothing (a new `Championship` on the same file):
+    every player ranked from the sums the file keeps, every table's status built."""
+    return Championship(champ.store, champ.event_id, clock=champ.clock).snapshot()
+
+
+def printed_json(db: str) -> str:
+    """What `uno-showdown event standings --json` prints."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["event", "standings", "--db", db, "--json"]) == 0
+    return out.getvalue()
+
+
 @settings(max_examples=1000 if DEEP else 50, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(steps=st.lists(op, min_size=4, max_size=40))
-def test_kept_standings_equal_a_count_of_every_deal(steps: list[tuple[object, ...]]) -> None:
+@given(steps=st.lists(op, min_size=4, max_size=40),
+       tie_break=st.permutations(["points", "games", "lot"]))
+def test_kept_standings_equal_a_count_of_every_deal(steps: list[tuple[object, ...]],
+                                                    tie_break: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        play = Play(str(Path(tmp) / "cup.db"), SimClock())
+        play = Play(str(Path(tmp) / "cup.db"), SimClock(), tuple(tie_break))
         try:
             for step in steps:
                 play.apply(step)
+                kept, fresh = play.champ.snapshot(), afresh(play.champ)
+                assert (kept.qualifying, kept.final, kept.awards, kept.tables) == (
+                    fresh.qualifying, fresh.final, fresh.awards, fresh.tables)
             snap = play.champ.snapshot()
             assert play.champ.check_sums()[0]
             assert ([_key(x) for x in snap.qualifying], [_key(x) for x in snap.final]
                     ) == recounted(play.champ)
+            assert printed_json(play.db) == json.dumps(
+                [line_json(ln) for ln in snap.qualifying], ensure_ascii=False, indent=2) + "\n"
         finally:
             play.champ.close()
+
+
+def test_a_kept_reading_sees_what_another_program_changed(tmp_path: Path,
+                                                          clock: SimClock) -> None:
+    """A reader that keeps the standings and the tables (the director's) and another program
+    on the same file (a table's screen, a terminal): after each of the other's changes (a
+    deal, a correction, a withdrawal, a new game at a table, the clock), the reader's next
+    snapshot is what a reader that keeps nothing sees."""
+    db = str(tmp_path / "cup.db")
+    play = Play(db, clock)
+    keeper = Championship.open(db, clock=clock, lang="en")
+    try:
+        keeper.snapshot()
+        for step in [("deal", 1, 0, 5), ("deal", 2, 1, 40), ("edit", 1, 1, 12),
+                     ("withdraw", 4), ("deal", 1, 2, 60), ("deal", 1, 0, 60),
+                     ("deal", 1, 1, 60), ("undo", 2), ("tick", 70), ("next",),
+                     ("deal", 1, 0, 9)]:
+            play.apply(step)
+            kept, fresh = keeper.snapshot(), afresh(play.champ)
+            assert (kept.qualifying, kept.final, kept.awards, kept.tables, kept.clock) == (
+                fresh.qualifying, fresh.final, fresh.awards, fresh.tables, fresh.clock)
+        assert sum(t.deals for t in keeper.snapshot().tables) == 6
+    finally:
+        keeper.close()
+        play.champ.close()
 
 
 def test_check_says_in_one_line_and_puts_kept_sums_right(
@@ -247,6 +301,15 @@ def test_check_says_in_one_line_and_puts_kept_sums_right(
     assert status == 1 and out.count("\n") == 1 and "summed again" in out
     status, out, _err = run(capsys, "event", "standings", "--db", db, "--check")
     assert status == 0
+    _status, right, _err = run(capsys, "event", "standings", "--db", db, "--json")
+    with Store(db) as store:  # ... or the order kept with them: every result made the same
+        store.conn.execute("UPDATE championship_sums SET result = 1.0")
+    _status, astray, _err = run(capsys, "event", "standings", "--db", db, "--json")
+    assert astray != right  # printed in the order the file keeps, until it is put right
+    status, out, _err = run(capsys, "event", "standings", "--db", db, "--check")
+    assert status == 1 and "summed again" in out
+    _status, again, _err = run(capsys, "event", "standings", "--db", db, "--json")
+    assert again == right
 
 
 def test_an_event_written_before_the_sums_is_summed_once(tmp_path: Path,

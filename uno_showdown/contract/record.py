@@ -14,7 +14,8 @@ in order, after its base record's, with their defaults (`field(default_factory=.
 fresh one per record, `field(compare=False)` for one left out of equality); construction by
 position or keyword, refused with the TypeError a dataclass would raise; equality and hash
 over the compared fields, with the same class only; a repr; no attribute set or deleted
-after construction (`FrozenRecordError`, an AttributeError); `replace()`; pickling and
+after construction (`FrozenRecordError`, an AttributeError); `__post_init__`, where the
+class writes one, called once the fields are set; `replace()`; pickling and
 copying. `order=True` adds <, <=, >, >= on the compared fields in order; `slots=False` keeps
 the instance's `__dict__` (for `functools.cached_property`). Type checkers read a record as
 a frozen dataclass, through `typing.dataclass_transform`.
@@ -89,6 +90,7 @@ def _build(cls: type[T], *, order: bool, slots: bool) -> type[T]:
     for base in reversed(cls.__mro__[1:]):
         specs.update(getattr(base, "__record_specs__", {}))
     body = dict(cls.__dict__)
+    body["__qualname__"] = cls.__qualname__  # a record in a class: its repr and pickle find it
     for name, annotation in body.get("__annotations__", {}).items():
         if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
             continue
@@ -104,9 +106,13 @@ def _build(cls: type[T], *, order: bool, slots: bool) -> type[T]:
     body["__record_fields__"] = names
     body["__record_specs__"] = specs
     body["__match_args__"] = names
-    methods = _methods(cls.__name__, specs)
+    methods = _methods(cls.__name__, specs, post_init=hasattr(cls, "__post_init__"))
     if order:
         methods.update(_order_methods(specs))
+    if body.get("__hash__", _MISSING) is None and "__eq__" in body:
+        # Python sets __hash__ to None in a class that writes its own __eq__; a frozen
+        # dataclass still hashes its fields then, and so does a record.
+        del body["__hash__"]
     for name, method in methods.items():
         body.setdefault(name, method)  # a method the class writes itself stays
     metaclass: type = type(cls)
@@ -124,14 +130,13 @@ def _check_defaults_come_last(cls: type, specs: dict[str, _Field]) -> None:
         seen_default = seen_default or has_default
 
 
-def _methods(class_name: str, specs: dict[str, _Field]) -> dict[str, Callable[..., Any]]:
+def _methods(class_name: str, specs: dict[str, _Field], *,
+             post_init: bool = False) -> dict[str, Callable[..., Any]]:
     """The methods of a record with these fields, made once per class: `__init__` from its
     fields (`_init`), the others closures over them, compiled with this file."""
     names = tuple(specs)
     compared = tuple(name for name, spec in specs.items() if spec.compare)
-    # The compared fields as one tuple, read by a C function (cards and players are
-    # dictionary keys: hashing and comparing them stays cheap).
-    key = attrgetter(*compared) if len(compared) != 1 else lambda obj: (getattr(obj, compared[0]),)
+    key = _key(compared)
 
     def __repr__(self: Any) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
@@ -154,12 +159,23 @@ def _methods(class_name: str, specs: dict[str, _Field]) -> dict[str, Callable[..
     def __reduce__(self: Any) -> tuple[type, tuple[Any, ...]]:
         return type(self), tuple(getattr(self, name) for name in names)
 
-    return {"__init__": _init(class_name, specs), "__repr__": __repr__, "__eq__": __eq__,
-            "__hash__": __hash__, "__setattr__": __setattr__, "__delattr__": __delattr__,
-            "__reduce__": __reduce__}
+    return {"__init__": _init(class_name, specs, post_init), "__repr__": __repr__,
+            "__eq__": __eq__, "__hash__": __hash__, "__setattr__": __setattr__,
+            "__delattr__": __delattr__, "__reduce__": __reduce__}
 
 
-def _init(class_name: str, specs: dict[str, _Field]) -> Callable[..., None]:
+def _key(compared: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """The compared fields of a record as one tuple, read by a C function where there are
+    two or more (cards and players are dictionary keys: hashing and comparing stays cheap)."""
+    if len(compared) > 1:
+        return attrgetter(*compared)
+    if compared:
+        name = compared[0]
+        return lambda obj: (getattr(obj, name),)
+    return lambda obj: ()  # no field compared: all records of the class are equal
+
+
+def _init(class_name: str, specs: dict[str, _Field], post_init: bool) -> Callable[..., None]:
     """The record's `__init__`, compiled from its fields: the one method that is (about a
     tenth of what a dataclass compiles). Python then binds the arguments, and refuses a bad
     call, as it does for any function; binding them in Python here instead made each record
@@ -174,6 +190,8 @@ def _init(class_name: str, specs: dict[str, _Field]) -> Callable[..., None]:
         else:
             params.append(name)
         lines.append(f"    _set(self, {name!r}, {name})")
+    if post_init:  # a check the class writes, run once the fields are set, as a dataclass does
+        lines.append("    self.__post_init__()")
     source = f"def __init__(self, {', '.join(params)}):\n" + "\n".join(lines or ["    pass"])
     scope = {"_MISSING": _MISSING, "_set": object.__setattr__,
              "_defaults": {name: spec.default for name, spec in specs.items()},
@@ -188,7 +206,7 @@ def _init(class_name: str, specs: dict[str, _Field]) -> Callable[..., None]:
 def _order_methods(specs: dict[str, _Field]) -> dict[str, Callable[..., Any]]:
     """<, <=, >, >= on the compared fields in order, between records of one class."""
     compared = tuple(name for name, spec in specs.items() if spec.compare)
-    key = attrgetter(*compared) if len(compared) != 1 else lambda obj: (getattr(obj, compared[0]),)
+    key = _key(compared)
 
     def __lt__(self: Any, other: object) -> bool:
         if other.__class__ is not self.__class__:

@@ -35,7 +35,7 @@ from uno_showdown.core.championship.model import (
     TableRow,
 )
 from uno_showdown.core.championship.presence import Heard
-from uno_showdown.core.championship.settings import Settings
+from uno_showdown.core.championship.settings import Settings, TieKey
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
 from uno_showdown.core.championship.standings import (
     QUALIFYING,
@@ -191,8 +191,62 @@ CREATE TABLE championship_sources (
 );
 """
 
+# The standings' order kept in the file, so a reader walks it instead of sorting every
+# player: each kept sum holds its result (points / games, NULL without a game), indexed with
+# what the standings print (a query walks the index, it reads no row of the table), and
+# the sums' version of its last change, so a reader that keeps the standings reads only the
+# players whose sums moved since (each table's deal count the same). `shape_version` moves
+# with every change of the event itself (settings, players, lots, tables, seats, clock): a
+# reader keeps those until it moves.
+# `tables_version` moves with every change of what the tables play (their time boxes, the
+# games in them, who sits at each game), whichever program writes it: the file's own
+# triggers move it, in the writer's transaction, and note in `championship_box_changes` the
+# version each box last changed at, so a reader reads again only the boxes that changed.
+_V6 = """
+ALTER TABLE championship_sums ADD COLUMN result REAL;
+ALTER TABLE championship_sums ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
+UPDATE championship_sums SET result = CAST(points AS REAL) / games WHERE games != 0;
+CREATE INDEX championship_sums_by_result ON championship_sums
+    (event_id, kind, result, points, games);
+CREATE INDEX championship_sums_by_change ON championship_sums (event_id, at_version);
+ALTER TABLE championship_table_deals ADD COLUMN at_version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE championship_events ADD COLUMN shape_version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE championship_events ADD COLUMN tables_version INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE championship_box_changes (
+    box_id INTEGER PRIMARY KEY,
+    version INTEGER NOT NULL
+);
+"""
+
+
+
+def _tables_triggers() -> str:
+    """The triggers that move `tables_version` and note each changed box, on every write of
+    what the tables play: a box, the games in it, who sits at a game in it (its box looked up
+    from the game). Made here, one per table and change, so that all say the same."""
+    now = "COALESCE((SELECT MAX(tables_version) FROM championship_events), 0)"
+    of_game = "(SELECT box_id FROM time_box_games WHERE game_id = {}.game_id)"
+    watched = [("time_boxes", "", "{}.id"), ("time_box_games", "", "{}.box_id"),
+               ("players", " OF game_id, name, seat", of_game)]
+    out = []
+    for table, columns, box in watched:
+        for verb, rows in (("insert", ["NEW"]), ("update", ["NEW", "OLD"]), ("delete", ["OLD"])):
+            notes = "".join(
+                f"INSERT INTO championship_box_changes (box_id, version) SELECT {box.format(r)}, "
+                f"{now} WHERE {box.format(r)} IS NOT NULL ON CONFLICT (box_id) DO UPDATE SET "
+                "version = excluded.version;\n" for r in rows)
+            out.append(
+                f"CREATE TRIGGER championship_{table}_{verb.rstrip('e')}ed AFTER {verb.upper()}"
+                f"{columns if verb == 'update' else ''} ON {table} BEGIN\n"
+                "UPDATE championship_events SET tables_version = tables_version + 1;\n"
+                f"{notes}END;\n")
+    return "".join(out)
+
+
+_V6 += _tables_triggers()
+
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -303,6 +357,16 @@ class ChampionshipStore:
             "SELECT kind, stage, at_us FROM championship_clock WHERE event_id = ? ORDER BY seq",
             (event_id,)))
         return ChampionshipData(event, players, tables, clock)
+
+    def load_settings(self, conn: sqlite3.Connection, event_id: int) -> Settings:
+        """The event's settings alone (one row), for a reader that needs no players."""
+        row = conn.execute("SELECT settings FROM championship_events WHERE id = ?",
+                           (event_id,)).fetchone()
+        if row is None:
+            raise ChampionshipError(
+                _("there is no event {id} in {path}: see `uno-showdown event list`").format(
+                    id=event_id, path=self.store.path))
+        return Settings.from_json(row[0])
 
     @staticmethod
     def remote_deals(conn: sqlite3.Connection, event_id: int
@@ -435,6 +499,34 @@ class ChampionshipStore:
     def sums_version(conn: sqlite3.Connection, event_id: int) -> int | None:
         return sums.version(conn, event_id)
 
+    @staticmethod
+    def sums_moved_since(conn: sqlite3.Connection, event_id: int, since: int
+                         ) -> dict[str, dict[int, tuple[int, int]]]:
+        """The sums that moved after version `since`, by kind (see `standings_sums`)."""
+        return sums.moved_since(conn, event_id, since)
+
+    @staticmethod
+    def table_deals(conn: sqlite3.Connection, event_id: int) -> dict[tuple[str, int], int]:
+        return sums.table_deals(conn, event_id)
+
+    @staticmethod
+    def table_deals_moved_since(conn: sqlite3.Connection, event_id: int, since: int
+                                ) -> dict[tuple[str, int], int]:
+        """The tables whose deal count moved after sums' version `since`, with the count."""
+        return sums.table_deals(conn, event_id, since)
+
+    @staticmethod
+    def ordered_lines(conn: sqlite3.Connection, event_id: int, kind: str,
+                      tie_break: Sequence[TieKey]
+                      ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
+        """The ranked players' (number, name, points, games) in the standings' order, and
+        the unranked's by number, as the file keeps them (see `standings_sums.ordered`)."""
+        return sums.ordered(conn, event_id, kind, tie_break)
+
+    @staticmethod
+    def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
+        return sums.results_astray(conn, event_id)
+
     def counted_sums(self, conn: sqlite3.Connection, data: ChampionshipData
                      ) -> tuple[dict[str, Sums], dict[tuple[str, int], int],
                                 dict[int, tuple[str, int, Sums, int]]]:
@@ -531,13 +623,44 @@ class ChampionshipStore:
         return int(cur.lastrowid or 0)
 
     @staticmethod
+    def shape_version(conn: sqlite3.Connection, event_id: int) -> int | None:
+        """The version of the event itself (settings, players, lots, tables, seats, clock):
+        moves on with each of their changes, so a reader keeps them until it moves."""
+        row = conn.execute("SELECT shape_version FROM championship_events WHERE id = ?",
+                           (event_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    @staticmethod
+    def tables_version(conn: sqlite3.Connection, event_id: int) -> int:
+        """The version of what the tables play (boxes, games, who sits there): moved by the
+        file's triggers with each of their changes."""
+        row = conn.execute("SELECT tables_version FROM championship_events WHERE id = ?",
+                           (event_id,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    @staticmethod
+    def boxes_changed_since(conn: sqlite3.Connection, since: int) -> set[int]:
+        """The time boxes that changed (their row, their games, who sits at a game in them)
+        after `tables_version` `since`, as the file's triggers noted them."""
+        return {int(r[0]) for r in conn.execute(
+            "SELECT box_id FROM championship_box_changes WHERE version > ?", (since,))}
+
+    @staticmethod
+    def _reshaped(conn: sqlite3.Connection, event_id: int) -> None:
+        """The event itself changed (in the caller's transaction): one place moves its
+        version, and every writer of the event's own rows below calls it."""
+        sums.reshaped(conn, event_id)
+
+    @staticmethod
     def set_settings(conn: sqlite3.Connection, event_id: int, settings: Settings) -> None:
         conn.execute("UPDATE championship_events SET settings = ? WHERE id = ?",
                      (settings.to_json(), event_id))
+        ChampionshipStore._reshaped(conn, event_id)
 
     @staticmethod
     def set_stale(conn: sqlite3.Connection, event_id: int, reason: str | None) -> None:
         conn.execute("UPDATE championship_events SET stale = ? WHERE id = ?", (reason, event_id))
+        ChampionshipStore._reshaped(conn, event_id)
 
     @staticmethod
     def add_player(conn: sqlite3.Connection, event_id: int, name: str, at: str) -> int:
@@ -546,16 +669,19 @@ class ChampionshipStore:
         conn.execute("INSERT INTO championship_players (event_id, number, name, folded, "
                      "registered_at) VALUES (?, ?, ?, ?, ?)",
                      (event_id, number, name, name.casefold(), at))
+        ChampionshipStore._reshaped(conn, event_id)
         return int(number)
 
     @staticmethod
     def withdraw(conn: sqlite3.Connection, event_id: int, number: int, at: str) -> None:
         conn.execute("UPDATE championship_players SET withdrawn_at = ? WHERE event_id = ? AND "
                      "number = ?", (at, event_id, number))
+        ChampionshipStore._reshaped(conn, event_id)
 
     @staticmethod
     def set_draw(conn: sqlite3.Connection, event_id: int, seed: int | None,
                  lots: dict[int, int]) -> None:
+        ChampionshipStore._reshaped(conn, event_id)
         conn.execute("UPDATE championship_events SET seed = ?, stale = NULL WHERE id = ?",
                      (seed, event_id))
         conn.execute("UPDATE championship_players SET lot = NULL WHERE event_id = ?",
@@ -568,6 +694,7 @@ class ChampionshipStore:
                   box_id: int, seats: Sequence[int]) -> None:
         conn.execute("INSERT INTO championship_tables (event_id, stage, table_no, box_id) "
                      "VALUES (?, ?, ?, ?)", (event_id, stage, table, box_id))
+        ChampionshipStore._reshaped(conn, event_id)
         ChampionshipStore.set_seats(conn, event_id, stage, table, seats)
 
     @staticmethod
@@ -575,6 +702,7 @@ class ChampionshipStore:
                   seats: Sequence[int]) -> None:
         conn.execute("DELETE FROM championship_seats WHERE event_id = ? AND stage = ? AND "
                      "table_no = ?", (event_id, stage, table))
+        ChampionshipStore._reshaped(conn, event_id)
         conn.executemany(
             "INSERT INTO championship_seats (event_id, stage, table_no, seat, number) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -588,6 +716,7 @@ class ChampionshipStore:
             where, args = where + " AND stage = ?", [*args, stage]  # type: ignore[list-item]
         conn.execute(f"DELETE FROM championship_seats WHERE {where}", args)
         conn.execute(f"DELETE FROM championship_tables WHERE {where}", args)
+        ChampionshipStore._reshaped(conn, event_id)
 
     @staticmethod
     def add_clock_event(conn: sqlite3.Connection, event_id: int, kind: Kind, stage: str,
@@ -596,6 +725,7 @@ class ChampionshipStore:
             "INSERT INTO championship_clock (event_id, seq, kind, stage, at_us) VALUES (?, "
             "(SELECT COALESCE(MAX(seq), 0) + 1 FROM championship_clock WHERE event_id = ?), "
             "?, ?, ?)", (event_id, event_id, kind.value, stage, at_us))
+        ChampionshipStore._reshaped(conn, event_id)
 
 
 def _moved(conn: sqlite3.Connection, event_id: int, deal_id: str,

@@ -105,8 +105,17 @@ def version_of(conn: sqlite3.Connection, part: Part) -> int:
 
 
 def statements(script: str) -> Iterator[str]:
-    """A step's statements, one by one (a step holds no `;` but between statements)."""
-    return (s for s in script.split(";") if s.strip())
+    """A step's statements, one by one: split at each `;` that ends a whole statement, so a
+    trigger's body (statements of its own between BEGIN and END) stays one."""
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n\t;"):
+                yield pending
+            pending = ""
+    if pending.strip(" \n\t;"):
+        yield pending
 
 
 def migrate(file: File, part: Part) -> None:

@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from uno_showdown.core.championship.clock import FINAL as FINAL_KEY
+from uno_showdown.core.championship.settings import TieKey
 from uno_showdown.core.championship.standings import (
     FINAL,
     QUALIFYING,
@@ -47,6 +48,11 @@ class KeptSums:
     version: int
     by_kind: dict[str, Sums]  # QUALIFYING / FINAL -> number -> (points, games)
     table_deals: dict[tuple[str, int], int]  # (stage, table) -> deals
+
+
+#: The event's sums' version now, in a statement whose first parameter is the event (0 for an
+#: event not summed yet: `rebuild_sums` stamps every row when it sums it).
+_NOW = "COALESCE((SELECT sums_version FROM championship_events WHERE id = ?1), 0)"
 
 
 def kind_of(stage: str) -> str:
@@ -80,21 +86,27 @@ def points_from_text(text: str | None) -> dict[int, int] | None:
 def move(conn: sqlite3.Connection, event_id: int, stage: str, table: int, delta: Sums,
          deals: int) -> None:
     """Add a difference to the event's sums and to the table's deal count, and move the
-    version on: the one write every change of the standings goes through."""
+    version on: the one write every change of the standings goes through. Each moved sum
+    keeps its result (the kept order's key, `championship_sums_by_result`) and the version
+    it moved at, so a reader that keeps the standings reads only what moved."""
+    conn.execute("UPDATE championship_events SET sums_version = sums_version + 1 "
+                 "WHERE id = ? AND sums_version IS NOT NULL", (event_id,))
     kind = kind_of(stage)
     rows = [(event_id, kind, n, p, g) for n, (p, g) in delta.items() if p or g]
     if rows:
         conn.executemany(
-            "INSERT INTO championship_sums (event_id, kind, number, points, games) VALUES "
-            "(?, ?, ?, ?, ?) ON CONFLICT (event_id, kind, number) DO UPDATE SET "
-            "points = points + excluded.points, games = games + excluded.games", rows)
+            "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
+            "at_version) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / NULLIF(?5, 0), "
+            f"{_NOW}) ON CONFLICT (event_id, kind, number) DO UPDATE SET "
+            "points = points + excluded.points, games = games + excluded.games, "
+            "result = CAST(points + excluded.points AS REAL) / NULLIF(games + excluded.games, "
+            "0), at_version = excluded.at_version", rows)
     if deals:
         conn.execute(
-            "INSERT INTO championship_table_deals (event_id, stage, table_no, deals) VALUES "
-            "(?, ?, ?, ?) ON CONFLICT (event_id, stage, table_no) DO UPDATE SET "
-            "deals = deals + excluded.deals", (event_id, stage, table, deals))
-    conn.execute("UPDATE championship_events SET sums_version = sums_version + 1 "
-                 "WHERE id = ? AND sums_version IS NOT NULL", (event_id,))
+            "INSERT INTO championship_table_deals (event_id, stage, table_no, deals, "
+            f"at_version) VALUES (?1, ?2, ?3, ?4, {_NOW}) ON CONFLICT "
+            "(event_id, stage, table_no) DO UPDATE SET deals = deals + excluded.deals, "
+            "at_version = excluded.at_version", (event_id, stage, table, deals))
 
 
 def remote_changed(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
@@ -196,10 +208,20 @@ def read(conn: sqlite3.Connection, event_id: int) -> KeptSums | None:
             (event_id,)):
         if points or games:
             by_kind.setdefault(kind, {})[int(number)] = (int(points), int(games))
-    deals = {(str(s), int(t)): int(n) for s, t, n in conn.execute(
-        "SELECT stage, table_no, deals FROM championship_table_deals WHERE event_id = ?",
-        (event_id,))}
-    return KeptSums(int(row[0]), by_kind, deals)
+    return KeptSums(int(row[0]), by_kind, table_deals(conn, event_id))
+
+
+def table_deals(conn: sqlite3.Connection, event_id: int, since: int | None = None
+                ) -> dict[tuple[str, int], int]:
+    """Each table's deals, by (stage, table): one row a table; with `since`, only those
+    that moved after that version of the sums (a reader that keeps the others)."""
+    if since is None:
+        return {(str(s), int(t)): int(n) for s, t, n in conn.execute(
+            "SELECT stage, table_no, deals FROM championship_table_deals WHERE event_id = ?",
+            (event_id,))}
+    return {(str(s), int(t)): int(n) for s, t, n in conn.execute(
+        "SELECT stage, table_no, deals FROM championship_table_deals WHERE event_id = ? AND "
+        "at_version > ?", (event_id, since))}
 
 
 def version(conn: sqlite3.Connection, event_id: int) -> int | None:
@@ -209,24 +231,88 @@ def version(conn: sqlite3.Connection, event_id: int) -> int | None:
     return None if row is None or row[0] is None else int(row[0])
 
 
+def reshaped(conn: sqlite3.Connection, event_id: int) -> None:
+    """The event itself changed, or its sums were summed again as a whole (in the caller's
+    transaction): a reader that keeps the event and its standings reads them afresh."""
+    conn.execute("UPDATE championship_events SET shape_version = shape_version + 1 "
+                 "WHERE id = ?", (event_id,))
+
+
 def replace_all(conn: sqlite3.Connection, event_id: int, by_kind: Mapping[str, Sums],
                 table_deals: Mapping[tuple[str, int], int],
                 games: Mapping[int, tuple[str, int, Sums, int]]) -> None:
     """Write sums worked out from every deal (`ChampionshipStore.rebuild_sums`), replacing
-    whatever was kept: `games` is each game's (stage, table, sums, deals)."""
+    whatever was kept: `games` is each game's (stage, table, sums, deals). A sum dropped
+    here leaves no row a reader could see moved, so the event's shape moves on too."""
+    reshaped(conn, event_id)
     conn.execute("DELETE FROM championship_sums WHERE event_id = ?", (event_id,))
     conn.execute("DELETE FROM championship_table_deals WHERE event_id = ?", (event_id,))
     conn.execute("DELETE FROM championship_game_sums WHERE event_id = ?", (event_id,))
+    conn.execute("UPDATE championship_events SET sums_version = COALESCE(sums_version, 0) + 1 "
+                 "WHERE id = ?", (event_id,))
     conn.executemany(
-        "INSERT INTO championship_sums (event_id, kind, number, points, games) VALUES "
-        "(?, ?, ?, ?, ?)", [(event_id, kind, n, p, g) for kind, sums in by_kind.items()
-                            for n, (p, g) in sums.items() if p or g])
+        "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
+        f"at_version) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / NULLIF(?5, 0), {_NOW})",
+        [(event_id, kind, n, p, g) for kind, sums in by_kind.items()
+         for n, (p, g) in sums.items() if p or g])
     conn.executemany(
-        "INSERT INTO championship_table_deals (event_id, stage, table_no, deals) VALUES "
-        "(?, ?, ?, ?)", [(event_id, s, t, n) for (s, t), n in table_deals.items() if n])
+        "INSERT INTO championship_table_deals (event_id, stage, table_no, deals, at_version) "
+        f"VALUES (?1, ?2, ?3, ?4, {_NOW})",
+        [(event_id, s, t, n) for (s, t), n in table_deals.items() if n])
     conn.executemany(
         "INSERT INTO championship_game_sums (game_id, event_id, stage, table_no, sums, deals) "
         "VALUES (?, ?, ?, ?, ?, ?)",
         [(gid, event_id, s, t, sums_text(sums), n) for gid, (s, t, sums, n) in games.items()])
-    conn.execute("UPDATE championship_events SET sums_version = COALESCE(sums_version, 0) + 1 "
-                 "WHERE id = ?", (event_id,))
+
+
+def moved_since(conn: sqlite3.Connection, event_id: int, since: int
+                ) -> dict[str, dict[int, tuple[int, int]]]:
+    """The sums that moved after version `since` (a reader's last look), by kind: what a
+    reader that keeps the standings reads instead of every player's (a sum moved back to
+    nothing comes as (0, 0))."""
+    out: dict[str, dict[int, tuple[int, int]]] = {}
+    for kind, number, points, games in conn.execute(
+            "SELECT kind, number, points, games FROM championship_sums WHERE event_id = ? "
+            "AND at_version > ?", (event_id, since)):
+        out.setdefault(kind, {})[int(number)] = (int(points), int(games))
+    return out
+
+
+def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
+    """How many kept sums hold a result that is not their points / games (a file changed
+    by a program that does not keep the order): `event standings --check` counts them."""
+    return int(conn.execute(
+        "SELECT COUNT(*) FROM championship_sums WHERE event_id = ? AND result IS NOT "
+        "CAST(points AS REAL) / NULLIF(games, 0)", (event_id,)).fetchone()[0])
+
+
+def ordered(conn: sqlite3.Connection, event_id: int, kind: str, tie_break: Sequence[TieKey]
+            ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
+    """Every player's (number, name, points, games) in the standings' order, read from the
+    kept order (`championship_sums_by_result`) instead of sorted in Python: the ranked
+    (lowest result first, then the event's tie-break, then the number: the order of
+    `core.championship.standings.ranked`), and the unranked (withdrawn, or no game yet) by
+    number. A result is the float of points / games, which orders as the exact fraction
+    does while games stay below a million (two results that differ then differ by more than
+    1e-12, far above a double's rounding); the property test holds it to `ranked`."""
+    ties = []
+    for key in tie_break:
+        if key is TieKey.POINTS:
+            ties.append("s.points")
+        elif key is TieKey.GAMES:
+            ties.append("s.games DESC")
+        else:
+            ties.append("p.lot IS NULL, p.lot")
+    order = ", ".join(["s.result", *ties, "s.number"])
+    ranked = conn.execute(
+        "SELECT s.number, p.name, s.points, s.games FROM championship_sums s JOIN "
+        "championship_players p ON p.event_id = s.event_id AND p.number = s.number "
+        "WHERE s.event_id = ? AND s.kind = ? AND s.result IS NOT NULL AND "
+        f"p.withdrawn_at IS NULL ORDER BY {order}", (event_id, kind)).fetchall()
+    rest = conn.execute(
+        "SELECT p.number, p.name, COALESCE(s.points, 0), COALESCE(s.games, 0) FROM "
+        "championship_players p LEFT JOIN championship_sums s ON s.event_id = p.event_id "
+        "AND s.kind = ? AND s.number = p.number WHERE p.event_id = ? AND "
+        "(p.withdrawn_at IS NOT NULL OR s.result IS NULL) ORDER BY p.number",
+        (kind, event_id)).fetchall()
+    return ranked, rest

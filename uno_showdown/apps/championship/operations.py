@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,24 +37,32 @@ from uno_showdown.core.championship.clock import FINAL, Kind, Status, flight_key
 from uno_showdown.core.championship.draw import Draw, make_draw
 from uno_showdown.core.championship.errors import ChampionshipError
 from uno_showdown.core.championship.i18n import _
-from uno_showdown.core.championship.model import ChampionshipData, HeldDeal
+from uno_showdown.core.championship.model import ChampionshipData, HeldDeal, TableRow
+from uno_showdown.core.championship.ranking import moved
 from uno_showdown.core.championship.settings import MAX_TABLE_SIZE, Seating, Settings, TimeUp
 from uno_showdown.core.championship.snapshot import (
+    Rankings,
     Reading,
     Snapshot,
+    TablesAt,
     TableStatus,
     build_snapshot,
     game_deals,
     number_of,
     numbers,
+    rankings_of,
+    seated_numbers,
     stage_title,
     started,
+    table_statuses,
     table_title,
 )
-from uno_showdown.core.championship.standings import Deal, Line, finalists
+from uno_showdown.core.championship.standings import FINAL as FINAL_KIND
+from uno_showdown.core.championship.standings import QUALIFYING, Deal, Line, finalists
 from uno_showdown.core.scoring import Rules
 from uno_showdown.core.table.game import Game, check_name
 from uno_showdown.core.table.names import name_key
+from uno_showdown.core.table.records import BoxedGame
 from uno_showdown.core.table.timebox import State, TimeBox, clock_text
 
 #: How a reader that keeps the stored event gives it, inside the read's transaction.
@@ -88,6 +97,18 @@ class Championship:
         self.events = ChampionshipStore(store)
         self.event_id = event_id
         self.clock: Callable[[], int] = clock or wallclock.now
+        #: The standings as last read, moved by what changed at the next reading.
+        self._kept: _KeptStandings | None = None
+        #: The tables' boxes and seats as last read, kept while they did not change.
+        self._kept_tables: _KeptTables | None = None
+        #: The tables' statuses of the last snapshot, and the tables whose deal count moved
+        #: since (None: not known, so every status is built again).
+        self._kept_statuses: TablesAt | None = None
+        self._deals_moved: set[tuple[str, int]] | None = None
+        #: The boxes read again since the last snapshot (None: every box was).
+        self._boxes_moved: set[int] | None = None
+        #: One snapshot at a time moves what is kept (a screen's thread and the director's).
+        self._keeping = threading.RLock()
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, event_id: int | None = None, *,
@@ -150,8 +171,18 @@ class Championship:
             return self.events.listed(conn)
 
     def snapshot(self, data_of: DataOf | None = None) -> Snapshot:
-        """The event now, read in one read transaction (a consistent moment of the file)."""
-        return build_snapshot(self.read(data_of), self.clock())
+        """The event now, read in one read transaction (a consistent moment of the file).
+        The tables' statuses are kept from the last snapshot and only those of the tables
+        whose deals moved since are built again (`table_statuses`)."""
+        with self._keeping:
+            reading = self.read(data_of)
+            now = self.clock()
+            deals, boxes = self._deals_moved, self._boxes_moved
+            self._deals_moved, self._boxes_moved = set(), set()
+            moved = None if deals is None or boxes is None else (deals, boxes)
+            tables = table_statuses(reading, now, self._kept_statuses, moved)
+            self._kept_statuses = tables
+            return build_snapshot(reading, now, tables)
 
     def read(self, data_of: DataOf | None = None) -> Reading:
         """What the event's snapshot is built from, read at one moment; a screen keeps it and
@@ -159,7 +190,7 @@ class Championship:
         stored event (players, tables, clock) inside the read, for a reader that keeps it
         while the file says nobody changed it (the director, per deal)."""
         event_id = self._require()
-        load = data_of or (lambda conn: self.events.load(conn, event_id))
+        load = data_of or (lambda conn: self._event_in(conn, event_id))
         with self.events.reading() as conn:
             reading = self._read_in(conn, load(conn), summed=False)
         if reading is not None:
@@ -167,6 +198,86 @@ class Championship:
         self._sum_once(event_id)
         with self.events.reading() as conn:
             return self._read_in(conn, load(conn))
+
+    def _event_in(self, conn: sqlite3.Connection, event_id: int) -> ChampionshipData:
+        """The stored event (players, tables, clock), kept from the last reading while its
+        version in the file (`shape_version`) says nobody changed it: a reading after a
+        deal reads no players."""
+        kept = self._kept
+        if kept is not None and kept.event_id == event_id and \
+                kept.shape == self.events.shape_version(conn, event_id):
+            return kept.data
+        return self.events.load(conn, event_id)
+
+    def _tables_in(self, conn: sqlite3.Connection, data: ChampionshipData) -> _KeptTables:
+        """The tables' boxes, who sits at each and their numbers, in the caller's read
+        transaction: kept from the last reading while the event (`shape_version`) did not
+        change, and read again only for the boxes that changed since (their row, their
+        games, who sits there: noted by the file's triggers whoever writes), so a reading
+        after a deal reads no box and no seat, and one after a table's new game reads that
+        table's."""
+        event_id = data.event.id
+        key = (event_id, self.events.shape_version(conn, event_id) or 0,
+               self.events.tables_version(conn, event_id))
+        kept = self._kept_tables
+        if kept is not None and kept.key[:2] == key[:2] and (kept.tables is data.tables or all(
+                t.box_id in kept.boxes for t in data.tables)):
+            if kept.key == key:
+                return kept
+            changed = [b for b in self.events.boxes_changed_since(conn, kept.key[2])
+                       if b in kept.boxes]
+            boxes = {**kept.boxes, **self.store.boxes.load_many(changed)}
+            seated: Mapping[int, Sequence[str]] = {**kept.seated, **self.events.seated_names(
+                conn, [boxes[b].current_game_id for b in changed])}
+            players_at = {**kept.players_at, **seated_numbers(
+                data, {b: boxes[b] for b in changed}, seated)}
+            if self._boxes_moved is not None:
+                self._boxes_moved.update(changed)
+        else:
+            boxes = self.store.boxes.load_many([t.box_id for t in data.tables])
+            seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
+            players_at = seated_numbers(data, boxes, seated)
+            self._boxes_moved = None
+        self._kept_tables = _KeptTables(key, data.tables, boxes, seated, players_at)
+        return self._kept_tables
+
+    def _standings_in(self, conn: sqlite3.Connection, data: ChampionshipData
+                      ) -> _KeptStandings | None:
+        """The kept sums and both standings, in the caller's read transaction; None if the
+        event is not summed yet. What was kept from the last reading is moved by the sums
+        that changed since (their rows carry the version they moved at), so a reading costs
+        what changed, not what the event holds; a change of the event itself (players,
+        lots, tie-break, tables: `shape_version`) or of the sums as a whole (summed again)
+        ranks everyone afresh."""
+        event_id = data.event.id
+        version = self.events.sums_version(conn, event_id)
+        if version is None:
+            return None
+        shape = self.events.shape_version(conn, event_id) or 0
+        kept = self._kept
+        if kept is not None and kept.event_id == event_id and kept.shape == shape \
+                and kept.version <= version:
+            if kept.version == version:
+                return kept
+            changes = self.events.sums_moved_since(conn, event_id, kept.version)
+            qualifying, final = kept.rankings
+            rankings = (moved(qualifying, changes.get(QUALIFYING, {})),
+                        moved(final, changes.get(FINAL_KIND, {})) if final is not None
+                        else None)
+            deals = self.events.table_deals_moved_since(conn, event_id, kept.version)
+            if self._deals_moved is not None:
+                self._deals_moved.update(deals)
+            table_deals = {**kept.table_deals, **deals} if deals else kept.table_deals
+            data = kept.data
+        else:
+            found = self.events.kept_sums(conn, event_id)
+            if found is None:
+                return None
+            rankings = rankings_of(data, found.by_kind)
+            table_deals = found.table_deals
+            self._deals_moved = None
+        self._kept = _KeptStandings(event_id, shape, version, data, rankings, table_deals)
+        return self._kept
 
     def standings(self) -> tuple[Settings, tuple[Line, ...], tuple[Line, ...]]:
         """The settings and the qualifying and final standings alone: the players and the
@@ -181,6 +292,19 @@ class Championship:
             reading = Reading(data, {}, {}, kept.by_kind, kept.table_deals, kept.version)
         qualifying, final = reading.lines
         return reading.data.event.settings, qualifying, final
+
+    def ordered_standings(self) -> tuple[list[tuple[int, str, int, int]],
+                                         list[tuple[int, str, int, int]]] | None:
+        """The qualifying standings as (number, name, points, games): the ranked in order
+        (rank 1 first), walked from the order the file keeps (`ChampionshipStore.
+        ordered_lines`) instead of ranked here, and the unranked by number: what `event
+        standings --json` prints. None for an event not summed yet."""
+        event_id = self._require()
+        with self.events.reading() as conn:
+            if self.events.sums_version(conn, event_id) is None:
+                return None
+            tie_break = self.events.load_settings(conn, event_id).tie_break
+            return self.events.ordered_lines(conn, event_id, QUALIFYING, tie_break)
 
     def _sum_once(self, event_id: int) -> None:
         """Sum an event written before the standings were kept (once, then kept)."""
@@ -203,18 +327,18 @@ class Championship:
         """The reading inside the caller's transaction. An event whose sums are not kept yet
         is summed from its deals here (`summed`), or None is returned so that the caller
         sums it once in a write transaction."""
-        boxes = {t.box_id: self.store.boxes.load(t.box_id) for t in data.tables}
-        seated = self.events.seated_names(conn, [b.current_game_id for b in boxes.values()])
+        tables = self._tables_in(conn, data)
+        boxes, seated = tables.boxes, tables.seated
         event_id, events = data.event.id, self.events
-        kept = events.kept_sums(conn, event_id)
+        kept = self._standings_in(conn, data)
         if kept is None and not summed:
             return None
         held = events.held_deals(conn, event_id) if data.tables else ()
         audit = events.audit(conn, event_id) if data.tables else ()
         presence = events.presence(conn, event_id) if data.tables else {}
         if kept is not None:
-            return Reading(data, boxes, seated, kept.by_kind, kept.table_deals, kept.version,
-                           held, audit, presence)
+            return Reading(data, boxes, seated, kept.sums, kept.table_deals, kept.version, held,
+                           audit, presence, kept.rankings, tables.players_at)
         by_kind, table_deals, _games = events.counted_sums(conn, data)
         return Reading(data, boxes, seated, by_kind, table_deals, -1, held, audit, presence)
 
@@ -242,17 +366,19 @@ class Championship:
 
     def check_sums(self) -> tuple[bool, int]:
         """Whether the standings kept deal by deal equal those worked out from every deal
-        now (read at one moment), and how many deals were counted."""
+        now (read at one moment), their kept order included (each sum's result), and how
+        many deals were counted."""
         event_id = self._require()
         self.read()  # an event not summed yet is summed first
         with self.events.reading() as conn:
             data = self.events.load(conn, event_id)
             kept = self.events.kept_sums(conn, event_id)
             by_kind, table_deals, _games = self.events.counted_sums(conn, data)
+            astray = self.events.results_astray(conn, event_id)
         deals = sum(table_deals.values())
         if kept is None:
             return False, deals
-        same = (_live(kept.by_kind) == _live(by_kind)
+        same = (not astray and _live(kept.by_kind) == _live(by_kind)
                 and {k: v for k, v in kept.table_deals.items() if v} ==
                 {k: v for k, v in table_deals.items() if v})
         return same, deals
@@ -621,7 +747,7 @@ class Championship:
             if table.done:
                 return table, False
             if view.status is not Status.TIME_UP:
-                left = table.left_us or 0
+                left = table.left_us(now) or 0
                 raise ChampionshipError(
                     _("{table} still has {time} to play: a table is done once the time is up "
                       "(`uno-showdown event end` calls time now)").format(
@@ -740,6 +866,40 @@ class Championship:
 
 
 # -- small helpers --
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptTables:
+    """What a `Championship` keeps of its last reading of the tables: their boxes (by box
+    id), the names at each game played now and their numbers (by box id), for the event at
+    (event id, `shape_version`, `tables_version`) `key`. Immutable, shared by snapshots."""
+
+    key: tuple[int, int, int]
+    tables: tuple[TableRow, ...]  # the stored tables they were read for
+    boxes: dict[int, BoxedGame]
+    seated: Mapping[int, Sequence[str]]
+    players_at: Mapping[int, tuple[int, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class _KeptStandings:
+    """What a `Championship` keeps of its last reading of the standings: both rankings (and
+    the sums they hold) and each table's deals at sums' version `version`, for the event as
+    it stood at `shape_version` `shape` (`data`). Immutable: a snapshot built from it keeps
+    it whole."""
+
+    event_id: int
+    shape: int
+    version: int
+    data: ChampionshipData
+    rankings: Rankings
+    table_deals: Mapping[tuple[str, int], int]
+
+    @property
+    def sums(self) -> dict[str, Mapping[int, tuple[int, int]]]:
+        """(points, games) by player, by kind: what the rankings were moved by."""
+        qualifying, final = self.rankings
+        return {QUALIFYING: qualifying.sums, FINAL_KIND: final.sums if final else {}}
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,19 +29,23 @@ class Awards:
     luckiest_by: LuckyBy = LuckyBy.POINTS
 
 
-def luckiest(qualifying: Sequence[Line], by: LuckyBy = LuckyBy.POINTS) -> Line | None:
+def luckiest(qualifying: Sequence[Line], by: LuckyBy = LuckyBy.POINTS,
+             leaders: Sequence[Line] | None = None) -> Line | None:
     """The luckiest of the qualifying ranking: the most points (the seed's words) or the
-    highest result; a tie goes to the one ranked lower."""
-    ranked = [ln for ln in qualifying if ln.rank is not None]
-    if not ranked:
-        return None
+    highest result; a tie goes to the one ranked lower. `leaders`, when given, are the
+    ranked lines with the most points (kept by `ranking.Ranking`), so the most points are
+    not looked for among every player."""
     if by is LuckyBy.RESULT:
-        return ranked[-1]
-    most = max(ln.points for ln in ranked)
-    return [ln for ln in ranked if ln.points == most][-1]
+        return next((ln for ln in reversed(qualifying) if ln.rank is not None), None)
+    if leaders is None:
+        ranked = [ln for ln in qualifying if ln.rank is not None]
+        most = max((ln.points for ln in ranked), default=0)
+        leaders = [ln for ln in ranked if ln.points == most]
+    return max(leaders, key=lambda ln: ln.rank or 0) if leaders else None
 
 
 def awards(qualifying: Sequence[Line], final: Sequence[Line], final_over: bool,
-           luckiest_by: LuckyBy = LuckyBy.POINTS) -> Awards:
-    places = tuple(ln for ln in final if ln.rank is not None)[:PLACES]
-    return Awards(places, luckiest(qualifying, luckiest_by), final_over, luckiest_by)
+           luckiest_by: LuckyBy = LuckyBy.POINTS, leaders: Sequence[Line] | None = None
+           ) -> Awards:
+    places = tuple(ln for ln in final[:PLACES] if ln.rank is not None)
+    return Awards(places, luckiest(qualifying, luckiest_by, leaders), final_over, luckiest_by)

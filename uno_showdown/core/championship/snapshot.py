@@ -11,7 +11,7 @@ build a snapshot every second.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from uno_showdown.core.championship.clock import (
@@ -30,8 +30,10 @@ from uno_showdown.core.championship.model import (
     ChampionshipData,
     ChampionshipRow,
     HeldDeal,
+    TableRow,
 )
 from uno_showdown.core.championship.presence import Heard, table_state
+from uno_showdown.core.championship.ranking import Ranking, rank
 from uno_showdown.core.championship.results import Awards, awards
 from uno_showdown.core.championship.settings import Settings
 from uno_showdown.core.championship.standings import FINAL as FINAL_STAGE
@@ -41,12 +43,11 @@ from uno_showdown.core.championship.standings import (
     Entrant,
     Line,
     finalists,
-    ranked,
 )
 from uno_showdown.core.championship.standings import game_deals as standings_game_deals
 from uno_showdown.core.table.game import Game
 from uno_showdown.core.table.records import BoxedGame
-from uno_showdown.core.table.timebox import Phase, TimeBox
+from uno_showdown.core.table.timebox import Phase, State, TimeBox
 
 
 def stage_title(stage: str, flights: int) -> str:
@@ -73,11 +74,77 @@ class TableStatus:
     seats: tuple[int, ...]  # player numbers as seated by the draw
     players: tuple[int, ...]  # player numbers at the table now
     deals: int  # deals recorded in the stage at this table
-    left_us: int | None
 
     @property
     def done(self) -> bool:
         return self.phase is Phase.DONE
+
+    def left_us(self, now_us: int) -> int | None:
+        """Microseconds still to play at `now_us` (see `TimeBox.left`)."""
+        return self.box.left(now_us)
+
+
+@dataclass(frozen=True, slots=True)
+class TablesAt:
+    """Every table's status as built at `since_us`, with what it was built from: it holds
+    unchanged, and a reader that keeps it builds again only the tables whose deals or box
+    moved, while the stored tables are the same object and no open box's time ran out
+    (`until_us`, the first moment a phase changes with the time alone; None: none does). A
+    phase is the one thing of a table the time changes."""
+
+    tables: tuple[TableStatus, ...]
+    index: Mapping[tuple[str, int], int]  # (stage, table) -> its place in `tables`
+    built_from: tuple[TableRow, ...]  # the stored tables they were built for (by identity)
+    deals: Mapping[tuple[str, int], int]
+    since_us: int
+    until_us: int | None
+    flights: int
+    final_over: bool
+
+
+def _status(t: TableRow, boxed: BoxedGame, players: tuple[int, ...], deals: int, now: int
+            ) -> TableStatus:
+    box = boxed.box
+    return TableStatus(t.stage, t.table, box, box.phase(now), boxed.current_game_id,
+                       boxed.game_ids, t.seats, players, deals)
+
+
+def table_statuses(reading: Reading, now: int, before: TablesAt | None = None,
+                   moved: tuple[Iterable[tuple[str, int]], Iterable[int]] | None = None
+                   ) -> TablesAt:
+    """Every table's status at `now`. With `before` (what the same reader built last) that
+    still holds and `moved` (the tables whose deal count moved since it was built, and the
+    boxes read again since), only those tables are built again; otherwise every table is."""
+    data, boxes, players_at = reading.data, reading.boxes, reading.players_by_box
+    deals = reading.table_deals
+    if before is not None and moved is not None and before.built_from is data.tables \
+            and before.since_us <= now and (before.until_us is None or now < before.until_us):
+        tables = list(before.tables)
+        moved_deals, moved_boxes = moved
+        places = {before.index[key] for key in moved_deals if key in before.index}
+        if moved_boxes:
+            box_ids = set(moved_boxes)
+            places.update(i for i, t in enumerate(data.tables) if t.box_id in box_ids)
+        for at in places:
+            row = data.tables[at]
+            tables[at] = _status(row, boxes[row.box_id], players_at.get(row.box_id, ()),
+                                 deals.get((row.stage, row.table), 0), now)
+        if not moved_boxes:
+            return replace(before, tables=tuple(tables), deals=deals)
+        return _tables_at(tuple(tables), data, deals, now)  # a box changed: its time too
+    statuses = tuple(_status(t, boxes[t.box_id], players_at.get(t.box_id, ()),
+                             deals.get((t.stage, t.table), 0), now) for t in data.tables)
+    return _tables_at(statuses, data, deals, now)
+
+
+def _tables_at(statuses: tuple[TableStatus, ...], data: ChampionshipData,
+               deals: Mapping[tuple[str, int], int], now: int) -> TablesAt:
+    ends = [s.box.ends_at_us for s in statuses if s.box.state is State.OPEN
+            and s.box.ends_at_us is not None and now < s.box.ends_at_us]
+    return TablesAt(statuses, {(s.stage, s.table): i for i, s in enumerate(statuses)},
+                    data.tables, deals, now, min(ends) if ends else None,
+                    len({t.stage for t in data.tables if t.stage != FINAL}),
+                    any(s.stage == FINAL and s.done for s in statuses))
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,40 +268,71 @@ class Reading:
     audit: tuple[AuditRow, ...] = ()
     #: Each table's last heartbeat, by table number.
     presence: Mapping[int, Heard] = field(default_factory=dict)
+    #: The qualifying and the final's standings as kept by a reader that moved them by the
+    #: sums that changed since its last reading (`ranking.moved`); None: rank from `sums`.
+    rankings: Rankings | None = None
+    #: The player numbers at the game each table plays now, by box id, as kept by a reader
+    #: while the tables did not change (`seated_numbers`); None: worked out from `seated`.
+    players_at: Mapping[int, tuple[int, ...]] | None = None
+
+    @cached_property
+    def players_by_box(self) -> Mapping[int, tuple[int, ...]]:
+        if self.players_at is not None:
+            return self.players_at
+        return seated_numbers(self.data, self.boxes, self.seated)
+
+    @cached_property
+    def ranked(self) -> Rankings:
+        """The qualifying ranking and the final's: as kept, or worked out from the sums."""
+        return self.rankings or rankings_of(self.data, self.sums)
 
     @cached_property
     def lines(self) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
         """The qualifying standings, and the final's."""
-        data = self.data
-        tie_break = data.event.settings.tie_break
-        entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]
-        qualifying = ranked(entrants, self.sums.get(QUALIFYING, {}), tie_break)
-        final_table = next((t for t in data.tables if t.stage == FINAL), None)
-        seated = set(final_table.seats) if final_table is not None else set()
-        in_final = [e for e in entrants if e.number in seated]
-        final = ranked(in_final, self.sums.get(FINAL_STAGE, {}), tie_break) if in_final else []
-        return tuple(qualifying), tuple(final)
+        qualifying, final = self.ranked
+        return qualifying.lines, final.lines if final is not None else ()
 
 
-def build_snapshot(reading: Reading, now: int) -> Snapshot:
-    """The event as it stands at `now`, from what was read (pure)."""
-    data, boxes = reading.data, reading.boxes
+#: The qualifying standings, and the final's (None before the final is seated).
+Rankings = tuple[Ranking, Ranking | None]
+
+
+def seated_numbers(data: ChampionshipData, boxes: Mapping[int, BoxedGame],
+                   seated: Mapping[int, Sequence[str]]) -> dict[int, tuple[int, ...]]:
+    """The player numbers at the game each table plays now, by box id, in seating order."""
+    out = {}
+    for box_id, boxed in boxes.items():
+        names = seated.get(boxed.current_game_id, ())
+        out[box_id] = tuple(n for n in map(data.number_of, names) if n is not None)
+    return out
+
+
+def rankings_of(data: ChampionshipData, sums: Mapping[str, Mapping[int, tuple[int, int]]]
+                ) -> Rankings:
+    """Everyone ranked from the sums: every player in the qualifying, those seated at the
+    final in the final's."""
+    tie_break = data.event.settings.tie_break
+    entrants = [Entrant(p.number, p.name, p.lot, p.withdrawn) for p in data.players]
+    qualifying = rank(entrants, sums.get(QUALIFYING, {}), tie_break)
+    final_table = next((t for t in data.tables if t.stage == FINAL), None)
+    seated = set(final_table.seats) if final_table is not None else set()
+    in_final = [e for e in entrants if e.number in seated]
+    final = rank(in_final, sums.get(FINAL_STAGE, {}), tie_break) if in_final else None
+    return qualifying, final
+
+
+def build_snapshot(reading: Reading, now: int, tables: TablesAt | None = None) -> Snapshot:
+    """The event as it stands at `now`, from what was read (pure); `tables`: every table's
+    status at `now` as a reader that keeps them built it (`table_statuses`)."""
+    data = reading.data
     settings = data.event.settings
-    flights = len({t.stage for t in data.tables if t.stage != FINAL})
+    at = tables if tables is not None else table_statuses(reading, now)
+    flights = at.flights
     plan = stage_plan(settings, flights) if flights else ()
     view = clock_view(data.clock, plan, now) if plan else ClockView(
         None, Status.NOT_STARTED, None, None, None, None)
-    tables: list[TableStatus] = []
-    for t in data.tables:
-        boxed = boxes[t.box_id]
-        names = reading.seated.get(boxed.current_game_id, ())
-        players = tuple(n for n in map(data.number_of, names) if n is not None)
-        tables.append(TableStatus(t.stage, t.table, boxed.box, boxed.box.phase(now),
-                                  boxed.current_game_id, boxed.game_ids, t.seats, players,
-                                  reading.table_deals.get((t.stage, t.table), 0),
-                                  boxed.box.left(now)))
     qualifying, final = reading.lines
-    final_over = any(t.stage == FINAL and t.done for t in tables)
-    return Snapshot(data, now, flights, plan, view, tuple(tables), qualifying, final,
-                    awards(qualifying, final, final_over, settings.luckiest), reading.version,
+    return Snapshot(data, now, flights, plan, view, at.tables, qualifying, final,
+                    awards(qualifying, final, at.final_over, settings.luckiest,
+                           reading.ranked[0].leaders), reading.version,
                     reading.held, reading.audit, reading.presence)

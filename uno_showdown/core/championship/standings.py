@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from uno_showdown.core.championship.settings import TieKey
 from uno_showdown.core.scoring import points_per_game
@@ -55,8 +55,11 @@ class Deal:
     points: Mapping[int, int] | None
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
+class Line(NamedTuple):
+    """A player's line in the standings. A named tuple, not a dataclass: a kept ranking
+    (`ranking.moved`) makes again the line of every player whose rank moved after a deal,
+    and a tuple is made several times faster."""
+
     rank: int | None  # None: withdrawn, or no deal played
     number: int
     name: str
@@ -142,12 +145,15 @@ def result(points: int, games: int) -> Fraction | None:
     return points_per_game(points, games)
 
 
-def _order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tuple[object, ...]:
+def order_key(line: Line, entrant: Entrant, tie_break: Sequence[TieKey]) -> tuple[object, ...]:
+    """A ranked line's place in the standings' order (lowest first); ends with the player's
+    number, so no two players share one."""
     assert line.result is not None
     # The float first: Python rounds int / int correctly and rounding keeps the order, so
     # it orders as the exact result does, and the exact result decides only between equal
-    # floats; a thousand players sort without a million Fraction comparisons.
-    key: list[object] = [float(line.result), line.result]
+    # floats; a thousand players sort without a million Fraction comparisons. (points /
+    # games is the float of the result: the same rational, rounded once.)
+    key: list[object] = [line.points / line.games, line.result]
     for k in tie_break:
         if k is TieKey.POINTS:
             key.append(line.points)
@@ -177,7 +183,7 @@ def ranked(entrants: Iterable[Entrant], totals: Mapping[int, tuple[int, int]],
         lines.append(Line(None, number, e.name, points, games, result(points, games),
                           e.withdrawn))
     ranked = sorted((ln for ln in lines if ln.result is not None and not ln.withdrawn),
-                    key=lambda ln: _order_key(ln, players[ln.number], tie_break))
+                    key=lambda ln: order_key(ln, players[ln.number], tie_break))
     rest = sorted((ln for ln in lines if ln.result is None or ln.withdrawn),
                   key=lambda ln: ln.number)
     return [_ranked(ln, i) for i, ln in enumerate(ranked, 1)] + rest

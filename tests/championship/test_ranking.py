@@ -1,0 +1,49 @@
+"""A ranking kept from one reading to the next and moved by the players whose sums changed
+(`core.championship.ranking`) lists the same lines, and names the same luckiest player, as
+ranking everyone afresh (`standings.ranked`, `results.luckiest`), after any sequence of
+changes; and moving a ranking never changes one made before (a screen may still hold it)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from uno_showdown.core.championship import ranking
+from uno_showdown.core.championship.ranking import moved, rank
+from uno_showdown.core.championship.results import luckiest
+from uno_showdown.core.championship.settings import TieKey
+from uno_showdown.core.championship.standings import Entrant, ranked
+
+PLAYERS = 12
+sums_of = st.tuples(st.integers(0, 30), st.integers(0, 4))  # (points, games): few, so ties
+changes = st.dictionaries(st.integers(1, PLAYERS + 2), sums_of, min_size=1, max_size=5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lots=st.lists(st.one_of(st.none(), st.integers(1, 6)), min_size=PLAYERS,
+                     max_size=PLAYERS),
+       withdrawn=st.sets(st.integers(1, PLAYERS), max_size=3),
+       start=st.dictionaries(st.integers(1, PLAYERS), sums_of),
+       tie_break=st.permutations(list(TieKey)),
+       steps=st.lists(st.tuples(changes, st.integers(0, 10**6)), max_size=25),
+       layer=st.sampled_from([2, 64]))
+def test_a_moved_ranking_is_the_ranking_afresh(
+        lots: list[int | None], withdrawn: set[int], start: dict[int, tuple[int, int]],
+        tie_break: list[TieKey], steps: list[tuple[dict[int, tuple[int, int]], int]],
+        layer: int) -> None:
+    entrants = [Entrant(n, f"P{n}", lots[n - 1], n in withdrawn)
+                for n in range(1, PLAYERS + 1)]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ranking, "LAYER", layer)  # 2: the shared maps are made whole often
+        history = [(rank(entrants, start, tie_break), dict(start))]
+        for change, pick in steps:
+            # mostly the newest ranking, sometimes an older one (what a stale reader holds)
+            base, sums = history[-1] if pick % 4 else history[pick % len(history)]
+            after, now = moved(base, change), {**sums, **change}
+            fresh = ranked(entrants, now, tie_break)
+            assert list(after.lines) == fresh
+            assert luckiest(after.lines, leaders=after.leaders) == luckiest(fresh)
+            history.append((after, now))
+        for kept, sums in history:  # moving one never changed another
+            assert list(kept.lines) == ranked(entrants, sums, tie_break)
