@@ -352,6 +352,8 @@ def test_an_option_is_guessed_only_among_its_own_commands(capsys, argv, other) -
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "unrecognized arguments" in err
     assert other not in err and "did you mean '--help'" not in err  # --tabel is no --help
+    # the help it points to is that of the command typed, where the right option is listed
+    assert f"(see uno-showdown {argv[0]} {argv[1]} --help)" in err
     with pytest.raises(SystemExit):
         main(["game", "round", "--winer", "Ann"])
     assert "did you mean '--winner'?" in capsys.readouterr().err

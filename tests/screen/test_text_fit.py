@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pygame
+import pytest
 
 from uno_showdown.apps.touch import theme
 from uno_showdown.apps.touch.widgets import two_lines
@@ -27,3 +28,24 @@ def test_a_two_word_label_goes_on_two_lines_before_it_is_cut() -> None:
     assert two_lines("Winner collects", 17, 70) == ("Winner", "collects")
     assert two_lines("Winner collects", 17, 400) is None  # fits on one line
     assert two_lines("Championship", 17, 40) is None  # one word: cut, not split
+
+
+def test_a_soft_hyphen_does_not_push_a_status_line_onto_two(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A translator's soft hyphen only marks where a word may break: a line that fits on one
+    line drawn is one line, and it fits in two."""
+    pygame.font.init()
+    word = f"Պատմու{theme.SOFT_HYPHEN}թյուն"
+    wide = theme.font(20).size(theme.unhyphenated(word))[0] + 10
+    assert theme.fits_in_two(word, 20, wide)
+    surface = pygame.Surface((wide + 20, 44))
+    drawn: list[str] = []
+    original = theme.text
+
+    def text(surface: pygame.Surface, content: str, *args: object, **kwargs: object) -> object:
+        drawn.append(content)
+        return original(surface, content, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(theme, "text", text)
+    theme.line_or_two(surface, word, 0, 22, wide, 20)
+    assert drawn == [word]

@@ -89,8 +89,12 @@ class OneLineParser(argparse.ArgumentParser):
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
-        hint = _did_you_mean(self, message, getattr(self, "_words", []))
-        self.exit(2, one_line(f"{self.prog}: {message}{hint} (see {self.prog} --help)") + "\n")
+        words = getattr(self, "_words", [])
+        hint = _did_you_mean(self, message, words)
+        # argparse reports a stray option from the top parser: the help to see is that of
+        # the (sub)command the words name (`uno-showdown event list --help`).
+        where = _parser_at(self, _before_the_stray(message, words)).prog
+        self.exit(2, one_line(f"{self.prog}: {message}{hint} (see {where} --help)") + "\n")
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
         # `--duels=--`: argparse drops the "--" and hands the option an empty list, which no
@@ -116,15 +120,26 @@ def _did_you_mean(parser: argparse.ArgumentParser, message: str, words: Sequence
     elif (match := re.search(r"unrecognized arguments: (.*)$", message)):
         typed = next((word.split("=")[0] for word in match[1].split() if word.startswith("-")),
                      "")
-        at = next((i for i, word in enumerate(words) if word.split("=")[0] == typed),
-                  len(words))
         # --help is named at the end of every refusal already: it is no guess for a typo.
-        known = sorted(option for option in _parser_at(parser, words[:at])._option_string_actions
+        known = sorted(option for option in
+                       _parser_at(parser, _before_the_stray(message, words))._option_string_actions
                        if option.startswith("--") and option != "--help")
     else:
         return ""
     close = difflib.get_close_matches(typed, known, n=1, cutoff=0.6) if typed else []
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def _before_the_stray(message: str, words: Sequence[str]) -> Sequence[str]:
+    """The words before the first option argparse did not recognise (all of them when the
+    refusal is another one), which name the (sub)command it was typed after."""
+    import re
+
+    if not (match := re.search(r"unrecognized arguments: (.*)$", message)):
+        return words
+    typed = next((word.split("=")[0] for word in match[1].split() if word.startswith("-")), "")
+    at = next((i for i, word in enumerate(words) if word.split("=")[0] == typed), len(words))
+    return words[:at]
 
 
 def _parser_at(parser: argparse.ArgumentParser, words: Sequence[str]) -> argparse.ArgumentParser:

@@ -163,7 +163,7 @@ def line_or_two(surface: pygame.Surface, content: str, left: int, centery: int,
     """A status line in a strip about 44 px high (a view's foot): one line at `size` where
     it fits, else two at `small` about `centery`, so a long language's sentence in a narrow
     window reads whole instead of ending in "…"."""
-    if fit(content, size, max_width)[0] == content:
+    if fit(content, size, max_width)[0] == unhyphenated(content):
         text(surface, content, (left, centery), size, color, anchor="midleft",
              max_width=max_width)
         return
@@ -176,7 +176,7 @@ def fits_in_two(content: str, size: int, max_width: int) -> bool:
     """Whether `line_or_two` draws `content` whole in `max_width` (on one line at `size` or
     two at `small`): a view with a shorter way to say it asks first."""
     lines = wrap(content, size, max_width, max_lines=2)
-    return all(fit(line, size, max_width)[0] == line for line in lines)
+    return all(fit(line, size, max_width)[0] == unhyphenated(line) for line in lines)
 
 
 def wrap(content: str, size: int, max_width: int, *, bold: bool = False,
