@@ -13,7 +13,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -202,7 +202,7 @@ class Cluster:
         with Championship.open(self.director_db, self.event_id) as champ:
             yield {t.table: list(t.players) for t in champ.snapshot().stage_tables(stage)}
 
-    def director_lines(self) -> tuple[Line, ...]:
+    def director_lines(self) -> Sequence[Line]:
         with Championship.open(self.director_db, self.event_id) as champ:
             return champ.snapshot().qualifying
 

@@ -279,7 +279,7 @@ class Championship:
         self._kept = _KeptStandings(event_id, shape, version, data, rankings, table_deals)
         return self._kept
 
-    def standings(self) -> tuple[Settings, tuple[Line, ...], tuple[Line, ...]]:
+    def standings(self) -> tuple[Settings, Sequence[Line], Sequence[Line]]:
         """The settings and the qualifying and final standings alone: the players and the
         kept sums, without the tables' boxes and seats a snapshot also reads."""
         event_id = self._require()

@@ -3,13 +3,15 @@
 `ranked` (in `standings`) sorts every player, which costs what the players do; a reader that
 reads the standings after every deal (the director, a screen) keeps a `Ranking` instead and
 moves it by the few players whose sums changed (`moved`): each is taken out of the kept
-order and put back at its new place (a bisection), and only the lines whose rank changed are
-made again; the others are shared with the previous ranking (they are immutable). A change
+order and put back at its new place (a bisection), and only its line is made again; the
+others are shared with the previous ranking (they are immutable). A change
 of the players themselves (a withdrawal, the draw's lots, the tie-break) ranks everyone
 again (`rank`): that is rare, and what is read then is the whole event anyway.
 
-A line carries its rank, so a deal that moves a player past a hundred others makes a
-hundred lines again: that is the part of a move that grows with the players (a tuple each).
+A line carries its rank, and a deal that moves a player past a hundred others shifts a
+hundred ranks by one: the ranking does not make those lines again, it holds them as they
+were and a reader's `Lines` puts a line's rank right when it is read (see `Lines`), so a
+move costs the same however far a player went.
 
 `moved(rank(...), changes)` equals `rank(...)` of the changed sums, line for line: the
 property tests in tests/championship/test_ranking.py and test_kept_sums.py hold it to that.
@@ -21,7 +23,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar, cast, overload
 
 from uno_showdown.core.championship.settings import TieKey
 from uno_showdown.core.championship.standings import Entrant, Line, order_key, result
@@ -85,6 +87,80 @@ class Layered(Mapping[int, V]):
         return Layered(Layered(self._base, top)._whole())
 
 
+class Lines(Sequence[Line]):
+    """A ranking's lines as one sequence, each `Line` carrying its rank: the ranked
+    players' first (rank 1 first), then the unranked by number.
+
+    The ranked lines are held in order without keeping their rank up to date (`held`): a
+    deal that moves a player past a hundred others shifts a hundred ranks by one, and
+    making those hundred lines again would cost what the players do. A held line whose
+    rank is not its place is made again when it is read (its rank is its place: every
+    ranked player has a rank of its own), and put back, so it is made once. The places
+    that may hold such a line are one span (`stale`): reading every line (`iter`, as the
+    page does) makes again only those, then hands out the held lines as they are.
+    It equals any sequence of the same lines (a tuple, a list, another `Lines`)."""
+
+    __slots__ = ("_held", "_rest", "_stale")
+
+    def __init__(self, held: list[Line], rest: tuple[Line, ...], stale: list[int]) -> None:
+        self._held = held
+        self._rest = rest
+        self._stale = stale
+
+    def __len__(self) -> int:
+        return len(self._held) + len(self._rest)
+
+    @overload
+    def __getitem__(self, index: int) -> Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Line, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Line | tuple[Line, ...]:
+        if isinstance(index, slice):
+            return tuple(self[i] for i in range(*index.indices(len(self))))
+        held = self._held
+        ranked = len(held)
+        if index < 0:
+            index += ranked + len(self._rest)
+        if index >= ranked:
+            return self._rest[index - ranked]
+        if index < 0:
+            raise IndexError(index)
+        line = held[index]
+        if line[0] != index + 1:
+            line = held[index] = _with_rank(line, index + 1)
+        return line
+
+    def __iter__(self) -> Iterator[Line]:
+        self._settle()
+        return chain(self._held, self._rest)
+
+    def _settle(self) -> None:
+        """Every held line in the stale span with its rank: after this the held lines are
+        the lines as they are read."""
+        lo, hi = self._stale
+        if lo >= hi:
+            return
+        held = self._held
+        for at in range(lo, min(hi, len(held))):
+            line = held[at]
+            if line[0] != at + 1:
+                held[at] = _with_rank(line, at + 1)
+        self._stale[:] = [0, 0]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Lines, tuple, list)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"Lines({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class Ranking:
     """Every entrant's line in the standings' order, with what moving it needs."""
@@ -96,25 +172,32 @@ class Ranking:
     #: after (a tuple would cost one more pass over every player per move).
     keys: list[Key]
     key_of: Layered[Key]  # a ranked player's key, by number
-    #: Every line: the ranked players' first (rank 1 first), then the unranked (withdrawn,
-    #: or no game yet) by number; one tuple, made in one pass.
-    lines: tuple[Line, ...]
+    #: The ranked players' lines in the same order, their ranks possibly stale (`Lines`):
+    #: a list made for this ranking, changed after only to put a line's rank right.
+    held: list[Line]
+    #: The unranked (withdrawn, or no game yet) by number.
+    rest: tuple[Line, ...]
+    #: The span [lo, hi) of `held` where a line's rank may not be its place.
+    stale: list[int]
     #: The ranked players with the most points (the luckiest award's candidates), kept so
     #: that the award does not look at every player after each deal.
     most_points: frozenset[int] = frozenset()
+
+    @property
+    def lines(self) -> Lines:
+        """Every line: the ranked players' first (rank 1 first), then the unranked by
+        number."""
+        return Lines(self.held, self.rest, self.stale)
 
     @property
     def ranked(self) -> tuple[Line, ...]:
         return self.lines[:len(self.keys)]
 
     @property
-    def rest(self) -> tuple[Line, ...]:
-        return self.lines[len(self.keys):]
-
-    @property
     def leaders(self) -> tuple[Line, ...]:
         """The lines of the ranked players with the most points."""
-        return tuple(self.lines[bisect_left(self.keys, self.key_of[n])]
+        lines = self.lines
+        return tuple(lines[bisect_left(self.keys, self.key_of[n])]
                      for n in sorted(self.most_points))
 
 
@@ -157,38 +240,45 @@ def rank(entrants: Iterable[Entrant], sums: Mapping[int, tuple[int, int]],
         else:
             keyed.append((key, line))
     keyed.sort(key=lambda kl: kl[0])
-    ranked = tuple(_with_rank(line, i) for i, (_k, line) in enumerate(keyed, 1))
+    held = [_with_rank(line, i) for i, (_k, line) in enumerate(keyed, 1)]
     rest.sort(key=lambda ln: ln.number)
     return Ranking(players, ties, Layered(dict(sums)), [k for k, _l in keyed],
-                   Layered({line.number: k for k, line in keyed}), ranked + tuple(rest),
-                   _most_points(ranked))
+                   Layered({line.number: k for k, line in keyed}), held, tuple(rest),
+                   [0, 0], _most_points(held))
 
 
 def moved(prev: Ranking, changes: Mapping[int, tuple[int, int]]) -> Ranking:
     """`prev` with these players' sums changed ((points, games) now): each changed player
-    leaves the order and comes back at its new place (a bisection); the lines of the players
-    between keep their objects where their rank did not move, and are made again (a tuple
-    each) where it did. O(changed · log players) to place them, and O(lines whose rank
-    changed) to make their lines; the sums and keys by player are `Layered`, so they are not
-    copied whole."""
+    leaves the order and comes back at its new place (a bisection), with its line made
+    again; the players between keep their line objects, whose ranks are put right only
+    when read (`Lines`). O(changed · log players) to place them, and one copy of the keys
+    and of the lines by reference (a block of pointers each); nothing is made per line
+    whose rank moved. The sums and keys by player are `Layered`, so they are not copied
+    whole."""
     entrants, ties = prev.entrants, prev.tie_break
     changed = {n: s for n, s in changes.items()
                if n in entrants and s != prev.sums.get(n, (0, 0))}
     if not changed:
         return prev
     sums = prev.sums.updated(changed)
+    # The stale span before the lines: a reader may put `prev`'s lines right meanwhile,
+    # and a span read after their copy could say so of lines copied before.
+    old_stale = (prev.stale[0], prev.stale[1])
     keys = list(prev.keys)
+    held = list(prev.held)
     key_moves: dict[int, Key | None] = {}
-    left: list[int] = []  # where the changed players stood, in `prev.ranked`
     rest_moved: set[int] = set()
+    touched: list[int] = []  # the places taken from or put in, each as it was then
     for number in changed:
         old = prev.key_of.get(number)
         if old is None:
             rest_moved.add(number)
             continue
         key_moves[number] = None
-        left.append(bisect_left(prev.keys, old))
-        del keys[bisect_left(keys, old)]
+        at = bisect_left(keys, old)
+        del keys[at]
+        del held[at]
+        touched.append(at)
     fresh: dict[int, Line] = {}
     for number in changed:
         line = fresh[number] = _plain(entrants[number], sums)
@@ -196,74 +286,50 @@ def moved(prev: Ranking, changes: Mapping[int, tuple[int, int]]) -> Ranking:
         if key is None:
             rest_moved.add(number)
             continue
-        keys.insert(bisect_left(keys, key), key)
+        at = bisect_left(keys, key)
+        keys.insert(at, key)
+        held.insert(at, line)  # rank None: made with its rank when read
         key_moves[number] = key
+        touched.append(at)
     key_of = prev.key_of.updated(key_moves)
-    came = sorted((bisect_left(keys, k), n) for n, k in key_moves.items() if k is not None)
-    rest = prev.rest if rest_moved else None  # None: the same lines, taken whole
-    if rest is not None:
+    rest = prev.rest
+    if rest_moved:
         rest = tuple(sorted([*(ln for ln in rest if ln.number not in rest_moved),
                              *(fresh[n] for n in rest_moved if n not in key_of)],
                             key=lambda ln: ln.number))
-    lines = _relined(prev.lines, len(prev.keys), sorted(left),
-                     [(at, fresh[n]) for at, n in came], rest)
-    return Ranking(entrants, ties, sums, keys, key_of, lines,
-                   _moved_most(prev, changed, sums, key_of, lines))
+    return Ranking(entrants, ties, sums, keys, key_of, held, rest,
+                   _stale(old_stale, len(prev.held), touched, len(held)),
+                   _moved_most(prev, changed, sums, key_of, held))
 
 
-def _relined(before: tuple[Line, ...], ranked: int, left: Sequence[int],
-             came: Sequence[tuple[int, Line]], rest: tuple[Line, ...] | None
-             ) -> tuple[Line, ...]:
-    """The lines after the players at `left` (places among `before`'s first `ranked`, the
-    ranked ones) left and those in `came` (their new place, their line) came back: the
-    players who stayed keep their order and fill the other places; a run of them whose rank
-    did not move is `before`'s own slice, any other is made again with its new ranks. The
-    unranked follow: `rest`, or `before`'s own when None."""
-    runs = []  # the stayers' runs in `before`: [start, end)
-    start = 0
-    for at in left:
-        if at > start:
-            runs.append([start, at])
-        start = at + 1
-    if start < ranked:
-        runs.append([start, ranked])
-    pieces: list[tuple[Line, ...]] = []
-    place = 0
-    run = 0
-    for at, line in [*came, (ranked - len(left) + len(came), None)]:
-        while place < at:
-            begin, end = runs[run]
-            take = min(end - begin, at - place)
-            if begin == place:  # the same ranks as before
-                pieces.append(before[begin:begin + take])
-            else:  # the same lines, each rank moved by the same difference (a ranked
-                shift = place - begin  # line has a rank)
-                pieces.append(tuple([_new_tuple(Line, (ln[0] + shift,  # type: ignore[operator]
-                                                       *ln[1:]))
-                                     for ln in before[begin:begin + take]]))
-            place += take
-            if begin + take == end:
-                run += 1
-            else:
-                runs[run][0] = begin + take
-        if line is not None:
-            pieces.append((_with_rank(line, at + 1),))
-            place += 1
-    pieces.append(before[ranked:] if rest is None else rest)
-    if len(pieces) == 1:
-        return pieces[0]
-    return tuple(chain.from_iterable(pieces))
+def _stale(old: tuple[int, int], before: int, touched: Sequence[int], ranked: int
+           ) -> list[int]:
+    """The span of the new ranking's held lines whose rank may not be their place: from
+    the first place taken from or put in (nothing before it moved), up to the last one
+    and as many more as there were moves (what a line after it can have shifted), or to
+    the end when the ranked players are not as many as before; and `prev`'s own stale
+    span (`old`, over `before` ranked lines), widened by as much."""
+    if not touched:
+        lo, hi = ranked, ranked
+    elif ranked != before:
+        lo, hi = min(touched), ranked
+    else:
+        lo, hi = min(touched), max(touched) + len(touched) + 1
+    old_lo, old_hi = old
+    if old_lo < old_hi:
+        lo, hi = min(lo, old_lo), max(hi, old_hi + len(touched))
+    return [lo, min(hi, ranked)]
 
 
 def _moved_most(prev: Ranking, changed: Mapping[int, tuple[int, int]],
                 sums: Mapping[int, tuple[int, int]], key_of: Mapping[int, Key],
-                lines: tuple[Line, ...]) -> frozenset[int]:
+                held: Sequence[Line]) -> frozenset[int]:
     """The players with the most points after `changed`: looked for among everyone only
     when one who had the most lost it (rare); otherwise the changed players alone."""
     holders = prev.most_points
     most = prev.sums[next(iter(holders))][0] if holders else None
     if any(n in holders and (n not in key_of or sums[n][0] != most) for n in changed):
-        return _most_points(ln for ln in lines if ln.rank is not None)
+        return _most_points(held)  # the ranked players (a stale rank does not matter)
     out = set(holders)
     for n in changed:
         if n not in key_of:

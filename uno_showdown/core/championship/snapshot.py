@@ -157,8 +157,9 @@ class Snapshot:
     plan: tuple[StagePlan, ...]
     clock: ClockView
     tables: tuple[TableStatus, ...]
-    qualifying: tuple[Line, ...]
-    final: tuple[Line, ...]
+    #: The standings' lines (`ranking.Lines`, or a tuple: any sequence of `Line`s).
+    qualifying: Sequence[Line]
+    final: Sequence[Line]
     awards: Awards
     version: int = 0  # the standings' sums' version it was built from
     held: tuple[HeldDeal, ...] = ()
@@ -287,7 +288,7 @@ class Reading:
         return self.rankings or rankings_of(self.data, self.sums)
 
     @cached_property
-    def lines(self) -> tuple[tuple[Line, ...], tuple[Line, ...]]:
+    def lines(self) -> tuple[Sequence[Line], Sequence[Line]]:
         """The qualifying standings, and the final's."""
         qualifying, final = self.ranked
         return qualifying.lines, final.lines if final is not None else ()
