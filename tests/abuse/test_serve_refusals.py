@@ -123,6 +123,36 @@ def test_sigterm_stops_serve_as_ctrl_c_does(tmp_path: Path, event_db: Path) -> N
             again.listen()
 
 
+def test_a_phone_following_the_page_does_not_hold_up_the_stop(tmp_path: Path,
+                                                              event_db: Path) -> None:
+    """A phone still reading the live page's event stream when the director stops: the
+    server waited out its grace, cancelled the stream and printed uvicorn's traceback."""
+    import http.client
+
+    broker, web = free_port(), free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db",
+         str(event_db), "--listen", f"127.0.0.1:{broker}", "--web", f"127.0.0.1:{web}",
+         "--lang", "en"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    phone = http.client.HTTPConnection("127.0.0.1", web, timeout=30)
+    try:
+        wait_port(broker, 30)
+        wait_port(web, 30)
+        phone.request("GET", "/events")
+        stream = phone.getresponse()
+        assert stream.status == 200 and stream.readline().startswith(b"retry:")
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=30)
+    finally:
+        phone.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert "Traceback" not in err and "ERROR" not in err, err
+
+
 def test_the_page_address_is_one_a_phone_can_open() -> None:
     """Issue 21, finding 8: the printed address was http://0.0.0.0:8080/."""
     from uno_showdown.apps.championship.preflight import page_hosts, qr_text

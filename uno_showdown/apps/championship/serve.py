@@ -236,6 +236,7 @@ def _run_web(hub: object, web: tuple[str, int], sock: socket.socket,
 
     def watch() -> None:
         stop.wait()
+        hub.close()  # the phones' streams end first: nothing left for the server to cancel
         server.should_exit = True
 
     threading.Thread(target=watch, name="web-stop", daemon=True).start()

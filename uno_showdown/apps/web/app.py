@@ -59,6 +59,7 @@ class Hub:
         self._order = threading.Lock()  # publishers' documents are numbered in turn
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Condition | None = None
+        self.closed = False  # the server is stopping: every stream ends
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -77,6 +78,22 @@ class Hub:
                 return
             loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._set(text, patch)))
 
+    def close(self) -> None:
+        """From any thread, before the server stops: every open event stream ends now, so a
+        phone still following the page does not hold the server's shutdown until its grace
+        runs out (uvicorn then cancels the stream and logs a traceback)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            self.closed = True
+            return
+        loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._close()))
+
+    async def _close(self) -> None:
+        assert self._changed is not None
+        async with self._changed:
+            self.closed = True
+            self._changed.notify_all()
+
     async def _set(self, text: str, patch: str) -> None:
         assert self._changed is not None
         async with self._changed:
@@ -88,7 +105,7 @@ class Hub:
         the very next one, else the whole document."""
         assert self._changed is not None
         async with self._changed:
-            if self.version <= version:
+            if self.version <= version and not self.closed:
                 await asyncio.wait_for(self._changed.wait(), KEEPALIVE_S)
             if self.version == version + 1 and self.patch:
                 return self.version, self.patch
@@ -119,13 +136,15 @@ def create_app(hub: Hub, lang: str = "en") -> Starlette:
                 version, text = hub.version, hub.text
                 yield f"retry: 2000\ndata: {text}\n\n"
                 while not await request.is_disconnected():
-                    if asyncio.get_running_loop().time() > ends:
+                    if asyncio.get_running_loop().time() > ends or hub.closed:
                         return  # the page reconnects (`retry`) and starts a fresh stream
                     try:
                         newer, text = await hub.wait_newer(version)
                     except TimeoutError:
                         yield ": keep-alive\n\n"
                         continue
+                    if hub.closed:
+                        return
                     if newer > version:
                         version = newer
                         yield f"data: {text}\n\n"
