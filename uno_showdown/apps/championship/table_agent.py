@@ -291,6 +291,10 @@ class TableAgent:
                 # in the file: the director may stop sending it again
                 self.link.publish(wire.up_topic(self.event_id, self.table), wire.encode_seen(
                     self.table, wire.seating_digest(payload), self.creds.secret))
+                # The director is there: it hears this file now, before the deals seated on
+                # it (a heartbeat sent before it listened was lost, and the next is up to
+                # HEARTBEAT_S away: the first deals would be held as from an unknown file).
+                self._beaten = -HEARTBEAT_S
             elif topic == wire.ack_topic(self.event_id, self.table) and wire.is_time(payload):
                 self._took_time(wire.decode_time(payload, self.creds.secret, self.table))
             elif topic == wire.ack_topic(self.event_id, self.table):
