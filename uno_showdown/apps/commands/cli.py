@@ -90,11 +90,12 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         words = getattr(self, "_words", [])
-        hint = _did_you_mean(self, message, words)
-        # argparse reports a stray option from the top parser: the help to see is that of
-        # the (sub)command the words name (`uno-showdown event list --help`).
-        where = _parser_at(self, _before_the_stray(message, words)).prog
-        self.exit(2, one_line(f"{self.prog}: {message}{hint} (see {where} --help)") + "\n")
+        stray = _stray_option(message)
+        # argparse reports a stray option from the top parser: the (sub)command it was typed
+        # after is the one the words before it name (`uno-showdown event list`).
+        here = _parser_at(self, words if stray is None else _words_before(stray, words))
+        hint = _did_you_mean(here, message, stray)
+        self.exit(2, one_line(f"{self.prog}: {message}{hint} (see {here.prog} --help)") + "\n")
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
         # `--duels=--`: argparse drops the "--" and hands the option an empty list, which no
@@ -104,11 +105,11 @@ class OneLineParser(argparse.ArgumentParser):
         return super()._get_values(action, arg_strings)
 
 
-def _did_you_mean(parser: argparse.ArgumentParser, message: str, words: Sequence[str]) -> str:
+def _did_you_mean(here: argparse.ArgumentParser, message: str, stray: str | None) -> str:
     """`; did you mean 'game'?` when `message` is argparse's refusal of a mistyped command or
-    option and one known there is close, else "". An option is looked for among those of the
-    (sub)command it follows in `words`, the command line `parser` read: `game show --winer`
-    is not offered `game round`'s `--winner`.
+    option and one known there is close, else "". A mistyped option (`stray`) is looked for
+    among the options of `here`, the (sub)command it was typed after: `game show --winer` is
+    not offered `game round`'s `--winner`.
 
     Python 3.11's argparse has no `suggest_on_error`; difflib's ratio is the same measure
     3.14's uses."""
@@ -117,28 +118,29 @@ def _did_you_mean(parser: argparse.ArgumentParser, message: str, words: Sequence
 
     if (match := re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)):
         typed, known = match[1], re.findall(r"'([^']*)'", match[2])
-    elif (match := re.search(r"unrecognized arguments: (.*)$", message)):
-        typed = next((word.split("=")[0] for word in match[1].split() if word.startswith("-")),
-                     "")
+    elif stray is not None:
         # --help is named at the end of every refusal already: it is no guess for a typo.
-        known = sorted(option for option in
-                       _parser_at(parser, _before_the_stray(message, words))._option_string_actions
-                       if option.startswith("--") and option != "--help")
+        typed, known = stray, sorted(option for option in here._option_string_actions
+                                     if option.startswith("--") and option != "--help")
     else:
         return ""
     close = difflib.get_close_matches(typed, known, n=1, cutoff=0.6) if typed else []
     return f"; did you mean '{close[0]}'?" if close else ""
 
 
-def _before_the_stray(message: str, words: Sequence[str]) -> Sequence[str]:
-    """The words before the first option argparse did not recognise (all of them when the
-    refusal is another one), which name the (sub)command it was typed after."""
+def _stray_option(message: str) -> str | None:
+    """The first option argparse's "unrecognized arguments" refusal names ("" when it names
+    none), or None when `message` is another refusal."""
     import re
 
     if not (match := re.search(r"unrecognized arguments: (.*)$", message)):
-        return words
-    typed = next((word.split("=")[0] for word in match[1].split() if word.startswith("-")), "")
-    at = next((i for i, word in enumerate(words) if word.split("=")[0] == typed), len(words))
+        return None
+    return next((word.split("=")[0] for word in match[1].split() if word.startswith("-")), "")
+
+
+def _words_before(stray: str, words: Sequence[str]) -> Sequence[str]:
+    """The words before the stray option: they name the (sub)command it was typed after."""
+    at = next((i for i, word in enumerate(words) if word.split("=")[0] == stray), len(words))
     return words[:at]
 
 
