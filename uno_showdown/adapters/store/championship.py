@@ -245,9 +245,26 @@ def _tables_triggers() -> str:
 
 _V6 += _tables_triggers()
 
+# Beside each kept sum, what `event standings --json` and the kept order need, so that reading
+# the standings walks one index and reads no other row: the player's entry as printed after
+# the rank (`core.championship.standings_json`), their lot and whether they withdrew (copied
+# from `championship_players` when those change). The entries need Python to write, so every
+# event is summed once more from its deals (`rebuild_sums`, when it is next opened).
+_V7 = """
+ALTER TABLE championship_sums ADD COLUMN entry TEXT;
+ALTER TABLE championship_sums ADD COLUMN lot INTEGER;
+ALTER TABLE championship_sums ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0;
+DROP INDEX championship_sums_by_result;
+CREATE INDEX championship_sums_in_order ON championship_sums
+    (event_id, kind, withdrawn, result, points, games DESC, lot IS NULL, lot, number, entry);
+UPDATE championship_events SET sums_version = NULL;
+"""
+
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 SCHEMA_VERSION = len(MIGRATIONS)
+if SCHEMA_VERSION != sums.LAYOUT:
+    raise ImportError("standings_sums.LAYOUT must name the championship's last schema step")
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,6 +541,13 @@ class ChampionshipStore:
         return sums.ordered(conn, event_id, kind, tie_break)
 
     @staticmethod
+    def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
+                        tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]] | None:
+        """The players' entries as `event standings --json` prints them, in order (see
+        `standings_sums.ordered_entries`); None where the file keeps no entries."""
+        return sums.ordered_entries(conn, event_id, kind, tie_break)
+
+    @staticmethod
     def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
         return sums.results_astray(conn, event_id)
 
@@ -676,6 +700,7 @@ class ChampionshipStore:
     def withdraw(conn: sqlite3.Connection, event_id: int, number: int, at: str) -> None:
         conn.execute("UPDATE championship_players SET withdrawn_at = ? WHERE event_id = ? AND "
                      "number = ?", (at, event_id, number))
+        sums.players_changed(conn, event_id)
         ChampionshipStore._reshaped(conn, event_id)
 
     @staticmethod
@@ -688,6 +713,7 @@ class ChampionshipStore:
                      (event_id,))
         conn.executemany("UPDATE championship_players SET lot = ? WHERE event_id = ? AND "
                          "number = ?", [(lot, event_id, n) for n, lot in lots.items()])
+        sums.players_changed(conn, event_id)
 
     @staticmethod
     def add_table(conn: sqlite3.Connection, event_id: int, stage: str, table: int,

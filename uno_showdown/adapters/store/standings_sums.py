@@ -8,6 +8,13 @@ is kept with it, so a change takes back exactly that: a game of the file keeps i
 `championship_game_sums`, a deal reported by a table elsewhere its points in
 `championship_remote_deals`. `championship_table_deals` counts each table's deals.
 
+Beside each player's sums, what reading the standings needs so that it walks one index and
+reads no other row (`championship_sums_in_order`): the result (the order's key), the
+player's lot and withdrawal (the tie-break and who is ranked, copied from the players when
+those change), and the player's entry as `event standings --json` prints it after the rank
+(`core.championship.standings_json`), written with the sums: a deal renders only the
+entries of the players it moved.
+
 `championship_events.sums_version` moves on with every change (NULL: not summed yet, e.g.
 a file that came from an older uno-showdown; the event is then summed once from its deals,
 `ChampionshipStore.rebuild_sums`). A reader in one read transaction sees the sums and their
@@ -21,7 +28,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from uno_showdown.core.championship.clock import FINAL as FINAL_KEY
@@ -35,7 +42,12 @@ from uno_showdown.core.championship.standings import (
     last_deal_points,
     sums_of,
 )
+from uno_showdown.core.championship.standings_json import entry_body
 from uno_showdown.core.table.game import Game
+
+#: The version of the championship's tables whose sums this module writes: the last step of
+#: `adapters.store.championship.MIGRATIONS` (which checks that it is).
+LAYOUT = 7
 
 #: The table that says a file keeps sums (schema 4 of the championship's tables).
 SUMS_TABLE = "championship_game_sums"
@@ -58,6 +70,19 @@ _NOW = "COALESCE((SELECT sums_version FROM championship_events WHERE id = ?1), 0
 def kind_of(stage: str) -> str:
     """The standings a stage's deals count in: the final's own, or the qualifying's."""
     return FINAL if stage == FINAL_KEY else QUALIFYING
+
+
+def laid_out(conn: sqlite3.Connection) -> bool:
+    """Whether the file's championship tables are at the version this module writes
+    (`LAYOUT`). A table's screen writes deals without opening the championship (so without
+    bringing its tables up to date): on a file another version laid out, it lets go of the
+    sums instead of writing rows that version does not know."""
+    try:
+        row = conn.execute("SELECT version FROM schema_parts WHERE part = 'championship'"
+                           ).fetchone()
+    except sqlite3.OperationalError:  # a file from before `schema_parts`
+        return False
+    return row is not None and int(row[0]) == LAYOUT
 
 
 def has_sums(conn: sqlite3.Connection) -> bool:
@@ -87,26 +112,80 @@ def move(conn: sqlite3.Connection, event_id: int, stage: str, table: int, delta:
          deals: int) -> None:
     """Add a difference to the event's sums and to the table's deal count, and move the
     version on: the one write every change of the standings goes through. Each moved sum
-    keeps its result (the kept order's key, `championship_sums_by_result`) and the version
-    it moved at, so a reader that keeps the standings reads only what moved."""
+    keeps what the kept order and the printed standings need (`_write`) and the version it
+    moved at, so a reader that keeps the standings reads only what moved."""
     conn.execute("UPDATE championship_events SET sums_version = sums_version + 1 "
                  "WHERE id = ? AND sums_version IS NOT NULL", (event_id,))
     kind = kind_of(stage)
-    rows = [(event_id, kind, n, p, g) for n, (p, g) in delta.items() if p or g]
-    if rows:
-        conn.executemany(
-            "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
-            "at_version) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / NULLIF(?5, 0), "
-            f"{_NOW}) ON CONFLICT (event_id, kind, number) DO UPDATE SET "
-            "points = points + excluded.points, games = games + excluded.games, "
-            "result = CAST(points + excluded.points AS REAL) / NULLIF(games + excluded.games, "
-            "0), at_version = excluded.at_version", rows)
+    moved = {n: d for n, d in delta.items() if d[0] or d[1]}
+    if moved:
+        marks = ",".join("?" * len(moved))
+        totals = {int(n): (int(p), int(g)) for n, p, g in conn.execute(
+            "SELECT number, points, games FROM championship_sums WHERE event_id = ? AND "
+            f"kind = ? AND number IN ({marks})", (event_id, kind, *moved))}
+        for n, (p, g) in moved.items():
+            before = totals.get(n, (0, 0))
+            totals[n] = (before[0] + p, before[1] + g)
+        _write(conn, event_id, kind, totals)
     if deals:
         conn.execute(
             "INSERT INTO championship_table_deals (event_id, stage, table_no, deals, "
             f"at_version) VALUES (?1, ?2, ?3, ?4, {_NOW}) ON CONFLICT "
             "(event_id, stage, table_no) DO UPDATE SET deals = deals + excluded.deals, "
             "at_version = excluded.at_version", (event_id, stage, table, deals))
+
+
+def _write(conn: sqlite3.Connection, event_id: int, kind: str, totals: Sums) -> None:
+    """Write players' sums as they now stand, each with what is kept beside it: its result
+    (points / games, the kept order's key), the player's lot and whether they withdrew
+    (the order's tie-break and who is ranked, copied from `championship_players` so the
+    order is one index walk: `players_changed` copies them again when they change), and
+    the player's entry as `event standings --json` prints it after the rank."""
+    if not totals:
+        return
+    players = _players(conn, event_id, totals)
+    rows = []
+    for n, (p, g) in totals.items():
+        name, lot, withdrawn = players.get(n, (None, None, 0))
+        rows.append((event_id, kind, n, p, g, lot, withdrawn,
+                     None if name is None else entry_body(n, name, p, g)))
+    conn.executemany(
+        "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
+        "at_version, lot, withdrawn, entry) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / "
+        f"NULLIF(?5, 0), {_NOW}, ?6, ?7, ?8) ON CONFLICT (event_id, kind, number) DO UPDATE "
+        "SET points = excluded.points, games = excluded.games, result = excluded.result, "
+        "at_version = excluded.at_version, lot = excluded.lot, withdrawn = "
+        "excluded.withdrawn, entry = excluded.entry", rows)
+
+
+def _players(conn: sqlite3.Connection, event_id: int, numbers: Iterable[int]
+             ) -> dict[int, tuple[str, int | None, int]]:
+    """The named players' (name, lot, withdrawn: 0 or 1), by number."""
+    wanted = list(numbers)
+    out: dict[int, tuple[str, int | None, int]] = {}
+    for start in range(0, len(wanted), 500):  # within SQLite's count of parameters
+        chunk = wanted[start:start + 500]
+        out.update((int(n), (str(name), lot, int(withdrawn))) for n, name, lot, withdrawn in
+                   conn.execute(
+                       "SELECT number, name, lot, withdrawn_at IS NOT NULL FROM "
+                       "championship_players WHERE event_id = ? AND number IN "
+                       f"({','.join('?' * len(chunk))})", (event_id, *chunk)))
+    return out
+
+
+def players_changed(conn: sqlite3.Connection, event_id: int) -> None:
+    """A player withdrew, or the lots were drawn (in the caller's transaction): the kept
+    sums take the players' lots and withdrawals again (an organiser's action, so O(players)
+    is fine here). Readers that keep the standings read afresh: the event's shape moved."""
+    conn.execute(
+        f"UPDATE championship_sums SET lot = (SELECT p.lot {_PLAYER}), withdrawn = "
+        f"COALESCE((SELECT p.withdrawn_at IS NOT NULL {_PLAYER}), 0) WHERE event_id = ?",
+        (event_id,))
+
+
+#: The player of the `championship_sums` row at hand, in a subquery.
+_PLAYER = ("FROM championship_players p WHERE p.event_id = championship_sums.event_id AND "
+           "p.number = championship_sums.number")
 
 
 def remote_changed(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
@@ -159,6 +238,10 @@ def game_changed(conn: sqlite3.Connection, game: Game, game_id: int, rewrite: bo
     if row is None:
         return
     event_id, stage, table = int(row[0]), str(row[1]), int(row[2])
+    if not laid_out(conn):  # let go of them: the next reader sums the event from its deals
+        conn.execute("UPDATE championship_events SET sums_version = NULL WHERE id = ?",
+                     (event_id,))
+        return
     folded = {name.casefold() for name in game.names}
     numbers = {f: int(n) for f, n in conn.execute(
         "SELECT folded, number FROM championship_players WHERE event_id = ? AND folded IN "
@@ -250,11 +333,8 @@ def replace_all(conn: sqlite3.Connection, event_id: int, by_kind: Mapping[str, S
     conn.execute("DELETE FROM championship_game_sums WHERE event_id = ?", (event_id,))
     conn.execute("UPDATE championship_events SET sums_version = COALESCE(sums_version, 0) + 1 "
                  "WHERE id = ?", (event_id,))
-    conn.executemany(
-        "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
-        f"at_version) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / NULLIF(?5, 0), {_NOW})",
-        [(event_id, kind, n, p, g) for kind, sums in by_kind.items()
-         for n, (p, g) in sums.items() if p or g])
+    for kind, kept in by_kind.items():
+        _write(conn, event_id, kind, {n: pg for n, pg in kept.items() if pg[0] or pg[1]})
     conn.executemany(
         "INSERT INTO championship_table_deals (event_id, stage, table_no, deals, at_version) "
         f"VALUES (?1, ?2, ?3, ?4, {_NOW})",
@@ -279,22 +359,29 @@ def moved_since(conn: sqlite3.Connection, event_id: int, since: int
 
 
 def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
-    """How many kept sums hold a result that is not their points / games (a file changed
-    by a program that does not keep the order): `event standings --check` counts them."""
-    return int(conn.execute(
-        "SELECT COUNT(*) FROM championship_sums WHERE event_id = ? AND result IS NOT "
-        "CAST(points AS REAL) / NULLIF(games, 0)", (event_id,)).fetchone()[0])
+    """How many kept sums disagree with what is kept beside them (a file changed by a
+    program that does not keep them): a result that is not points / games, a lot or a
+    withdrawal that is not the player's, an entry that does not print the sums. `event
+    standings --check` counts them."""
+    astray = int(conn.execute(
+        "SELECT COUNT(*) FROM championship_sums WHERE event_id = ? AND (result IS NOT "
+        f"CAST(points AS REAL) / NULLIF(games, 0) OR lot IS NOT (SELECT p.lot {_PLAYER}) OR "
+        f"withdrawn IS NOT COALESCE((SELECT p.withdrawn_at IS NOT NULL {_PLAYER}), 0))",
+        (event_id,)).fetchone()[0])
+    for number, name, points, games, entry in conn.execute(
+            "SELECT s.number, p.name, s.points, s.games, s.entry FROM championship_sums s LEFT "
+            "JOIN championship_players p ON p.event_id = s.event_id AND p.number = s.number "
+            "WHERE s.event_id = ?", (event_id,)):
+        astray += entry != (None if name is None else entry_body(number, name, points, games))
+    return astray
 
 
-def ordered(conn: sqlite3.Connection, event_id: int, kind: str, tie_break: Sequence[TieKey]
-            ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
-    """Every player's (number, name, points, games) in the standings' order, read from the
-    kept order (`championship_sums_by_result`) instead of sorted in Python: the ranked
-    (lowest result first, then the event's tie-break, then the number: the order of
-    `core.championship.standings.ranked`), and the unranked (withdrawn, or no game yet) by
-    number. A result is the float of points / games, which orders as the exact fraction
-    does while games stay below a million (two results that differ then differ by more than
-    1e-12, far above a double's rounding); the property test holds it to `ranked`."""
+def _order(tie_break: Sequence[TieKey]) -> str:
+    """The standings' order over `championship_sums` (alias s) for the event's tie-break:
+    lowest result first, then the tie-break, then the number (the order of
+    `core.championship.standings.ranked`). `championship_sums_in_order` holds the default
+    tie-break's order whole, so the query walks the index; another tie-break sorts only
+    the players whose results are equal."""
     ties = []
     for key in tie_break:
         if key is TieKey.POINTS:
@@ -302,17 +389,53 @@ def ordered(conn: sqlite3.Connection, event_id: int, kind: str, tie_break: Seque
         elif key is TieKey.GAMES:
             ties.append("s.games DESC")
         else:
-            ties.append("p.lot IS NULL, p.lot")
-    order = ", ".join(["s.result", *ties, "s.number"])
+            ties.append("s.lot IS NULL, s.lot")
+    return ", ".join(["s.result", *ties, "s.number"])
+
+
+#: The ranked: a sum with a result, of a player who did not withdraw (bound: event, kind).
+_RANKED = "s.event_id = ?1 AND s.kind = ?2 AND s.withdrawn = 0 AND s.result IS NOT NULL"
+#: The unranked, by number: withdrawn, or no game yet (bound: event, kind).
+_UNRANKED = ("FROM championship_players p LEFT JOIN championship_sums s ON s.event_id = "
+             "p.event_id AND s.kind = ?2 AND s.number = p.number WHERE p.event_id = ?1 AND "
+             "(p.withdrawn_at IS NOT NULL OR s.result IS NULL) ORDER BY p.number")
+
+
+def ordered(conn: sqlite3.Connection, event_id: int, kind: str, tie_break: Sequence[TieKey]
+            ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
+    """Every player's (number, name, points, games) in the standings' order, read from the
+    kept order (`championship_sums_in_order`) instead of sorted in Python: the ranked, and
+    the unranked (withdrawn, or no game yet) by number. A result is the float of points /
+    games, which orders as the exact fraction does while games stay below a million (two
+    results that differ then differ by more than 1e-12, far above a double's rounding);
+    the property test holds it to `ranked`."""
     ranked = conn.execute(
         "SELECT s.number, p.name, s.points, s.games FROM championship_sums s JOIN "
-        "championship_players p ON p.event_id = s.event_id AND p.number = s.number "
-        "WHERE s.event_id = ? AND s.kind = ? AND s.result IS NOT NULL AND "
-        f"p.withdrawn_at IS NULL ORDER BY {order}", (event_id, kind)).fetchall()
+        "championship_players p ON p.event_id = s.event_id AND p.number = s.number WHERE "
+        f"{_RANKED} ORDER BY {_order(tie_break)}", (event_id, kind)).fetchall()
     rest = conn.execute(
-        "SELECT p.number, p.name, COALESCE(s.points, 0), COALESCE(s.games, 0) FROM "
-        "championship_players p LEFT JOIN championship_sums s ON s.event_id = p.event_id "
-        "AND s.kind = ? AND s.number = p.number WHERE p.event_id = ? AND "
-        "(p.withdrawn_at IS NOT NULL OR s.result IS NULL) ORDER BY p.number",
-        (kind, event_id)).fetchall()
+        f"SELECT p.number, p.name, COALESCE(s.points, 0), COALESCE(s.games, 0) {_UNRANKED}",
+        (event_id, kind)).fetchall()
+    return ranked, rest
+
+
+def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
+                    tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]] | None:
+    """The players' entries as `event standings --json` prints them after the rank
+    (`core.championship.standings_json`): the ranked in the standings' order, read from
+    the index alone, and the unranked by number. A player with no sums yet has no entry
+    kept: it is rendered here. None if an entry is missing from a sum (a file written
+    without them): the caller ranks the players itself."""
+    ranked = [e for (e,) in conn.execute(
+        f"SELECT s.entry FROM championship_sums s WHERE {_RANKED} ORDER BY "
+        f"{_order(tie_break)}", (event_id, kind))]
+    rest = []
+    for entry, number, name, points, games in conn.execute(
+            f"SELECT s.entry, p.number, p.name, COALESCE(s.points, 0), COALESCE(s.games, 0) "
+            f"{_UNRANKED}", (event_id, kind)):
+        if entry is None and (points or games):
+            return None
+        rest.append(entry if entry is not None else entry_body(number, name, 0, 0))
+    if None in ranked:
+        return None
     return ranked, rest

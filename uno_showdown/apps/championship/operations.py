@@ -293,18 +293,18 @@ class Championship:
         qualifying, final = reading.lines
         return reading.data.event.settings, qualifying, final
 
-    def ordered_standings(self) -> tuple[list[tuple[int, str, int, int]],
-                                         list[tuple[int, str, int, int]]] | None:
-        """The qualifying standings as (number, name, points, games): the ranked in order
-        (rank 1 first), walked from the order the file keeps (`ChampionshipStore.
-        ordered_lines`) instead of ranked here, and the unranked by number: what `event
-        standings --json` prints. None for an event not summed yet."""
+    def ordered_standings(self) -> tuple[list[str], list[str]] | None:
+        """The qualifying standings' entries as `event standings --json` prints them after
+        the rank (`core.championship.standings_json`): the ranked in order (rank 1 first),
+        walked from the order the file keeps (`ChampionshipStore.ordered_entries`) instead
+        of ranked here, and the unranked by number. None for an event not summed yet, or
+        a file that keeps no entries."""
         event_id = self._require()
         with self.events.reading() as conn:
             if self.events.sums_version(conn, event_id) is None:
                 return None
             tie_break = self.events.load_settings(conn, event_id).tie_break
-            return self.events.ordered_lines(conn, event_id, QUALIFYING, tie_break)
+            return self.events.ordered_entries(conn, event_id, QUALIFYING, tie_break)
 
     def _sum_once(self, event_id: int) -> None:
         """Sum an event written before the standings were kept (once, then kept)."""

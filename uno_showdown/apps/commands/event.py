@@ -18,8 +18,6 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from json.encoder import encode_basestring
-from math import gcd
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +26,7 @@ from uno_showdown.contract import i18n
 from uno_showdown.contract.errors import CompanionError
 from uno_showdown.contract.events import ConfigError
 from uno_showdown.core.championship.i18n import _, ngettext
+from uno_showdown.core.championship.standings_json import document as standings_document
 from uno_showdown.core.championship.text import (
     decimal_text,
     fraction_text,
@@ -287,30 +286,6 @@ def _print_json(data: Any) -> None:
 def line_json(line: Line) -> dict[str, Any]:
     return {"rank": line.rank, "number": line.number, "name": line.name, "points": line.points,
             "games": line.games, "result": fraction_text(line.result)}
-
-
-def ordered_json(ranked: Sequence[tuple[int, str, int, int]],
-                 rest: Sequence[tuple[int, str, int, int]]) -> str:
-    """`_print_json([line_json(...)])` of the lines read in order from the file (number,
-    name, points, games; the ranked, then the unranked), written line by line: the same
-    text, without the pure-Python encoder's cost per value (it runs whenever JSON is
-    indented)."""
-    out = [_line_json_text(rank, *row) for rank, row in enumerate(ranked, 1)]
-    out += [_line_json_text("null", *row) for row in rest]
-    return "[\n" + ",\n".join(out) + "\n]" if out else "[]"
-
-
-def _line_json_text(rank: int | str, number: int, name: str, points: int, games: int) -> str:
-    if not games:
-        result = "null"
-    elif points % games:
-        common = gcd(points, games)
-        result = f'"{points // common}/{games // common}"'
-    else:
-        result = f'"{points // games}"'
-    return (f'  {{\n    "rank": {rank},\n    "number": {number},\n    "name": '
-            f'{encode_basestring(name)},\n    "points": {points},\n    "games": {games},\n'
-            f'    "result": {result}\n  }}')
 
 
 def _settings_values(args: argparse.Namespace) -> dict[str, Any]:
@@ -610,7 +585,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         if args.json and not args.csv:
             rows = champ.ordered_standings()  # the order the file keeps, read as it is
             if rows is not None:
-                print(ordered_json(*rows))
+                print(standings_document(*rows))
                 return 0
         settings, qualifying, _final = champ.standings()
         if args.csv:
