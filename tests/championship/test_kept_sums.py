@@ -40,6 +40,7 @@ from uno_showdown.core.championship.standings import (
     QUALIFYING,
     Deal,
     Entrant,
+    ranked,
     standings,
 )
 
@@ -229,6 +230,12 @@ def afresh(champ: Championship) -> Snapshot:
     return Championship(champ.store, champ.event_id, clock=champ.clock).snapshot()
 
 
+def entries_missing(db: str) -> int:
+    with Store(db) as store:
+        return int(store.conn.execute("SELECT COUNT(*) FROM championship_sums WHERE entry IS "
+                                      "NULL").fetchone()[0])
+
+
 def printed_json(db: str) -> str:
     """What `uno-showdown event standings --json` prints."""
     out = io.StringIO()
@@ -253,6 +260,8 @@ def test_kept_standings_equal_a_count_of_every_deal(steps: list[tuple[object, ..
                     fresh.qualifying, fresh.final, fresh.awards, fresh.tables)
             snap = play.champ.snapshot()
             assert play.champ.check_sums()[0]
+            assert play.champ.ordered_standings() is not None  # read from the kept order
+            assert entries_missing(play.db) == 0  # ... and the kept entries
             assert ([_key(x) for x in snap.qualifying], [_key(x) for x in snap.final]
                     ) == recounted(play.champ)
             assert printed_json(play.db) == json.dumps(
@@ -359,3 +368,70 @@ def test_an_event_written_before_the_sums_is_summed_once(tmp_path: Path,
     with Championship.open(db, clock=clock) as champ:
         assert [_key(x) for x in champ.snapshot().qualifying] == before
         assert champ.check_sums() == (True, 1)
+
+
+def test_a_program_that_does_not_keep_the_entries_cannot_make_them_lie(
+        tmp_path: Path, clock: SimClock) -> None:
+    """An uno-showdown that knows nothing of the kept entries, lots and withdrawals (one from
+    before them, or a hand edit) changes the sums or the players: what `event standings
+    --json` prints follows the sums and the players, never a line kept from before."""
+    db = str(tmp_path / "cup.db")
+    play = Play(db, clock)
+    for step in [("deal", 1, 0, 5), ("deal", 2, 1, 7), ("deal", 1, 2, 9)]:
+        play.apply(step)
+    with Store(db) as store:
+        # as an older uno-showdown's deal moves them: points, games and result, no entry
+        store.conn.execute("UPDATE championship_sums SET points = points + 100, games = games "
+                           "+ 1, result = CAST(points + 100 AS REAL) / (games + 1) WHERE "
+                           "number = (SELECT MIN(number) FROM championship_sums WHERE games "
+                           "> 0)")
+        store.conn.execute("UPDATE championship_players SET withdrawn_at = 'then' WHERE "
+                           "number = (SELECT MAX(number) FROM championship_sums WHERE "
+                           "games > 0)")
+        store.conn.execute("UPDATE championship_players SET lot = 100 - lot")
+        rows = store.conn.execute(
+            "SELECT s.number, p.name, s.points, s.games, p.withdrawn_at IS NOT NULL, p.lot "
+            "FROM championship_sums s JOIN championship_players p ON p.number = s.number "
+            "WHERE s.kind = 'qualifying'").fetchall()
+    entrants = [Entrant(n, name, lot, bool(out)) for n, name, _p, _g, out, lot in rows]
+    expected = [line_json(ln) for ln in ranked(
+        entrants, {n: (p, g) for n, _name, p, g, _o, _l in rows},
+        play.champ.read().data.event.settings.tie_break)]
+    assert json.loads(printed_json(db)) == expected
+    play.champ.close()
+
+
+def test_a_file_from_before_the_entries_prints_the_same_and_keeps_them(
+        tmp_path: Path, clock: SimClock) -> None:
+    """A file whose sums an uno-showdown before step 7 kept (no entries, no copied lots and
+    withdrawals, no sums for players who have not played) is brought up to date when the
+    event is next opened, without counting its deals again: the same standings, every
+    entry written, and `--check` content."""
+    db = str(tmp_path / "cup.db")
+    play = Play(db, clock)
+    for step in [("deal", 1, 0, 5), ("deal", 2, 1, 7), ("withdraw", 2), ("deal", 1, 2, 9)]:
+        play.apply(step)
+    before = printed_json(db)
+    play.champ.close()
+    with Store(db) as store:  # the championship's tables as step 6 left them
+        conn = store.conn
+        for trigger in ("championship_sums_inserted", "championship_players_standing",
+                        "championship_sums_moved"):
+            conn.execute(f"DROP TRIGGER {trigger}")
+        conn.execute("DROP INDEX championship_sums_in_order")
+        conn.execute("DELETE FROM championship_sums WHERE points = 0 AND games = 0")
+        for column in ("entry", "lot", "withdrawn"):
+            conn.execute(f"ALTER TABLE championship_sums DROP COLUMN {column}")
+        conn.execute("CREATE INDEX championship_sums_by_result ON championship_sums "
+                     "(event_id, kind, result, points, games)")
+        conn.execute("UPDATE schema_parts SET version = 6 WHERE part = 'championship'")
+        version = conn.execute("SELECT sums_version FROM championship_events").fetchone()
+    with Championship.open(db, clock=clock) as champ:
+        assert champ.ordered_standings() is not None
+    assert printed_json(db) == before
+    with Store(db) as store:
+        assert store.conn.execute("SELECT sums_version FROM championship_events").fetchone() \
+            == version  # not counted again
+    assert entries_missing(db) == 0
+    with Championship.open(db, clock=clock) as champ:
+        assert champ.check_sums()[0]

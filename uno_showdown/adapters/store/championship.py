@@ -246,19 +246,54 @@ def _tables_triggers() -> str:
 _V6 += _tables_triggers()
 
 # Beside each kept sum, what `event standings --json` and the kept order need, so that reading
-# the standings walks one index and reads no other row: the player's entry as printed after
-# the rank (`core.championship.standings_json`), their lot and whether they withdrew (copied
-# from `championship_players` when those change). The entries need Python to write, so every
-# event is summed once more from its deals (`rebuild_sums`, when it is next opened).
+# the standings walks the sums' own index and reads no other row: the player's entry as
+# printed after the rank (`core.championship.standings_json`, written with the sums), their
+# lot and whether they withdrew. The file's triggers keep the last two equal to the player's
+# and take back an entry whose sums changed without it, whichever program writes (an
+# uno-showdown that does not know these columns included); a missing entry is rendered by
+# the reader, and written once after this step (`ChampionshipStore.migrate`). Every player
+# has qualifying sums from their registration, at nothing until they play, so the unranked
+# come from the sums too.
 _V7 = """
 ALTER TABLE championship_sums ADD COLUMN entry TEXT;
 ALTER TABLE championship_sums ADD COLUMN lot INTEGER;
 ALTER TABLE championship_sums ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0;
+INSERT INTO championship_sums (event_id, kind, number, points, games, at_version)
+    SELECT p.event_id, 'qualifying', p.number, 0, 0, 0 FROM championship_players p
+    WHERE NOT EXISTS (SELECT 1 FROM championship_sums s WHERE s.event_id = p.event_id AND
+                      s.kind = 'qualifying' AND s.number = p.number);
+UPDATE championship_sums SET
+    lot = (SELECT p.lot FROM championship_players p WHERE p.event_id =
+           championship_sums.event_id AND p.number = championship_sums.number),
+    withdrawn = COALESCE((SELECT p.withdrawn_at IS NOT NULL FROM championship_players p
+                          WHERE p.event_id = championship_sums.event_id AND
+                          p.number = championship_sums.number), 0);
 DROP INDEX championship_sums_by_result;
 CREATE INDEX championship_sums_in_order ON championship_sums
     (event_id, kind, withdrawn, result, points, games DESC, lot IS NULL, lot, number, entry);
-UPDATE championship_events SET sums_version = NULL;
+CREATE TRIGGER championship_sums_inserted AFTER INSERT ON championship_sums BEGIN
+UPDATE championship_sums SET
+    lot = (SELECT p.lot FROM championship_players p WHERE p.event_id = NEW.event_id AND
+           p.number = NEW.number),
+    withdrawn = COALESCE((SELECT p.withdrawn_at IS NOT NULL FROM championship_players p
+                          WHERE p.event_id = NEW.event_id AND p.number = NEW.number), 0)
+    WHERE event_id = NEW.event_id AND kind = NEW.kind AND number = NEW.number;
+END;
+CREATE TRIGGER championship_players_standing AFTER UPDATE OF lot, withdrawn_at
+    ON championship_players BEGIN
+UPDATE championship_sums SET lot = NEW.lot, withdrawn = NEW.withdrawn_at IS NOT NULL
+    WHERE event_id = NEW.event_id AND number = NEW.number;
+END;
+CREATE TRIGGER championship_sums_moved AFTER UPDATE OF points, games ON championship_sums
+    WHEN NEW.entry IS OLD.entry AND (NEW.points IS NOT OLD.points OR
+                                     NEW.games IS NOT OLD.games) BEGIN
+UPDATE championship_sums SET entry = NULL
+    WHERE event_id = NEW.event_id AND kind = NEW.kind AND number = NEW.number;
+END;
 """
+
+#: The version from which the sums keep their entries (`_V7`).
+_ENTRIES_STEP = 7
 
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
@@ -312,8 +347,13 @@ class ChampionshipStore:
             return schema.version_of(conn, PART)
 
     def migrate(self) -> None:
-        """Bring the championship's tables up to date (creating them for the first event)."""
+        """Bring the championship's tables up to date (creating them for the first event),
+        and write the standings' entries a file brought past step 7 lacks."""
+        before = self.schema_version()
         schema.migrate(self.store, PART)
+        if 0 < before < _ENTRIES_STEP:
+            with self.store.transaction() as conn:
+                sums.fill_entries(conn)
 
     def missing_tables(self) -> list[str]:
         """The championship's tables its schema version should have and the file has not (a
@@ -533,23 +573,15 @@ class ChampionshipStore:
         return sums.table_deals(conn, event_id, since)
 
     @staticmethod
-    def ordered_lines(conn: sqlite3.Connection, event_id: int, kind: str,
-                      tie_break: Sequence[TieKey]
-                      ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
-        """The ranked players' (number, name, points, games) in the standings' order, and
-        the unranked's by number, as the file keeps them (see `standings_sums.ordered`)."""
-        return sums.ordered(conn, event_id, kind, tie_break)
-
-    @staticmethod
     def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
-                        tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]] | None:
+                        tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]]:
         """The players' entries as `event standings --json` prints them, in order (see
-        `standings_sums.ordered_entries`); None where the file keeps no entries."""
+        `standings_sums.ordered_entries`)."""
         return sums.ordered_entries(conn, event_id, kind, tie_break)
 
     @staticmethod
-    def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
-        return sums.results_astray(conn, event_id)
+    def kept_astray(conn: sqlite3.Connection, event_id: int) -> int:
+        return sums.kept_astray(conn, event_id)
 
     def counted_sums(self, conn: sqlite3.Connection, data: ChampionshipData
                      ) -> tuple[dict[str, Sums], dict[tuple[str, int], int],
@@ -693,6 +725,7 @@ class ChampionshipStore:
         conn.execute("INSERT INTO championship_players (event_id, number, name, folded, "
                      "registered_at) VALUES (?, ?, ?, ?, ?)",
                      (event_id, number, name, name.casefold(), at))
+        sums.player_added(conn, event_id, number)
         ChampionshipStore._reshaped(conn, event_id)
         return int(number)
 
@@ -700,7 +733,6 @@ class ChampionshipStore:
     def withdraw(conn: sqlite3.Connection, event_id: int, number: int, at: str) -> None:
         conn.execute("UPDATE championship_players SET withdrawn_at = ? WHERE event_id = ? AND "
                      "number = ?", (at, event_id, number))
-        sums.players_changed(conn, event_id)
         ChampionshipStore._reshaped(conn, event_id)
 
     @staticmethod
@@ -713,7 +745,6 @@ class ChampionshipStore:
                      (event_id,))
         conn.executemany("UPDATE championship_players SET lot = ? WHERE event_id = ? AND "
                          "number = ?", [(lot, event_id, n) for n, lot in lots.items()])
-        sums.players_changed(conn, event_id)
 
     @staticmethod
     def add_table(conn: sqlite3.Connection, event_id: int, stage: str, table: int,

@@ -111,9 +111,10 @@ def points_from_text(text: str | None) -> dict[int, int] | None:
 def move(conn: sqlite3.Connection, event_id: int, stage: str, table: int, delta: Sums,
          deals: int) -> None:
     """Add a difference to the event's sums and to the table's deal count, and move the
-    version on: the one write every change of the standings goes through. Each moved sum
-    keeps what the kept order and the printed standings need (`_write`) and the version it
-    moved at, so a reader that keeps the standings reads only what moved."""
+    version on: the write every deal, correction, undo, void and restore goes through (a
+    whole count replaces them through `replace_all`). Each moved sum keeps its result, its
+    printed entry (`_write`) and the version it moved at, so a reader that keeps the
+    standings reads only what moved."""
     conn.execute("UPDATE championship_events SET sums_version = sums_version + 1 "
                  "WHERE id = ? AND sums_version IS NOT NULL", (event_id,))
     kind = kind_of(stage)
@@ -136,56 +137,52 @@ def move(conn: sqlite3.Connection, event_id: int, stage: str, table: int, delta:
 
 
 def _write(conn: sqlite3.Connection, event_id: int, kind: str, totals: Sums) -> None:
-    """Write players' sums as they now stand, each with what is kept beside it: its result
-    (points / games, the kept order's key), the player's lot and whether they withdrew
-    (the order's tie-break and who is ranked, copied from `championship_players` so the
-    order is one index walk: `players_changed` copies them again when they change), and
-    the player's entry as `event standings --json` prints it after the rank."""
+    """Write players' sums as they now stand, each with its result (points / games, the
+    kept order's key) and the player's entry as `event standings --json` prints it after the
+    rank. The player's lot and withdrawal beside them are the file's own work (its triggers,
+    `_V7` of the championship's tables), whichever program writes."""
     if not totals:
         return
-    players = _players(conn, event_id, totals)
-    rows = []
-    for n, (p, g) in totals.items():
-        name, lot, withdrawn = players.get(n, (None, None, 0))
-        rows.append((event_id, kind, n, p, g, lot, withdrawn,
-                     None if name is None else entry_body(n, name, p, g)))
+    names = _names(conn, event_id, totals)
     conn.executemany(
         "INSERT INTO championship_sums (event_id, kind, number, points, games, result, "
-        "at_version, lot, withdrawn, entry) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / "
-        f"NULLIF(?5, 0), {_NOW}, ?6, ?7, ?8) ON CONFLICT (event_id, kind, number) DO UPDATE "
-        "SET points = excluded.points, games = excluded.games, result = excluded.result, "
-        "at_version = excluded.at_version, lot = excluded.lot, withdrawn = "
-        "excluded.withdrawn, entry = excluded.entry", rows)
+        "at_version, entry) VALUES (?1, ?2, ?3, ?4, ?5, CAST(?4 AS REAL) / NULLIF(?5, 0), "
+        f"{_NOW}, ?6) ON CONFLICT (event_id, kind, number) DO UPDATE SET points = "
+        "excluded.points, games = excluded.games, result = excluded.result, at_version = "
+        "excluded.at_version, entry = excluded.entry",
+        [(event_id, kind, n, p, g, None if n not in names else entry_body(n, names[n], p, g))
+         for n, (p, g) in totals.items()])
 
 
-def _players(conn: sqlite3.Connection, event_id: int, numbers: Iterable[int]
-             ) -> dict[int, tuple[str, int | None, int]]:
-    """The named players' (name, lot, withdrawn: 0 or 1), by number."""
+def _names(conn: sqlite3.Connection, event_id: int, numbers: Iterable[int]) -> dict[int, str]:
+    """The named players' names, by number."""
     wanted = list(numbers)
-    out: dict[int, tuple[str, int | None, int]] = {}
+    out: dict[int, str] = {}
     for start in range(0, len(wanted), 500):  # within SQLite's count of parameters
         chunk = wanted[start:start + 500]
-        out.update((int(n), (str(name), lot, int(withdrawn))) for n, name, lot, withdrawn in
-                   conn.execute(
-                       "SELECT number, name, lot, withdrawn_at IS NOT NULL FROM "
-                       "championship_players WHERE event_id = ? AND number IN "
-                       f"({','.join('?' * len(chunk))})", (event_id, *chunk)))
+        out.update((int(n), str(name)) for n, name in conn.execute(
+            "SELECT number, name FROM championship_players WHERE event_id = ? AND number IN "
+            f"({','.join('?' * len(chunk))})", (event_id, *chunk)))
     return out
 
 
-def players_changed(conn: sqlite3.Connection, event_id: int) -> None:
-    """A player withdrew, or the lots were drawn (in the caller's transaction): the kept
-    sums take the players' lots and withdrawals again (an organiser's action, so O(players)
-    is fine here). Readers that keep the standings read afresh: the event's shape moved."""
-    conn.execute(
-        f"UPDATE championship_sums SET lot = (SELECT p.lot {_PLAYER}), withdrawn = "
-        f"COALESCE((SELECT p.withdrawn_at IS NOT NULL {_PLAYER}), 0) WHERE event_id = ?",
-        (event_id,))
+def player_added(conn: sqlite3.Connection, event_id: int, number: int) -> None:
+    """A player registered (in the caller's transaction): their qualifying sums start at
+    nothing, kept like any other, so the unranked come from the sums alone."""
+    _write(conn, event_id, QUALIFYING, {number: (0, 0)})
 
 
-#: The player of the `championship_sums` row at hand, in a subquery.
-_PLAYER = ("FROM championship_players p WHERE p.event_id = championship_sums.event_id AND "
-           "p.number = championship_sums.number")
+def fill_entries(conn: sqlite3.Connection) -> None:
+    """Write the entries a sum lacks (the file came from an uno-showdown that did not keep
+    them, or one changed the sums without them): once, after the file is brought up to
+    date. A reader renders a missing entry itself, so this only saves it the work."""
+    rows = conn.execute(
+        "SELECT s.event_id, s.kind, s.number, p.name, s.points, s.games FROM championship_sums "
+        "s JOIN championship_players p ON p.event_id = s.event_id AND p.number = s.number "
+        "WHERE s.entry IS NULL").fetchall()
+    conn.executemany(
+        "UPDATE championship_sums SET entry = ? WHERE event_id = ? AND kind = ? AND number = ?",
+        [(entry_body(n, name, p, g), e, k, n) for e, k, n, name, p, g in rows])
 
 
 def remote_changed(conn: sqlite3.Connection, event_id: int, stage: str, table: int,
@@ -333,8 +330,13 @@ def replace_all(conn: sqlite3.Connection, event_id: int, by_kind: Mapping[str, S
     conn.execute("DELETE FROM championship_game_sums WHERE event_id = ?", (event_id,))
     conn.execute("UPDATE championship_events SET sums_version = COALESCE(sums_version, 0) + 1 "
                  "WHERE id = ?", (event_id,))
+    numbers = [int(n) for (n,) in conn.execute(
+        "SELECT number FROM championship_players WHERE event_id = ?", (event_id,))]
     for kind, kept in by_kind.items():
-        _write(conn, event_id, kind, {n: pg for n, pg in kept.items() if pg[0] or pg[1]})
+        totals = {n: pg for n, pg in kept.items() if pg[0] or pg[1]}
+        if kind == QUALIFYING:  # every player has qualifying sums, at nothing until played
+            totals = {n: totals.get(n, (0, 0)) for n in sorted({*numbers, *totals})}
+        _write(conn, event_id, kind, totals)
     conn.executemany(
         "INSERT INTO championship_table_deals (event_id, stage, table_no, deals, at_version) "
         f"VALUES (?1, ?2, ?3, ?4, {_NOW})",
@@ -358,11 +360,11 @@ def moved_since(conn: sqlite3.Connection, event_id: int, since: int
     return out
 
 
-def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
-    """How many kept sums disagree with what is kept beside them (a file changed by a
-    program that does not keep them): a result that is not points / games, a lot or a
-    withdrawal that is not the player's, an entry that does not print the sums. `event
-    standings --check` counts them."""
+def kept_astray(conn: sqlite3.Connection, event_id: int) -> int:
+    """How many kept sums disagree with what is kept beside them (a file changed by hand,
+    or by a program that does not keep them): a result that is not points / games, a lot or
+    a withdrawal that is not the player's, an entry that does not print the sums (a missing
+    entry is not astray: a reader renders it). `event standings --check` counts them."""
     astray = int(conn.execute(
         "SELECT COUNT(*) FROM championship_sums WHERE event_id = ? AND (result IS NOT "
         f"CAST(points AS REAL) / NULLIF(games, 0) OR lot IS NOT (SELECT p.lot {_PLAYER}) OR "
@@ -371,71 +373,64 @@ def results_astray(conn: sqlite3.Connection, event_id: int) -> int:
     for number, name, points, games, entry in conn.execute(
             "SELECT s.number, p.name, s.points, s.games, s.entry FROM championship_sums s LEFT "
             "JOIN championship_players p ON p.event_id = s.event_id AND p.number = s.number "
-            "WHERE s.event_id = ?", (event_id,)):
-        astray += entry != (None if name is None else entry_body(number, name, points, games))
+            "WHERE s.event_id = ? AND s.entry IS NOT NULL", (event_id,)):
+        astray += name is None or entry != entry_body(number, name, points, games)
     return astray
 
 
+#: The player of the `championship_sums` row at hand, in a subquery.
+_PLAYER = ("FROM championship_players p WHERE p.event_id = championship_sums.event_id AND "
+           "p.number = championship_sums.number")
+
+
 def _order(tie_break: Sequence[TieKey]) -> str:
-    """The standings' order over `championship_sums` (alias s) for the event's tie-break:
-    lowest result first, then the tie-break, then the number (the order of
-    `core.championship.standings.ranked`). `championship_sums_in_order` holds the default
+    """The standings' order over `championship_sums` for the event's tie-break: lowest
+    result first, then the tie-break, then the number (the order of
+    `core.championship.standings.ranked`). A result is the float of points / games, which
+    orders as the exact fraction does while games stay below a million (two results that
+    differ then differ by more than 1e-12, far above a double's rounding); the property
+    test holds the order to `ranked`. `championship_sums_in_order` holds the default
     tie-break's order whole, so the query walks the index; another tie-break sorts only
     the players whose results are equal."""
     ties = []
     for key in tie_break:
         if key is TieKey.POINTS:
-            ties.append("s.points")
+            ties.append("points")
         elif key is TieKey.GAMES:
-            ties.append("s.games DESC")
+            ties.append("games DESC")
         else:
-            ties.append("s.lot IS NULL, s.lot")
-    return ", ".join(["s.result", *ties, "s.number"])
-
-
-#: The ranked: a sum with a result, of a player who did not withdraw (bound: event, kind).
-_RANKED = "s.event_id = ?1 AND s.kind = ?2 AND s.withdrawn = 0 AND s.result IS NOT NULL"
-#: The unranked, by number: withdrawn, or no game yet (bound: event, kind).
-_UNRANKED = ("FROM championship_players p LEFT JOIN championship_sums s ON s.event_id = "
-             "p.event_id AND s.kind = ?2 AND s.number = p.number WHERE p.event_id = ?1 AND "
-             "(p.withdrawn_at IS NOT NULL OR s.result IS NULL) ORDER BY p.number")
-
-
-def ordered(conn: sqlite3.Connection, event_id: int, kind: str, tie_break: Sequence[TieKey]
-            ) -> tuple[list[tuple[int, str, int, int]], list[tuple[int, str, int, int]]]:
-    """Every player's (number, name, points, games) in the standings' order, read from the
-    kept order (`championship_sums_in_order`) instead of sorted in Python: the ranked, and
-    the unranked (withdrawn, or no game yet) by number. A result is the float of points /
-    games, which orders as the exact fraction does while games stay below a million (two
-    results that differ then differ by more than 1e-12, far above a double's rounding);
-    the property test holds it to `ranked`."""
-    ranked = conn.execute(
-        "SELECT s.number, p.name, s.points, s.games FROM championship_sums s JOIN "
-        "championship_players p ON p.event_id = s.event_id AND p.number = s.number WHERE "
-        f"{_RANKED} ORDER BY {_order(tie_break)}", (event_id, kind)).fetchall()
-    rest = conn.execute(
-        f"SELECT p.number, p.name, COALESCE(s.points, 0), COALESCE(s.games, 0) {_UNRANKED}",
-        (event_id, kind)).fetchall()
-    return ranked, rest
+            ties.append("lot IS NULL, lot")
+    return ", ".join(["result", *ties, "number"])
 
 
 def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
-                    tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]] | None:
+                    tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]]:
     """The players' entries as `event standings --json` prints them after the rank
-    (`core.championship.standings_json`): the ranked in the standings' order, read from
-    the index alone, and the unranked by number. A player with no sums yet has no entry
-    kept: it is rendered here. None if an entry is missing from a sum (a file written
-    without them): the caller ranks the players itself."""
-    ranked = [e for (e,) in conn.execute(
-        f"SELECT s.entry FROM championship_sums s WHERE {_RANKED} ORDER BY "
-        f"{_order(tie_break)}", (event_id, kind))]
-    rest = []
-    for entry, number, name, points, games in conn.execute(
-            f"SELECT s.entry, p.number, p.name, COALESCE(s.points, 0), COALESCE(s.games, 0) "
-            f"{_UNRANKED}", (event_id, kind)):
-        if entry is None and (points or games):
-            return None
-        rest.append(entry if entry is not None else entry_body(number, name, 0, 0))
-    if None in ranked:
-        return None
-    return ranked, rest
+    (`core.championship.standings_json`): the ranked (a result, not withdrawn) in the
+    standings' order, walked from the index that holds them; then the unranked by number.
+    Both come from the sums alone; only a player without sums (registered by an
+    uno-showdown that did not start them) is looked up among the players, and only an
+    entry the file lacks is rendered here."""
+    rows = conn.execute(
+        "SELECT entry, number, points, games FROM championship_sums WHERE event_id = ?1 AND "
+        f"kind = ?2 AND withdrawn = 0 AND result IS NOT NULL ORDER BY {_order(tie_break)}",
+        (event_id, kind)).fetchall()
+    rest = conn.execute(
+        "SELECT entry, number, points, games FROM championship_sums WHERE event_id = ?1 AND "
+        "kind = ?2 AND (withdrawn != 0 OR result IS NULL) ORDER BY number",
+        (event_id, kind)).fetchall()
+    players = conn.execute("SELECT COUNT(*) FROM championship_players WHERE event_id = ?",
+                           (event_id,)).fetchone()[0]
+    if players > len(rows) + len(rest):
+        rest = sorted(rest + conn.execute(
+            "SELECT NULL, number, 0, 0 FROM championship_players p WHERE event_id = ?1 AND "
+            "NOT EXISTS (SELECT 1 FROM championship_sums s WHERE s.event_id = ?1 AND s.kind = "
+            "?2 AND s.number = p.number)", (event_id, kind)).fetchall(), key=lambda r: r[1])
+    missing = [r[1] for r in (*rows, *rest) if r[0] is None]
+    names = _names(conn, event_id, missing) if missing else {}
+
+    def entries(found: list[tuple[str | None, int, int, int]]) -> list[str]:
+        return [e if e is not None else entry_body(n, names.get(n, ""), p, g)
+                for e, n, p, g in found]
+
+    return entries(rows), entries(rest)

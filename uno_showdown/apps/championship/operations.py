@@ -297,8 +297,7 @@ class Championship:
         """The qualifying standings' entries as `event standings --json` prints them after
         the rank (`core.championship.standings_json`): the ranked in order (rank 1 first),
         walked from the order the file keeps (`ChampionshipStore.ordered_entries`) instead
-        of ranked here, and the unranked by number. None for an event not summed yet, or
-        a file that keeps no entries."""
+        of ranked here, and the unranked by number. None for an event not summed yet."""
         event_id = self._require()
         with self.events.reading() as conn:
             if self.events.sums_version(conn, event_id) is None:
@@ -374,7 +373,7 @@ class Championship:
             data = self.events.load(conn, event_id)
             kept = self.events.kept_sums(conn, event_id)
             by_kind, table_deals, _games = self.events.counted_sums(conn, data)
-            astray = self.events.results_astray(conn, event_id)
+            astray = self.events.kept_astray(conn, event_id)
         deals = sum(table_deals.values())
         if kept is None:
             return False, deals

@@ -13,19 +13,16 @@ for a player with no sums yet are the same text; the property test holds both to
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from json.encoder import encode_basestring
-from math import gcd
+
+from uno_showdown.core.championship.text import fraction_text
 
 
 def entry_body(number: int, name: str, points: int, games: int) -> str:
     """A player's entry after its rank: the part that changes only when their sums do."""
-    if not games:
-        result = "null"
-    elif points % games:
-        common = gcd(points, games)
-        result = f'"{points // common}/{games // common}"'
-    else:
-        result = f'"{points // games}"'
+    exact = fraction_text(Fraction(points, games)) if games else None
+    result = "null" if exact is None else f'"{exact}"'
     return (f'    "number": {number},\n    "name": {encode_basestring(name)},\n'
             f'    "points": {points},\n    "games": {games},\n    "result": {result}\n  }}')
 
