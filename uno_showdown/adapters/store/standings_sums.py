@@ -411,21 +411,28 @@ def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
     Both come from the sums alone; only a player without sums (registered by an
     uno-showdown that did not start them) is looked up among the players, and only an
     entry the file lacks is rendered here."""
-    rows = conn.execute(
-        "SELECT entry, number, points, games FROM championship_sums WHERE event_id = ?1 AND "
-        f"kind = ?2 AND withdrawn = 0 AND result IS NOT NULL ORDER BY {_order(tie_break)}",
-        (event_id, kind)).fetchall()
+    ranked_where = ("FROM championship_sums WHERE event_id = ?1 AND kind = ?2 AND withdrawn = 0 "
+                    f"AND result IS NOT NULL ORDER BY {_order(tie_break)}")
+    ranked = [e for (e,) in conn.execute(f"SELECT entry {ranked_where}", (event_id, kind))]
+    rows: list[tuple[str | None, int, int, int]] = []
+    if None in ranked:  # the sums of a program that does not write entries
+        rows = conn.execute(f"SELECT entry, number, points, games {ranked_where}",
+                            (event_id, kind)).fetchall()
+    # two ranges of the index (no result yet; withdrawn), put in order here: an ORDER BY
+    # would have SQLite walk every player's sums by number instead
     rest = conn.execute(
         "SELECT entry, number, points, games FROM championship_sums WHERE event_id = ?1 AND "
-        "kind = ?2 AND (withdrawn != 0 OR result IS NULL) ORDER BY number",
-        (event_id, kind)).fetchall()
+        "kind = ?2 AND withdrawn = 0 AND result IS NULL UNION ALL SELECT entry, number, "
+        "points, games FROM championship_sums WHERE event_id = ?1 AND kind = ?2 AND "
+        "withdrawn > 0", (event_id, kind)).fetchall()
     players = conn.execute("SELECT COUNT(*) FROM championship_players WHERE event_id = ?",
                            (event_id,)).fetchone()[0]
-    if players > len(rows) + len(rest):
-        rest = sorted(rest + conn.execute(
+    if players > len(ranked) + len(rest):  # players an older uno-showdown gave no sums
+        rest += conn.execute(
             "SELECT NULL, number, 0, 0 FROM championship_players p WHERE event_id = ?1 AND "
             "NOT EXISTS (SELECT 1 FROM championship_sums s WHERE s.event_id = ?1 AND s.kind = "
-            "?2 AND s.number = p.number)", (event_id, kind)).fetchall(), key=lambda r: r[1])
+            "?2 AND s.number = p.number)", (event_id, kind)).fetchall()
+    rest.sort(key=lambda r: r[1])
     missing = [r[1] for r in (*rows, *rest) if r[0] is None]
     names = _names(conn, event_id, missing) if missing else {}
 
@@ -433,4 +440,4 @@ def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
         return [e if e is not None else entry_body(n, names.get(n, ""), p, g)
                 for e, n, p, g in found]
 
-    return entries(rows), entries(rest)
+    return entries(rows) if rows else ranked, entries(rest)
