@@ -292,14 +292,15 @@ UPDATE championship_sums SET entry = NULL
 END;
 """
 
-#: The version from which the sums keep their entries (`_V7`).
+#: The step from which the sums keep their entries (`_V7`): a file brought past it has them
+#: written once (`ChampionshipStore.migrate`). Fixed, unlike `standings_sums.LAYOUT`.
 _ENTRIES_STEP = 7
 
 #: MIGRATIONS[i] takes the championship's tables from version i to version i + 1.
 MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 SCHEMA_VERSION = len(MIGRATIONS)
 if SCHEMA_VERSION != sums.LAYOUT:
-    raise ImportError("standings_sums.LAYOUT must name the championship's last schema step")
+    raise RuntimeError("standings_sums.LAYOUT must name the championship's last schema step")
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,14 +574,15 @@ class ChampionshipStore:
         return sums.table_deals(conn, event_id, since)
 
     @staticmethod
-    def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
-                        tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]]:
-        """The players' entries as `event standings --json` prints them, in order (see
-        `standings_sums.ordered_entries`)."""
-        return sums.ordered_entries(conn, event_id, kind, tie_break)
+    def ordered_entries(conn: sqlite3.Connection, event_id: int, tie_break: Sequence[TieKey]
+                        ) -> tuple[list[str], list[str]]:
+        """The qualifying players' entries as `event standings --json` prints them, in
+        order (see `standings_sums.ordered_entries`)."""
+        return sums.ordered_entries(conn, event_id, tie_break)
 
     @staticmethod
     def kept_astray(conn: sqlite3.Connection, event_id: int) -> int:
+        """How many kept sums disagree with what is kept beside them (`--check`)."""
         return sums.kept_astray(conn, event_id)
 
     def counted_sums(self, conn: sqlite3.Connection, data: ChampionshipData

@@ -8,12 +8,13 @@ is kept with it, so a change takes back exactly that: a game of the file keeps i
 `championship_game_sums`, a deal reported by a table elsewhere its points in
 `championship_remote_deals`. `championship_table_deals` counts each table's deals.
 
-Beside each player's sums, what reading the standings needs so that it walks one index and
-reads no other row (`championship_sums_in_order`): the result (the order's key), the
-player's lot and withdrawal (the tie-break and who is ranked, copied from the players when
-those change), and the player's entry as `event standings --json` prints it after the rank
-(`core.championship.standings_json`), written with the sums: a deal renders only the
-entries of the players it moved.
+Beside each player's sums, what reading the standings needs so that it walks the sums' own
+index (`championship_sums_in_order`) instead of joining the players: the result (the
+order's key), the player's lot and withdrawal (the tie-break and who is ranked, which the
+file's triggers copy from the players whichever program writes), and the player's entry as
+`event standings --json` prints it after the rank (`core.championship.standings_json`),
+written with the sums: a deal renders only the entries of the players it moved. Every
+player has qualifying sums from registration, at nothing until they play.
 
 `championship_events.sums_version` moves on with every change (NULL: not summed yet, e.g.
 a file that came from an older uno-showdown; the event is then summed once from its deals,
@@ -46,7 +47,8 @@ from uno_showdown.core.championship.standings_json import entry_body
 from uno_showdown.core.table.game import Game
 
 #: The version of the championship's tables whose sums this module writes: the last step of
-#: `adapters.store.championship.MIGRATIONS` (which checks that it is).
+#: `adapters.store.championship.MIGRATIONS` (which refuses to load otherwise), so a new
+#: step moves it too, after checking that what is written here still fits.
 LAYOUT = 7
 
 #: The table that says a file keeps sums (schema 4 of the championship's tables).
@@ -173,9 +175,11 @@ def player_added(conn: sqlite3.Connection, event_id: int, number: int) -> None:
 
 
 def fill_entries(conn: sqlite3.Connection) -> None:
-    """Write the entries a sum lacks (the file came from an uno-showdown that did not keep
-    them, or one changed the sums without them): once, after the file is brought up to
-    date. A reader renders a missing entry itself, so this only saves it the work."""
+    """Write the entries the sums lack, once, after the file is brought past step 7 of the
+    championship's tables (`ChampionshipStore.migrate`). An entry missing later (an older
+    uno-showdown moved the sums, and the file's trigger took the entry back) is rendered by
+    the reader until the player's sums next move or are summed again: slower, never
+    wrong."""
     rows = conn.execute(
         "SELECT s.event_id, s.kind, s.number, p.name, s.points, s.games FROM championship_sums "
         "s JOIN championship_players p ON p.event_id = s.event_id AND p.number = s.number "
@@ -332,7 +336,7 @@ def replace_all(conn: sqlite3.Connection, event_id: int, by_kind: Mapping[str, S
                  "WHERE id = ?", (event_id,))
     numbers = [int(n) for (n,) in conn.execute(
         "SELECT number FROM championship_players WHERE event_id = ?", (event_id,))]
-    for kind, kept in by_kind.items():
+    for kind, kept in {QUALIFYING: {}, **by_kind}.items():
         totals = {n: pg for n, pg in kept.items() if pg[0] or pg[1]}
         if kind == QUALIFYING:  # every player has qualifying sums, at nothing until played
             totals = {n: totals.get(n, (0, 0)) for n in sorted({*numbers, *totals})}
@@ -360,6 +364,11 @@ def moved_since(conn: sqlite3.Connection, event_id: int, since: int
     return out
 
 
+#: The player of the `championship_sums` row at hand, in a subquery.
+_PLAYER = ("FROM championship_players p WHERE p.event_id = championship_sums.event_id AND "
+           "p.number = championship_sums.number")
+
+
 def kept_astray(conn: sqlite3.Connection, event_id: int) -> int:
     """How many kept sums disagree with what is kept beside them (a file changed by hand,
     or by a program that does not keep them): a result that is not points / games, a lot or
@@ -376,11 +385,6 @@ def kept_astray(conn: sqlite3.Connection, event_id: int) -> int:
             "WHERE s.event_id = ? AND s.entry IS NOT NULL", (event_id,)):
         astray += name is None or entry != entry_body(number, name, points, games)
     return astray
-
-
-#: The player of the `championship_sums` row at hand, in a subquery.
-_PLAYER = ("FROM championship_players p WHERE p.event_id = championship_sums.event_id AND "
-           "p.number = championship_sums.number")
 
 
 def _order(tie_break: Sequence[TieKey]) -> str:
@@ -403,14 +407,16 @@ def _order(tie_break: Sequence[TieKey]) -> str:
     return ", ".join(["result", *ties, "number"])
 
 
-def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
-                    tie_break: Sequence[TieKey]) -> tuple[list[str], list[str]]:
-    """The players' entries as `event standings --json` prints them after the rank
-    (`core.championship.standings_json`): the ranked (a result, not withdrawn) in the
-    standings' order, walked from the index that holds them; then the unranked by number.
-    Both come from the sums alone; only a player without sums (registered by an
-    uno-showdown that did not start them) is looked up among the players, and only an
-    entry the file lacks is rendered here."""
+def ordered_entries(conn: sqlite3.Connection, event_id: int, tie_break: Sequence[TieKey]
+                    ) -> tuple[list[str], list[str]]:
+    """The qualifying players' entries as `event standings --json` prints them after the
+    rank (`core.championship.standings_json`): the ranked (a result, not withdrawn) in the
+    standings' order, walked from the index that holds them; then the unranked by number,
+    two ranges of the same index. Beside those, one count of the players: a player the
+    sums lack (an older uno-showdown gave them none, or summed the event again without
+    them) is then looked up among the players; an entry the file lacks is rendered here.
+    (The final's sums keep entries too, as every sum does; nothing prints them this way.)"""
+    kind = QUALIFYING
     ranked_where = ("FROM championship_sums WHERE event_id = ?1 AND kind = ?2 AND withdrawn = 0 "
                     f"AND result IS NOT NULL ORDER BY {_order(tie_break)}")
     ranked = [e for (e,) in conn.execute(f"SELECT entry {ranked_where}", (event_id, kind))]
@@ -427,11 +433,14 @@ def ordered_entries(conn: sqlite3.Connection, event_id: int, kind: str,
         "withdrawn > 0", (event_id, kind)).fetchall()
     players = conn.execute("SELECT COUNT(*) FROM championship_players WHERE event_id = ?",
                            (event_id,)).fetchone()[0]
-    if players > len(ranked) + len(rest):  # players an older uno-showdown gave no sums
-        rest += conn.execute(
-            "SELECT NULL, number, 0, 0 FROM championship_players p WHERE event_id = ?1 AND "
-            "NOT EXISTS (SELECT 1 FROM championship_sums s WHERE s.event_id = ?1 AND s.kind = "
-            "?2 AND s.number = p.number)", (event_id, kind)).fetchall()
+    if players != len(ranked) + len(rest):  # not every player once: the players decide
+        seen = {r[1] for r in rest} | {n for (n,) in conn.execute(
+            f"SELECT number {ranked_where}", (event_id, kind))}
+        rest += [r for r in conn.execute(
+            "SELECT s.entry, p.number, COALESCE(s.points, 0), COALESCE(s.games, 0) FROM "
+            "championship_players p LEFT JOIN championship_sums s ON s.event_id = p.event_id "
+            "AND s.kind = ?2 AND s.number = p.number WHERE p.event_id = ?1", (event_id, kind))
+            if r[1] not in seen]
     rest.sort(key=lambda r: r[1])
     missing = [r[1] for r in (*rows, *rest) if r[0] is None]
     names = _names(conn, event_id, missing) if missing else {}

@@ -303,7 +303,7 @@ class Championship:
             if self.events.sums_version(conn, event_id) is None:
                 return None
             tie_break = self.events.load_settings(conn, event_id).tie_break
-            return self.events.ordered_entries(conn, event_id, QUALIFYING, tie_break)
+            return self.events.ordered_entries(conn, event_id, tie_break)
 
     def _sum_once(self, event_id: int) -> None:
         """Sum an event written before the standings were kept (once, then kept)."""
