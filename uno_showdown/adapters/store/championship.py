@@ -246,7 +246,7 @@ def _tables_triggers() -> str:
 _V6 += _tables_triggers()
 
 # Beside each kept sum, what `event standings --json` and the kept order need, so that reading
-# the standings walks the sums' own index and reads no other row: the player's entry as
+# the standings walks the sums' own index instead of joining the players: the player's entry as
 # printed after the rank (`core.championship.standings_json`, written with the sums), their
 # lot and whether they withdrew. The file's triggers keep the last two equal to the player's
 # and take back an entry whose sums changed without it, whichever program writes (an
