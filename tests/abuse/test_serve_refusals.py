@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 import signal
 import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +17,7 @@ import pytest
 
 from tests.abuse.helpers import cli, dump, refused
 from tests.tables.conftest import free_port, make_event, wait_port
-from tests.tables.serving import ROOT
+from tests.tables.serving import start_serve
 
 
 @pytest.fixture
@@ -96,11 +94,7 @@ def test_every_refusal_is_one_line_before_anything_is_written(
 
 def test_sigterm_stops_serve_as_ctrl_c_does(tmp_path: Path, event_db: Path) -> None:
     broker, web = free_port(), free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db",
-         str(event_db), "--listen", f"127.0.0.1:{broker}", "--web", f"127.0.0.1:{web}",
-         "--lang", "en"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = start_serve(str(event_db), broker, web, tmp_path / "credentials")
     try:
         wait_port(broker, 30)
         wait_port(web, 30)
@@ -130,11 +124,7 @@ def test_a_phone_following_the_page_does_not_hold_up_the_stop(tmp_path: Path,
     import http.client
 
     broker, web = free_port(), free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db",
-         str(event_db), "--listen", f"127.0.0.1:{broker}", "--web", f"127.0.0.1:{web}",
-         "--lang", "en"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    proc = start_serve(str(event_db), broker, web, tmp_path / "credentials")
     phone = http.client.HTTPConnection("127.0.0.1", web, timeout=30)
     try:
         wait_port(broker, 30)
