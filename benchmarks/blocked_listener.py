@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gpio_latency import BenchPin, TimedUnit, pct
 
-from uno_showdown.adapters.units.pinmap import load_pinmap
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.events import (
+from companion.app import CompanionApp
+from hardware.pinmap import load_pinmap
+from showdown.contract.events import (
     CountdownStarted,
     GoShown,
     LaunchFinished,
@@ -47,9 +47,9 @@ from uno_showdown.contract.events import (
     ServiceEvent,
     Side,
 )
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.service.duel_log import DuelLog
-from uno_showdown.service.loop import ShowdownService
+from showdown.duel.engine import DuelConfig
+from showdown.service.duel_log import DuelLog
+from showdown.service.loop import ShowdownService
 
 SETTLE_US = 5_000
 TIE_WINDOW_US = 100

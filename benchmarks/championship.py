@@ -47,14 +47,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from uno_showdown.adapters.store import wallclock
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.record import replace
-from uno_showdown.core.championship.settings import make
-from uno_showdown.core.scoring import MAX_TARGET, Rules
+from championship.core.settings import make
+from championship.desk.operations import Championship
+from companion.app import CompanionApp
+from companion.scoring import MAX_TARGET, Rules
+from companion.store import wallclock
+from companion.store.games import Store
+from showdown.contract.record import replace
+from uno_showdown.commands.cli import main
 
 PLAYERS = 200
 TABLES = 15

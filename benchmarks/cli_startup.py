@@ -1,7 +1,7 @@
 """How long `uno-showdown` takes to start, as whole processes, beside `python -c pass`.
 
 A Pi pays for every module the command line imports before it does anything, so the
-command imports only the subcommand being run (see `uno_showdown/apps/commands/cli.py`).
+command imports only the subcommand being run (see `uno_showdown/commands/cli.py`).
 This program
 starts each command line as a fresh process, several times, in turns (baseline,
 command, baseline, ...) so a machine whose speed drifts treats them alike, and prints

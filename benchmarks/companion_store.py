@@ -25,13 +25,13 @@ from types import MappingProxyType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp, build_hands
-from uno_showdown.contract.events import DuelResult, LaunchPart, Outcome, Side, VerdictGiven
-from uno_showdown.core.scoring import MAX_TARGET, Rules
-from uno_showdown.core.table.game import Game
-from uno_showdown.core.table.records import DuelRow
+from companion.app import CompanionApp, build_hands
+from companion.scoring import MAX_TARGET, Rules
+from companion.store.games import Store
+from companion.table.game import Game
+from companion.table.records import DuelRow
+from showdown.contract.events import DuelResult, LaunchPart, Outcome, Side, VerdictGiven
+from uno_showdown.commands.cli import main
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan"]
 SIZES = (0, 1_000, 10_000)

@@ -40,8 +40,8 @@ CHILD = r"""
 import json, os, resource, sys, threading, time
 t0 = float(sys.argv[1]); idle_s = float(sys.argv[2])
 import pygame
-from uno_showdown.apps.window import window
-from uno_showdown.apps.commands.cli import main
+from uno_showdown.window import window
+from uno_showdown.commands.cli import main
 original = window.TableWindow.render
 report = {}
 def render(self, now_us):
@@ -70,8 +70,8 @@ def frame_times(size: tuple[int, int], frames: int, tmp: Path) -> dict[str, list
     """Milliseconds per loop turn for each scenario at one window size."""
     import pygame
 
-    from tests.emulator.conftest import make_table
-    from uno_showdown.apps.scorekeeper.app import CompanionApp
+    from companion.app import CompanionApp
+    from tests.uno_showdown.emulator.conftest import make_table
 
     app = CompanionApp.open(db_path=tmp / f"bench-{size[0]}.db")
     app.new_game("classic", "winner", ["Ann", "Bob", "Cy"])

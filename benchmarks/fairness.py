@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import random
 
-from uno_showdown.contract.events import Outcome, PaddlePressed, Side
-from uno_showdown.core.duel.engine import Duel, DuelConfig, Load, Start
+from showdown.contract.events import Outcome, PaddlePressed, Side
+from showdown.duel.engine import Duel, DuelConfig, Load, Start
 
 GAPS_MS = (0.05, 0.1, 0.5, 1, 2, 5, 10)
 MAX_JITTER_US = 20_000

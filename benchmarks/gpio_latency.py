@@ -37,9 +37,9 @@ from gpiozero.pins.pi import PiPin
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from uno_showdown.adapters.units.gpio import GpioUnit
-from uno_showdown.adapters.units.pinmap import load_pinmap
-from uno_showdown.contract.events import (
+from hardware.gpio import GpioUnit
+from hardware.pinmap import load_pinmap
+from showdown.contract.events import (
     GoShown,
     LaunchFinished,
     PaddlePressed,
@@ -47,8 +47,8 @@ from uno_showdown.contract.events import (
     Side,
     UnitInput,
 )
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.service.loop import ShowdownService
+from showdown.duel.engine import DuelConfig
+from showdown.service.loop import ShowdownService
 
 SETTLE_US = 5_000  # short, so 1,000 duels run quickly; it is subtracted anyway
 TIE_WINDOW_US = 100

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from uno_showdown.apps.scorekeeper.app import CompanionApp
+from companion.app import CompanionApp
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan"]
 

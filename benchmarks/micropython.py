@@ -34,12 +34,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from firmware_host.wire import codec as P
 from tests.hil.conftest import FAST, open_table
 from tests.micropython.runner import BoardDriver, MicroPython, MicroPythonUnavailable, boot_heap
 from tests.micropython.test_duels import play
 from tests.micropython.test_heap import BOOT_BUDGET, PEAK_BUDGET, PICO_HEAP
 from tests.pico.emulated_pico import EmulatedPico, PicoUnavailable, find_fixtures
-from uno_showdown.core.board import codec as P
 
 #: the emulated Pico's duels and their baseline's: short, one card, a long response time
 HEAP_DUEL = replace(FAST, response_timeout_us=2_000_000)
@@ -142,9 +142,9 @@ def _virtual_duels_per_minute(duels: int) -> float:
     """The baseline: the same duels on the virtual board (fw_core under CPython)."""
     import tempfile
 
+    from firmware_host.virtual.mcu import VirtualMCU
     from tests.hil.conftest import open_table
     from tests.hil.test_duels import _launch_done, _play
-    from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
 
     with tempfile.TemporaryDirectory() as tmp, VirtualMCU(Path(tmp) / "board") as mcu, \
             open_table(mcu.port, HEAP_DUEL) as table:

@@ -40,12 +40,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from uno_showdown.adapters.board.link import WRITE_TIMEOUT_S, BoardLink, BoardReport, LinkReport
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.contract.events import Outcome, PaddlePressed, Side
-from uno_showdown.core.board import codec as P
-from uno_showdown.core.board.clock import BoardClock
-from uno_showdown.core.duel.engine import Duel, DuelConfig, Load, Start
+from firmware_host.host.link import WRITE_TIMEOUT_S, BoardLink, BoardReport, LinkReport
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from firmware_host.wire.board_clock import BoardClock
+from showdown.contract.events import Outcome, PaddlePressed, Side
+from showdown.duel.engine import Duel, DuelConfig, Load, Start
 
 GAPS_MS = (0.05, 0.1, 0.5, 1, 2, 5, 10)
 COUNTDOWN_US = 3_000_000

@@ -54,16 +54,16 @@ sys.path.insert(0, str(ROOT))
 
 import paho.mqtt.client as mqtt  # noqa: E402
 
-from uno_showdown.adapters.broker.credentials import read_credentials  # noqa: E402
-from uno_showdown.adapters.broker.link import BrokerAddress  # noqa: E402
-from uno_showdown.adapters.store.games import Store  # noqa: E402
-from uno_showdown.adapters.store.table_file import TableFile  # noqa: E402
-from uno_showdown.apps.championship.operations import Championship  # noqa: E402
-from uno_showdown.apps.championship.table_agent import TableAgent  # noqa: E402
-from uno_showdown.apps.scorekeeper.app import CompanionApp  # noqa: E402
-from uno_showdown.core.championship import messages as wire  # noqa: E402
-from uno_showdown.core.championship.page_state import apply_patch  # noqa: E402
-from uno_showdown.core.championship.settings import Settings  # noqa: E402
+from championship.broker.credentials import read_credentials  # noqa: E402
+from championship.broker.link import BrokerAddress  # noqa: E402
+from championship.core import messages as wire  # noqa: E402
+from championship.core.page_state import apply_patch  # noqa: E402
+from championship.core.settings import Settings  # noqa: E402
+from championship.desk.operations import Championship  # noqa: E402
+from championship.desk.table_agent import TableAgent  # noqa: E402
+from championship.store.table_file import TableFile  # noqa: E402
+from companion.app import CompanionApp  # noqa: E402
+from companion.store.games import Store  # noqa: E402
 
 MOSQUITTO = shutil.which("mosquitto") or (
     "/usr/sbin/mosquitto" if os.path.exists("/usr/sbin/mosquitto") else None)
@@ -318,7 +318,7 @@ def run_one(broker: str, tables: int, speed: float, tmp: Path, *, loaded: bool =
         champ.start()
     mport, wport = free_port(), free_port()
     folder = tmp / "creds"
-    args = [sys.executable, "-m", "uno_showdown.apps.commands.cli", "event", "serve", "--db", db,
+    args = [sys.executable, "-m", "uno_showdown.commands.cli", "event", "serve", "--db", db,
             "--web", f"127.0.0.1:{wport}", "--credentials-dir", str(folder)]
     args += (["--listen", f"127.0.0.1:{mport}"] if broker == "amqtt"
              else ["--broker", f"mqtt://127.0.0.1:{mport}"])

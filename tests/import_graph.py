@@ -27,13 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE = "uno_showdown"
-CODEC = "uno_showdown.core.board.codec"
-FIRMWARE = "uno_showdown.firmware"
+CODEC = "firmware_host.wire.codec"
+FIRMWARE = "firmware_host.firmware"
 #: The command line: parsers and `main`, on top of everything.
-COMMAND_LINE = ("uno_showdown.apps.commands", "uno_showdown.__main__")
+COMMAND_LINE = ("uno_showdown.commands", "uno_showdown.__main__")
 #: Besides the applications, the one module that installs signal handlers: the table's (it
 #: stops the motor before the process ends).
-SIGNAL_OWNERS = ("uno_showdown.adapters.units.stop_signals",)
+SIGNAL_OWNERS = ("hardware.stop_signals",)
 #: Modules MicroPython has that CPython lacks (the firmware may use them).
 MICROPYTHON_MODULES = frozenset({
     "machine", "micropython", "rp2", "utime", "uselect", "ustruct", "usys", "uos", "ujson",
@@ -448,7 +448,7 @@ RULES: tuple[Rule, ...] = (
         lambda m, t: t.layer_of(m) != "apps" and not within(m, *SIGNAL_OWNERS),
         lambda i, t: i.target == "signal",
         "one place owns SIGTERM, SIGINT and SIGHUP: the program that runs the process (for "
-        "the table, through adapters.units.stop_signals, which stops the motor first); "
+        "the table, through hardware.stop_signals, which stops the motor first); "
         "adapters and libraries only offer close()",
     ),
 )

@@ -14,11 +14,10 @@ from collections.abc import Sized
 
 import pytest
 
-from tests.profiles import scale
-from uno_showdown.adapters.store.duels import REMEMBERED
-from uno_showdown.adapters.units.fake import FakeUnit
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.events import (
+from companion.app import CompanionApp
+from companion.store.duels import REMEMBERED
+from hardware.fake import FakeUnit
+from showdown.contract.events import (
     DuelResult,
     LaunchPart,
     Outcome,
@@ -30,9 +29,10 @@ from uno_showdown.contract.events import (
     VerdictContested,
     VerdictGiven,
 )
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.service.dispatch import FEED_LIMIT
-from uno_showdown.service.loop import RESULTS_KEPT, ShowdownService
+from showdown.duel.engine import DuelConfig
+from showdown.service.dispatch import FEED_LIMIT
+from showdown.service.loop import RESULTS_KEPT, ShowdownService
+from tests.profiles import scale
 
 DUELS = scale(3 * RESULTS_KEPT, 100_000)
 #: A quick table: 1 ms countdowns and timeouts, a launch of 1 ms.
@@ -120,7 +120,7 @@ def test_the_recorder_remembers_a_fixed_number_of_duels(tmp_path) -> None:
 
 
 def test_a_listener_that_never_returns_holds_at_most_a_feed_of_events() -> None:
-    from uno_showdown.service.dispatch import EventFeed
+    from showdown.service.dispatch import EventFeed
 
     feed = EventFeed("stuck", limit=100)
     for n in range(1_000):

@@ -8,8 +8,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from companion.touch import theme
 from tools import championship_screenshots as shots
-from uno_showdown.apps.touch import theme
 
 
 def drawn(name: str, folder: Path) -> Path:

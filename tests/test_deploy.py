@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.apps.commands.cli import build_parser
-from uno_showdown.apps.headless import duel_socket
+from uno_showdown.commands.cli import build_parser
+from uno_showdown.headless import duel_socket
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"
@@ -112,8 +112,8 @@ def test_the_serial_service_waits_for_a_board_rather_than_giving_up() -> None:
     bad option) exits, and restarting that over and over would not help."""
     import argparse
 
-    from uno_showdown.adapters.board.link import find_board
-    from uno_showdown.adapters.units import board_unit as serial_unit
+    from firmware_host.host.link import find_board
+    from hardware import serial_unit as serial_unit
 
     unit = DEPLOY / "uno-showdown-serial.service"
     argv = exec_args(unit)

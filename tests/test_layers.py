@@ -153,10 +153,10 @@ def test_loading_the_score_keeper_loads_no_unit_no_engine_and_no_screen() -> Non
 
 
 def test_the_lazy_scoring_package_shows_the_checker_every_module_it_loads() -> None:
-    """`core.scoring` loads a name's module when first asked for, by a name the import
+    """`companion.scoring` loads a name's module when first asked for, by a name the import
     checker cannot read; each such module is also imported for type checking, which the
     checker does read, so no layering rule is dodged by making a package lazy."""
-    import uno_showdown.core.scoring as scoring
+    import companion.scoring as scoring
 
     found = {i.target for i in graph.imports(ROOT) if i.importer == f"{U}.core.scoring"}
     assert set(scoring._HOME.values()) <= found

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.screen.test_every_state import PAGES
+from tests.companion.screen.test_every_state import PAGES
 from tools import page_screenshots, screenshots
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -60,7 +60,7 @@ def test_the_committed_mo_is_what_babel_compiles(lang: str, domain: str) -> None
 
 
 def test_the_english_catalog_says_each_message_as_written() -> None:
-    """...so the core does not read it (`contract.i18n._catalog`): English reads the same
+    """...so the core does not read it (`showdown.contract.i18n._catalog`): English reads the same
     without it, plurals included."""
     catalog = tr.read("en", "uno_showdown")
     for message in STRINGS["uno_showdown"]:
@@ -84,7 +84,7 @@ def test_plural_forms_follow_each_language() -> None:
 def test_the_screens_font_has_every_letter(lang: str, domain: str) -> None:
     import pygame
 
-    from uno_showdown.apps.touch import theme
+    from companion.touch import theme
 
     pygame.font.init()
     catalog = tr.read(lang, domain)

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING
 from tools.page_screenshots import ARGS, chromium, names
 
 if TYPE_CHECKING:
-    from uno_showdown.apps.director.screen import DirectorScreen
-    from uno_showdown.core.championship.snapshot import Snapshot
+    from championship.core.snapshot import Snapshot
+    from championship.screen.screen import DirectorScreen
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "docs" / "screenshots"
@@ -76,7 +76,7 @@ class Evening:
     rng: random.Random
 
     def act(self, action: Callable[..., object]) -> None:
-        from uno_showdown.apps.championship.operations import Championship
+        from championship.desk.operations import Championship
 
         with Championship.open(self.db, clock=self.clock) as champ:
             action(champ)
@@ -85,9 +85,9 @@ class Evening:
         """Every table of `stage` records the deals it finishes from now until `until_us`:
         each deal takes four to six minutes, and a table plays its deal in progress to the end after
         the time is up (then it is done)."""
+        from championship.desk.operations import Championship
+        from companion.app import CompanionApp
         from tests.championship.conftest import deal_hands
-        from uno_showdown.apps.championship.operations import Championship
-        from uno_showdown.apps.scorekeeper.app import CompanionApp
 
         with Championship.open(self.db, clock=self.clock) as champ:
             snap = champ.snapshot()
@@ -117,7 +117,7 @@ class Evening:
     def expect(self, moment: str, shows: Callable[[Snapshot], bool], what: str) -> None:
         """Refuse to draw a picture of something the program did not do: the caption in the
         docs says `what` of this moment."""
-        from uno_showdown.apps.championship.operations import Championship
+        from championship.desk.operations import Championship
 
         with Championship.open(self.db, clock=self.clock) as champ:
             if not shows(champ.snapshot()):
@@ -126,9 +126,9 @@ class Evening:
 
 #: The moments of the evening, in order, and what happens to reach each one.
 def _steps() -> list[tuple[str, Callable[[Evening], None]]]:
-    from uno_showdown.core.championship.clock import FINAL, Status
-    from uno_showdown.core.championship.settings import make
-    from uno_showdown.core.table.timebox import Phase
+    from championship.core.clock import FINAL, Status
+    from championship.core.settings import make
+    from companion.table.timebox import Phase
 
     def create(e: Evening) -> None:
         e.clock.now_us = at("18:30")
@@ -186,7 +186,7 @@ def _steps() -> list[tuple[str, Callable[[Evening], None]]]:
 
 def evening(folder: Path, name: str, moment: str) -> Evening:
     """A fresh games file for the picture `name`, the evening played up to `moment`."""
-    from uno_showdown.adapters.store.games import Store
+    from companion.store.games import Store
 
     db = folder / f"{name}.db"
     db.unlink(missing_ok=True)
@@ -207,7 +207,7 @@ def evening(folder: Path, name: str, moment: str) -> Evening:
 @contextmanager
 def _utc_and_sim_clock(clock: Clock) -> Iterator[None]:
     """Times as the docs print them (UTC), and the program's wall clock on the evening's."""
-    from uno_showdown.adapters.store import wallclock
+    from companion.store import wallclock
 
     old_tz, old_now = os.environ.get("TZ"), wallclock.now
     os.environ["TZ"] = "UTC"
@@ -228,8 +228,8 @@ def _director(e: Evening, shot: ChampionshipShot, path: Path) -> None:
     """The director's screen on the tab `shot.view` names ("director: TAB[: what's done]")."""
     import pygame
 
-    from uno_showdown.apps.championship.operations import Championship
-    from uno_showdown.apps.director.screen import DirectorScreen
+    from championship.desk.operations import Championship
+    from championship.screen.screen import DirectorScreen
 
     tab = shot.view.split(": ")[1]
     with Championship.open(e.db, clock=e.clock, lang=shot.lang) as champ:
@@ -260,9 +260,9 @@ def _table(e: Evening, shot: ChampionshipShot, path: Path) -> None:
     """Table 1's screen (the score keeper opened on its flight 1 game), on its standings."""
     import pygame
 
-    from uno_showdown.apps.championship.operations import Championship
-    from uno_showdown.apps.scorekeeper.app import CompanionApp
-    from uno_showdown.apps.screen.screen import CompanionScreen
+    from championship.desk.operations import Championship
+    from companion.app import CompanionApp
+    from companion.screen.screen import CompanionScreen
 
     with Championship.open(e.db, clock=e.clock) as champ:
         game_id = champ.snapshot().stage_tables("flight-1")[0].game_id
@@ -279,8 +279,8 @@ def _sheet(e: Evening, shot: ChampionshipShot, path: Path) -> None:
     """The results sheet `event results --html` writes, in headless Chromium."""
     from playwright.sync_api import sync_playwright
 
-    from uno_showdown.apps.championship.operations import Championship
-    from uno_showdown.apps.championship.sheet import results_sheet
+    from championship.desk.operations import Championship
+    from championship.desk.sheet import results_sheet
 
     with Championship.open(e.db, clock=e.clock, lang=shot.lang) as champ:
         html = results_sheet(champ.snapshot())
@@ -310,7 +310,7 @@ class ChampionshipShot:
         save the picture in `out`."""
         import pygame
 
-        from uno_showdown.contract.i18n import set_language
+        from showdown.contract.i18n import set_language
 
         pygame.font.init()
         set_language(self.lang)

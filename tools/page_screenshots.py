@@ -5,7 +5,8 @@ or the seed's 23 for the phone), its page document as `event serve` makes it
 
     python -m tools.page_screenshots              # writes docs/screenshots/many-tables-page-*.png
 
-`tests/tables/test_web_layout.py` opens the same pages at every size it checks, so what the
+`tests/championship/tables/test_web_layout.py` opens the same pages at every size it checks, so what
+the
 docs show is what the tests measured.
 """
 
@@ -22,12 +23,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.i18n import set_language
-from uno_showdown.core.championship.clock import FINAL
-from uno_showdown.core.championship.page_state import page_state
-from uno_showdown.core.championship.settings import Settings
+from championship.core.clock import FINAL
+from championship.core.page_state import page_state
+from championship.core.settings import Settings
+from championship.desk.operations import Championship
+from companion.app import CompanionApp
+from showdown.contract.i18n import set_language
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "docs" / "screenshots"
@@ -111,7 +112,7 @@ def demo_state(players: int = 200, *, over: bool = False, lang: str = "en") -> d
 
 
 def page_html(lang: str = "en") -> str:
-    page = resources.files("uno_showdown.apps.web").joinpath("page.html").read_text("utf-8")
+    page = resources.files("championship.web").joinpath("page.html").read_text("utf-8")
     return page.replace("{{lang}}", lang)
 
 

@@ -2,7 +2,7 @@
 
 Each picture in docs/screenshots/ is listed in `SHOTS` with the state it shows: a game built
 through the score keeper (`CompanionApp`), the view reached as a finger would (the same
-steps the layout tests take, `tests/screen/test_every_state.py`), drawn with SDL's dummy
+steps the layout tests take, `tests/companion/screen/test_every_state.py`), drawn with SDL's dummy
 driver and saved as PNG. A duel a picture shows is played through the real service: on
 the in-memory unit (`simulate`'s) for the Duels view, with a press that reaches the table
 late or a launch the board never confirms. The emulator's pictures are its whole window at
@@ -49,7 +49,7 @@ class Shot:
 
     name: str
     build: Callable[..., None]  # (app) -> None: the game as the picture shows it
-    view: str  # a page of `tests.screen.test_every_state.PAGES`, by name
+    view: str  # a page of `tests.companion.screen.test_every_state.PAGES`, by name
     lang: str = "en"
     size: tuple[int, int] = PI
 
@@ -63,8 +63,8 @@ def no_game(app: Any) -> None:
 
 def three_rounds(app: Any) -> None:
     """A Showdown game of five, three rounds in, with duels played."""
-    from tests.screen.test_every_state import _duel
-    from uno_showdown.contract.events import Outcome, Side
+    from showdown.contract.events import Outcome, Side
+    from tests.companion.screen.test_every_state import _duel
 
     app.new_game("showdown", "winner", PLAYERS)
     app.record_round("Carla", hands={"Anna": ["r5", "gskip"], "Bob": ["wild"],
@@ -147,10 +147,10 @@ def play_duels(app: Any, duels: list[Duel]) -> None:
     failed launch is the service's own, on a clock moved by the unit, the same every run."""
     import random
 
-    from uno_showdown.adapters.units.fake import FakeUnit
-    from uno_showdown.contract.events import PaddlePressed, Side, TimerPressed, UnitFault
-    from uno_showdown.core.duel.engine import DuelConfig
-    from uno_showdown.service.loop import ShowdownService
+    from hardware.fake import FakeUnit
+    from showdown.contract.events import PaddlePressed, Side, TimerPressed, UnitFault
+    from showdown.duel.engine import DuelConfig
+    from showdown.service.loop import ShowdownService
 
     countdown = 1_000_000
     unit = FakeUnit()
@@ -244,7 +244,7 @@ VIEWS_WITHOUT_A_PICTURE = {
 def extra_pages() -> list:
     """Views reached with other taps than the layout tests': a Reverse turned up first, the
     scoring variants' choices and entries."""
-    from tests.screen.test_every_state import Page, _new_game_page, _table, _tap
+    from tests.companion.screen.test_every_state import Page, _new_game_page, _table, _tap
 
     def round_entry(*keys: str) -> Callable[[Any], bool]:
         def reach(screen: Any) -> bool:
@@ -269,10 +269,10 @@ def draw_companion(shot: Shot, folder: Path) -> None:
     """Build `shot`'s game in a scratch games file, reach its view, save the screen."""
     import pygame
 
-    from tests.screen.test_every_state import PAGES
-    from uno_showdown.apps.scorekeeper.app import CompanionApp
-    from uno_showdown.apps.screen.screen import CompanionScreen
-    from uno_showdown.contract.i18n import set_language
+    from companion.app import CompanionApp
+    from companion.screen.screen import CompanionScreen
+    from showdown.contract.i18n import set_language
+    from tests.companion.screen.test_every_state import PAGES
 
     pygame.font.init()
     set_language(shot.lang)
@@ -300,10 +300,10 @@ def draw_emulator(folder: Path) -> list[str]:
     """The emulator's pictures, one duel played on a hand-moved clock."""
     import pygame
 
-    from tests.emulator.conftest import COUNTDOWN_US, make_table
-    from uno_showdown.apps.scorekeeper.app import CompanionApp
-    from uno_showdown.contract.events import GoShown, Side
-    from uno_showdown.contract.i18n import set_language
+    from companion.app import CompanionApp
+    from showdown.contract.events import GoShown, Side
+    from showdown.contract.i18n import set_language
+    from tests.uno_showdown.emulator.conftest import COUNTDOWN_US, make_table
 
     set_language("en")
     app = CompanionApp.open(folder / "emulator.db", lang="en")
@@ -402,7 +402,9 @@ def main(argv: list[str]) -> int:
     wanted = set(argv)
     # The service logs a late press and a failed launch as warnings, as it would at a
     # table; here they are a picture's script, not news.
-    logging.getLogger("uno_showdown").setLevel(logging.ERROR)
+    for part in ("showdown", "firmware_host", "hardware", "companion", "championship",
+                 "uno_showdown"):
+        logging.getLogger(part).setLevel(logging.ERROR)
     OUT.mkdir(parents=True, exist_ok=True)
     made: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:

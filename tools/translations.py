@@ -1,10 +1,10 @@
 """The gettext catalogs, kept with Babel: which strings each domain has, and the `.mo` files.
 
-Three domains, each with a `.po` per language under `uno_showdown/locale/`:
+Three domains, each with a `.po` per language in the `locale/` folder of the part it belongs to:
 
-* `uno_showdown`: the core's and the commands' words (`contract.i18n`);
-* `companion_screen`: the touch screen's (`apps.touch.i18n`);
-* `championship`: the organiser's side (`core.championship.i18n`).
+* `uno_showdown`: the core's and the commands' words (`showdown.contract.i18n`);
+* `companion_screen`: the touch screen's (`companion.touch.i18n`);
+* `championship`: the organiser's side (`championship.core.i18n`).
 
 A module's strings belong to the domain whose `_` it imports, so the domains need no list of
 files to keep up to date. Babel reads the strings (`extract`) and writes the `.mo` files.
@@ -30,14 +30,14 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_python
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "uno_showdown"
-LOCALE_DIR = PACKAGE / "locale"
+#: The top-level packages whose modules may mark strings.
+PACKAGES = ("showdown", "firmware_host", "hardware", "companion", "championship", "uno_showdown")
 LANGUAGES = ("en", "ru", "uk", "hy")
 #: domain -> the module whose `_` marks its strings
 DOMAINS = {
-    "uno_showdown": "uno_showdown.contract.i18n",
-    "companion_screen": "uno_showdown.apps.touch.i18n",
-    "championship": "uno_showdown.core.championship.i18n",
+    "uno_showdown": "showdown.contract.i18n",
+    "companion_screen": "companion.touch.i18n",
+    "championship": "championship.core.i18n",
 }
 #: Babel's keywords: `_`, `N_` and `gettext_` take the message, `ngettext` singular and plural.
 KEYWORDS = {"_": None, "N_": None, "gettext_": None, "ngettext": (1, 2)}
@@ -67,7 +67,8 @@ def domain_of(path: Path) -> str | None:
 
 
 def sources(domain: str) -> list[Path]:
-    return [p for p in sorted(PACKAGE.rglob("*.py")) if domain_of(p) == domain]
+    return [p for top in PACKAGES for p in sorted((ROOT / top).rglob("*.py"))
+            if domain_of(p) == domain]
 
 
 def strings(domain: str) -> list[str | tuple[str, str]]:
@@ -86,8 +87,13 @@ def strings(domain: str) -> list[str | tuple[str, str]]:
     return list(seen)
 
 
+def locale_dir(domain: str) -> Path:
+    """The `locale/` folder of the part whose i18n module defines `domain`."""
+    return ROOT / DOMAINS[domain].split(".")[0] / "locale"
+
+
 def po_path(lang: str, domain: str) -> Path:
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po"
+    return locale_dir(domain) / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
 def read(lang: str, domain: str) -> Catalog:

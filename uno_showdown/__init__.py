@@ -1,19 +1,18 @@
 """uno-showdown: a Raspberry Pi as the electronics of an UNO Showdown table, its score keeper,
 and the organiser's desk of a bar championship.
 
-The package is built in layers, bottom to top (`layers.toml` at the top of the repository
-says which module is in which, and a test holds every import to it; docs/architecture.md
-says it in words):
+This package is the thin composition on top of the parts, which sit beside it at the top of
+the repository (docs/architecture.md draws them and their arrows; `layers.toml` holds every
+import to them):
 
-* `contract`: what everybody speaks: sides, unit inputs, verdicts, the service's events,
-  the unit's interface, the errors, the catalogs' lookup. Standard library only.
-* `core`: the pure cores: the duel engine, the codecs, the cards, scoring, the table's rules
-  and the championship's sums. No I/O and no clock.
-* `firmware`: the Pico's own program (MicroPython), beside the codec it shares.
-* `service`: the one loop that owns time, its dispatch and its duel log.
-* `adapters`: the edges: units, the Pico's link, the stores on SQLite, the broker.
-* `apps`: what a person runs: the commands, the windows and screens, the headless table,
-  the director, the live page.
+* `showdown`: the unit's brain and the service that drives it;
+* `firmware_host`: the Pico's firmware and the host's side of its wire;
+* `hardware`: the units (gpiozero, the Pico on serial, the emulated unit, the fake);
+* `companion`: the table's score keeper;
+* `championship`: the organiser's side of a bar championship.
+
+Here: the `uno-showdown` command line (`commands`), the desktop window that shows the unit
+beside the companion (`window`) and the headless table (`headless`).
 """
 
 #: The version of uno-showdown, read by the packaging (pyproject.toml) and `--version`.

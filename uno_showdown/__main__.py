@@ -2,6 +2,6 @@
 
 import sys
 
-from uno_showdown.apps.commands.cli import main
+from uno_showdown.commands.cli import main
 
 sys.exit(main())

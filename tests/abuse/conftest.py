@@ -1,4 +1,4 @@
 """The loopback championship of tests/tables (a broker of each kind, a director, tables),
 for the hostile tests of the broker and the wire."""
 
-from tests.tables.conftest import amqtt_cluster, cluster  # noqa: F401 (fixtures)
+from tests.championship.tables.conftest import amqtt_cluster, cluster  # noqa: F401 (fixtures)

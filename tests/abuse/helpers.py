@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.apps.commands.cli import main
+from uno_showdown.commands.cli import main
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

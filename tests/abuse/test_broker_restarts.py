@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.tables.conftest import Cluster, eventually
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.table_file import TableFile
-from uno_showdown.apps.championship.operations import Championship
+from championship.desk.operations import Championship
+from championship.store.table_file import TableFile
+from companion.store.games import Store
+from tests.championship.tables.conftest import Cluster, eventually
 
 RESTARTS = 6
 

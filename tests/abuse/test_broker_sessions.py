@@ -16,11 +16,11 @@ import threading
 
 import pytest
 
-from tests.tables.conftest import Cluster, eventually
-from uno_showdown.adapters.broker import guarded
-from uno_showdown.adapters.broker.guarded import CONNECT_TIMEOUT_S, MAX_PACKET
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.championship.operations import Championship
+from championship.broker import guarded
+from championship.broker.guarded import CONNECT_TIMEOUT_S, MAX_PACKET
+from championship.desk.operations import Championship
+from companion.store.games import Store
+from tests.championship.tables.conftest import Cluster, eventually
 
 
 def _string(text: str | bytes) -> bytes:
@@ -216,6 +216,6 @@ def test_a_table_reads_only_its_own_topics_retained_ones_included(cluster: Clust
 
 
 def wire_topics(c: Cluster, n: int) -> list[str]:
-    from uno_showdown.core.championship import messages as wire
+    from championship.core import messages as wire
 
     return [wire.down_topic(c.event_id, n), wire.ack_topic(c.event_id, n)]

@@ -1,6 +1,7 @@
 """Every subcommand, every option and argument, with values a hostile tester types.
 
-Run in-process through `apps.commands.cli.main` (fast: about two thousand calls), the CLI must
+Run in-process through `uno_showdown.commands.cli.main` (fast: about two thousand calls), the CLI
+must
 never let an exception out: it exits 0 (the value was fine) or 2 with exactly one line on
 standard error. The few things that would otherwise start a table for good are cut short
 right after every option was checked: the headless loop of `run`, the window of
@@ -27,10 +28,10 @@ import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from tests.tables.conftest import free_port
-from uno_showdown.apps.commands import cli
-from uno_showdown.apps.commands.cli import build_parser, main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
+from companion.app import CompanionApp
+from tests.championship.tables.conftest import free_port
+from uno_showdown.commands import cli
+from uno_showdown.commands.cli import build_parser, main
 
 #: What a hostile tester types where a value goes: empty, blank, signs, not-a-number,
 #: infinities, absurd sizes, other bases and separators, Unicode digits, NUL and escape
@@ -193,22 +194,21 @@ def _refuse_to_serve(self: object, *args: object, **kwargs: object) -> None:
 def _cut_short(monkeypatch: pytest.MonkeyPatch) -> None:
     """What would run for good is stopped right after every option was checked."""
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    monkeypatch.setattr("uno_showdown.apps.commands.cli.build_parser", cached_parser)
-    monkeypatch.setattr("uno_showdown.apps.commands.run.run_headless", lambda *a, **k: 0)
-    monkeypatch.setattr("uno_showdown.apps.screen.screen.run_companion", lambda *a, **k: 0)
-    monkeypatch.setattr("uno_showdown.apps.director.screen.run_director", lambda *a, **k: 0)
-    monkeypatch.setattr("uno_showdown.adapters.units.gpio_selftest.run_selftest", lambda *a, **k: 0)
-    apps = "uno_showdown.apps"
-    for serving in (f"{apps}.championship.serve.Served.start",  # the broker and the web page
-                    f"{apps}.championship.table_agent.TableAgent.start",  # a table's link to it
-                    "uno_showdown.adapters.board.virtual.mcu.VirtualMCU.start"):  # the board's pty
+    monkeypatch.setattr("uno_showdown.commands.cli.build_parser", cached_parser)
+    monkeypatch.setattr("uno_showdown.commands.run.run_headless", lambda *a, **k: 0)
+    monkeypatch.setattr("companion.screen.screen.run_companion", lambda *a, **k: 0)
+    monkeypatch.setattr("championship.screen.screen.run_director", lambda *a, **k: 0)
+    monkeypatch.setattr("hardware.gpio_selftest.run_selftest", lambda *a, **k: 0)
+    for serving in ("championship.desk.serve.Served.start",  # the broker and the web page
+                    "championship.desk.table_agent.TableAgent.start",  # a table's link to it
+                    "firmware_host.virtual.mcu.VirtualMCU.start"):  # the board's pty
         monkeypatch.setattr(serving, _refuse_to_serve)
     # The broker never starts here, so its password file needs no argon2 hashes (a quarter
     # of a second each, three for every `event serve`).
-    monkeypatch.setattr("uno_showdown.adapters.broker.embedded.amqtt_password_file",
+    monkeypatch.setattr("championship.broker.embedded.amqtt_password_file",
                         lambda users: "")
     # the command imports it when it runs
-    import uno_showdown.apps.commands.simulation as simulation
+    import uno_showdown.commands.simulation as simulation
 
     real = simulation.simulate
     monkeypatch.setattr(simulation, "simulate",

@@ -17,9 +17,9 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from uno_showdown.adapters.store.errors import GameChangedError
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.errors import CompanionError
+from companion.app import CompanionApp
+from companion.store.errors import GameChangedError
+from showdown.contract.errors import CompanionError
 
 SECONDS = 3.0
 PLAYERS = ["Ann", "Bob", "Cid"]
@@ -68,7 +68,7 @@ def _writer(db: str, seed: int, ready: Any, results: multiprocessing.Queue) -> N
 
 def _reader(db: str, ready: Any, results: multiprocessing.Queue) -> None:
     """Read as `game show` does (a fresh store each time) and as the screen's poll does."""
-    from uno_showdown.apps.commands.cli import main
+    from uno_showdown.commands.cli import main
 
     reads = 0
     errors: list[str] = []

@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from companion.app import CompanionApp
+from companion.store.transfer import TransferError, import_game
 from tests.abuse.helpers import cli, dump, refused
 from tests.abuse.test_import import GAME, TEAMS
-from tests.tables.conftest import make_event
-from uno_showdown.adapters.store.transfer import TransferError, import_game
-from uno_showdown.apps.scorekeeper.app import CompanionApp
+from tests.championship.tables.conftest import make_event
 
 
 @pytest.mark.parametrize("argv", [["show"], ["standings"], ["register", "Zed"], ["pause"],
@@ -57,7 +57,7 @@ def test_the_users_own_data_folder_is_made_when_nothing_else_is_given(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The other side of the rule: with no --duel-log, the duel log goes to the user's data
     folder, which is the program's to make (a first run on a new machine has none)."""
-    from uno_showdown.apps.commands.options import default_duel_log, open_duel_log
+    from uno_showdown.commands.options import default_duel_log, open_duel_log
 
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.abuse.helpers import cli, refused
-from uno_showdown.adapters.units.fake import FakeUnit
-from uno_showdown.adapters.units.pinmap import (
+from hardware.fake import FakeUnit
+from hardware.pinmap import (
     DEFAULT_PINMAP,
     MAX_ON_LIMIT_MS,
     TIME_RANGES_MS,
@@ -29,17 +28,18 @@ from uno_showdown.adapters.units.pinmap import (
     PinMapError,
     load_pinmap,
 )
-from uno_showdown.contract.events import PaddlePressed, Side, TimerPressed
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.core.duel.replay import (
+from showdown.contract.events import PaddlePressed, Side, TimerPressed
+from showdown.duel.engine import DuelConfig
+from showdown.duel.replay import (
     MAX_INPUTS_PER_DUEL,
     MAX_LINE_CHARS,
     ReplayError,
     bounded_lines,
     iter_replay,
 )
-from uno_showdown.service.duel_log import DuelLog
-from uno_showdown.service.loop import ShowdownService, VerdictGiven
+from showdown.service.duel_log import DuelLog
+from showdown.service.loop import ShowdownService, VerdictGiven
+from tests.abuse.helpers import cli, refused
 
 DEFAULT = DEFAULT_PINMAP.read_text(encoding="utf-8")
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.app import CompanionApp
+from companion.store.errors import StoreError
+from companion.store.games import Store
 from tests.abuse.helpers import cli, refused
-from uno_showdown.adapters.store.errors import StoreError
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 
 @pytest.fixture
@@ -138,7 +138,7 @@ def test_a_read_only_folder_is_called_read_only(db: Path) -> None:
 
 
 def test_the_screen_outlives_any_error_from_a_refresh(db: Path, monkeypatch) -> None:
-    from tests.screen.conftest import Driver
+    from tests.companion.screen.conftest import Driver
 
     with CompanionApp.open(db, lang="en") as app:
         driver = Driver(app)
@@ -211,8 +211,8 @@ def test_store_reads_are_one_snapshot(db: Path) -> None:
 def test_a_long_notice_is_wrapped_to_the_screen_not_cut() -> None:
     import pygame
 
-    from uno_showdown.apps.screen.screen import NOTICE_PX, notice_lines
-    from uno_showdown.apps.touch import theme
+    from companion.screen.screen import NOTICE_PX, notice_lines
+    from companion.touch import theme
 
     pygame.font.init()
     message = ("cannot read the games file /home/table/.local/share/uno-showdown/games.sqlite3 "

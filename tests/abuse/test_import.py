@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
+from companion.app import CompanionApp
+from companion.store.transfer import MAX_FILE_BYTES, TransferError, import_game
 from tests.abuse.helpers import cli, dump, refused
-from uno_showdown.adapters.store.transfer import MAX_FILE_BYTES, TransferError, import_game
-from uno_showdown.apps.scorekeeper.app import CompanionApp
 
 GAME: dict[str, Any] = {
     "format": "uno-showdown-game", "version": 1, "edition": "classic", "method": "winner",

@@ -17,13 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.recover import read_log
-from uno_showdown.adapters.units.fake import FakeUnit
-from uno_showdown.apps.commands.run import run_headless
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.apps.screen.views.facts import duel_lines
-from uno_showdown.apps.window.duel_bar import DuelChooser
-from uno_showdown.contract.events import (
+from companion.app import CompanionApp
+from companion.screen.views.facts import duel_lines
+from companion.store.recover import read_log
+from hardware.fake import FakeUnit
+from showdown.contract.events import (
     Beep,
     LaunchFailed,
     LaunchPart,
@@ -36,10 +34,12 @@ from uno_showdown.contract.events import (
     UnitFault,
     VerdictGiven,
 )
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.core.duel.replay import replay
-from uno_showdown.service.duel_log import DuelLog
-from uno_showdown.service.loop import ShowdownService
+from showdown.duel.engine import DuelConfig
+from showdown.duel.replay import replay
+from showdown.service.duel_log import DuelLog
+from showdown.service.loop import ShowdownService
+from uno_showdown.commands.run import run_headless
+from uno_showdown.window.duel_bar import DuelChooser
 
 PLAYERS = {Side.LEFT: "Ann", Side.RIGHT: "Bob"}
 NOT_ACKNOWLEDGED = "lost the board: the board did not acknowledge command LA #3"

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.app import CompanionApp
+from companion.scoring import Rules
+from companion.table.game import Game, GameError, check_name
+from companion.table.names import MAX_NAME_LENGTH, name_key
+from showdown.contract.errors import CompanionError
 from tests.abuse.helpers import cli, dump, refused
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.core.scoring import Rules
-from uno_showdown.core.table.game import Game, GameError, check_name
-from uno_showdown.core.table.names import MAX_NAME_LENGTH, name_key
 
 A_RING_COMPOSED = "\u00c5sa"  # Åsa, Å as one code point
 A_RING_DECOMPOSED = "A\u030asa"  # Åsa, A and a combining ring
@@ -132,7 +132,7 @@ def test_a_seat_that_does_not_exist_is_refused_not_clamped(
 
 
 def test_the_screen_keyboard_uses_the_same_check(db: Path) -> None:
-    from tests.screen.conftest import Driver
+    from tests.companion.screen.conftest import Driver
 
     with CompanionApp.open(db, lang="en") as app:
         driver = Driver(app)

@@ -16,15 +16,17 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store import championship, ledger, schema, table_file
-from uno_showdown.adapters.store.championship import ChampionshipStore
-from uno_showdown.adapters.store.errors import StoreError
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
-from uno_showdown.adapters.store.ledger import Ledger
-from uno_showdown.adapters.store.table_file import TableFile
-from uno_showdown.core.championship.access import director_user
-from uno_showdown.core.championship.errors import ChampionshipError
+from championship.core.access import director_user
+from championship.core.errors import ChampionshipError
+from championship.store import event_store as championship
+from championship.store import ledger, table_file
+from championship.store.event_store import ChampionshipStore
+from championship.store.ledger import Ledger
+from championship.store.table_file import TableFile
+from companion.store import schema
+from companion.store.errors import StoreError
+from companion.store.games import Store
+from companion.store.games_schema import MIGRATIONS, SCHEMA_VERSION
 
 OLD_GAMES_VERSION = 7  # the last version kept in `user_version`
 

@@ -19,9 +19,9 @@ from collections.abc import Iterator
 import pytest
 import uvicorn
 
-from tests.tables.conftest import eventually, free_port, wait_port
-from uno_showdown.apps.web import limits
-from uno_showdown.apps.web.app import Hub, create_app
+from championship.web import limits
+from championship.web.app import Hub, create_app
+from tests.championship.tables.conftest import eventually, free_port, wait_port
 
 SLOW = 600  # more than the cap: the cap must evict, not refuse the phone
 CAP = 200
@@ -87,7 +87,7 @@ def test_slow_requests_do_not_starve_the_page(page: int,
 def test_event_streams_are_bounded(page: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Past the most streams, a new one is told to come back later (503), and the page's
     plain answers go on."""
-    from uno_showdown.apps.web import app as web_app
+    from championship.web import app as web_app
 
     monkeypatch.setattr(web_app, "MAX_STREAMS", 40)
     assert web_app.MAX_STREAMS < CAP

@@ -8,10 +8,10 @@ import logging
 
 import pytest
 
-from tests.tables.conftest import Cluster
-from uno_showdown.adapters.broker.link import Inbound
-from uno_showdown.adapters.store.wallclock import wall_clock_us
-from uno_showdown.core.championship import messages as wire
+from championship.broker.link import Inbound
+from championship.core import messages as wire
+from companion.store.wallclock import wall_clock_us
+from tests.championship.tables.conftest import Cluster
 
 POISON = 149
 GOOD = 20

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.abuse.helpers import cli, dump, refused
-from tests.tables.conftest import free_port, make_event, wait_port
-from tests.tables.serving import start_serve
+from tests.championship.tables.conftest import free_port, make_event, wait_port
+from tests.championship.tables.serving import start_serve
 
 
 @pytest.fixture
@@ -145,7 +145,7 @@ def test_a_phone_following_the_page_does_not_hold_up_the_stop(tmp_path: Path,
 
 def test_the_page_address_is_one_a_phone_can_open() -> None:
     """Issue 21, finding 8: the printed address was http://0.0.0.0:8080/."""
-    from uno_showdown.apps.championship.preflight import page_hosts, qr_text
+    from championship.desk.preflight import page_hosts, qr_text
 
     hosts = page_hosts("0.0.0.0")
     assert hosts and not {"0.0.0.0", "::", ""} & set(hosts)

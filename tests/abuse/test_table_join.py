@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from championship.broker.credentials import write_credentials
+from championship.store.ledger import Ledger
+from championship.store.table_file import hold
+from companion.store.games import Store
 from tests.abuse.helpers import cli, dump, refused
-from tests.tables.conftest import make_event
-from uno_showdown.adapters.broker.credentials import write_credentials
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.ledger import Ledger
-from uno_showdown.adapters.store.table_file import hold
+from tests.championship.tables.conftest import make_event
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uno_showdown.core.championship import messages as wire
+from championship.core import messages as wire
 
 SECRET = "s3cret"
 KEYS = ["v", "table", "seq", "kind", "stage", "deal", "rev", "points", "source", "late",

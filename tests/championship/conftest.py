@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store import wallclock
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.contract.i18n import set_language
+from companion.store import wallclock
+from showdown.contract.i18n import set_language
+from uno_showdown.commands.cli import main
 
 #: 12 January 2017, 18:30 UTC: the seed's registration opens.
 START_US = 1_484_245_800_000_000

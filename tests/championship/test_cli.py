@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from championship.core.settings import make
+from championship.desk.operations import Championship
+from championship.store.event_store import SCHEMA_VERSION
+from companion.app import CompanionApp
+from companion.store.games import Store
 from tests.championship.conftest import MINUTE_US, SimClock, run
-from uno_showdown.adapters.store.championship import SCHEMA_VERSION
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.core.championship.settings import make
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 
@@ -230,10 +230,10 @@ def test_a_command_that_fails_leaves_no_games_file_behind(
 def test_an_event_takes_a_bounded_number_of_players(db: str, clock: SimClock,
                                                      capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    import uno_showdown.apps.championship.operations
+    import championship.desk.operations
 
     make_state(db, clock, "registered")
-    monkeypatch.setattr(uno_showdown.apps.championship.operations, "MAX_PLAYERS", 10)
+    monkeypatch.setattr(championship.desk.operations, "MAX_PLAYERS", 10)
     before = file_state(db)
     status, _out, err = run(capsys, "event", "register", "--db", db, "Jon", "Kim")
     assert status == 2 and "an event takes at most 10 players" in err
@@ -383,8 +383,8 @@ def test_points_and_games_are_counted_in_each_language(
     assert " in 1 game, result " in first and "1 games" not in out
     _status, out, _err = run(capsys, "event", "results", "--db", db, "--lang", "ru")
     assert " за 1 игру, результат " in out.splitlines()[0]
-    from uno_showdown.apps.championship.sheet import results_sheet
-    from uno_showdown.contract.i18n import set_language
+    from championship.desk.sheet import results_sheet
+    from showdown.contract.i18n import set_language
 
     try:
         with Championship.open(db, clock=clock, lang="uk") as champ:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uno_showdown.core.championship.clock import (
+from championship.core.clock import (
     ClockChange,
     Kind,
     Status,
@@ -17,9 +17,9 @@ from uno_showdown.core.championship.clock import (
     replay,
     stage_plan,
 )
-from uno_showdown.core.championship.errors import ChampionshipError
-from uno_showdown.core.championship.results import awards
-from uno_showdown.core.championship.settings import (
+from championship.core.errors import ChampionshipError
+from championship.core.results import awards
+from championship.core.settings import (
     LuckyBy,
     Seating,
     TieKey,
@@ -27,8 +27,8 @@ from uno_showdown.core.championship.settings import (
     make,
     parse_tie_break,
 )
-from uno_showdown.core.championship.standings import Deal, Entrant, standings
-from uno_showdown.core.championship.text import decimal_text, fraction_text
+from championship.core.standings import Deal, Entrant, standings
+from championship.core.text import decimal_text, fraction_text
 
 M = 60_000_000
 T0 = 1_000_000_000_000
@@ -204,9 +204,9 @@ def test_results_read_as_people_and_json_expect() -> None:
 def test_a_table_and_the_event_rank_by_one_exact_result() -> None:
     """Points ÷ games has one rule (the championship method's), exact: two results that a
     float would call a tie stay apart at the table and across tables alike."""
-    from uno_showdown.core.championship.standings import result
-    from uno_showdown.core.scoring import Rules
-    from uno_showdown.core.scoring.championship import METHOD
+    from championship.core.standings import result
+    from companion.scoring import Rules
+    from companion.scoring.championship import METHOD
 
     ann, bob = (3 * 2**53 + 3, 3), (3 * 2**53, 3)  # 2**53 + 1 and 2**53 per game
     assert ann[0] / ann[1] == bob[0] / bob[1]  # as floats: a tie

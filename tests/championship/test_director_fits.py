@@ -1,7 +1,7 @@
 """No label cut short on the director's screen: every tab, in every state of the
 championship, in every language, at the Pi's 800×480, draws every word whole.
 
-As `tests/screen/test_no_cut_labels.py` does for the score keeper: `theme.watching_cuts`
+As `tests/companion/screen/test_no_cut_labels.py` does for the score keeper: `theme.watching_cuts`
 collects every text drawn cut with "…"; a player's name may be cut (it is the player's
 own), anything else cut is a label nobody can read. And every touch target there is at
 least 44 px, what a finger needs.
@@ -12,13 +12,13 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from championship.desk.operations import Championship
+from championship.screen.screen import TABS, DirectorScreen
+from companion.touch import theme
+from showdown.contract.i18n import set_language
 from tests.championship.conftest import SimClock
 from tests.championship.test_cli import PLAYERS, make_state
 from tests.championship.test_screen import STATES
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.director.screen import TABS, DirectorScreen
-from uno_showdown.apps.touch import theme
-from uno_showdown.contract.i18n import set_language
 
 LANGS = ["en", "ru", "uk", "hy"]
 SIZE = (800, 480)

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uno_showdown.core.championship.draw import MAX_FLIGHTS, flight_sizes, make_draw
-from uno_showdown.core.championship.errors import ChampionshipError
+from championship.core.draw import MAX_FLIGHTS, flight_sizes, make_draw
+from championship.core.errors import ChampionshipError
 
 
 def seatable(players: int, tables: int, size: int) -> bool:

@@ -3,7 +3,7 @@ checked with every other domain's in tests/test_translations.py)."""
 
 from __future__ import annotations
 
-from uno_showdown.core.championship.i18n import _catalog
+from championship.core.i18n import _catalog
 
 
 def test_plurals_follow_each_language() -> None:

@@ -22,27 +22,27 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.championship.conftest import SimClock, run
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.championship.operations import Championship, deal_list
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.commands.event import line_json
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.core.championship.clock import FINAL
-from uno_showdown.core.championship.presence import HELD_SOURCE
-from uno_showdown.core.championship.settings import make
-from uno_showdown.core.championship.snapshot import Snapshot, game_deals
-from uno_showdown.core.championship.standings import (
+from championship.core.clock import FINAL
+from championship.core.presence import HELD_SOURCE
+from championship.core.settings import make
+from championship.core.snapshot import Snapshot, game_deals
+from championship.core.standings import (
     FINAL as FINAL_KIND,
 )
-from uno_showdown.core.championship.standings import (
+from championship.core.standings import (
     QUALIFYING,
     Deal,
     Entrant,
     ranked,
     standings,
 )
+from championship.desk.operations import Championship, deal_list
+from companion.app import CompanionApp
+from companion.store.games import Store
+from showdown.contract.errors import CompanionError
+from tests.championship.conftest import SimClock, run
+from uno_showdown.commands.cli import main
+from uno_showdown.commands.event import line_json
 
 # one name that JSON escapes, and one it keeps as it is
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo \"J\\\\ J\" Ø", "Kim"]

@@ -26,11 +26,11 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.core.championship.clock import Kind
-from uno_showdown.core.championship.settings import make
-from uno_showdown.core.table.timebox import State
+from championship.core.clock import Kind
+from championship.core.settings import make
+from championship.desk.operations import Championship
+from companion.store.games import Store
+from companion.table.timebox import State
 
 DEALS = 120
 KILLS = 8
@@ -39,9 +39,9 @@ TABLES = (("Ann", "Bob", "Cid"), ("Dan", "Eve", "Fay"))
 
 WRITER = r"""
 import sys
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.commands.cli import main
+from championship.desk.operations import Championship
+from companion.store.games import Store
+from uno_showdown.commands.cli import main
 from tests.championship.test_kill import deal, stored_deals
 
 db, total = sys.argv[1], int(sys.argv[2])

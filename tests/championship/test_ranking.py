@@ -1,5 +1,5 @@
 """A ranking kept from one reading to the next and moved by the players whose sums changed
-(`core.championship.ranking`) lists the same lines, and names the same luckiest player, as
+(`championship.core.ranking`) lists the same lines, and names the same luckiest player, as
 ranking everyone afresh (`standings.ranked`, `results.luckiest`), after any sequence of
 changes, however its lines are read (whole, one by one, or only after several moves); and
 moving a ranking never changes one made before (a screen may still hold it)."""
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uno_showdown.core.championship import ranking
-from uno_showdown.core.championship.ranking import moved, rank
-from uno_showdown.core.championship.results import luckiest
-from uno_showdown.core.championship.settings import TieKey
-from uno_showdown.core.championship.standings import Entrant, ranked
+from championship.core import ranking
+from championship.core.ranking import moved, rank
+from championship.core.results import luckiest
+from championship.core.settings import TieKey
+from championship.core.standings import Entrant, ranked
 
 PLAYERS = 12
 sums_of = st.tuples(st.integers(0, 30), st.integers(0, 4))  # (points, games): few, so ties

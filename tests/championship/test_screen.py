@@ -11,13 +11,13 @@ from typing import Any
 import pygame
 import pytest
 
+from championship.desk.operations import Championship
+from championship.screen.screen import TABS, DirectorScreen
+from companion.app import CompanionApp
+from showdown.contract.i18n import set_language
 from tests.championship.conftest import SimClock
 from tests.championship.test_cli import make_state
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.director.screen import TABS, DirectorScreen
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.i18n import set_language
+from uno_showdown.commands.cli import main
 
 STATES = ["empty", "new", "registered", "drawn", "running", "paused", "time_up", "qualified",
           "final_seated", "over"]
@@ -249,8 +249,8 @@ def test_every_scrolling_tab_shows_a_bar_and_scrolls_by_keys(db: str, clock: Sim
 
 def test_the_clock_tab_shows_each_tables_presence_and_the_held_deals(
         db: str, clock: SimClock) -> None:
-    from uno_showdown.apps.director.views.clock import presence_note
-    from uno_showdown.core.championship.presence import Heard
+    from championship.core.presence import Heard
+    from championship.screen.views.clock import presence_note
 
     make_state(db, clock, "running")
     with Championship.open(db, clock=clock) as champ:

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from championship.desk.operations import Championship
+from championship.desk.sheet import results_sheet
+from showdown.contract.i18n import set_language
 from tests.championship.conftest import SimClock
 from tests.championship.test_cli import PLAYERS, make_state
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.championship.sheet import results_sheet
-from uno_showdown.contract.i18n import set_language
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

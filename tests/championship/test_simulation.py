@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
+from championship.desk.operations import Championship
+from companion.app import CompanionApp
+from showdown.contract.errors import CompanionError
 from tests.championship.conftest import MINUTE_US, SimClock, card_value, deal_hands, run
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.errors import CompanionError
 
 NAMES = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya", "Ivan", "Kira", "Lev",
          "Masha", "Nikita", "Olga", "Pavel", "Rita", "Sasha", "Tanya", "Ulyana", "Fedor",

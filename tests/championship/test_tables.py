@@ -3,11 +3,11 @@ its flight 2 game once that flight starts, and table 1 on to the final."""
 
 from __future__ import annotations
 
+from championship.core.settings import make
+from championship.desk.operations import Championship
+from companion.app import CompanionApp
+from companion.table.timebox import Phase
 from tests.championship.conftest import SimClock
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.core.championship.settings import make
-from uno_showdown.core.table.timebox import Phase
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
 

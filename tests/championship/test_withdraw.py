@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from championship.core.settings import make
+from championship.desk.operations import Championship
+from companion.app import CompanionApp
 from tests.championship.conftest import SimClock
-from uno_showdown.apps.championship.operations import Championship
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.core.championship.settings import make
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 

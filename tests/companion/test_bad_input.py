@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from uno_showdown.adapters.store.errors import StoreError
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.core.scoring import MAX_TARGET
-from uno_showdown.core.table.game import MAX_HAND_POINTS
+from companion.app import CompanionApp
+from companion.scoring import MAX_TARGET
+from companion.store.errors import StoreError
+from companion.store.games import Store
+from companion.table.game import MAX_HAND_POINTS
+from showdown.contract.errors import CompanionError
+from uno_showdown.commands.cli import main
 
 #: An exported game as `game export` writes it, with a late joiner, a counted hand and a duel.
 GOOD: dict[str, Any] = {

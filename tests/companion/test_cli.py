@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from uno_showdown.apps.commands.cli import main
+from uno_showdown.commands.cli import main
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uno_showdown.core.deck.cards import parse_card
-from uno_showdown.core.table.deal import (
+from companion.deck.cards import parse_card
+from companion.table.deal import (
     FirstCardEffect,
     describe_opening,
     draw_rank,
@@ -15,7 +15,7 @@ from uno_showdown.core.table.deal import (
     highest_card,
     parse_draw,
 )
-from uno_showdown.core.table.turns import Direction, TurnError
+from companion.table.turns import Direction, TurnError
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from uno_showdown.adapters.units.fake import FakeUnit
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.events import GoShown, PaddlePressed, Side, TimerPressed, VerdictGiven
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.service.loop import ShowdownService
+from companion.app import CompanionApp
+from hardware.fake import FakeUnit
+from showdown.contract.events import GoShown, PaddlePressed, Side, TimerPressed, VerdictGiven
+from showdown.duel.engine import DuelConfig
+from showdown.service.loop import ShowdownService
 
 L, R = Side.LEFT, Side.RIGHT
 
@@ -103,7 +103,7 @@ def test_an_early_press_is_recorded_but_not_counted_as_a_reaction(tmp_path):
 
 
 def test_a_contested_duel_is_stored_so_and_counted_in_the_stats(tmp_path):
-    from uno_showdown.contract.events import VerdictContested
+    from showdown.contract.events import VerdictContested
 
     app = CompanionApp.open(tmp_path / "games.db", lang="en")
     app.new_game("classic", "winner", ["Ann", "Bob"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from uno_showdown.apps.scorekeeper.app import CompanionApp
+from companion.app import CompanionApp
 
 
 def test_a_following_app_switches_to_a_newer_game(tmp_path: Path) -> None:
@@ -32,10 +32,10 @@ def test_a_following_app_switches_to_a_newer_game(tmp_path: Path) -> None:
 def test_a_championship_game_is_neither_followed_into_nor_out_of(tmp_path: Path) -> None:
     """In a championship's file the newest game may be another table's: a table there
     moves on with its time box, never to the file's newest game."""
-    from uno_showdown.adapters.store.games import Store
-    from uno_showdown.core.scoring import Rules
-    from uno_showdown.core.table.game import Game
-    from uno_showdown.core.table.timebox import TimeBox
+    from companion.scoring import Rules
+    from companion.store.games import Store
+    from companion.table.game import Game
+    from companion.table.timebox import TimeBox
 
     db = tmp_path / "cup.db"
     store = Store(db)

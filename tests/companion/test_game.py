@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from uno_showdown.core.deck.cards import parse_cards
-from uno_showdown.core.scoring import Rules
-from uno_showdown.core.table.game import Game, GameError, Hand
+from companion.deck.cards import parse_cards
+from companion.scoring import Rules
+from companion.table.game import Game, GameError, Hand
 
 
 def cards(text: str) -> Hand:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.core.scoring import Rules, RulesError
-from uno_showdown.core.table.house_rules import (
+from companion.scoring import Rules, RulesError
+from companion.table.house_rules import (
     DECK_RULES,
     HOUSE_RULES,
     REGULATION,
@@ -98,7 +98,7 @@ def test_the_sheet_shows_the_deck_the_chosen_and_the_rest() -> None:
 @pytest.mark.parametrize("option", ["lone_zero_50", "h2o"])
 def test_the_championship_takes_no_scoring_option_either(
         option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from uno_showdown.apps.commands.cli import main
+    from uno_showdown.commands.cli import main
 
     db = tmp_path / "g.db"
     status = main(["game", "new", "--db", str(db), "--edition", "h2o", "--method",

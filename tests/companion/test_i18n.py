@@ -7,7 +7,7 @@ import gettext
 
 import pytest
 
-from uno_showdown.contract import i18n
+from showdown.contract import i18n
 
 
 def test_gettext_reads_the_catalogs_and_lang_switches_them():

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from uno_showdown.contract.i18n import set_language
-from uno_showdown.core.deck.cards import Colour
-from uno_showdown.core.table.items import Item, describe, item_of, reveal
-from uno_showdown.core.table.turns import Seating, TurnError
+from companion.deck.cards import Colour
+from companion.table.items import Item, describe, item_of, reveal
+from companion.table.turns import Seating, TurnError
+from showdown.contract.i18n import set_language
 
 TABLE = Seating(("Ann", "Bob", "Cid", "Dan"))
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.apps.commands.cli import main
+from uno_showdown.commands.cli import main
 
 ROUNDS = 200
 PLAYERS = ("Ann", "Bob", "Cid")
@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 WRITER = r"""
 import sys
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.commands.cli import main
+from companion.store.games import Store
+from uno_showdown.commands.cli import main
 
 db, total = sys.argv[1], int(sys.argv[2])
 with Store(db) as store:

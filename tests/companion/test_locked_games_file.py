@@ -18,16 +18,16 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from companion.app import CompanionApp
+from companion.store.duels import DuelRecorder
+from companion.store.recover import iter_lines, read_log
+from hardware.fake import FakeUnit
+from showdown.contract.events import DuelResult, Outcome, Side, VerdictGiven
+from showdown.duel.engine import DuelConfig
+from showdown.service.duel_log import DuelLog
+from showdown.service.loop import ShowdownService
 from tests.companion.test_duels import Heard, duel
-from uno_showdown.adapters.store.duels import DuelRecorder
-from uno_showdown.adapters.store.recover import iter_lines, read_log
-from uno_showdown.adapters.units.fake import FakeUnit
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.events import DuelResult, Outcome, Side, VerdictGiven
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.service.duel_log import DuelLog
-from uno_showdown.service.loop import ShowdownService
+from uno_showdown.commands.cli import main
 
 L, R = Side.LEFT, Side.RIGHT
 

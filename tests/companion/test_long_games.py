@@ -12,12 +12,12 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.record import replace
-from uno_showdown.core.scoring import MAX_TARGET, METHODS, Entry, Rules
-from uno_showdown.core.table.game import Game, Hand, LazyRounds
+from companion.app import CompanionApp
+from companion.scoring import MAX_TARGET, METHODS, Entry, Rules
+from companion.store.games import Store
+from companion.table.game import Game, Hand, LazyRounds
+from showdown.contract.record import replace
+from uno_showdown.commands.cli import main
 
 
 def what_it_says(game: Game) -> tuple[object, ...]:

@@ -10,11 +10,9 @@ from types import MappingProxyType
 
 import pytest
 
-from uno_showdown.adapters.store.transfer import export_game, import_game
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.i18n import N_
-from uno_showdown.core.deck.cards import parse_cards
-from uno_showdown.core.scoring import (
+from companion.app import CompanionApp
+from companion.deck.cards import parse_cards
+from companion.scoring import (
     METHODS,
     OPTIONS,
     Entrant,
@@ -26,8 +24,10 @@ from uno_showdown.core.scoring import (
     parse_method,
     registry,
 )
-from uno_showdown.core.scoring.winner import WinnerCollects
-from uno_showdown.core.table.game import Game, Hand
+from companion.scoring.winner import WinnerCollects
+from companion.store.transfer import export_game, import_game
+from companion.table.game import Game, Hand
+from showdown.contract.i18n import N_
 
 COMPANION = Path(__file__).resolve().parents[2] / "companion"
 

@@ -12,7 +12,7 @@ import re
 import shlex
 from pathlib import Path
 
-from uno_showdown.apps.commands.cli import main
+from uno_showdown.commands.cli import main
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
 SECTION = "## Keeping score from a terminal"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uno_showdown.core.deck.cards import (
+from companion.deck.cards import (
     Card,
     CardError,
     Colour,
@@ -16,9 +16,9 @@ from uno_showdown.core.deck.cards import (
     parse_card,
     parse_cards,
 )
-from uno_showdown.core.deck.editions import EDITIONS, get_edition
-from uno_showdown.core.scoring import Rules, RulesError, hand_value
-from uno_showdown.core.table.game import Game, GameError, Hand
+from companion.deck.editions import EDITIONS, get_edition
+from companion.scoring import Rules, RulesError, hand_value
+from companion.table.game import Game, GameError, Hand
 
 
 def cards(text: str) -> Hand:

@@ -6,7 +6,7 @@ import re
 import shlex
 from pathlib import Path
 
-from uno_showdown.apps.commands.cli import main
+from uno_showdown.commands.cli import main
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from uno_showdown.adapters.store.transfer import export_game, import_game
-from uno_showdown.core.deck.cards import parse_card
-from uno_showdown.core.scoring import H2O_DEDUCTIONS, METHODS, Entry, Rules
-from uno_showdown.core.table.game import Game, Hand
+from companion.deck.cards import parse_card
+from companion.scoring import H2O_DEDUCTIONS, METHODS, Entry, Rules
+from companion.store.transfer import export_game, import_game
+from companion.table.game import Game, Hand
 
 NAMES = ["Ann", "Bob", "Cid", "Dan", "Eve", "Fay"]
 

@@ -7,12 +7,12 @@ import sqlite3
 
 import pytest
 
-from uno_showdown.adapters.store.errors import StoreError
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.games_file import default_db_path
-from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
-from uno_showdown.adapters.store.transfer import TransferError
-from uno_showdown.apps.scorekeeper.app import CompanionApp
+from companion.app import CompanionApp
+from companion.store.errors import StoreError
+from companion.store.games import Store
+from companion.store.games_file import default_db_path
+from companion.store.games_schema import MIGRATIONS, SCHEMA_VERSION
+from companion.store.transfer import TransferError
 
 
 @pytest.fixture
@@ -133,9 +133,9 @@ def test_changes_made_inside_one_transaction_commit_together_or_not_at_all(tmp_p
     """The organiser's draw writes a box, a game in it and more as one change: each
     repository's method joins the transaction the caller holds, so a failure after some of
     them leaves nothing of any, and a success shows all of them to another program."""
-    from uno_showdown.core.scoring import Rules
-    from uno_showdown.core.table.game import Game
-    from uno_showdown.core.table.timebox import TimeBox
+    from companion.scoring import Rules
+    from companion.table.game import Game
+    from companion.table.timebox import TimeBox
 
     path = tmp_path / "games.db"
     game = Game.new("classic", Rules.make("championship", 100), ["Ann", "Bob"])

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
-from uno_showdown.adapters.store.transfer import export_game, import_game
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.events import DuelResult, LaunchFailed, Outcome, Side, VerdictGiven
-from uno_showdown.core.table.game import GameError
-from uno_showdown.core.table.turns import Direction, TurnError
+from companion.app import CompanionApp
+from companion.store.games import Store
+from companion.store.games_schema import MIGRATIONS, SCHEMA_VERSION
+from companion.store.transfer import export_game, import_game
+from companion.table.game import GameError
+from companion.table.turns import Direction, TurnError
+from showdown.contract.events import DuelResult, LaunchFailed, Outcome, Side, VerdictGiven
+from uno_showdown.commands.cli import main
 
 
 @pytest.fixture
@@ -319,7 +319,7 @@ def test_a_duel_whose_launch_failed_is_played_again_not_lost(capsys, db) -> None
 
 
 def test_a_tables_next_game_in_a_time_box_keeps_its_house_rules(showdown_app) -> None:
-    from uno_showdown.apps.scorekeeper.app import play_on_game
+    from companion.app import play_on_game
 
     following = play_on_game(showdown_app.game)
     assert following.house_rules == {"stacking", "jump_in"}

@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.games_schema import SCHEMA_VERSION
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.contract.record import replace
-from uno_showdown.core.scoring import Rules
-from uno_showdown.core.table.game import Game
-from uno_showdown.core.table.timebox import Phase, State, TimeBox, TimeBoxError, clock_text
+from companion.app import CompanionApp
+from companion.scoring import Rules
+from companion.store.games import Store
+from companion.store.games_schema import SCHEMA_VERSION
+from companion.table.game import Game
+from companion.table.timebox import Phase, State, TimeBox, TimeBoxError, clock_text
+from showdown.contract.errors import CompanionError
+from showdown.contract.record import replace
+from uno_showdown.commands.cli import main
 
 M = 60_000_000
 T0 = 1_700_000_000_000_000
@@ -166,7 +166,7 @@ def file_state(db: Path) -> str:
 def test_the_cli_is_refused_in_one_line_and_writes_nothing(
         boxed: tuple[CompanionApp, int], clock: Clock, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from uno_showdown.adapters.store import wallclock
+    from companion.store import wallclock
 
     app, box_id = boxed
     game = app.game
@@ -200,7 +200,7 @@ def test_the_cli_is_refused_in_one_line_and_writes_nothing(
 
 
 def test_a_file_from_before_time_boxes_opens_with_its_games(tmp_path: Path) -> None:
-    from uno_showdown.adapters.store.games_schema import MIGRATIONS
+    from companion.store.games_schema import MIGRATIONS
 
     db = tmp_path / "old.db"
     conn = sqlite3.connect(db)
@@ -221,7 +221,7 @@ def test_the_screen_shows_the_box_and_follows_the_table(
         boxed: tuple[CompanionApp, int], clock: Clock) -> None:
     import pygame
 
-    from uno_showdown.apps.screen.screen import CompanionScreen
+    from companion.screen.screen import CompanionScreen
 
     pygame.font.init()
     app, box_id = boxed

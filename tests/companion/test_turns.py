@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from uno_showdown.core.table.turns import (
+from companion.table.turns import (
     Direction,
     Seating,
     TurnError,
@@ -68,7 +68,7 @@ def test_a_wild_showdown_picks_any_opponent_but_not_its_own_player() -> None:
 
 
 def test_a_duel_by_hand_is_any_two_players_found_by_the_one_name_rule() -> None:
-    """`uno-showdown duel ANN BOB`: names found as `core.table.names.name_key` finds them
+    """`uno-showdown duel ANN BOB`: names found as `companion.table.names.name_key` finds them
     (case, runs of spaces, an accent written either way), as seated."""
     table = Seating(("Åsa Berg", "Bob", "Cid"))
     assert by_hand(table, "a\u030asa   berg", "CID") == ("Åsa Berg", "Cid")

@@ -11,12 +11,12 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tests.screen.conftest import Driver
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.errors import CompanionError
-from uno_showdown.contract.i18n import set_language
+from companion.app import CompanionApp
+from companion.store.games import Store
+from showdown.contract.errors import CompanionError
+from showdown.contract.i18n import set_language
+from tests.companion.screen.conftest import Driver
+from uno_showdown.commands.cli import main
 
 CHANGED = "changed elsewhere and has been reloaded"
 

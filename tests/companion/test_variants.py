@@ -19,16 +19,16 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.adapters.store.games import Store
-from uno_showdown.adapters.store.games_schema import MIGRATIONS, SCHEMA_VERSION
-from uno_showdown.adapters.store.transfer import TransferError, export_game, import_game
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.core.deck.cards import parse_card, parse_cards
-from uno_showdown.core.deck.editions import get_edition
-from uno_showdown.core.scoring import Rules, RulesError, hand_value
-from uno_showdown.core.scoring.seven import SCHEDULE
-from uno_showdown.core.table.game import Game, GameError, Hand
+from companion.app import CompanionApp
+from companion.deck.cards import parse_card, parse_cards
+from companion.deck.editions import get_edition
+from companion.scoring import Rules, RulesError, hand_value
+from companion.scoring.seven import SCHEDULE
+from companion.store.games import Store
+from companion.store.games_schema import MIGRATIONS, SCHEMA_VERSION
+from companion.store.transfer import TransferError, export_game, import_game
+from companion.table.game import Game, GameError, Hand
+from uno_showdown.commands.cli import main
 
 PLUS_1, WILD_PLUS_2 = parse_card("wild+1"), parse_card("wild+2")
 

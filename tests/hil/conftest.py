@@ -19,21 +19,21 @@ from pathlib import Path
 import pytest
 import serial
 
-from tests.pico.emulated_pico import EmulatedPico
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.adapters.units.board_unit import SerialUnit
-from uno_showdown.apps.commands.options import fit_to_unit
-from uno_showdown.contract.events import (
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from hardware.serial_unit import SerialUnit
+from showdown.contract.events import (
     LaunchFinished,
     LaunchPart,
     Outcome,
     ServiceEvent,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
-from uno_showdown.core.duel.engine import DuelConfig
-from uno_showdown.service.duel_log import DuelLog
-from uno_showdown.service.loop import ShowdownService
+from showdown.duel.engine import DuelConfig
+from showdown.service.duel_log import DuelLog
+from showdown.service.loop import ShowdownService
+from tests.pico.emulated_pico import EmulatedPico
+from uno_showdown.commands.options import fit_to_unit
 
 # the settle time is the serial unit's own, as `run` gives it (see open_table)
 FAST = DuelConfig(countdown_min_us=250_000, countdown_max_us=300_000,

@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.hil.conftest import RawHost, Rig, Table, open_table
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.contract.events import (
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from showdown.contract.events import (
     CountdownStarted,
     DuelLoaded,
     EarlyPressSeen,
@@ -25,7 +25,7 @@ from uno_showdown.contract.events import (
     Side,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
+from tests.hil.conftest import RawHost, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
 

@@ -17,11 +17,11 @@ from collections.abc import Callable
 
 import pytest
 
+from firmware_host.firmware.fw_core import WATCHDOG_MS
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.virtual.sim_hw import KILL_HANG, KILL_RAISE
+from firmware_host.wire import codec as P
 from tests.hil.conftest import RawHost, Rig
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.adapters.board.virtual.sim_hw import KILL_HANG, KILL_RAISE
-from uno_showdown.core.board import codec as P
-from uno_showdown.firmware.fw_core import WATCHDOG_MS
 
 pytestmark = pytest.mark.hil
 

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 import pytest
 
-from tests.hil.conftest import FAST, Rig, Table, open_table
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.contract.events import (
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from showdown.contract.events import (
     CountdownStarted,
     EarlyPressSeen,
     GoShown,
@@ -24,7 +24,7 @@ from uno_showdown.contract.events import (
     UnitFault,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
+from tests.hil.conftest import FAST, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
 
@@ -177,7 +177,7 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
 
 def test_a_board_with_other_firmware_is_refused_with_a_clear_fault(tmp_path) -> None:  # type: ignore[no-untyped-def]
     with VirtualMCU(tmp_path / "old-board", version=P.VERSION + 1) as mcu:
-        from uno_showdown.adapters.units.board_unit import SerialUnit
+        from hardware.serial_unit import SerialUnit
 
         unit = SerialUnit(mcu.port, heartbeat_s=0.05)
         try:

@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.hil.conftest import Rig, Table, open_table
-from uno_showdown.adapters.board.link import LinkReport, Lost
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.apps.scorekeeper.app import CompanionApp
-from uno_showdown.contract.events import (
+from companion.app import CompanionApp
+from firmware_host.host.link import LinkReport, Lost
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from showdown.contract.events import (
     CountdownStarted,
     GoShown,
     LaunchFailed,
@@ -33,9 +33,9 @@ from uno_showdown.contract.events import (
     UnitFault,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
-from uno_showdown.core.duel.replay import replay
-from uno_showdown.service.duel_log import DuelLog
+from showdown.duel.replay import replay
+from showdown.service.duel_log import DuelLog
+from tests.hil.conftest import Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
 

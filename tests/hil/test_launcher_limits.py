@@ -11,10 +11,11 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.hil.conftest import LINK_OPTIONS, RawHost, open_table
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.adapters.units.board_unit import SerialUnit
-from uno_showdown.contract.events import (
+from firmware_host.firmware.fw_core import CARD_US, HOST_TIMEOUT_US, MAX_ON_US, SPINUP_US
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from hardware.serial_unit import SerialUnit
+from showdown.contract.events import (
     CountdownStarted,
     GoShown,
     LaunchFinished,
@@ -23,8 +24,7 @@ from uno_showdown.contract.events import (
     UnitFault,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
-from uno_showdown.firmware.fw_core import CARD_US, HOST_TIMEOUT_US, MAX_ON_US, SPINUP_US
+from tests.hil.conftest import LINK_OPTIONS, RawHost, open_table
 
 pytestmark = pytest.mark.hil
 

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.hil.conftest import LINK_OPTIONS, Rig, Table, open_table
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.adapters.units.board_unit import SerialUnit
-from uno_showdown.contract.events import (
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from hardware.serial_unit import SerialUnit
+from showdown.contract.events import (
     Beep,
     CountdownStarted,
     GoShown,
@@ -31,7 +31,7 @@ from uno_showdown.contract.events import (
     UnitInput,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
+from tests.hil.conftest import LINK_OPTIONS, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-import uno_showdown.adapters.board.link
+import firmware_host.host.link
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from hardware.serial_unit import SerialUnit, open_unit
 from tests.hil.conftest import Rig
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.adapters.units.board_unit import SerialUnit, open_unit
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.core.board import codec as P
+from uno_showdown.commands.cli import main
 
 pytestmark = pytest.mark.hil
 
@@ -78,8 +78,8 @@ def test_without_a_port_it_waits_for_a_board_and_says_so_once(
     def no_board() -> None:  # no Pico on the USB bus, however often the link looks
         looked.release()
 
-    monkeypatch.setattr(uno_showdown.adapters.board.link, "find_board", no_board)
-    caplog.set_level(logging.WARNING, logger="uno_showdown.adapters.board.link")
+    monkeypatch.setattr(firmware_host.host.link, "find_board", no_board)
+    caplog.set_level(logging.WARNING, logger="firmware_host.host.link")
     unit = SerialUnit(None, retry_open_s=0.01)
     try:
         for _ in range(5):  # the link looked for a board five times ...
@@ -95,8 +95,8 @@ def test_with_no_board_plugged_in_the_unit_opens_without_waiting_for_a_hello(
     monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Nobody can answer the hello: the table starts at once and the link keeps looking."""
-    monkeypatch.setattr(uno_showdown.adapters.board.link, "find_board", lambda: None)
-    monkeypatch.setattr("uno_showdown.adapters.units.board_unit.find_board", lambda: None)
+    monkeypatch.setattr(firmware_host.host.link, "find_board", lambda: None)
+    monkeypatch.setattr("hardware.serial_unit.find_board", lambda: None)
     waited: list[float] = []
     real_refuse = SerialUnit.refuse_other_firmware
 

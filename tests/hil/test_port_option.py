@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from firmware_host.virtual.mcu import VirtualMCU
 from tests.conftest import hil_port_problem
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
 
 ROOT = Path(__file__).resolve().parents[2]
 

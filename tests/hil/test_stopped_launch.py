@@ -13,11 +13,10 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.hil.conftest import LINK_OPTIONS, open_table
-from tests.hil.test_launcher_limits import _advance_while_heartbeating
-from uno_showdown.adapters.board.virtual.mcu import VirtualMCU
-from uno_showdown.adapters.units.board_unit import SerialUnit
-from uno_showdown.contract.events import (
+from firmware_host.virtual.mcu import VirtualMCU
+from firmware_host.wire import codec as P
+from hardware.serial_unit import SerialUnit
+from showdown.contract.events import (
     Beep,
     CountdownStarted,
     GoShown,
@@ -27,7 +26,8 @@ from uno_showdown.contract.events import (
     UnitFault,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
+from tests.hil.conftest import LINK_OPTIONS, open_table
+from tests.hil.test_launcher_limits import _advance_while_heartbeating
 
 pytestmark = pytest.mark.hil
 

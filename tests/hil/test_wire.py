@@ -7,9 +7,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from firmware_host.firmware.fw_core import CMD_WINDOW
+from firmware_host.wire import codec as P
 from tests.hil.conftest import RawHost, Rig
-from uno_showdown.core.board import codec as P
-from uno_showdown.firmware.fw_core import CMD_WINDOW
 
 pytestmark = pytest.mark.hil
 

@@ -26,8 +26,8 @@ try:
     import fw_core  # type: ignore[import-not-found]
     import protocol as P  # type: ignore[import-not-found]
 except ImportError:  # CPython: the host package
-    from uno_showdown.core.board import codec as P  # type: ignore[no-redef]
-    from uno_showdown.firmware import fw_core  # type: ignore[no-redef]
+    from firmware_host.firmware import fw_core  # type: ignore[no-redef]
+    from firmware_host.wire import codec as P  # type: ignore[no-redef]
 
 try:
     from binascii import hexlify, unhexlify

@@ -18,11 +18,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tests.micropython.runner import BoardDriver
-from uno_showdown.contract.events import DuelResult, GoShown, LaunchPart, PaddlePressed, Side
-from uno_showdown.core.board import codec as P
-from uno_showdown.core.board.clock import BoardClock
-from uno_showdown.core.duel.engine import (
+from firmware_host.wire import codec as P
+from firmware_host.wire.board_clock import BoardClock
+from showdown.contract.events import DuelResult, GoShown, LaunchPart, PaddlePressed, Side
+from showdown.duel.engine import (
     Announce,
     Duel,
     DuelConfig,
@@ -33,6 +32,7 @@ from uno_showdown.core.duel.engine import (
     Start,
     StartCountdown,
 )
+from tests.micropython.runner import BoardDriver
 
 HEARTBEAT_US = 100_000
 RETRY_US = 50_000

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from uno_showdown.adapters.board import board_files
+from firmware_host.host import board_files
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = "@micropython/micropython-webassembly-pyscript"
@@ -35,7 +35,7 @@ RUNNER = Path(__file__).resolve().with_name("runner.mjs")
 BOARD_DIR = "/board"
 #: the board's modules the level loads (the Pico-only fw_pico and main.py need `machine`)
 LEVEL_FILES = (
-    ("protocol.mpy", board_files.PACKAGE / "core" / "board" / "codec.py"),
+    ("protocol.mpy", board_files.PACKAGE / "wire" / "codec.py"),
     ("fw_core.mpy", board_files.FIRMWARE / "fw_core.py"),
     ("bare_board.mpy", Path(__file__).resolve().with_name("bare_board.py")),
 )

@@ -15,9 +15,9 @@ import json
 import random
 from typing import Any
 
+from firmware_host.wire import codec as P
 from tests.micropython import bare_board
 from tests.micropython.runner import MicroPython
-from uno_showdown.core.board import codec as P
 
 KINDS = [P.HELLO, P.HB, P.EVACK, P.COUNTDOWN, P.GO, P.FREEZE, P.ARROW, P.LAUNCH, P.STOP,
          P.BEEP, P.RESET, P.ACK, P.NAK, P.PADDLE, P.BUTTON, P.LAUNCH_DONE, P.FAULT]

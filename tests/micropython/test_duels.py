@@ -14,11 +14,11 @@ from dataclasses import replace
 
 import pytest
 
+from firmware_host.firmware.fw_core import HOST_TIMEOUT_US
+from firmware_host.wire import codec as P
+from showdown.contract.events import Outcome, Side, TiePolicy
 from tests.micropython.duel_host import FAST, DuelHost
 from tests.micropython.runner import BoardDriver
-from uno_showdown.contract.events import Outcome, Side, TiePolicy
-from uno_showdown.core.board import codec as P
-from uno_showdown.firmware.fw_core import HOST_TIMEOUT_US
 
 COUNTDOWN_US = 300_000
 STEP_US = 1_000  # the bare board's loop turn

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from firmware_host.wire import codec as P
 from tests.micropython.runner import BoardDriver, MicroPython, MicroPythonUnavailable, boot_heap
 from tests.micropython.test_duels import play
-from uno_showdown.core.board import codec as P
 
 PICO_HEAP = 190 * 1024
 BOOT_BUDGET = 32 * 1024

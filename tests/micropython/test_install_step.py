@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from firmware_host.host.install import remove_stale_code, stale_sources
 from tests.micropython.runner import MicroPython
-from uno_showdown.adapters.board.install import remove_stale_code, stale_sources
 
 
 def test_the_install_step_that_removes_stale_sources_runs_on_micropython(

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from firmware_host.firmware.fw_core import DEBOUNCE_US, RING
+from firmware_host.wire import codec as P
 from tests.micropython.runner import BoardDriver, MicroPython
-from uno_showdown.core.board import codec as P
-from uno_showdown.firmware.fw_core import DEBOUNCE_US, RING
 
 HANDLED = ["paddle_left", "paddle_right", "button", "card_sensor"]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from firmware_host.wire import codec as P
 from tests.micropython.runner import MicroPython
-from uno_showdown.core.board import codec as P
 
 
 def test_a_failing_frame_does_not_stop_the_loop_on_micropython(micropython: MicroPython) -> None:

@@ -49,7 +49,7 @@ class Installed:
 
 def cli(*args: str, timeout_s: float = 120) -> subprocess.CompletedProcess[str]:
     """Run the `uno-showdown` command line as a user would."""
-    return subprocess.run([sys.executable, "-m", "uno_showdown.apps.commands.cli", *args],
+    return subprocess.run([sys.executable, "-m", "uno_showdown.commands.cli", *args],
                           capture_output=True, text=True, timeout=timeout_s, check=False)
 
 

@@ -79,7 +79,7 @@ def find_fixtures() -> Fixtures:
 def _pico_pins() -> dict[str, int]:
     """The Pico's pins as fw_pico.py wires them, read from its constants (one place for the
     pin map; docs/wiring.md shows it): fw_pico imports `machine`, so it is parsed, not run."""
-    source = (ROOT / "uno_showdown" / "firmware" / "fw_pico.py").read_text()
+    source = (ROOT / "firmware_host" / "firmware" / "fw_pico.py").read_text()
     found: dict[str, object] = {}
     for node in ast.parse(source).body:
         if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):

@@ -21,11 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.hil.conftest import FAST, Table, open_table
-from tests.pico.conftest import LINK_OPTIONS, SETTLE_US, WAIT_S, deep
-from tests.pico.emulated_pico import EmulatedPico
-from uno_showdown.adapters.board.link import BoardReport, LinkReport
-from uno_showdown.contract.events import (
+from firmware_host.host.link import BoardReport, LinkReport
+from firmware_host.wire import codec as P
+from showdown.contract.events import (
     CountdownStarted,
     EarlyPressSeen,
     LaunchFinished,
@@ -33,8 +31,10 @@ from uno_showdown.contract.events import (
     Side,
     VerdictGiven,
 )
-from uno_showdown.core.board import codec as P
-from uno_showdown.core.duel.engine import DuelConfig
+from showdown.duel.engine import DuelConfig
+from tests.hil.conftest import FAST, Table, open_table
+from tests.pico.conftest import LINK_OPTIONS, SETTLE_US, WAIT_S, deep
+from tests.pico.emulated_pico import EmulatedPico
 
 pytestmark = pytest.mark.pico
 
@@ -255,7 +255,7 @@ def test_uno_showdown_run_plays_a_duel_started_by_the_timer_button(
     """
     log = tmp_path / "duels.jsonl"
     table = subprocess.Popen(
-        [sys.executable, "-m", "uno_showdown.apps.commands.cli", "run", "--device", "serial",
+        [sys.executable, "-m", "uno_showdown.commands.cli", "run", "--device", "serial",
          "--port", pico.port, "--headless", "--cards", "2", "--duel-log", str(log),
          "--db", str(tmp_path / "games.sqlite"), "--socket", str(tmp_path / "duel.sock"),
          "--settle-us", str(SETTLE_US), "--response-timeout-us", "3000000"],

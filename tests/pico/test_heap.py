@@ -12,6 +12,7 @@ from dataclasses import replace
 
 import pytest
 
+from showdown.contract.events import CountdownStarted, LaunchFinished
 from tests.hil.conftest import FAST, Table, open_table
 from tests.pico.conftest import (
     LINK_OPTIONS,
@@ -22,7 +23,6 @@ from tests.pico.conftest import (
     mpremote,
 )
 from tests.pico.emulated_pico import EmulatedPico
-from uno_showdown.contract.events import CountdownStarted, LaunchFinished
 
 pytestmark = pytest.mark.pico
 

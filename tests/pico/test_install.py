@@ -13,9 +13,9 @@ import re
 
 import pytest
 
+from firmware_host.wire import codec as P
 from tests.pico.conftest import Installed, boot_to_firmware, boot_to_repl, cli, mpremote
 from tests.pico.emulated_pico import EmulatedPico
-from uno_showdown.core.board import codec as P
 
 pytestmark = pytest.mark.pico
 

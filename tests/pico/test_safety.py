@@ -11,11 +11,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from firmware_host.firmware.fw_core import HOST_TIMEOUT_US, WATCHDOG_MS
+from firmware_host.wire import codec as P
 from tests.hil.conftest import RawHost
 from tests.pico.conftest import WAIT_S
 from tests.pico.emulated_pico import EmulatedPico
-from uno_showdown.core.board import codec as P
-from uno_showdown.firmware.fw_core import HOST_TIMEOUT_US, WATCHDOG_MS
 
 pytestmark = pytest.mark.pico
 

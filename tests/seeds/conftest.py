@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from uno_showdown.apps.commands.cli import main
-from uno_showdown.core.table.seed_rules import SEED_TABLES, SheetRule
+from companion.table.seed_rules import SEED_TABLES, SheetRule
+from uno_showdown.commands.cli import main
 
 
 class Cli:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from uno_showdown.core.table.house_rules import HOUSE_RULES
-from uno_showdown.core.table.rule_sources import SEEDS
-from uno_showdown.core.table.seed_rules import DECK_RULES, SEED_TABLES, inferences
+from companion.table.house_rules import HOUSE_RULES
+from companion.table.rule_sources import SEEDS
+from companion.table.seed_rules import DECK_RULES, SEED_TABLES, inferences
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "rule-sources.md"
 

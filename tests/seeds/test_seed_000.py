@@ -11,14 +11,14 @@ from fractions import Fraction
 
 import pytest
 
+from championship.core.errors import ChampionshipError
+from championship.core.results import awards
+from championship.core.settings import LuckyBy, make
+from championship.core.standings import Deal, Entrant, standings
+from championship.core.text import settings_lines
+from companion.table.house_rules import offered, sheet
+from companion.table.seed_rules import SEED_000
 from tests.seeds.conftest import Cli, rule
-from uno_showdown.core.championship.errors import ChampionshipError
-from uno_showdown.core.championship.results import awards
-from uno_showdown.core.championship.settings import LuckyBy, make
-from uno_showdown.core.championship.standings import Deal, Entrant, standings
-from uno_showdown.core.championship.text import settings_lines
-from uno_showdown.core.table.house_rules import offered, sheet
-from uno_showdown.core.table.seed_rules import SEED_000
 
 PLAYERS = "Ann,Bob,Cid"
 

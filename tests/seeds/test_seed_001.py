@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.deck.editions import BLANK, BLANK_VALUE, get_edition
+from companion.table.house_rules import HOUSE_RULES, offered, sheet
+from companion.table.seed_rules import DECK_RULES, SEED_001
 from tests.seeds.conftest import Cli, rule
-from uno_showdown.core.deck.editions import BLANK, BLANK_VALUE, get_edition
-from uno_showdown.core.table.house_rules import HOUSE_RULES, offered, sheet
-from uno_showdown.core.table.seed_rules import DECK_RULES, SEED_001
 
 SPECIAL_RULES = {"jump_in", "double_play", "seven_zero", "stacking", "silent_twos",
                  "silent_wilds", "swap_on_five", "uno_to_centre", "colour_rotation",

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.seeds.conftest import Cli, rule
-from uno_showdown.core.deck.editions import get_edition
-from uno_showdown.core.table.seed_rules import SEED_002
-from uno_showdown.core.table.turns import (
+from companion.deck.editions import get_edition
+from companion.table.seed_rules import SEED_002
+from companion.table.turns import (
     Direction,
     Seating,
     TurnError,
@@ -17,6 +16,7 @@ from uno_showdown.core.table.turns import (
     showdown_card,
     wild_showdown,
 )
+from tests.seeds.conftest import Cli, rule
 
 TABLE = Seating(("Ann", "Bob", "Cid", "Dan"))
 

@@ -3,11 +3,11 @@ to play, Drawing a card, Calling UNO, Playing your last card, Winning, Scoring).
 
 from __future__ import annotations
 
+from companion.scoring import get_method
+from companion.table.game import seat_players
+from companion.table.house_rules import HOUSE_RULES, offered
+from companion.table.seed_rules import SEED_003
 from tests.seeds.conftest import Cli, rule
-from uno_showdown.core.scoring import get_method
-from uno_showdown.core.table.game import seat_players
-from uno_showdown.core.table.house_rules import HOUSE_RULES, offered
-from uno_showdown.core.table.seed_rules import SEED_003
 
 
 def new(cli: Cli) -> None:

@@ -4,13 +4,13 @@ Four, End of the round, Scoring)."""
 
 from __future__ import annotations
 
+from companion.deck.cards import Colour
+from companion.deck.editions import get_edition
+from companion.table.deal import FirstCardEffect, first_card, highest_card
+from companion.table.items import Item, colour_to_follow, item_of, reveal
+from companion.table.seed_rules import SEED_004
+from companion.table.turns import Seating
 from tests.seeds.conftest import Cli, rule
-from uno_showdown.core.deck.cards import Colour
-from uno_showdown.core.deck.editions import get_edition
-from uno_showdown.core.table.deal import FirstCardEffect, first_card, highest_card
-from uno_showdown.core.table.items import Item, colour_to_follow, item_of, reveal
-from uno_showdown.core.table.seed_rules import SEED_004
-from uno_showdown.core.table.turns import Seating
 
 TABLE = Seating(("Ann", "Bob", "Cid", "Dan"))
 PLAYERS = TABLE.players
@@ -38,7 +38,7 @@ def test_setup_the_highest_card_deals_action_cards_count_0() -> None:
 
 def test_setup_a_wild_draw_four_first_goes_back_an_item_box_lets_the_dealer_choose() -> None:
     def effect(code: str) -> FirstCardEffect:
-        from uno_showdown.core.deck.cards import parse_card
+        from companion.deck.cards import parse_card
         return first_card("mario-kart", (), parse_card(code), "Ann", "Bob", PLAYERS).effect
 
     assert effect("wild+4") is FirstCardEffect.RESHUFFLE

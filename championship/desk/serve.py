@@ -1,0 +1,254 @@
+"""`uno-showdown event serve`: the director's machine for tables on other machines.
+
+It makes (once, then keeps) a user and secret per table and one for the director, writes
+each table's credentials file (and a QR code with `--qr`), starts the embedded broker with
+authentication and the topic ACL (or, with `--broker`, uses an existing one and writes the
+mosquitto password file and ACL for it), runs the director's sync and serves the live page
+(`--web`, on this computer only unless told otherwise), until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import socket
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import uvicorn
+
+from championship.broker import credentials as cr
+from championship.broker.embedded import EmbeddedBroker
+from championship.broker.link import BrokerAddress, parse_broker
+from championship.core.errors import ChampionshipError
+from championship.core.i18n import _
+from championship.desk import preflight
+from championship.desk.director import DirectorSync
+from championship.desk.operations import Championship
+from championship.store.ledger import Ledger
+
+log = logging.getLogger("uno-showdown.serve")
+
+
+def parse_host_port(text: str, default_host: str, what: str) -> tuple[str, int]:
+    """`HOST:PORT`, `:PORT` or `PORT`; refused in one sentence otherwise."""
+    host, sep, port = text.rpartition(":")
+    if not sep:
+        host, port = "", text
+    host = host.strip("[]") or default_host
+    # ASCII digits only: "²".isdigit() is true and int() refuses it
+    if not (port.isascii() and port.isdigit() and len(port) <= 5) or not 0 < int(port) < 65536:
+        raise ChampionshipError(_("{text} is not an address for {what}: write HOST:PORT, e.g. "
+                           "0.0.0.0:8080").format(text=text, what=what))
+    return host, int(port)
+
+
+@dataclass
+class ServeOptions:
+    db: str | None
+    event: int | None
+    lang: str | None = None
+    listen: str = "0.0.0.0:1883"
+    broker: str | None = None  # an existing broker's URL; None: the embedded one
+    advertise: str | None = None  # the address the tables use to reach this computer
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    ca: Path | None = None  # the certificate the tables (and we) trust
+    credentials_dir: Path | None = None
+    qr: bool = False
+    web: str | None = "127.0.0.1:8080"
+    say: Callable[[str], None] = field(default=print)
+
+
+class Served:
+    """Everything `event serve` runs, started and stopped together (tests use it too)."""
+
+    def __init__(self, opts: ServeOptions) -> None:
+        """Checks every option and file first (`preflight`), and only then makes the
+        tables' credentials: a refusal leaves nothing written."""
+        self.opts = opts
+        self.web_socket: socket.socket | None = None
+        if opts.broker is not None:
+            parse_broker(opts.broker)
+        else:
+            parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
+        web = parse_host_port(opts.web, "127.0.0.1", _("the web page")) if opts.web else None
+        if opts.advertise is not None:
+            preflight.check_host(opts.advertise, "--advertise")
+        self.ca_pem = preflight.check_tls(opts.tls_cert if opts.broker is None else None,
+                                          opts.tls_key if opts.broker is None else None,
+                                          opts.ca)
+        with Championship.open(opts.db, opts.event, lang=opts.lang, create=False) as champ:
+            event_id = champ._require()
+            settings = champ.snapshot().settings
+            self.event_id, self.db = event_id, str(champ.store.path)
+            self.tables = list(range(1, settings.tables + 1))
+            self.folder = opts.credentials_dir or Path(self.db).resolve().parent / (
+                f"credentials-event-{event_id}")
+            preflight.check_folder(self.folder)
+            if opts.broker is None:
+                preflight.probe(*parse_host_port(opts.listen, "0.0.0.0", _("the broker")),
+                                "--listen")
+            if web is not None:
+                self.web_socket = preflight.bind(web[0], web[1], "--web")
+            try:
+                director, tables = Ledger(champ.store).credentials(event_id, self.tables)
+            except BaseException:
+                self.close_web_socket()
+                raise
+        self.director_creds = director
+        ca_pem = self.ca_pem
+        if opts.broker is not None:
+            self.address = parse_broker(opts.broker)
+            self.public = self.address
+            self.broker: EmbeddedBroker | None = None
+        else:
+            host, port = parse_host_port(opts.listen, "0.0.0.0", _("the broker"))
+            tls = opts.tls_cert is not None
+            local = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+            self.address = BrokerAddress(local, port, tls)
+            self.public = BrokerAddress(opts.advertise or (
+                host if host not in ("0.0.0.0", "::") else socket.gethostname()), port, tls)
+            self.broker = EmbeddedBroker(host, port, event_id, [director, *tables.values()],
+                                         self.tables, certfile=opts.tls_cert,
+                                         keyfile=opts.tls_key)
+        self.table_creds = {t: replace(c, broker=self.public.url, ca_pem=ca_pem)
+                            for t, c in tables.items()}
+        self.sync: DirectorSync | None = None
+        self.web_server: object | None = None
+
+    def write_files(self) -> list[str]:
+        try:
+            return self._write_files()
+        except (OSError, ValueError) as exc:  # a folder that cannot be, a NUL in its name
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise ChampionshipError(_("cannot write the tables' credentials to {folder}: {reason}; "
+                               "choose another --credentials-dir").format(
+                folder=self.folder, reason=reason)) from None
+
+    def _write_files(self) -> list[str]:
+        lines = []
+        for t, creds in self.table_creds.items():
+            path = self.folder / f"table-{t}.json"
+            cr.write_credentials(path, creds)
+            shown = str(path)
+            if self.opts.qr:
+                cr.qr_code(path.with_suffix(".png"), creds)
+                shown += " " + _("(and {png})").format(png=path.with_suffix(".png").name)
+            lines.append(_("Table {n}: {path}").format(n=t, path=shown))
+        if self.broker is None:
+            users = [self.director_creds, *self.table_creds.values()]
+            passwd = self.folder / "mosquitto.passwd"
+            passwd.write_text("".join(cr.mosquitto_password_line(u.username, u.secret)
+                                      for u in users), encoding="utf-8")
+            passwd.chmod(0o600)
+            acl = self.folder / "mosquitto.acl"
+            acl.write_text(cr.mosquitto_acl(self.event_id, self.tables), encoding="utf-8")
+            acl.chmod(0o600)
+            lines.append(_("For mosquitto: {passwd} and {acl} (see docs/many-tables.md)").format(
+                passwd=passwd, acl=acl))
+        return lines
+
+    def start(self, on_state: Callable[[dict[str, object]], None] | None = None) -> None:
+        if self.broker is not None:
+            try:
+                self.broker.start()
+            except OSError as exc:
+                raise ChampionshipError(_("the broker cannot listen on {addr}: {reason}; choose "
+                                   "another with --listen HOST:PORT").format(
+                    addr=self.opts.listen, reason=exc.strerror or exc)) from None
+        self.sync = DirectorSync(self.db, self.event_id, self.address, self.director_creds,
+                                 self.table_creds, lang=self.opts.lang, on_state=on_state,
+                                 ca_pem=self.ca_pem, check_hostname=self.broker is None)
+        self.sync.start()
+
+    def close_web_socket(self) -> None:
+        if self.web_socket is not None:
+            self.web_socket.close()
+            self.web_socket = None
+
+    def stop(self) -> None:
+        self.close_web_socket()
+        if self.sync is not None:
+            self.sync.stop()
+            self.sync = None
+        if self.broker is not None:
+            self.broker.close()
+
+
+def serve(opts: ServeOptions) -> int:
+    """Run until Ctrl-C or SIGTERM (both stop it the same way, cleaning up); returns the
+    exit status."""
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_a: stop.set())
+    served = Served(opts)
+    say = opts.say
+    try:
+        for line in served.write_files():
+            say(line)
+        web = parse_host_port(opts.web, "127.0.0.1", _("the web page")) if opts.web else None
+        hub = None
+        if web is not None:
+            from championship.web.app import Hub
+
+            hub = Hub()
+        served.start(on_state=hub.publish if hub is not None else None)
+        say(_("The broker: {url} (tables join with `uno-showdown table join --broker {url} "
+              "--event {event} --table N --credentials table-N.json`).").format(
+            url=served.public.url, event=served.event_id))
+        if web is not None and hub is not None and served.web_socket is not None:
+            _run_web(hub, web, served.web_socket, say, stop)
+        else:
+            say(_("Press Ctrl-C to stop."))
+            stop.wait()
+    finally:
+        served.stop()
+    return 0
+
+
+def _run_web(hub: object, web: tuple[str, int], sock: socket.socket,
+             say: Callable[[str], None], stop: threading.Event) -> None:
+    """The live page on the socket bound before anything was written, until `stop`."""
+    from championship.web.app import Hub, create_app
+    from championship.web.limits import server_limits
+
+    assert isinstance(hub, Hub)
+    from showdown.contract.i18n import current_language
+
+    app = create_app(hub, current_language())
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False,
+                            **server_limits())
+    server = _QuietServer(config)
+    hosts = preflight.page_hosts(web[0])
+    urls = [f"http://{h if ':' not in h else f'[{h}]'}:{web[1]}/" for h in hosts]
+    say(_("The live page: {url} (Ctrl-C stops everything).").format(url=", ".join(urls)))
+    if web[0] in ("127.0.0.1", "::1", "localhost"):
+        say(_("Only this computer can open it; --web 0.0.0.0:{port} lets phones on the "
+              "bar's network in.").format(port=web[1]))
+    elif sys.stdout.isatty():
+        say(preflight.qr_text(urls[0]))
+
+    def watch() -> None:
+        stop.wait()
+        hub.close()  # the phones' streams end first: nothing left for the server to cancel
+        server.should_exit = True
+
+    threading.Thread(target=watch, name="web-stop", daemon=True).start()
+    asyncio.run(server.serve(sockets=[sock]))
+
+
+class _QuietServer(uvicorn.Server):
+    """uvicorn's server without its own signal handling: `serve` owns SIGINT and SIGTERM,
+    and stops the page, the director and the broker the same way for both (uvicorn raised
+    the signal again after its own shutdown, and SIGTERM then ended the process before the
+    broker and the director were stopped)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield

@@ -1,0 +1,136 @@
+"""The director's side of the sync in its games file: each table's credentials, how far each
+table's messages have been taken (the acknowledgements), the duels tables reported and the
+latest status revision of each table's stage.
+
+The deals themselves go to the championship's own table of reported deals
+(`championship.store.event_store`), where the standings read them. Everything here is written in the
+caller's transaction, so a batch of messages is taken whole or not at all, acknowledgements
+included: a table drops from its outbox only what is on the director's disk.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from championship.core.access import Credentials, director_user, new_secret, table_user
+from championship.store.event_store import newer
+from companion.store import schema
+from companion.store.games import Store
+
+_V1 = """
+CREATE TABLE director_sync_users (
+    event_id INTEGER NOT NULL,
+    username TEXT NOT NULL,
+    table_no INTEGER,
+    secret TEXT NOT NULL,
+    PRIMARY KEY (event_id, username)
+);
+CREATE TABLE director_sync_acks (
+    event_id INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (event_id, table_no, source)
+);
+CREATE TABLE director_sync_status (
+    event_id INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    PRIMARY KEY (event_id, table_no, stage)
+);
+CREATE TABLE director_sync_duels (
+    event_id INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    duel_id TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    challenger INTEGER NOT NULL,
+    opponent INTEGER NOT NULL,
+    outcome TEXT NOT NULL,
+    winner INTEGER,
+    PRIMARY KEY (event_id, table_no, duel_id)
+);
+"""
+
+
+def _tables_made(conn: sqlite3.Connection) -> int:
+    """Before `schema_parts`, the tables were made all at once when missing: 1 if they are."""
+    return int(schema.has_table(conn, "director_sync_users"))
+
+
+#: The director's side of the sync: credentials, acknowledgements, reported duels.
+PART = schema.register(schema.Part("director sync", (_V1,), _tables_made, newer))
+
+
+class Ledger:
+    """The sync's rows in the director's games file."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        schema.migrate(store, PART)
+
+    def credentials(self, event_id: int, tables: range | list[int]) -> tuple[
+            Credentials, dict[int, Credentials]]:
+        """The director's and each table's credentials, made once and kept (so a table's
+        file stays good across restarts of the director)."""
+        with self.store.transaction() as conn:
+            known = {u: (t, s) for u, t, s in conn.execute(
+                "SELECT username, table_no, secret FROM director_sync_users WHERE event_id = ?",
+                (event_id,))}
+            wanted = [(director_user(event_id), None)] + [(table_user(event_id, t), t)
+                                                          for t in tables]
+            for user, table in wanted:
+                if user not in known:
+                    secret = new_secret()
+                    conn.execute("INSERT INTO director_sync_users (event_id, username, "
+                                 "table_no, secret) VALUES (?, ?, ?, ?)",
+                                 (event_id, user, table, secret))
+                    known[user] = (table, secret)
+        director = Credentials(event_id, None, director_user(event_id),
+                               known[director_user(event_id)][1])
+        out = {t: Credentials(event_id, t, table_user(event_id, t),
+                              known[table_user(event_id, t)][1]) for t in tables}
+        return director, out
+
+    @staticmethod
+    def acked(conn: sqlite3.Connection, event_id: int, table: int, source: str) -> int:
+        row = conn.execute("SELECT seq FROM director_sync_acks WHERE event_id = ? AND "
+                           "table_no = ? AND source = ?", (event_id, table, source)).fetchone()
+        return int(row[0]) if row else 0
+
+    @staticmethod
+    def set_acked(conn: sqlite3.Connection, event_id: int, table: int, source: str,
+                  seq: int) -> None:
+        conn.execute("INSERT INTO director_sync_acks (event_id, table_no, source, seq) VALUES "
+                     "(?, ?, ?, ?) ON CONFLICT (event_id, table_no, source) DO UPDATE SET "
+                     "seq = MAX(seq, excluded.seq)", (event_id, table, source, seq))
+
+    @staticmethod
+    def newer_status(conn: sqlite3.Connection, event_id: int, table: int, stage: str,
+                     revision: int) -> bool:
+        """Note a status revision; True if it is newer than any seen for the stage."""
+        cur = conn.execute(
+            "INSERT INTO director_sync_status (event_id, table_no, stage, revision) VALUES "
+            "(?, ?, ?, ?) ON CONFLICT (event_id, table_no, stage) DO UPDATE SET revision = "
+            "excluded.revision WHERE excluded.revision > director_sync_status.revision",
+            (event_id, table, stage, revision))
+        return cur.rowcount > 0
+
+    @staticmethod
+    def put_duel(conn: sqlite3.Connection, event_id: int, table: int, duel_id: str,
+                 stage: str, revision: int, challenger: int, opponent: int, outcome: str,
+                 winner: int | None) -> None:
+        conn.execute(
+            "INSERT INTO director_sync_duels (event_id, table_no, duel_id, stage, revision, "
+            "challenger, opponent, outcome, winner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (event_id, table_no, duel_id) DO UPDATE SET revision = "
+            "excluded.revision, outcome = excluded.outcome, winner = excluded.winner "
+            "WHERE excluded.revision > director_sync_duels.revision",
+            (event_id, table, duel_id, stage, revision, challenger, opponent, outcome, winner))
+
+    def duels(self, event_id: int) -> int:
+        with self.store.reading() as conn:
+            return int(conn.execute(
+                "SELECT COUNT(*) FROM director_sync_duels WHERE event_id = ?",
+                (event_id,)).fetchone()[0])

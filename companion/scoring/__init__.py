@@ -1,0 +1,124 @@
+"""Scoring: one module per method, the options of seed 001, and a game's rules.
+
+* `base.py`: what a method is (`ScoringMethod`) and the values it works with.
+* one module per method: `winner`, `own`, `championship`, `lazy`, `teams`, `last` (play to
+  the last player), `seven` (seven-round UNO); `registry.py` lists them.
+* `options.py`: the house rules that change the score (a lone 0 worth 50, H2O deductions).
+* `rules.py`: `Rules`, a game's method, target and options, checked when made.
+
+`score_round` is the one entry point that scores a round: the method's own count, then the
+options that act on it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from companion.deck.cards import Card
+    from companion.scoring.base import (
+        Column,
+        Entrant,
+        Entry,
+        RoundInput,
+        RoundScore,
+        RulesError,
+        ScoringMethod,
+        Verdict,
+    )
+    from companion.scoring.championship import points_per_game
+    from companion.scoring.options import (
+        H2O_DEDUCTIONS,
+        OPTIONS,
+        Option,
+        card_total,
+        hand_value,
+        parse_option,
+    )
+    from companion.scoring.registry import METHODS
+    from companion.scoring.rules import MAX_TARGET, Rules, parse_method
+
+#: Where each name of the package lives. A name is imported when first asked for, so
+#: `uno-showdown points`, which reads only the options, loads none of the methods' code.
+_HOME = {
+    **dict.fromkeys(("Column", "Entrant", "Entry", "RoundInput", "RoundScore", "RulesError",
+                     "ScoringMethod", "Verdict"), "companion.scoring.base"),
+    "points_per_game": "companion.scoring.championship",
+    **dict.fromkeys(("H2O_DEDUCTIONS", "OPTIONS", "Option", "card_total", "hand_value",
+                     "parse_option"), "companion.scoring.options"),
+    "METHODS": "companion.scoring.registry",
+    **dict.fromkeys(("MAX_TARGET", "Rules", "parse_method"), "companion.scoring.rules"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value  # asked once
+    return value
+
+
+__all__ = [
+    "H2O_DEDUCTIONS",
+    "MAX_TARGET",
+    "METHODS",
+    "OPTIONS",
+    "Column",
+    "Entrant",
+    "Entry",
+    "Option",
+    "RoundInput",
+    "RoundScore",
+    "Rules",
+    "RulesError",
+    "ScoringMethod",
+    "Verdict",
+    "card_total",
+    "entrant_of",
+    "get_method",
+    "hand_value",
+    "parse_method",
+    "parse_option",
+    "points_per_game",
+    "score_round",
+]
+
+
+def get_method(key: str) -> ScoringMethod:
+    """The method stored under `key` (or typed as one of its names)."""
+    from companion.scoring.rules import parse_method
+
+    return parse_method(key)
+
+
+def entrant_of(entrants: Sequence[Entrant], player: str) -> Entrant:
+    for e in entrants:
+        if player in e.members:
+            return e
+    raise KeyError(player)
+
+
+def score_round(
+    rules: Rules,
+    entrants: Sequence[Entrant],
+    winner: str,
+    hand_values: Mapping[str, int] | None = None,
+    seating: Sequence[str] = (),
+    *,
+    order: tuple[str, ...] = (),
+    out_on: Card | None = None,
+) -> RoundScore:
+    """Score one round: the method's count, then the options (H2O) that act on it.
+
+    `hand_values` holds what each player taking part has left in hand (the winner 0).
+    `seating` (the round's players in seating order) breaks a tie for the lazy loser.
+    """
+    from companion.scoring.base import RoundInput
+    from companion.scoring.options import apply
+
+    entry = RoundInput(winner, dict(hand_values or {}), tuple(seating), tuple(order), out_on)
+    return apply(rules, entrants, entry, rules.method.score(entrants, entry))

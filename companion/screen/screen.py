@@ -1,0 +1,595 @@
+"""The companion screen: a view router with a tab bar, global keys and notices, and its own loop.
+
+`CompanionScreen` draws into whatever surface it is given (a whole window, or
+one side of the emulator's window) and takes events with positions relative
+to its own top-left, so it can be embedded. `run_companion` is the
+stand-alone loop: it sleeps in `pygame.event.wait` while nothing happens and
+redraws only when the screen says it is dirty.
+
+When the game sits in a time box (a table playing against a clock, e.g. a championship
+stage), a banner under the tabs names the box and shows its clock: the time left, paused,
+the last deal once the time is up, or done; it is redrawn when the shown second changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+import pygame
+
+from championship.store.table_file import LinkState, link_state
+from companion.screen.views.chart import ChartView
+from companion.screen.views.duels import DuelsView
+from companion.screen.views.game_over import GameOverView
+from companion.screen.views.history import HistoryView
+from companion.screen.views.new_game import NewGameView
+from companion.screen.views.round_entry import RoundEntryView
+from companion.screen.views.rules import RulesView
+from companion.screen.views.standings import StandingsView
+from companion.screen.views.table import TableView
+from companion.table.timebox import Phase, clock_text
+from companion.touch import theme
+from companion.touch.i18n import N_, _
+from companion.touch.view import View
+from companion.touch.widgets import Button, button_at, row_weighted
+from showdown.contract.errors import CompanionError
+
+if TYPE_CHECKING:
+    from companion.app import CompanionApp
+
+log = logging.getLogger(__name__)
+
+#: Tabs along the top: view name, label (translated when drawn), function key (the window
+#: around the screen keeps F6-F11 for the duel bar, so the table's helpers have none).
+TABS: tuple[tuple[str, str, int | None], ...] = (
+    ("standings", N_("Standings"), pygame.K_F1),
+    ("history", N_("History"), pygame.K_F2),
+    ("chart", N_("Chart"), pygame.K_F3),
+    ("duels", N_("Duels"), pygame.K_F4),
+    ("table", N_("Table"), None),
+    ("rules", N_("Rules"), None),
+    ("new_game", N_("New game"), pygame.K_F5),
+)
+#: The tabs' type, and the room around a label.
+TAB_PX, TAB_PAD_PX = 18, 16
+#: The least room around a tab's label: a button keeps 4 px each side of its words.
+TAB_PAD_MIN_PX = 9
+#: SDL's fall-back drivers that draw nowhere: fine when asked for (tests), not as a display.
+INVISIBLE_DRIVERS = ("offscreen", "dummy")
+#: How long a notice stays on screen.
+NOTICE_MS = 3000
+#: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
+POLL_MS = 250
+#: The notice's type size, the room around its words, how it keeps off the edges, and
+#: the most lines a long one (an error naming a file) is wrapped to.
+NOTICE_PX = 20
+NOTICE_PAD_X, NOTICE_PAD_Y = 16, 10
+NOTICE_TIGHT_PAD_Y = 3
+NOTICE_MARGIN = 8
+NOTICE_LINES = 3
+#: How finely the notice looks for a free place, and the narrowest it gets.
+NOTICE_STEP_PX = 4
+NOTICE_MIN_W = 160
+#: Height of the time box's banner under the tabs.
+BANNER_PX = 32
+#: The banner turns yellow when this little time is left (microseconds).
+HURRY_US = 5 * 60 * 1_000_000
+
+
+
+def _tab_width(label: str, size: int, hyphens: bool = False) -> int:
+    """How wide a tab's label is at `size`: on one line, or broken at the space (or with
+    `hyphens`, the soft hyphen a translator put in a long word) that leaves the narrower two
+    lines (a button draws a label that does not fit on two)."""
+    font = theme.font(size, True)
+    widths = [font.size(theme.unhyphenated(label))[0]]
+    breaks = (" ", theme.SOFT_HYPHEN) if hyphens else (" ",)
+    for i, ch in enumerate(label):
+        if ch in breaks:
+            first = label[:i] + ("-" if ch == theme.SOFT_HYPHEN else "")
+            widths.append(max(font.size(theme.unhyphenated(first).strip())[0],
+                              font.size(theme.unhyphenated(label[i + 1:]).strip())[0]))
+    return min(widths)
+
+class NoDisplayError(RuntimeError):
+    """SDL could not open a window: no desktop, framebuffer or X server here."""
+
+
+class CompanionScreen:
+    """The whole companion screen; see the module docstring."""
+
+    def __init__(self, app: CompanionApp, size: tuple[int, int]) -> None:
+        self.app = app
+        self.size = (int(size[0]), int(size[1]))
+        self.views: dict[str, View] = {
+            view.name: view
+            for view in (
+                StandingsView(self),
+                RoundEntryView(self),
+                HistoryView(self),
+                ChartView(self),
+                DuelsView(self),
+                TableView(self),
+                RulesView(self),
+                GameOverView(self),
+                NewGameView(self),
+            )
+        }
+        self.current: View = self.views["standings"]
+        self._dirty = True
+        self._held_tab: str | None = None
+        self._notice = ""
+        self._notice_until_ms: int | None = None
+        self._now_ms = 0
+        self._next_poll_ms = 0
+        self._signature: tuple[object, ...] = ()
+        self._notice_cache: tuple[object, tuple[pygame.Rect, list[str]]] | None = None
+        self._banner_shown: tuple[str, str, Phase] | None = None
+        self._link: LinkState | None = None  # a championship table's link to the director
+        self._layout()
+        self.current.enter()
+
+    # -- the contract with whoever embeds the screen --
+
+    @property
+    def dirty(self) -> bool:
+        return self._dirty
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = (int(size[0]), int(size[1]))
+        self._layout()
+        self._dirty = True
+
+    def handle_event(self, event: pygame.event.Event) -> bool:
+        self._layout()
+        consumed = self._handle(event)
+        if consumed:
+            self._dirty = True
+        return consumed
+
+    def update(self, now_ms: int) -> None:
+        self._now_ms = now_ms
+        if self._notice_until_ms is not None and now_ms >= self._notice_until_ms:
+            self._notice, self._notice_until_ms = "", None
+            self._dirty = True
+        if now_ms >= self._next_poll_ms:
+            self._next_poll_ms = now_ms + POLL_MS
+            try:
+                self.app.refresh()  # a round entered from the command line shows up here too
+                self._link = link_state(self.app.store)
+            except Exception as exc:  # the table's window must outlive any bad read
+                self._refresh_failed(exc)
+            signature = self._app_signature()
+            if len(signature) != len(self._signature) or any(
+                    a is not b for a, b in zip(signature, self._signature, strict=True)):
+                self._signature = signature
+                self.current.enter()
+                self._dirty = True
+        if self.current.update(now_ms):
+            self._dirty = True
+        if self.banner() != self._banner_shown:  # the clock moved on a second
+            self._dirty = True
+
+    def _refresh_failed(self, exc: Exception) -> None:
+        """Say in one line why the game could not be read; the next poll simply tries again."""
+        if isinstance(exc, CompanionError):
+            message = str(exc)
+        else:
+            log.exception("reading the games file failed")
+            message = _("The games file could not be read ({reason}); trying again").format(
+                reason=type(exc).__name__)
+        if message != self._notice:  # one notice for a failure that repeats every poll
+            self.notify(message)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self._layout()  # a view may have gone full screen (the name keyboard)
+        surface.fill(theme.BACKGROUND)
+        self.current.draw(surface)
+        if not self.current.full_screen:
+            self._draw_tabs(surface)
+            self._draw_banner(surface)
+        if self._notice:
+            self._draw_notice(surface)
+        self._dirty = False
+
+    def banner(self) -> tuple[str, str, Phase] | None:
+        """The time box's banner as drawn now: its label, its clock or state, and the phase;
+        None when the game plays without a clock."""
+        boxed = self.app.time_box()
+        if boxed is None:
+            return None
+        box, now_us = boxed.box, self.app.clock()
+        phase = box.phase(now_us)
+        left = box.left(now_us)
+        shown = "" if left is None else clock_text(left)
+        if phase is Phase.WAITING:
+            status = _("Starts with the clock ({time})").format(time=shown) if shown else _(
+                "Starts with the clock")
+        elif phase is Phase.PAUSED:
+            status = _("Paused · {time}").format(time=shown)
+        elif phase is Phase.LAST_DEAL:
+            status = _("Time! Finish and enter this deal")
+        elif phase is Phase.DONE:
+            status = _("Time is up · table done")
+        else:
+            status = shown
+        link = self._link
+        if link is not None and not link.linked:  # the director does not hear this table
+            status += " · " + _("no link to the director since {time} · {n} to send").format(
+                time=_hhmm(link.since_us), n=link.waiting)
+        return box.label, status, phase
+
+    def buttons(self) -> list[Button]:
+        """Every button on screen now (tabs included), with positions relative to the screen."""
+        self._layout()
+        tabs = [] if self.current.full_screen else self._tab_buttons()
+        return tabs + self.current.buttons()
+
+    # -- what views may ask (base.Navigator) --
+
+    def go(self, view: str) -> None:
+        if self.views[view] is not self.current:
+            self.current.leave()
+        self.current = self.views[view]
+        self._held_tab = None
+        self._layout()
+        self.current.enter()
+        self._dirty = True
+
+    def notify(self, message: str) -> None:
+        self._notice = message
+        self._notice_until_ms = self._now_ms + NOTICE_MS
+        self._dirty = True
+
+    def invalidate(self) -> None:
+        self._signature = self._app_signature()
+        self.current.enter()
+        self._dirty = True
+
+    def _history_step(self, step: Callable[[], bool]) -> bool | None:
+        """Run an undo or redo; None when it was refused (shown as a notice)."""
+        try:
+            return self.app.game is not None and step()
+        except CompanionError as exc:  # the game changed elsewhere: it was reloaded
+            self.notify(str(exc))
+            self.invalidate()
+            return None
+
+    def undo(self) -> None:
+        done = self._history_step(self.app.undo)
+        if done is None:
+            return
+        if done:
+            self.notify(_("Last round undone"))
+            self.go("standings") if self.current.name == "game_over" else self.invalidate()
+        else:
+            self.notify(_("Nothing to undo"))
+
+    def redo(self) -> None:
+        done = self._history_step(self.app.redo)
+        if done is None:
+            return
+        if done:
+            self.notify(_("Round restored"))
+            self.invalidate()
+            if game_is_over(self.app):
+                self.go("game_over")
+        else:
+            self.notify(_("Nothing to redo"))
+
+    def reverse(self) -> None:
+        """A Reverse was played: turn the direction of play (Ctrl+R anywhere)."""
+        table = self.views["table"]
+        assert isinstance(table, TableView)
+        if self.app.game is not None:
+            table.reverse(tell=self.current is not table)
+            self.invalidate()
+
+    def edit_round(self, number: int) -> None:
+        """Open round `number` (1-based) in round entry, as it was entered, to correct it."""
+        entry = self.views["round_entry"]
+        assert isinstance(entry, RoundEntryView)
+        entry.edit(number)
+        self.go("round_entry")
+
+    # -- inside --
+
+    def _app_signature(self) -> tuple[object, ...]:
+        """What changes when someone else (the CLI, the showdown unit) changes the app's state.
+
+        The game and the duel rows are immutable values the core replaces on every change,
+        so comparing them by identity is exact and costs nothing while idle.
+        """
+        return (self.app.game, self.app.last_duel())
+
+    def _layout(self) -> None:
+        w, h = self.size
+        top = 0 if self.current.full_screen else theme.TAB_BAR_PX
+        if not self.current.full_screen and self.app.time_box() is not None:
+            top += BANNER_PX
+        self.current.rect = pygame.Rect(0, top, w, h - top)
+
+    def _draw_banner(self, surface: pygame.Surface) -> None:
+        shown = self.banner()
+        self._banner_shown = shown
+        if shown is None:
+            return
+        label, status, phase = shown
+        boxed = self.app.time_box()
+        left = boxed.box.left(self.app.clock()) if boxed is not None else None
+        strip = pygame.Rect(0, theme.TAB_BAR_PX, self.size[0], BANNER_PX)
+        fill, ink = theme.PANEL_HI, theme.TEXT
+        if phase is Phase.LAST_DEAL:
+            fill, ink = theme.DANGER, theme.TEXT
+        elif phase is Phase.OPEN and left is not None and left <= HURRY_US:
+            fill, ink = theme.ACCENT, theme.BACKGROUND
+        elif phase in (Phase.DONE, Phase.WAITING, Phase.PAUSED):
+            fill, ink = theme.PANEL, theme.TEXT_DIM
+        pygame.draw.rect(surface, fill, strip)
+        mid = strip.centery
+        status_rect = theme.text(surface, status, (strip.right - 12, mid), 20, ink, bold=True,
+                                 anchor="midright", max_width=strip.width // 2)
+        theme.text(surface, label, (strip.x + 12, mid), 18, ink, anchor="midleft",
+                   max_width=status_rect.x - strip.x - 28)
+
+    def _tab_buttons(self) -> list[Button]:
+        """The tabs, each as wide as its label wants (in whatever language), so a long label
+        gets the room a short one leaves, and the type shrinks only when all are too wide."""
+        bar = pygame.Rect(4, 4, self.size[0] - 8, theme.TAB_BAR_PX - 8)
+        labels = [_(label) for _name, label, _key in TABS]
+        size, gap = TAB_PX, 4
+        weights = [theme.font(size, True).size(theme.unhyphenated(label))[0] + TAB_PAD_PX
+                   for label in labels]
+        if sum(weights) + gap * (len(TABS) - 1) > bar.width:
+            # Too wide (the emulator's panel at 800x480): the type shrinks, the same for every
+            # tab, and a label of two words takes two lines, until every label fits whole.
+            # Still too wide at the smallest type (Armenian beside the unit): a long word
+            # breaks where its translator put a soft hyphen.
+            gap = 2
+            for size, hyphens in [*((px, False) for px in range(TAB_PX - 1,
+                                                              theme.MIN_TEXT_PX - 1, -1)),
+                                  *((px, True) for px in range(TAB_PX - 1,
+                                                             theme.MIN_TEXT_PX - 1, -1))]:
+                weights = [_tab_width(label, size, hyphens) + TAB_PAD_MIN_PX
+                           for label in labels]
+                if sum(weights) + gap * (len(TABS) - 1) <= bar.width:
+                    break
+        return [
+            Button(f"tab:{name}", cell, label, partial(self.go, name),
+                   selected=self.current.name == name, font_px=size)
+            for (name, _label, _key), label, cell in zip(
+                TABS, labels, row_weighted(bar, weights, gap, minimum=theme.TOUCH_PX),
+                strict=True)
+        ]
+
+    def _draw_tabs(self, surface: pygame.Surface) -> None:
+        pygame.draw.rect(surface, theme.PANEL, (0, 0, self.size[0], theme.TAB_BAR_PX))
+        for button in self._tab_buttons():
+            button.draw(surface, pressed=button.key == self._held_tab)
+
+    def notice_rect(self) -> pygame.Rect | None:
+        """Where the notice is drawn now (None when there is none): never over a button.
+
+        A notice comes right before the next tap ("New game started", then "Enter
+        round"), so it must not hide what the finger goes for. The first place that
+        covers no button wins, looking from the bottom of the screen (where notices are
+        expected) upwards, centred, then against the left or right edge; where no
+        place is free the box narrows (the words wrap to more lines, up to three, and
+        are cut past that) and the search starts again.
+        """
+        return self._notice_layout()[0] if self._notice else None
+
+    def _notice_layout(self) -> tuple[pygame.Rect, list[str]]:
+        """The notice's box and its lines as they fit (see `notice_rect`)."""
+        w, h = self.size
+        key = (self._notice, self.size, tuple(tuple(b.rect) for b in self.buttons()))
+        if self._notice_cache is not None and self._notice_cache[0] == key:
+            return self._notice_cache[1]
+        buttons = [b.rect for b in self.buttons()]
+        f = theme.font(NOTICE_PX, True)
+        natural = min(f.size(self._notice)[0] + 2 * NOTICE_PAD_X, w - 2 * NOTICE_MARGIN)
+        found: tuple[pygame.Rect, list[str]] | None = None
+        # All the words on up to three lines first (an error must be read in full); where
+        # that fits nowhere, fewer lines with the words cut, as on a crowded page; last, one
+        # line in a tight box, which fits between two rows of buttons.
+        tries = [(most, NOTICE_PAD_Y) for most in range(NOTICE_LINES, 0, -1)]
+        for most, pad_y in [*tries, (1, NOTICE_TIGHT_PAD_Y)]:
+            width = natural
+            while found is None:
+                lines = notice_lines(self._notice, width - 2 * NOTICE_PAD_X, most)
+                found = self._free_place(width, len(lines) * f.get_linesize() + 2 * pad_y,
+                                         lines, buttons)
+                if width <= NOTICE_MIN_W:
+                    break
+                width = max(NOTICE_MIN_W, width * 4 // 5)
+            if found is not None:
+                break
+        if found is None:  # the screen is all buttons: at the bottom, every word shown
+            lines = notice_lines(self._notice, natural - 2 * NOTICE_PAD_X, NOTICE_LINES)
+            box = pygame.Rect(0, 0, natural, len(lines) * f.get_linesize() + 2 * NOTICE_PAD_Y)
+            box.midbottom = (w // 2, h - NOTICE_MARGIN)
+            found = (box, lines)
+        self._notice_cache = (key, found)
+        return found
+
+    def _free_place(self, width: int, height: int, lines: list[str],
+                    buttons: list[pygame.Rect]) -> tuple[pygame.Rect, list[str]] | None:
+        """The first box of that size that covers no button, from the bottom up, centred
+        or against an edge; None when there is none."""
+        w, h = self.size
+        for y in range(h - NOTICE_MARGIN - height, NOTICE_MARGIN - 1, -NOTICE_STEP_PX):
+            for x in ((w - width) // 2, NOTICE_MARGIN, w - NOTICE_MARGIN - width):
+                box = pygame.Rect(x, y, width, height)
+                if box.collidelist(buttons) < 0:
+                    return box, lines
+        return None
+
+    def _draw_notice(self, surface: pygame.Surface) -> None:
+        box, lines = self._notice_layout()
+        f = theme.font(NOTICE_PX, True)
+        images = [f.render(line, True, theme.BACKGROUND) for line in lines]
+        pygame.draw.rect(surface, theme.ACCENT, box, border_radius=10)
+        y = box.centery - len(images) * f.get_linesize() // 2
+        for image in images:
+            surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
+            y += f.get_linesize()
+
+    def _handle(self, event: pygame.event.Event) -> bool:
+        if event.type == pygame.KEYDOWN:
+            return self.current.handle_key(event) or self._global_key(event)
+        if event.type == pygame.TEXTINPUT:
+            return self.current.handle_text(event)
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION,
+                          pygame.MOUSEWHEEL):
+            if not self.current.full_screen and self._tab_pointer(event):
+                return True
+            return self.current.handle_pointer(event)
+        # the window was uncovered or resized: nothing to do but draw again
+        return event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED,
+                              pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED)
+
+    def _tab_pointer(self, event: pygame.event.Event) -> bool:
+        pos: tuple[int, int] | None = getattr(event, "pos", None)
+        in_bar = pos is not None and pos[1] < theme.TAB_BAR_PX
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and pos and in_bar:
+            hit = button_at(self._tab_buttons(), pos)
+            self._held_tab = hit.key if hit else None
+            return True
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._held_tab:
+            held, self._held_tab = self._held_tab, None
+            hit = button_at(self._tab_buttons(), pos) if pos and in_bar else None
+            if hit is not None and hit.key == held:
+                hit.on_tap()
+            return True
+        return False
+
+    def _global_key(self, event: pygame.event.Event) -> bool:
+        ctrl = bool(event.mod & pygame.KMOD_CTRL)
+        if ctrl and event.key == pygame.K_z:
+            self.redo() if event.mod & pygame.KMOD_SHIFT else self.undo()
+            return True
+        if ctrl and event.key == pygame.K_y:
+            self.redo()
+            return True
+        if ctrl and event.key == pygame.K_r:
+            self.reverse()
+            return True
+        for name, _label, key in TABS:
+            if key is not None and event.key == key:
+                self.go(name)
+                return True
+        if event.key == pygame.K_ESCAPE and self.current.name != "standings":
+            self.go("standings")
+            return True
+        return False
+
+
+def notice_lines(message: str, width: int, most: int = 3) -> list[str]:
+    """`message` broken at spaces into at most `most` lines of `width` pixels (the last one
+    cut with … if even that is not enough)."""
+    f = theme.font(NOTICE_PX, True)
+    lines: list[str] = []
+    words = message.split(" ")
+    while words and len(lines) < most - 1:
+        line = words.pop(0)
+        while words and f.size(f"{line} {words[0]}")[0] <= width:
+            line += " " + words.pop(0)
+        lines.append(line)
+    if words:
+        lines.append(theme.fit(" ".join(words), NOTICE_PX, width, bold=True,
+                               min_size=NOTICE_PX)[0])
+    return [theme.fit(line, NOTICE_PX, width, bold=True, min_size=NOTICE_PX)[0]
+            for line in lines] or [""]
+
+
+def game_is_over(app: CompanionApp) -> bool:
+    """Whether the current game has ended (the core's model decides)."""
+    game = app.game
+    return game is not None and game.verdict.over
+
+
+
+@contextlib.contextmanager
+def _native_stderr_silenced() -> Iterator[None]:
+    """Send what C libraries write to file descriptor 2 to /dev/null while inside.
+
+    With no display at all, SDL tries Wayland after X11 and libwayland prints its own
+    complaint before the command can say, in one line, what to do. (The table's window
+    has the same guard in `hardware.emulated_sound`; the score keeper may not import
+    hardware, so it keeps this copy.)
+    """
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        sys.stderr.flush()
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, 2)
+        finally:
+            os.close(devnull)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+def run_companion(app: CompanionApp, *, fullscreen: bool = False,
+                  size: tuple[int, int] = (800, 480)) -> int:
+    """Open a window (or the whole display) and run the screen until it is closed; exit status."""
+    pygame.display.set_caption(_("UNO Showdown companion"))  # before the window appears
+    try:
+        with _native_stderr_silenced():  # libwayland's complaint when SDL finds no display
+            pygame.display.init()
+        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+        driver = pygame.display.get_driver()
+        if driver in INVISIBLE_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+            raise pygame.error(f"only SDL's invisible {driver!r} video driver is available")
+        window = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+    except pygame.error as exc:
+        pygame.display.quit()
+        raise NoDisplayError(str(exc)) from exc
+    pygame.font.init()
+    try:
+        screen = CompanionScreen(app, window.get_size())
+        clock = pygame.time.Clock()
+        running = True
+        while running:
+            first = pygame.event.wait(POLL_MS)
+            for event in [first, *pygame.event.get()]:
+                if event.type == pygame.NOEVENT:
+                    continue
+                if event.type == pygame.QUIT:
+                    running = False
+                elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
+                    window = pygame.display.get_surface() or window
+                    screen.resize(window.get_size())
+                elif (event.type == pygame.KEYDOWN and event.key == pygame.K_q
+                      and event.mod & pygame.KMOD_CTRL):
+                    running = False
+                else:
+                    screen.handle_event(event)
+            screen.update(pygame.time.get_ticks())
+            if screen.dirty:
+                screen.draw(window)
+                pygame.display.flip()
+                clock.tick(60)
+    finally:
+        pygame.display.quit()
+    return 0
+
+
+def _hhmm(at_us: int) -> str:
+    """A moment as this table's clock shows it, to the minute."""
+    from datetime import datetime
+
+    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")

@@ -1,0 +1,2 @@
+"""The pages of the companion screen, one module each; `companion.screen.screen`
+routes between them."""

@@ -1,0 +1,276 @@
+"""The games file itself: one SQLite connection with WAL, foreign keys, `synchronous=FULL`,
+and the one way everything in it is read and written.
+
+A change is one write transaction (`GamesFile.transaction`), taken before reading so that
+writers queue instead of failing, and committed before the call returns: a round shown as
+saved survives a kill -9 or a power cut. A change made of several (a draw's boxes, games and
+seats) opens the transaction itself and calls the repositories inside it; each of their
+methods joins it, so the whole commits together or not at all. A read is one read
+transaction (`GamesFile.reading`): all its queries see one committed state. A transaction
+that cannot commit (disk full, file locked) is rolled back and reported as a `StoreError`, so
+the next change starts clean.
+
+Opening refuses a file of another program before changing anything, then brings the games'
+tables up to date (`companion.store.schema`, part "games").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import functools
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Self
+
+from companion.store import schema
+from companion.store.errors import StoreBusyError, StoreError
+from companion.store.games_schema import PART, SCHEMA_VERSION
+from showdown.contract.i18n import _
+
+APP_NAME = "uno-showdown"
+DB_NAME = "games.sqlite3"
+
+
+def default_db_path() -> Path:
+    """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown).
+
+    platformdirs is imported here, not with the module: a command given `--db` never asks
+    for the default, and a Pi pays for each import at every start."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
+
+
+def _short(path: Path) -> str:
+    """A path as a one-line message shows it: at most 200 characters."""
+    text = str(path)
+    return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
+
+
+@functools.cache
+def _tables_at(version: int) -> dict[str, frozenset[str]]:
+    """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself."""
+    return schema.tables_at(PART, version)
+
+
+def _read_only_text() -> str:
+    return _("cannot open the games file {path} for writing ({reason}): make the file "
+             "and its folder writable, or choose another with --db")
+
+
+#: SQLite's primary result codes (sqlite3.h) that say why a file cannot be the games file:
+#: READONLY, PERM, CANTOPEN and AUTH (not ours to write), BUSY and LOCKED (held by another
+#: program), FULL (no space).
+_READ_ONLY = frozenset({8, 3, 14, 23})
+_BUSY = frozenset({5, 6})
+_FULL = 13
+
+
+class GamesFile:
+    """One open games file: its connection, its lock and its transactions; the
+    repositories (`companion.store.games.Store`) read and write through it."""
+
+    def __init__(self, path: str | Path | None = None, *, busy_timeout_s: float = 10.0) -> None:
+        """`busy_timeout_s`: how long a write waits for another program's lock on the file
+        before it gives up with `StoreBusyError`."""
+        self.path = Path(path) if path is not None else default_db_path()
+        # The service thread records duels while the screen thread records rounds.
+        self.lock = threading.RLock()
+        self._writing = 0  # how deep in `transaction` the thread holding `lock` is
+        try:
+            if self.path.is_dir():
+                raise StoreError(
+                    _("{path} is a folder, not a games file: give a file name with --db").format(
+                        path=self.path)
+                )
+            if path is None:  # the user's data directory is ours to make
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            elif not self.path.parent.is_dir():  # a path given: never plant its folders
+                raise StoreError(
+                    _("there is no folder {folder} (create it first)").format(
+                        folder=self.path.parent))
+            self.conn = sqlite3.connect(
+                self.path, isolation_level=None, timeout=busy_timeout_s,
+                check_same_thread=False
+            )
+        except StoreError:  # already says what to do: never wrapped in a second piece of advice
+            raise
+        except sqlite3.Error as exc:
+            raise self._unusable(exc) from exc
+        except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            if isinstance(exc, OSError) and exc.errno in (errno.EACCES, errno.EPERM,
+                                                          errno.EROFS):
+                raise StoreError(_read_only_text().format(path=_short(self.path),
+                                                          reason=reason)) from exc
+            raise StoreError(
+                _("cannot open the games file {path}: {reason}; choose another with --db").format(
+                    path=_short(self.path), reason=reason
+                )
+            ) from exc
+        try:
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            with self.reading():  # one moment of the file, whoever else opens it now
+                self._refuse_foreign_database()
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = FULL")
+            self._migrate()
+        except (sqlite3.Error, StoreError) as exc:
+            self.conn.close()
+            cause = exc.__cause__ if isinstance(exc, StoreError) else exc
+            if isinstance(cause, sqlite3.Error):  # a migration's write failed: say why
+                raise self._unusable(cause) from exc
+            raise
+
+    def _unusable(self, exc: sqlite3.Error) -> StoreError:
+        """Why the file cannot be the games file, told apart by SQLite's error code."""
+        code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF  # extended -> primary
+        if code in _READ_ONLY:
+            text = _read_only_text()
+        elif code in _BUSY:
+            text = _("the games file {path} is locked by another program ({reason}): close "
+                     "it and try again, or choose another with --db")
+        elif code == _FULL:
+            text = _("cannot write the games file {path} ({reason}): free some disk space, "
+                     "or choose another with --db")
+        else:
+            text = _("{path} is not a games file ({reason}): choose another with --db")
+        return StoreError(text.format(path=self.path, reason=exc))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken before reading so that writers queue, not fail.
+
+        Inside another write transaction of this store it joins that one: several changes
+        made by separate methods (a draw's boxes, games and seats) commit as one, or not at
+        all. Whatever goes wrong inside, COMMIT included (a full disk, a deferred
+        constraint), the transaction is rolled back before the error leaves: otherwise the
+        connection would stay inside it and every later BEGIN would fail. SQLite's own
+        errors become a `StoreError`.
+        """
+        with self.lock:
+            if self._writing:
+                self._writing += 1
+                try:
+                    yield self.conn
+                finally:
+                    self._writing -= 1
+                return
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise self._cannot_save(exc) from exc
+            self._writing = 1
+            try:
+                yield self.conn
+                self.conn.execute("COMMIT")
+            except BaseException as exc:
+                self._roll_back()
+                if isinstance(exc, (sqlite3.Error, OverflowError)):
+                    raise self._cannot_save(exc) from exc
+                raise
+            finally:
+                self._writing = 0
+
+    @contextmanager
+    def reading(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction: every query inside sees the same committed state of the file.
+
+        Without it, a game read in several queries (the game, its players, its rounds, their
+        hands) while another program commits could pair rounds of one state with players of
+        another. In WAL mode the snapshot costs nothing and blocks no writer. Nested reads,
+        and reads inside a write, share the transaction already open. SQLite's errors (a
+        damaged file, a table gone) become a one-sentence `StoreError`.
+        """
+        with self.lock:
+            own = not self.conn.in_transaction
+            try:
+                if own:
+                    self.conn.execute("BEGIN")
+                yield self.conn
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    _("cannot read the games file {path} ({reason}): check the file, or "
+                      "choose another with --db").format(path=self.path, reason=exc)
+                ) from exc
+            finally:
+                if own:
+                    self._roll_back()
+
+    def _roll_back(self) -> None:
+        """End the open transaction, if SQLite has not already ended it itself."""
+        if self.conn.in_transaction:
+            # a failing ROLLBACK says less than the error being reported, which goes on
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+
+    def _cannot_save(self, exc: BaseException) -> StoreError:
+        kind = StoreBusyError if isinstance(exc, sqlite3.OperationalError) else StoreError
+        return kind(
+            _("cannot save to {path}: {reason}; nothing was changed, so try again").format(
+                path=self.path, reason=exc
+            )
+        )
+
+    # -- schema --
+
+    def schema_version(self) -> int:
+        """How far the games' tables are (`schema.Part` "games")."""
+        with self.reading() as conn:
+            return schema.version_of(conn, PART)
+
+    def _refuse_foreign_database(self) -> None:
+        """A database of another program is left alone: tables without a schema version, or
+        a version whose tables and columns are not there (a file that only says it is ours).
+
+        Checked before any migration, so a foreign file is never changed.
+        """
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            return  # refused by `_migrate`, with its own message
+        found = {
+            name: frozenset(r[1] for r in self.conn.execute(
+                "PRAGMA table_info(\"{}\")".format(name.replace('"', '""'))))
+            for (name,) in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        }
+        reason = None
+        if version == 0 and found:
+            reason = _("it holds another program's tables")
+        for table, columns in _tables_at(version).items():
+            if reason is None and not columns <= found.get(table, frozenset()):
+                reason = _("its table {table} is missing or incomplete").format(table=table)
+        if reason is not None:
+            raise StoreError(
+                _("{path} is not a games file ({reason}): choose another with --db").format(
+                    path=self.path, reason=reason
+                )
+            )
+
+    def _migrate(self) -> None:
+        schema.migrate(self, PART)
+
+    def data_version(self) -> int:
+        """Changes whenever another connection (another program) commits to the file. It is
+        polled, so it is one statement: it needs no read transaction of its own."""
+        with self.lock:
+            try:
+                return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+            except sqlite3.Error as exc:
+                raise StoreError(
+                    _("cannot read the games file {path} ({reason}): check the file, or "
+                      "choose another with --db").format(path=self.path, reason=exc)
+                ) from exc

@@ -1,0 +1,48 @@
+"""The host's board clock: unwraps 2^30 ticks exactly, never runs backwards, survives resets."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware_host.wire.board_clock import BoardClock
+from firmware_host.wire.codec import TICKS_PERIOD
+
+
+@given(st.integers(0, TICKS_PERIOD - 1),
+       st.lists(st.integers(0, TICKS_PERIOD // 2 - 1), min_size=1, max_size=50))
+def test_stamps_unwrap_to_true_differences_across_many_wraps(start: int, gaps: list[int]) -> None:
+    clock = BoardClock()
+    base = clock.start_session(start, 0)
+    true = start
+    for gap in gaps:
+        true += gap
+        assert clock.unwrap(true % TICKS_PERIOD) - base == true - start
+
+
+def test_a_slightly_older_stamp_unwraps_before_the_reference_even_over_the_wrap() -> None:
+    clock = BoardClock()
+    base = clock.start_session(5, 0)  # just after a wrap
+    assert clock.unwrap(TICKS_PERIOD - 10) == base - 15
+
+
+@given(st.lists(st.tuples(st.integers(0, TICKS_PERIOD - 1), st.integers(0, 10**7)), max_size=30))
+def test_now_never_runs_backwards_even_across_board_resets(sessions) -> None:  # type: ignore[no-untyped-def]
+    clock = BoardClock()
+    host = 0
+    last = clock.now_us(host)
+    for raw, dt in sessions:
+        host += dt
+        clock.start_session(raw, host)  # the board restarted with its clock at `raw`
+        now = clock.now_us(host)
+        assert now > last or (now == last and dt == 0)
+        last = now
+        assert clock.now_us(host + 1000) >= now + 1000 - 1
+
+
+def test_now_follows_heartbeats_and_maps_back_to_board_ticks() -> None:
+    clock = BoardClock()
+    clock.start_session(1000, 50)
+    at = clock.observe(TICKS_PERIOD + 200_000 - TICKS_PERIOD, 200_000)  # 199 ms later
+    assert clock.now_us(210_000) == at + 10_000
+    assert clock.to_raw(at + 10_000) == 210_000

@@ -1,1 +1,0 @@
-"""The director's screen's views, one module each (see `apps.director.screen`)."""

@@ -1,0 +1,79 @@
+"""The `uno-showdown companion` command: the score keeper's touch screen on its own.
+
+It opens the store and the game (the latest unfinished one unless `--game`
+says otherwise) and runs the screen until the window is closed. Bad options
+and a missing display are one-line errors with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from showdown.contract.events import ConfigError
+
+SIZE_HELP = "window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)"
+
+
+#: The largest window: what SDL and the graphics cards it runs on can make a surface of.
+MAX_SIZE = (16384, 16384)
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Read `800x480`; ConfigError says how to write it otherwise."""
+    width, sep, height = text.strip().lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        size = (0, 0)
+    if (not sep or size[0] < 320 or size[1] < 240
+            or size[0] > MAX_SIZE[0] or size[1] > MAX_SIZE[1]):
+        raise ConfigError(
+            f"--size {text[:40]!r} is not a window size: write WIDTHxHEIGHT from 320x240 to "
+            f"{MAX_SIZE[0]}x{MAX_SIZE[1]}, e.g. --size 800x480"
+        )
+    return size
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `companion` to `uno-showdown`."""
+    parser = sub.add_parser(
+        "companion",
+        description="Run the companion screen: standings, entering rounds by tapping cards, "
+        "undo, history, a score chart, game over, new games and the showdown duels. "
+        "Made for an 800x480 touch display; works with a mouse and keyboard too.",
+    )
+    parser.add_argument("--db", metavar="PATH", default=None,
+                        help="the SQLite file of games (default: the per-user data directory)")
+    parser.add_argument("--game", metavar="ID", type=int, default=None,
+                        help="open this game (default: the latest unfinished game)")
+    parser.add_argument("--lang", default=None,
+                        help="language of the screen: en, ru, uk or hy (default: the system's)")
+    parser.add_argument("--fullscreen", action="store_true",
+                        help="fill the whole display (for the Pi's touch screen)")
+    parser.add_argument("--size", default="800x480", metavar="WxH", help=SIZE_HELP)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    size = parse_size(args.size)
+    from companion.app import CompanionApp
+    from companion.screen.screen import NoDisplayError, run_companion
+    from showdown.contract.errors import CompanionError
+    from showdown.contract.i18n import LanguageError
+
+    try:
+        app = CompanionApp.open(args.db, args.game, args.lang)
+    except (CompanionError, LanguageError) as exc:
+        raise ConfigError(str(exc)) from None
+    app.follows_newest_game = args.game is None  # a game started elsewhere shows up here
+    try:
+        return run_companion(app, fullscreen=args.fullscreen, size=size)
+    except NoDisplayError:
+        raise ConfigError(
+            "no display to open the screen on: run it on the Pi's desktop or touch display, "
+            'or headless under Xvfb: xvfb-run -s "-screen 0 800x480x24" uno-showdown companion'
+        ) from None
+    finally:
+        app.close()

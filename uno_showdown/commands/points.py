@@ -1,0 +1,47 @@
+"""`uno-showdown points`: add up the value of cards, as the rules count them.
+
+Kept apart from the `game` commands so adding up a hand loads only the card model, not
+the games file's code: it is the command a table types most often.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.deck.editions import EDITIONS, get_edition
+from companion.scoring.options import OPTIONS
+from showdown.contract import i18n
+from showdown.contract.errors import CompanionError
+from showdown.contract.i18n import _
+from uno_showdown.commands.common import add_common_options, help_language
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `points` to `uno-showdown`."""
+    help_language()
+    p = sub.add_parser("points")
+    add_common_options(p)  # not as a parent parser, which would be built (and measured) apart
+    p.add_argument("--edition", required=True,
+                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
+    p.add_argument("--option", action="append", default=[], metavar="OPTION",
+                   help=_("a scoring option: {choices}").format(choices=", ".join(OPTIONS)))
+    p.add_argument("cards", nargs="+", metavar="CARD", help=_("cards, e.g. r5 gskip wild"))
+    p.set_defaults(func=cmd_points)
+
+
+def cmd_points(args: argparse.Namespace) -> int:
+    from companion.deck.cards import CardError, parse_cards
+    from companion.scoring.options import card_total, parse_option
+
+    try:
+        i18n.set_language(args.lang)
+        edition = get_edition(args.edition)
+        cards = parse_cards(" ".join(args.cards))
+        edition.check(cards)
+        options = {parse_option(o) for o in args.option}
+    except (CardError, CompanionError) as exc:
+        from showdown.contract.events import ConfigError
+
+        raise ConfigError(str(exc)) from None
+    print(card_total(cards, options))
+    return 0

@@ -1,0 +1,83 @@
+"""What the `game` commands share: the games file opened for one command, and a game's rules
+in one line."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from companion.scoring import OPTIONS
+from showdown.contract import i18n
+from showdown.contract.errors import CompanionError, ConfigError
+from showdown.contract.i18n import _
+
+if TYPE_CHECKING:
+    from companion.app import CompanionApp
+    from companion.store.games import Store
+    from companion.table.game import Game
+
+
+def open_app(args: argparse.Namespace, need_game: bool = True, lazy: bool = False
+          ) -> CompanionApp:
+    from companion.app import CompanionApp
+    from companion.store.games import Store
+
+    try:
+        i18n.set_language(args.lang)
+        if not need_game:  # no game is read: do not load one
+            app = CompanionApp(Store(args.db), None)
+        else:
+            app = CompanionApp.open(args.db, getattr(args, "game", None), lang=args.lang,
+                                    unfinished_only=False, follow=False, lazy=lazy)
+        if need_game and app.game is None:
+            app.close()
+            raise ConfigError(_("there is no game yet: start one with `uno-showdown game new`"))
+        return app
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+@contextmanager
+def opened_store(args: argparse.Namespace) -> Iterator[Store]:
+    """The games file alone, for a command that only reads it (`game list`): no score keeper,
+    no duel recorder, so the command starts as fast as a Pi allows. Errors as `opened`."""
+    from companion.store.games import Store
+
+    try:
+        i18n.set_language(args.lang)
+        store = Store(args.db)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        yield store
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    finally:
+        store.close()
+
+
+@contextmanager
+def opened(args: argparse.Namespace, need_game: bool = True, lazy: bool = False
+            ) -> Iterator[CompanionApp]:
+    """The app for one command: a companion error becomes a one-line usage error, and the
+    store is closed whatever happens. `lazy`: the game's past rounds are read only if the
+    command looks at them."""
+    app = open_app(args, need_game, lazy)
+    try:
+        yield app
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+    finally:
+        app.close()
+
+
+def rules_line(game: Game) -> str:
+    rules = game.rules
+    title = _(rules.method.title)
+    if rules.target is not None and rules.method.takes_target:
+        title = _("{method}, to {target}").format(method=title, target=rules.target)
+    for key in rules.modifiers:
+        title += "; " + _(OPTIONS[key].title)
+    return title

@@ -1,0 +1,115 @@
+"""The duel socket of a table window: `uno-showdown duel` works against an open emulator.
+
+On a Pi the headless table answers `uno-showdown duel ANN BOB --cards 2` and `duel
+--played-by ANN` (`uno_showdown.headless.table`). A desktop has the emulator window instead, so the
+window answers the same requests on the same socket: the named duel is seated in the duel
+bar and loaded, as F6/F7, 1-3 and F10 would, and the timer button (Space) starts it.
+
+The socket's thread only hands a request over; the window's own thread answers it between
+frames (`answer_pending`, from `TableWindow.tick`), so the duel bar, the companion and the
+service are touched by one thread, as with a key or a click.
+"""
+
+from __future__ import annotations
+
+import queue
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TYPE_CHECKING, Any
+
+from companion.table.pairing import SEATS, Pairing
+from companion.table.turns import MAX_DUEL_CARDS
+from showdown.contract.events import Side
+from showdown.duel.text import cards_text
+
+if TYPE_CHECKING:
+    from uno_showdown.window.window import TableWindow
+
+#: How long a request waits for the window to answer (it answers within a frame; a window
+#: stuck in a dialog of the system must not hold `uno-showdown duel` for ever).
+ANSWER_S = 5.0
+
+
+class WindowDuelDoor:
+    """Requests from the duel socket, answered on the window's thread."""
+
+    def __init__(self, window: TableWindow) -> None:
+        self.window = window
+        self._waiting: queue.SimpleQueue[tuple[dict[str, Any], Future[dict[str, str]]]] = (
+            queue.SimpleQueue())
+
+    def request(self, request: dict[str, Any]) -> dict[str, str]:
+        """The socket's handler (on the socket's thread): wait for the window's answer."""
+        answer: Future[dict[str, str]] = Future()
+        self._waiting.put((request, answer))
+        self.window.wake()
+        try:
+            return answer.result(ANSWER_S)
+        except FutureTimeout:
+            return {"error": "the emulator window did not answer: is it still open?"}
+
+    def answer_pending(self) -> None:
+        """Answer every request waiting (on the window's thread)."""
+        while True:
+            try:
+                request, answer = self._waiting.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                answer.set_result(self._answer(request))
+            except ValueError as exc:  # a name not at the table, a card count out of range
+                answer.set_result({"error": str(exc)})
+
+    def _answer(self, request: dict[str, Any]) -> dict[str, str]:
+        chooser = self.window.chooser
+        if "status" in request:
+            return {"ok": f"next duel: {chooser.pairing.describe()}, "
+                          f"{cards_text(chooser.cards)}"}
+        body = request.get("duel")
+        if not isinstance(body, dict):
+            return {"error": "the request names no duel: use `uno-showdown duel`"}
+        if self.window.service.under_way:
+            return {"error": "a duel is under way in the emulator: name the next one when "
+                             "its verdict is in"}
+        players, cards = body.get("players") or [], body.get("cards")
+        played_by = body.get("played_by")
+        if cards is not None and (not isinstance(cards, int) or isinstance(cards, bool)
+                                  or not 1 <= cards <= MAX_DUEL_CARDS):
+            raise ValueError(f"a duel loads 1 to {MAX_DUEL_CARDS} cards")
+        if played_by is not None or players:
+            app = self._app()
+            if played_by is not None:
+                proposal = app.propose_showdown(str(played_by), cards or 1)
+                self.window.took_proposal(proposal)
+                pairing, cards = Pairing(proposal.challenger, proposal.opponent), proposal.cards
+                why = (f" ({proposal.challenger}'s showdown card, play going "
+                       f"{app.game.direction.label})")
+            else:
+                if not isinstance(players, list) or len(players) != 2:
+                    raise ValueError("name two players (the left paddle's first), or nobody")
+                pairing, why = Pairing(*app.duel_by_hand(str(players[0]), str(players[1]))), ""
+        else:
+            pairing = SEATS if body.get("seats") else chooser.pairing
+            why = ""
+        chooser.pairing = pairing
+        chooser.set_cards(cards if cards is not None else chooser.cards)
+        self.window.service.load(Side.LEFT, Side.RIGHT, chooser.cards, chooser.players(),
+                                 replace_started=False)
+        self.window.bar.dirty = True
+        return {"ok": f"next duel: {pairing.describe()}, {cards_text(chooser.cards)}{why}: "
+                      f"press {self.window.labels.get('timer', 'the timer button')} in the "
+                      "emulator to start it"}
+
+    def _app(self) -> Any:
+        """The score keeper, caught up with the games file, with a game to name players from."""
+        app = self.window.app
+        if app is None:
+            raise ValueError("the emulator keeps no score, so it cannot name players: name "
+                             "nobody to duel for the seats")
+        refresh = getattr(app, "refresh", None)
+        if refresh is not None:
+            refresh()
+        if getattr(app, "game", None) is None:
+            raise ValueError("there is no game to name players from: start one in the "
+                             "emulator (New game) or with `uno-showdown game new`")
+        return app
