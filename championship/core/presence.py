@@ -51,14 +51,6 @@ def offset_of(samples: Iterable[int]) -> int:
     return max(samples, default=0)
 
 
-def director_time(table_at_us: int | None, offset_us: int, arrived_us: int) -> int:
-    """When a deal was played, on the director's clock: the table's stamp corrected by its
-    measured offset, never later than its arrival (a table without a stamp: its arrival)."""
-    if table_at_us is None:
-        return arrived_us
-    return min(table_at_us - offset_us, arrived_us)
-
-
 def clock_off(offset_us: int) -> bool:
     """Is the table's clock off by more than the bound (flagged for the director)?"""
     return abs(offset_us) > CLOCK_BOUND_US

@@ -539,13 +539,9 @@ def _stage_start(data: Any, stage: str) -> int | None:
                 None)
 
 
-def seating_of(snap: Snapshot, table: int) -> wire.Seating | None:
-    """What the director tells table N: every stage it plays, seated and clocked."""
-    return seatings_of(snap).get(table)
-
-
 def seatings_of(snap: Snapshot) -> dict[int, wire.Seating]:
-    """What the director tells every table (`seating_of`), worked out in one pass."""
+    """What the director tells each table, worked out in one pass: every stage it plays,
+    seated and clocked."""
     by_box = {t.box.id: t.stage for t in snap.tables}
     stages: dict[int, list[wire.StageSeat]] = {}
     for t in snap.tables:

@@ -79,11 +79,6 @@ def register(part: Part) -> Part:
     return part
 
 
-def registered() -> tuple[Part, ...]:
-    """The parts registered so far, in the order they were."""
-    return tuple(_PARTS.values())
-
-
 def has_table(conn: sqlite3.Connection, name: str) -> bool:
     """Whether the file holds a table of that name (what the old schemes went by)."""
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",

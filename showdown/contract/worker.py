@@ -153,17 +153,12 @@ class BoundedQueue(Generic[T]):
 
     def get(self, timeout_s: float | None = None) -> T | None:
         """The next item, waiting up to `timeout_s`; None on timeout or when closed and
-        empty. The caller says `task_done()` when it has finished with it."""
+        empty. The item is taken, not counted handled: `wait_idle` goes on waiting for it,
+        so a consumer that must be waited for takes with `drain` (or is a `Worker`)."""
         with self._cond:
             if not self._wait_for(lambda: self._items or self.closed, timeout_s):
                 return None
             return self._items.popleft() if self._items else None
-
-    def task_done(self) -> None:
-        """The consumer has finished with the item it took last."""
-        with self._cond:
-            self._done += 1
-            self._notify()
 
     def drain(self) -> list[T]:
         """Every item waiting, oldest first, taken and counted handled, without waiting."""
