@@ -10,23 +10,21 @@ a dozen "ALSA lib ... cannot find card '0'" lines straight to file descriptor
 2 while SDL looks for a device. Neither SDL nor pygame has a hint or variable
 that stops them (SDL_AUDIODRIVER=dummy would, but would also mute machines
 that do have sound), so the mixer is opened with descriptor 2 pointed at
-/dev/null for that moment; SDL's own error still reaches the log.
+/dev/null for that moment (`showdown.contract.native_stderr`); SDL's own error
+still reaches the log.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import math
-import os
-import sys
 from array import array
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pygame
 
 from showdown.contract.events import Beep
+from showdown.contract.native_stderr import native_stderr_silenced
 
 log = logging.getLogger(__name__)
 
@@ -69,35 +67,6 @@ def render_pcm(notes: tuple[Note, ...], channels: int, rate: int = SAMPLE_RATE) 
                 value = int(peak * envelope * math.sin(2 * math.pi * note.hz * i / rate))
             samples.extend([value] * channels)
     return samples.tobytes()
-
-
-@contextlib.contextmanager
-def native_stderr_silenced() -> Iterator[None]:
-    """Send what C libraries write to file descriptor 2 to /dev/null while inside.
-
-    Used around the mixer's probe here, and around the window's display probe
-    (`uno_showdown.window.window`), where libwayland complains when there is no display at all.
-
-    Python's own `sys.stderr` is flushed first and works again afterwards; a
-    process without a descriptor 2 is left as it is.
-    """
-    with contextlib.suppress(AttributeError, ValueError, OSError):
-        sys.stderr.flush()
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, 2)
-        finally:
-            os.close(devnull)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
 
 class ToneBank:

@@ -13,11 +13,9 @@ the last deal once the time is up, or done; it is redrawn when the shown second 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -39,6 +37,7 @@ from companion.touch.i18n import N_, _
 from companion.touch.view import View
 from companion.touch.widgets import Button, button_at, row_weighted
 from showdown.contract.errors import CompanionError
+from showdown.contract.native_stderr import native_stderr_silenced
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
@@ -515,40 +514,12 @@ def game_is_over(app: CompanionApp) -> bool:
 
 
 
-@contextlib.contextmanager
-def _native_stderr_silenced() -> Iterator[None]:
-    """Send what C libraries write to file descriptor 2 to /dev/null while inside.
-
-    With no display at all, SDL tries Wayland after X11 and libwayland prints its own
-    complaint before the command can say, in one line, what to do. (The table's window
-    has the same guard in `hardware.emulated_sound`; the score keeper may not import
-    hardware, so it keeps this copy.)
-    """
-    with contextlib.suppress(AttributeError, ValueError, OSError):
-        sys.stderr.flush()
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, 2)
-        finally:
-            os.close(devnull)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-
-
 def run_companion(app: CompanionApp, *, fullscreen: bool = False,
                   size: tuple[int, int] = (800, 480)) -> int:
     """Open a window (or the whole display) and run the screen until it is closed; exit status."""
     pygame.display.set_caption(_("UNO Showdown companion"))  # before the window appears
     try:
-        with _native_stderr_silenced():  # libwayland's complaint when SDL finds no display
+        with native_stderr_silenced():  # libwayland's complaint when SDL finds no display
             pygame.display.init()
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         driver = pygame.display.get_driver()

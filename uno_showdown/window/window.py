@@ -41,7 +41,7 @@ from typing import Any, Protocol
 import pygame
 
 from hardware.emulated import EmulatorUnit, UnitState, Verdict, perf_clock_us
-from hardware.emulated_sound import ToneBank, native_stderr_silenced
+from hardware.emulated_sound import ToneBank
 from showdown.contract.events import (
     CountdownStarted,
     DuelLoaded,
@@ -52,6 +52,7 @@ from showdown.contract.events import (
     Side,
     VerdictGiven,
 )
+from showdown.contract.native_stderr import native_stderr_silenced
 from showdown.duel.engine import Phase
 from showdown.service.loop import ShowdownService
 from uno_showdown.window.duel_bar import DuelBar, DuelChooser

@@ -13,8 +13,8 @@ import pytest
 
 from hardware.devices import open_unit
 from hardware.emulated import EmulatorUnit
-from hardware.emulated_sound import native_stderr_silenced
 from hardware.fake import FakeUnit
+from showdown.contract.native_stderr import native_stderr_silenced
 from showdown.service.loop import ShowdownService
 from uno_showdown.commands import cli
 from uno_showdown.window import window
