@@ -45,3 +45,17 @@ def common_options() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
     add_common_options(common)
     return common
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
+               right: set[int]) -> str:
+    """`rows` under `headers` in columns two spaces apart, as a command prints them: the
+    columns numbered in `right` flush right, the others flush left."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    lines = []
+    for row in cells:
+        parts = [c.rjust(w) if i in right else c.ljust(w)
+                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
+        lines.append("  ".join(parts).rstrip())
+    return "\n".join(lines)

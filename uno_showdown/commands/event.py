@@ -32,7 +32,7 @@ from championship.core.text import (
 from showdown.contract import i18n
 from showdown.contract.errors import CompanionError
 from showdown.contract.events import ConfigError
-from uno_showdown.commands.common import help_language
+from uno_showdown.commands.common import help_language, text_table
 
 if TYPE_CHECKING:
     from championship.core.snapshot import Snapshot
@@ -268,17 +268,6 @@ def _opened(args: argparse.Namespace, create: bool = False) -> Iterator[Champion
         champ.close()
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int]) -> str:
-    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = [c.rjust(w) if i in right else c.ljust(w)
-                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
-        lines.append("  ".join(parts).rstrip())
-    return "\n".join(lines)
-
-
 def _print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
@@ -343,8 +332,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         if not rows:
             print(_("No events yet: create one with `uno-showdown event new NAME --tables N`."))
             return 0
-        print(_table(["id", _("event"), _("created"), _("players")],
-                     [[i, n, c[:16].replace("T", " "), p] for i, n, c, p in rows], right={0, 3}))
+        print(text_table(["id", _("event"), _("created"), _("players")],
+                         [[i, n, c[:16].replace("T", " "), p] for i, n, c, p in rows],
+                         right={0, 3}))
         return 0
 
 
@@ -500,8 +490,8 @@ def _standings_rows(lines: Sequence[Line], cut: int | None) -> str:
         rows.append([ln.rank if ln.rank is not None else "-", ln.number,
                      f"{ln.name} ({mark})" if mark else ln.name, ln.points, ln.games,
                      decimal_text(ln.result)])
-    return _table(["#", _("no."), _("player"), _("points"), _("games"), _("result")], rows,
-                  right={0, 1, 3, 4, 5})
+    return text_table(["#", _("no."), _("player"), _("points"), _("games"), _("result")], rows,
+                      right={0, 1, 3, 4, 5})
 
 
 def _write(path: str, text: str, what: str) -> None:

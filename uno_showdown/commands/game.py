@@ -21,7 +21,7 @@ from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
 from uno_showdown.commands import game_helpers as table_commands
-from uno_showdown.commands.common import common_options, help_language
+from uno_showdown.commands.common import common_options, help_language, text_table
 from uno_showdown.commands.game_helpers import AddAction
 from uno_showdown.commands.help_format import Formatter
 from uno_showdown.commands.scorekeeping import opened, opened_store, rules_line
@@ -274,17 +274,6 @@ def _parse_hands(hands: dict[str, str]) -> dict[str, list[str]]:
     return {name: text.replace(",", " ").split() for name, text in hands.items()}
 
 
-def _table(headers: Sequence[str], rows: Sequence[Sequence[object]], right: set[int]) -> str:
-    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-    lines = []
-    for row in cells:
-        parts = [c.rjust(w) if i in right else c.ljust(w)
-                 for i, (c, w) in enumerate(zip(row, widths, strict=True))]
-        lines.append("  ".join(parts).rstrip())
-    return "\n".join(lines)
-
-
 def percent_of(total: int, target: int) -> int:
     """How far `total` is toward `target`, in whole per cent, rounded down: 199 of 200 is
     99 %, and 100 % means the target is reached."""
@@ -322,7 +311,7 @@ def _standings_table(game: Game, standings: Sequence[Standing]) -> str:
             marks.append(_("LOSER"))
         row.append(", ".join(marks))
         rows.append(row)
-    return _table(headers, rows, right={0, *range(2, len(headers) - 1)})
+    return text_table(headers, rows, right={0, *range(2, len(headers) - 1)})
 
 
 def _next_line(game: Game) -> str:
@@ -457,8 +446,8 @@ def cmd_show(args: argparse.Namespace) -> int:
                  *(h.cells[n] for n in names)]
                 for h in game.history()
             ]
-            print(_table(["#", _("dealer"), _("went out"), *names], rows,
-                         right={0, *range(3, 3 + len(names))}))
+            print(text_table(["#", _("dealer"), _("went out"), *names], rows,
+                             right={0, *range(3, 3 + len(names))}))
         stats = [s for s in app.duel_stats().values() if s.duels]
         if stats:
             print()
@@ -472,8 +461,8 @@ def cmd_show(args: argparse.Namespace) -> int:
                 for s in sorted(stats, key=lambda s: (s.best_ms is None, s.best_ms or 0))
             ]
             headers = [_("player"), _("duels"), _("won"), _("best ms"), _("median ms")]
-            print(_table([*headers, *([_("contested")] if contested else [])], rows,
-                         right={1, 2, 3, 4, 5}))
+            print(text_table([*headers, *([_("contested")] if contested else [])], rows,
+                             right={1, 2, 3, 4, 5}))
         return 0
 
 
@@ -534,8 +523,8 @@ def cmd_duels(args: argparse.Namespace) -> int:
                          _(_OUTCOMES[d.outcome]) if d.outcome in _OUTCOMES else d.outcome,
                          d.winner or "-", times,
                          _("contested") if d.contested else ""])
-        print(_table(["#", _("after round"), _("players"), _("outcome"), _("winner"),
-                      _("reaction ms"), ""], rows, right={0, 1}))
+        print(text_table(["#", _("after round"), _("players"), _("outcome"), _("winner"),
+                          _("reaction ms"), ""], rows, right={0, 1}))
         return 0
 
 
@@ -562,8 +551,8 @@ def cmd_list(args: argparse.Namespace) -> int:
                 state = _("damaged")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),
                          info.rounds, info.last_played[:16].replace("T", " "), state])
-        print(_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
-                      _("last played"), ""], rows, right={0, 4}))
+        print(text_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
+                          _("last played"), ""], rows, right={0, 4}))
         return 0
 
 
