@@ -15,5 +15,13 @@ Here: the `uno-showdown` command line (`commands`), the desktop window that show
 beside the companion (`window`) and the headless table (`headless`).
 """
 
+from championship import keep_standings
+
 #: The version of uno-showdown, read by the packaging (pyproject.toml) and `--version`.
 __version__ = "0.1.0"
+
+# Every process of the composition (each command, the window, the headless table) keeps an
+# event's standings moving with every game it writes, even one that imports nothing else of
+# the championship (`uno-showdown game round` at a championship's table): see
+# `companion.store.game_watchers`. Cheap: the sums' module is imported only if written.
+keep_standings()

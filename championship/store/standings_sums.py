@@ -21,8 +21,10 @@ a file that came from an older uno-showdown; the event is then summed once from 
 `ChampionshipStore.rebuild_sums`). A reader in one read transaction sees the sums and their
 version of one moment; a reader that keeps a copy reads again only when the version moved.
 
-Both stores write here (the games' changes come through `Store._save_tally`), so this module
-imports neither: the schema is the championship store's (`MIGRATIONS` there).
+Both stores write here (the games' changes come through `Store._save_tally`, which calls
+`game_changed` as the watcher `championship.keep_standings` registers with
+`companion.store.game_watchers`), so this module imports neither: the schema is the
+championship store's (`MIGRATIONS` there).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from championship import SUMS_TABLE  # the table that says a file keeps sums
 from championship.core.clock import FINAL as FINAL_KEY
 from championship.core.settings import TieKey
 from championship.core.standings import (
@@ -50,9 +53,6 @@ from companion.table.game import Game
 #: `championship.store.event_store.MIGRATIONS` (which refuses to load otherwise), so a new
 #: step moves it too, after checking that what is written here still fits.
 LAYOUT = 7
-
-#: The table that says a file keeps sums (schema 4 of the championship's tables).
-SUMS_TABLE = "championship_game_sums"
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,6 +28,7 @@ from typing import Any
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
+from companion.store import game_watchers
 from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
@@ -63,7 +64,7 @@ class Games:
 
     def __init__(self, file: GamesFile, boxes: TimeBoxes, duels: Duels) -> None:
         self.file, self.boxes, self.duels = file, boxes, duels
-        self._keeps_sums = False  # the file holds a championship's standings (_save_tally)
+        self._watched: set[str] = set()  # the watchers' tables the file holds (_save_tally)
 
     # -- games --
 
@@ -283,10 +284,11 @@ class Games:
 
     def _save_tally(self, conn: sqlite3.Connection, game: Game, game_id: int | None = None,
                     *, rewrite: bool = True) -> None:
-        """Keep the game's tally beside it, for the revision the change moves it to; and,
-        for a game played at a championship's table, the event's standings in the same
-        transaction (`standings_sums`). `rewrite`: the change may have moved points without
-        adding a round (an undo, a correction), so the game is summed again."""
+        """Keep the game's tally beside it, for the revision the change moves it to; and
+        call, in the same transaction, every watcher whose table the file holds
+        (`game_watchers`: for a game played at a championship's table, the event's standings,
+        `championship.store.standings_sums`). `rewrite`: the change may have moved points
+        without adding a round (an undo, a correction), so the game is summed again."""
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
         conn.execute(
@@ -295,14 +297,13 @@ class Games:
             "state = excluded.state",
             (game_id, game.revision, json.dumps(game.tally.to_json())),
         )
-        if not self._keeps_sums:  # once a file keeps them it always does
-            self._keeps_sums = bool(conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = "
-                "'championship_game_sums'").fetchone())
-        if self._keeps_sums:
-            from championship.store import standings_sums
-
-            standings_sums.game_changed(conn, game, game_id, rewrite)
+        for table, changed in game_watchers.watchers():
+            if table not in self._watched:  # once a file holds the table it always does
+                if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                "name = ?", (table,)).fetchone() is None:
+                    continue
+                self._watched.add(table)
+            changed(conn, game, game_id, rewrite)
 
     # -- rounds --
 
