@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from companion.table.game import Game
 
 #: The table that says a games file keeps an event's standings as sums (schema 4 of the
-#: championship's tables; `championship.store.standings_sums`).
+#: championship's tables): `championship.store.standings_sums.SUMS_TABLE`, written again
+#: here so that registering the watcher imports nothing (a test checks they agree).
 SUMS_TABLE = "championship_game_sums"
 
 

@@ -34,7 +34,6 @@ import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from championship import SUMS_TABLE  # the table that says a file keeps sums
 from championship.core.clock import FINAL as FINAL_KEY
 from championship.core.settings import TieKey
 from championship.core.standings import (
@@ -53,6 +52,10 @@ from companion.table.game import Game
 #: `championship.store.event_store.MIGRATIONS` (which refuses to load otherwise), so a new
 #: step moves it too, after checking that what is written here still fits.
 LAYOUT = 7
+
+#: The table that says a file keeps sums (schema 4 of the championship's tables); the
+#: package's `SUMS_TABLE` too, which registers the watcher without importing this module.
+SUMS_TABLE = "championship_game_sums"
 
 
 @dataclass(frozen=True, slots=True)

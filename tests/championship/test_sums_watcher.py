@@ -101,6 +101,12 @@ def test_importing_the_composition_or_any_of_the_championship_registers_the_watc
     assert done.stdout.split() == [championship.SUMS_TABLE]
 
 
+def test_the_watcher_looks_for_the_table_the_sums_are_kept_in() -> None:
+    from championship.store import standings_sums
+
+    assert championship.SUMS_TABLE == standings_sums.SUMS_TABLE
+
+
 def test_every_console_script_starts_in_the_composition() -> None:
     """...so each imports `uno_showdown` first, which registers the watcher."""
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
