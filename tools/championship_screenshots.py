@@ -261,13 +261,14 @@ def _table(e: Evening, shot: ChampionshipShot, path: Path) -> None:
     import pygame
 
     from championship.desk.operations import Championship
+    from championship.store.table_file import link_state
     from companion.app import CompanionApp
     from companion.screen.screen import CompanionScreen
 
     with Championship.open(e.db, clock=e.clock) as champ:
         game_id = champ.snapshot().stage_tables("flight-1")[0].game_id
     with CompanionApp.open(e.db, game_id, lang=shot.lang, clock=e.clock) as app:
-        screen = CompanionScreen(app, shot.size)
+        screen = CompanionScreen(app, shot.size, link_state=lambda: link_state(app.store))
         screen.update(0)
         screen.update(16)
         surface = pygame.Surface(shot.size)

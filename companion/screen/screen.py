@@ -17,11 +17,10 @@ import logging
 import os
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from championship.store.table_file import LinkState, link_state
 from companion.screen.views.chart import ChartView
 from companion.screen.views.duels import DuelsView
 from companion.screen.views.game_over import GameOverView
@@ -96,6 +95,22 @@ def _tab_width(label: str, size: int, hyphens: bool = False) -> int:
                               font.size(theme.unhyphenated(label[i + 1:]).strip())[0]))
     return min(widths)
 
+
+class TableLink(Protocol):
+    """What the banner shows of a championship table's link to the director, as the table's
+    agent last noted it: whether the director hears the table, since when (µs), and how many
+    messages wait to be sent."""
+
+    @property
+    def linked(self) -> bool: ...
+
+    @property
+    def since_us(self) -> int: ...
+
+    @property
+    def waiting(self) -> int: ...
+
+
 class NoDisplayError(RuntimeError):
     """SDL could not open a window: no desktop, framebuffer or X server here."""
 
@@ -103,8 +118,13 @@ class NoDisplayError(RuntimeError):
 class CompanionScreen:
     """The whole companion screen; see the module docstring."""
 
-    def __init__(self, app: CompanionApp, size: tuple[int, int]) -> None:
+    def __init__(self, app: CompanionApp, size: tuple[int, int],
+                 link_state: Callable[[], TableLink | None] | None = None) -> None:
+        """`link_state` reads the table's link to the director on every poll (None where
+        the games file never joined a championship); whoever composes the screen at a
+        championship table gives it."""
         self.app = app
+        self._link_state = link_state
         self.size = (int(size[0]), int(size[1]))
         self.views: dict[str, View] = {
             view.name: view
@@ -130,7 +150,7 @@ class CompanionScreen:
         self._signature: tuple[object, ...] = ()
         self._notice_cache: tuple[object, tuple[pygame.Rect, list[str]]] | None = None
         self._banner_shown: tuple[str, str, Phase] | None = None
-        self._link: LinkState | None = None  # a championship table's link to the director
+        self._link: TableLink | None = None  # a championship table's link to the director
         self._layout()
         self.current.enter()
 
@@ -161,7 +181,7 @@ class CompanionScreen:
             self._next_poll_ms = now_ms + POLL_MS
             try:
                 self.app.refresh()  # a round entered from the command line shows up here too
-                self._link = link_state(self.app.store)
+                self._link = None if self._link_state is None else self._link_state()
             except Exception as exc:  # the table's window must outlive any bad read
                 self._refresh_failed(exc)
             signature = self._app_signature()
@@ -515,8 +535,10 @@ def game_is_over(app: CompanionApp) -> bool:
 
 
 def run_companion(app: CompanionApp, *, fullscreen: bool = False,
-                  size: tuple[int, int] = (800, 480)) -> int:
-    """Open a window (or the whole display) and run the screen until it is closed; exit status."""
+                  size: tuple[int, int] = (800, 480),
+                  link_state: Callable[[], TableLink | None] | None = None) -> int:
+    """Open a window (or the whole display) and run the screen until it is closed; exit status.
+    `link_state` is the screen's (see `CompanionScreen`)."""
     pygame.display.set_caption(_("UNO Showdown companion"))  # before the window appears
     try:
         with native_stderr_silenced():  # libwayland's complaint when SDL finds no display
@@ -531,7 +553,7 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
         raise NoDisplayError(str(exc)) from exc
     pygame.font.init()
     try:
-        screen = CompanionScreen(app, window.get_size())
+        screen = CompanionScreen(app, window.get_size(), link_state)
         clock = pygame.time.Clock()
         running = True
         while running:

@@ -58,6 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     size = parse_size(args.size)
+    from championship.store.table_file import link_state
     from companion.app import CompanionApp
     from companion.screen.screen import NoDisplayError, run_companion
     from showdown.contract.errors import CompanionError
@@ -69,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(str(exc)) from None
     app.follows_newest_game = args.game is None  # a game started elsewhere shows up here
     try:
-        return run_companion(app, fullscreen=args.fullscreen, size=size)
+        # at a championship table the banner says when the director does not hear it
+        return run_companion(app, fullscreen=args.fullscreen, size=size,
+                             link_state=lambda: link_state(app.store))
     except NoDisplayError:
         raise ConfigError(
             "no display to open the screen on: run it on the Pi's desktop or touch display, "

@@ -675,9 +675,11 @@ class TableWindow:
 
 
 def _companion_screen(app: Any, size: tuple[int, int]) -> Any:
+    from championship.store.table_file import link_state
     from companion.screen.screen import CompanionScreen
 
-    return CompanionScreen(app, size)
+    # at a championship table the banner says when the director does not hear it
+    return CompanionScreen(app, size, link_state=lambda: link_state(app.store))
 
 
 def display_surface() -> pygame.Surface:

@@ -165,7 +165,7 @@ def test_the_tables_screen_says_when_the_director_does_not_hear_it(
     c.deal(1)  # recorded all the same, waiting to be sent
     pygame.font.init()
     with table.app() as app:
-        screen = CompanionScreen(app, (800, 480))
+        screen = CompanionScreen(app, (800, 480), link_state=lambda: link_state(app.store))
 
         def said() -> bool:
             screen.update(screen._now_ms + 1000)
