@@ -12,8 +12,8 @@ options that act on it.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,16 +40,47 @@ if TYPE_CHECKING:
     from companion.scoring.registry import METHODS
     from companion.scoring.rules import MAX_TARGET, Rules, parse_method
 
-#: Where each name of the package lives. A name is imported when first asked for, so
-#: `uno-showdown points`, which reads only the options, loads none of the methods' code.
-_HOME = {
+# Where each name of the package lives, each module imported by a function of its own (by
+# its own name, so the import is seen like any other). A name is imported when first asked
+# for, so `uno-showdown points`, which reads only the options, loads none of the methods' code.
+def _base() -> ModuleType:
+    from companion.scoring import base
+
+    return base
+
+
+def _championship() -> ModuleType:
+    from companion.scoring import championship
+
+    return championship
+
+
+def _options() -> ModuleType:
+    from companion.scoring import options
+
+    return options
+
+
+def _registry() -> ModuleType:
+    from companion.scoring import registry
+
+    return registry
+
+
+def _rules() -> ModuleType:
+    from companion.scoring import rules
+
+    return rules
+
+
+_HOME: dict[str, Callable[[], ModuleType]] = {
     **dict.fromkeys(("Column", "Entrant", "Entry", "RoundInput", "RoundScore", "RulesError",
-                     "ScoringMethod", "Verdict"), "companion.scoring.base"),
-    "points_per_game": "companion.scoring.championship",
+                     "ScoringMethod", "Verdict"), _base),
+    "points_per_game": _championship,
     **dict.fromkeys(("H2O_DEDUCTIONS", "OPTIONS", "Option", "card_total", "hand_value",
-                     "parse_option"), "companion.scoring.options"),
-    "METHODS": "companion.scoring.registry",
-    **dict.fromkeys(("MAX_TARGET", "Rules", "parse_method"), "companion.scoring.rules"),
+                     "parse_option"), _options),
+    "METHODS": _registry,
+    **dict.fromkeys(("MAX_TARGET", "Rules", "parse_method"), _rules),
 }
 
 
@@ -57,7 +88,7 @@ def __getattr__(name: str) -> Any:
     home = _HOME.get(name)
     if home is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
+    value = getattr(home(), name)
     globals()[name] = value  # asked once
     return value
 

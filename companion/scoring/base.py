@@ -12,12 +12,15 @@ in `companion/scoring/registry.py`, and its strings in the catalogs.
 
 Pure code: no I/O, no clock. The hooks that need a whole game take it as a `GameSoFar`,
 what a method reads of the game model's `Game`: the game model imports scoring, and scoring
-needs nothing of the model but these few facts.
+needs nothing of the model but these few facts. Likewise a game's rules are `RulesFacts`
+here: `Rules` (`rules.py`) finds a method by name through the registry, which imports every
+method, so the methods do not name it and the imports run one way (rules, registry, the
+methods, base).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -28,8 +31,6 @@ from showdown.contract.record import field, record
 
 if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
     from fractions import Fraction
-
-    from companion.scoring.rules import Rules
 
 
 class Entry(StrEnum):
@@ -145,6 +146,20 @@ class StandingFacts(Protocol):
     def result(self) -> Fraction | None: ...
 
 
+class RulesFacts(Protocol):
+    """What a method and the options read of a game's rules (`companion.scoring.rules.Rules`,
+    which imports the methods through the registry: see the top of this module)."""
+
+    @property
+    def target(self) -> int | None: ...
+
+    @property
+    def options(self) -> Collection[str]: ...
+
+    @property
+    def h2o(self) -> bool: ...
+
+
 @record
 class Column:
     """A column of the standings table the CLI prints: its header (marked for the catalog)
@@ -256,7 +271,7 @@ class ScoringMethod:
         """A per-entrant result beside the total (the championship's points per round)."""
         return None
 
-    def verdict(self, rules: Rules, totals: Mapping[str, int],
+    def verdict(self, rules: RulesFacts, totals: Mapping[str, int],
                 results: Mapping[str, Fraction | None]) -> Verdict:
         """Over once someone reaches the target: the highest total wins."""
         if rules.target is None or not totals:

@@ -14,8 +14,7 @@ from showdown.contract.i18n import N_
 if TYPE_CHECKING:
     from fractions import Fraction
 
-    from companion.scoring.base import GameSoFar
-    from companion.scoring.rules import Rules
+    from companion.scoring.base import GameSoFar, RulesFacts
 
 
 def points_per_game(points: int, games: int) -> Fraction | None:
@@ -50,7 +49,7 @@ class Championship(OwnHand):
     def result(self, total: int, rounds_played: int) -> Fraction | None:
         return points_per_game(total, rounds_played)
 
-    def verdict(self, rules: Rules, totals: Mapping[str, int],
+    def verdict(self, rules: RulesFacts, totals: Mapping[str, int],
                 results: Mapping[str, Fraction | None]) -> Verdict:
         """Over once someone reaches the target; the lowest result wins."""
         if rules.target is None or not any(t >= rules.target for t in totals.values()):

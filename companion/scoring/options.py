@@ -23,8 +23,7 @@ from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
 
 if TYPE_CHECKING:  # `uno-showdown points` reads options, and needs none of these
-    from companion.scoring.base import Entrant, RoundInput, RoundScore
-    from companion.scoring.rules import Rules
+    from companion.scoring.base import Entrant, RoundInput, RoundScore, RulesFacts
 
 
 @record
@@ -62,7 +61,7 @@ def parse_option(name: str) -> str:
     return key
 
 
-def check_edition(rules: Rules, edition: Edition) -> None:
+def check_edition(rules: RulesFacts, edition: Edition) -> None:
     """Refuse an option whose cards the deck does not hold (H2O with a classic deck)."""
     for key in rules.options:
         option = OPTIONS[key]
@@ -75,7 +74,7 @@ def check_edition(rules: Rules, edition: Edition) -> None:
             )
 
 
-def check_out_on(rules: Rules, card: Card | None) -> None:
+def check_out_on(rules: RulesFacts, card: Card | None) -> None:
     """The card a winner went out on is recorded only where it counts (H2O's two cards)."""
     if card is None:
         return
@@ -91,7 +90,7 @@ def check_out_on(rules: Rules, card: Card | None) -> None:
         )
 
 
-def hand_value(cards: Sequence[Card], rules: Rules) -> int:
+def hand_value(cards: Sequence[Card], rules: RulesFacts) -> int:
     """The worth of a hand under the rules' options."""
     return card_total(cards, rules.options)
 
@@ -108,7 +107,7 @@ def _hand_value(cards: tuple[Card, ...], lone_zero_50: bool) -> int:
     return sum(card_value(c) for c in cards)
 
 
-def apply(rules: Rules, entrants: Sequence[Entrant], entry: RoundInput,
+def apply(rules: RulesFacts, entrants: Sequence[Entrant], entry: RoundInput,
           score: RoundScore) -> RoundScore:
     """The round's score with the options that act on it: H2O's deduction for the winner."""
     from companion.scoring.base import RoundScore

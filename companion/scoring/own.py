@@ -12,7 +12,7 @@ from showdown.contract.i18n import N_
 if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
     from fractions import Fraction
 
-    from companion.scoring.rules import Rules
+    from companion.scoring.base import RulesFacts
 
 
 class OwnHand(ScoringMethod):
@@ -30,7 +30,7 @@ class OwnHand(ScoringMethod):
                   for e in entrants}
         return RoundScore(points, None, dict(entry.hand_values))
 
-    def verdict(self, rules: Rules, totals: Mapping[str, int],
+    def verdict(self, rules: RulesFacts, totals: Mapping[str, int],
                 results: Mapping[str, Fraction | None]) -> Verdict:
         """Over once someone reaches the target: they lose, everyone else wins."""
         if rules.target is None:
