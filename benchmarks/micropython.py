@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.hil.conftest import FAST, open_table
 from tests.micropython.runner import BoardDriver, MicroPython, MicroPythonUnavailable, boot_heap
 from tests.micropython.test_duels import play
@@ -68,7 +68,7 @@ def codec_bench(frames):
 def cpython_codec(frames: int) -> list[int]:
     import time
 
-    space = {"protocol": P, "TICKS": P.TICKS_PERIOD,
+    space = {"protocol": codec, "TICKS": codec.TICKS_PERIOD,
              "clock": lambda: time.perf_counter_ns() // 1000}
     exec(CODEC_BENCH, space)
     result: list[int] = space["codec_bench"](frames)
@@ -76,7 +76,7 @@ def cpython_codec(frames: int) -> list[int]:
 
 
 def micropython_codec(mp: MicroPython, frames: int) -> list[int]:
-    mp.run(f"import protocol, time\nTICKS = {P.TICKS_PERIOD}\nclock = time.ticks_us\n"
+    mp.run(f"import protocol, time\nTICKS = {codec.TICKS_PERIOD}\nclock = time.ticks_us\n"
            + CODEC_BENCH)
     result: list[int] = mp.call(f"codec_bench({frames})")
     return result
@@ -100,9 +100,9 @@ def main() -> None:
         heap = boot_heap(fresh)
         peaks = []
         for presses, options in [
-            ([(P.RIGHT, 150_000), (P.LEFT, 220_000)], {}),
-            ([(P.LEFT, 120_000), (P.RIGHT, 120_000)], {"cards": 20, "tie": True}),
-            ([(P.LEFT, -100_000)], {}),
+            ([(codec.RIGHT, 150_000), (codec.LEFT, 220_000)], {}),
+            ([(codec.LEFT, 120_000), (codec.RIGHT, 120_000)], {"cards": 20, "tie": True}),
+            ([(codec.LEFT, -100_000)], {}),
         ]:
             board = BoardDriver.micropython(fresh)
             board.measure()
@@ -150,7 +150,7 @@ def _virtual_duels_per_minute(duels: int) -> float:
             open_table(mcu.port, HEAP_DUEL) as table:
         began = time.monotonic()
         for n in range(duels):
-            _play(table, mcu, [(P.LEFT, 10_000)], countdown_us=200_000)
+            _play(table, mcu, [(codec.LEFT, 10_000)], countdown_us=200_000)
             _launch_done(table, n + 1)
         return 60 * duels / (time.monotonic() - began)
 

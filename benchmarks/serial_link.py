@@ -42,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware_host.host.link import WRITE_TIMEOUT_S, BoardLink, BoardReport, LinkReport
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from firmware_host.wire.board_clock import BoardClock
 from showdown.contract.events import Outcome, PaddlePressed, Side
 from showdown.duel.engine import Duel, DuelConfig, Load, Start
@@ -62,7 +62,7 @@ def round_trips(port: str, count: int) -> tuple[list[int], BoardLink]:
     if not link.wait_ready(3):
         raise SystemExit("the virtual board did not answer")
     for i in range(count):
-        link.command(P.ARROW, (i % 2,))
+        link.command(codec.ARROW, (i % 2,))
         with acked:
             deadline = time.monotonic() + 1
             while link.pending() and time.monotonic() < deadline:
@@ -77,7 +77,7 @@ def event_delays(tmp: Path, presses: int, lose_first: bool) -> list[int]:
     delays: list[int] = []
 
     def hear(event: LinkReport) -> None:
-        if isinstance(event, BoardReport) and event.kind == P.PADDLE:
+        if isinstance(event, BoardReport) and event.kind == codec.PADDLE:
             with got:
                 delays.append(link.now_us() - event.t_us)
                 got.notify_all()
@@ -121,7 +121,7 @@ def caller_waits(tmp: Path, stalled: bool) -> list[int]:
         while time.monotonic() < end:
             began = time.perf_counter_ns()
             link.now_us()
-            link.command(P.BEEP, (0,))
+            link.command(codec.BEEP, (0,))
             waits.append((time.perf_counter_ns() - began) // 1000)
             time.sleep(0.005)  # the pace of the loop's turns
     finally:
@@ -135,10 +135,11 @@ def caller_waits(tmp: Path, stalled: bool) -> list[int]:
 def decode_rate(frames: int) -> float:
     rng = random.Random(2)
     stream = b"".join(
-        P.encode(i % P.SEQ_MOD or 1, P.PADDLE, (rng.randint(0, 1), rng.randrange(P.TICKS_PERIOD)))
+        codec.encode(i % codec.SEQ_MOD or 1, codec.PADDLE,
+                     (rng.randint(0, 1), rng.randrange(codec.TICKS_PERIOD)))
         for i in range(frames)
     )
-    dec = P.Decoder()
+    dec = codec.Decoder()
     t0 = time.perf_counter()
     n = 0
     for i in range(0, len(stream), 4096):
@@ -176,7 +177,7 @@ def recovery(tmp: Path, trials: int) -> list[float]:
 def one_duel(rng: random.Random, gap_us: int, config: DuelConfig) -> tuple[str, bool]:
     """(engine verdict 'right'|'wrong'|'tie', naive arbiter right?) for one duel."""
     fast = rng.choice((Side.LEFT, Side.RIGHT))
-    boot_raw = rng.randrange(P.TICKS_PERIOD)  # the board's counter, anywhere in its cycle
+    boot_raw = rng.randrange(codec.TICKS_PERIOD)  # the board's counter, anywhere in its cycle
     host = BoardClock()
     base = host.start_session(boot_raw, 0)
     go_true = 1_000 + COUNTDOWN_US
@@ -185,19 +186,20 @@ def one_duel(rng: random.Random, gap_us: int, config: DuelConfig) -> tuple[str, 
     frames = b""
     arrivals = {}
     for side, t in true_t.items():
-        stamp = P.ticks_add(boot_raw, t + rng.randint(5, 25))  # hard IRQ entry, then ticks_us
-        frames += P.encode(1 if side is Side.LEFT else 2, P.PADDLE,
-                           (P.LEFT if side is Side.LEFT else P.RIGHT, stamp))
+        stamp = codec.ticks_add(boot_raw, t + rng.randint(5, 25))  # hard IRQ entry, then ticks_us
+        frames += codec.encode(1 if side is Side.LEFT else 2, codec.PADDLE,
+                               (codec.LEFT if side is Side.LEFT else codec.RIGHT, stamp))
         usb_poll = (t // 1000 + 1) * 1000  # full-speed USB: the host polls every 1 ms
         arrivals[side] = usb_poll + rng.randint(0, 5_000)
-    decoded = P.Decoder().feed(frames)
+    decoded = codec.Decoder().feed(frames)
     duel = Duel(config)
     duel.handle(Load(Side.LEFT, Side.RIGHT, 1))
     duel.handle(Start(base, COUNTDOWN_US))
     duel.advance(base + go_true)
-    order = sorted(decoded, key=lambda f: arrivals[Side.LEFT if f[2][0] == P.LEFT else Side.RIGHT])
+    order = sorted(decoded,
+                   key=lambda f: arrivals[Side.LEFT if f[2][0] == codec.LEFT else Side.RIGHT])
     for _seq, _kind, args in order:
-        side = Side.LEFT if args[0] == P.LEFT else Side.RIGHT
+        side = Side.LEFT if args[0] == codec.LEFT else Side.RIGHT
         duel.advance(base + arrivals[side])
         duel.handle(PaddlePressed(side, host.unwrap(args[1])))
     while not duel.results:

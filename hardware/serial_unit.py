@@ -35,7 +35,7 @@ from firmware_host.host.link import (
     version_text,
 )
 from firmware_host.host.ports import check_port
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from showdown.contract.events import (
     Beep,
     ConfigError,
@@ -58,16 +58,17 @@ log = logging.getLogger(__name__)
 HELLO_WAIT_S = 2.0
 
 _FAULT_TEXT = {
-    P.FAULT_HOST_SILENT: "the board stopped the launcher because the host fell silent",
-    P.FAULT_MAX_ON_TIME: "the launcher hit its maximum on-time and was stopped",
-    P.FAULT_WATCHDOG: "the board's watchdog restarted it",
-    P.FAULT_EVENT_OVERFLOW: "the board dropped paddle edges (too many at once)",
-    P.FAULT_FRAME_FAILED: "the board failed on a command from this host and skipped it; if it "
+    codec.FAULT_HOST_SILENT: "the board stopped the launcher because the host fell silent",
+    codec.FAULT_MAX_ON_TIME: "the launcher hit its maximum on-time and was stopped",
+    codec.FAULT_WATCHDOG: "the board's watchdog restarted it",
+    codec.FAULT_EVENT_OVERFLOW: "the board dropped paddle edges (too many at once)",
+    codec.FAULT_FRAME_FAILED: "the board failed on a command from this host and skipped it; if it "
     "repeats, reinstall the firmware (uno-showdown firmware install)",
 }
 _COMMAND_TEXT = {
-    P.COUNTDOWN: "the countdown", P.LAUNCH: "the launch", P.GO: "go", P.FREEZE: "the freeze",
-    P.ARROW: "the arrow", P.STOP: "the stop", P.BEEP: "the beep", P.RESET: "the reset",
+    codec.COUNTDOWN: "the countdown", codec.LAUNCH: "the launch", codec.GO: "go",
+    codec.FREEZE: "the freeze", codec.ARROW: "the arrow", codec.STOP: "the stop",
+    codec.BEEP: "the beep", codec.RESET: "the reset",
 }
 
 
@@ -116,7 +117,7 @@ class SerialUnit(ShowdownUnit):
             # a launch the board had not acknowledged may never have run: its duel's cards
             # cannot be counted as flown
             item = UnitFault(event.t_us, f"lost the board: {event.reason}", abort_duel=True,
-                             launch_failed=P.LAUNCH in event.unconfirmed)
+                             launch_failed=codec.LAUNCH in event.unconfirmed)
         elif isinstance(event, VersionMismatch):
             self._mismatch = event
             self._answered.set()
@@ -130,8 +131,8 @@ class SerialUnit(ShowdownUnit):
             item = UnitFault(
                 event.t_us, f"the board refused {_COMMAND_TEXT.get(event.kind, event.kind)}: "
                 f"{nak_text(event.reason)}",
-                abort_duel=event.kind == P.COUNTDOWN,
-                launch_failed=event.kind == P.LAUNCH,
+                abort_duel=event.kind == codec.COUNTDOWN,
+                launch_failed=event.kind == codec.LAUNCH,
             )
         elif isinstance(event, Connected):
             self._answered.set()
@@ -141,20 +142,20 @@ class SerialUnit(ShowdownUnit):
 
     def _board_input(self, event: BoardReport) -> UnitInput | None:
         args, t = event.args, event.t_us
-        if event.kind == P.PADDLE:
-            return PaddlePressed(Side.LEFT if args[0] == P.LEFT else Side.RIGHT, t)
-        if event.kind == P.BUTTON:
+        if event.kind == codec.PADDLE:
+            return PaddlePressed(Side.LEFT if args[0] == codec.LEFT else Side.RIGHT, t)
+        if event.kind == codec.BUTTON:
             return TimerPressed(t)
-        if event.kind == P.GO_SHOWN:
+        if event.kind == codec.GO_SHOWN:
             return GoShown(t)
-        if event.kind == P.LAUNCH_DONE:
+        if event.kind == codec.LAUNCH_DONE:
             return _launch_finished(args, t)
-        if event.kind == P.FAULT and args[0] == P.FAULT_STOPPED:
+        if event.kind == codec.FAULT and args[0] == codec.FAULT_STOPPED:
             return _stopped_input(args, t)
-        if event.kind == P.FAULT:
+        if event.kind == codec.FAULT:
             code = args[0]
             text = _FAULT_TEXT.get(code, f"board fault {code}")
-            abort = code in (P.FAULT_WATCHDOG, P.FAULT_HOST_SILENT)
+            abort = code in (codec.FAULT_WATCHDOG, codec.FAULT_HOST_SILENT)
             return UnitFault(t, text, abort_duel=abort)
         return None
 
@@ -181,32 +182,32 @@ class SerialUnit(ShowdownUnit):
         the duel is aborted: without the board's countdown nobody would see go.
         """
         sent = self.link.ready and self._command(
-            P.COUNTDOWN, (countdown_us, self.link.to_raw(start_us)))
+            codec.COUNTDOWN, (countdown_us, self.link.to_raw(start_us)))
         if not sent:
             self._report(UnitFault(self.now_us(), "the countdown was not sent: the board is not "
                                    "connected; start the duel again once it is", abort_duel=True))
 
     def show_go(self) -> None:
-        self._command(P.GO)
+        self._command(codec.GO)
         return None
 
     def freeze_countdown(self) -> None:
-        self._command(P.FREEZE)
+        self._command(codec.FREEZE)
 
     def set_arrow(self, side: Side | None) -> None:
-        code = -1 if side is None else (P.LEFT if side is Side.LEFT else P.RIGHT)
-        self._command(P.ARROW, (code,))
+        code = -1 if side is None else (codec.LEFT if side is Side.LEFT else codec.RIGHT)
+        self._command(codec.ARROW, (code,))
 
     def beep(self, kind: Beep) -> None:
-        names = P.BEEPS
+        names = codec.BEEPS
         if kind.value in names:
-            self._command(P.BEEP, (names.index(kind.value),))
+            self._command(codec.BEEP, (names.index(kind.value),))
 
     def launch(self, parts: tuple[LaunchPart, ...]) -> None:
         args: list[int] = []
         for part in parts:
-            args += [P.LEFT if part.side is Side.LEFT else P.RIGHT, part.cards]
-        if not self._command(P.LAUNCH, tuple(args)):
+            args += [codec.LEFT if part.side is Side.LEFT else codec.RIGHT, part.cards]
+        if not self._command(codec.LAUNCH, tuple(args)):
             self._report(UnitFault(self.now_us(), "the launch was not sent: the board is not "
                                    "connected", abort_duel=False, launch_failed=True))
 
@@ -215,7 +216,7 @@ class SerialUnit(ShowdownUnit):
         self.inputs.put(item)
 
     def stop_launcher(self) -> None:
-        self._command(P.STOP)
+        self._command(codec.STOP)
 
     def close(self) -> None:
         try:
@@ -235,7 +236,7 @@ def _launch_finished(args: tuple[int, ...], t: int) -> LaunchFinished:
     before. A board too old to send `why` is taken at its word.
     """
     counted = args[0] if args[0] >= 0 else None
-    stopped = len(args) > 3 and args[3] == P.END_STOPPED
+    stopped = len(args) > 3 and args[3] == codec.END_STOPPED
     return LaunchFinished(t, cards_counted=counted, jammed=bool(args[1]) and not stopped)
 
 

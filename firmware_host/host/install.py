@@ -35,7 +35,7 @@ import serial
 from firmware_host.host import board_files, link
 from firmware_host.host.board_files import PICO_EXTRA
 from firmware_host.host.ports import check_free, check_port
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 
 HELLO_TIMEOUT_S = 3.0  # a board that runs the firmware answers a hello at once
 RETURN_TIMEOUT_S = 15.0  # after a reset, the USB port goes away and comes back
@@ -88,7 +88,7 @@ def ask_version(port: str, timeout_s: float | None = None) -> BoardHello | None:
 
     def listen(event: link.LinkReport) -> None:
         if isinstance(event, link.Connected):
-            heard.append(BoardHello(port, P.VERSION, event.boot_id))
+            heard.append(BoardHello(port, codec.VERSION, event.boot_id))
             answered.set()
         elif isinstance(event, link.VersionMismatch):
             heard.append(BoardHello(port, event.board_version, -1))
@@ -116,7 +116,7 @@ def check_version(port: str, timeout_s: float | None = None) -> BoardHello:
         raise InstallError(f"no answer from the board on {port} in {timeout_s:.0f} s: is the "
                            "Showdown firmware on it? Install it with `uno-showdown firmware "
                            "install`", bad_input=False)
-    if hello.version != P.VERSION:
+    if hello.version != codec.VERSION:
         raise InstallError(link.version_text(port, hello.version), bad_input=False)
     return hello
 
@@ -131,7 +131,7 @@ def restart_board(port: str, timeout_s: float = HELLO_TIMEOUT_S) -> bool:
         ser = serial.Serial(port, link.BAUD, timeout=0.05, write_timeout=1, exclusive=True)
     except (serial.SerialException, OSError):
         return False
-    dec = P.Decoder()
+    dec = codec.Decoder()
     deadline = time.monotonic() + timeout_s
 
     def answer(pred: Callable[[tuple[int, str, tuple[int, ...]]], bool]) -> bool:
@@ -141,11 +141,12 @@ def restart_board(port: str, timeout_s: float = HELLO_TIMEOUT_S) -> bool:
         return False
 
     try:
-        ser.write(P.encode(0, P.HELLO, (P.VERSION,)))
-        if not answer(lambda f: f[1] == P.HELLO and len(f[2]) == 3 and f[2][0] == P.VERSION):
+        ser.write(codec.encode(0, codec.HELLO, (codec.VERSION,)))
+        if not answer(lambda f: f[1] == codec.HELLO and len(f[2]) == 3
+                      and f[2][0] == codec.VERSION):
             return False
-        ser.write(P.encode(1, P.RESET))
-        return answer(lambda f: f[1] == P.ACK and f[2][:1] == (1,))
+        ser.write(codec.encode(1, codec.RESET))
+        return answer(lambda f: f[1] == codec.ACK and f[2][:1] == (1,))
     except (serial.SerialException, OSError):
         return False
     finally:
@@ -196,7 +197,7 @@ def install(port_arg: str | None, *, dry_run: bool, out: TextIO | None = None) -
             shown = mpremote_command(port or "PORT", [Path(f.name) for f in files])[3:]
             write("with: mpremote " + " ".join(repr(a) if "\n" in a else a for a in shown)
                   + "\n")
-            write(f"then check that the board says hello in protocol v{P.VERSION}\n")
+            write(f"then check that the board says hello in protocol v{codec.VERSION}\n")
             return 0
         port = resolve_port(port_arg)
         if importlib.util.find_spec("mpremote") is None:
@@ -228,7 +229,7 @@ def version(port_arg: str | None, out: TextIO | None = None) -> int:
     port = resolve_port(port_arg)
     hello = check_version(port)
     (out or sys.stdout).write(
-        f"{port}: Showdown firmware, protocol v{hello.version} (this program: v{P.VERSION}), "
+        f"{port}: Showdown firmware, protocol v{hello.version} (this program: v{codec.VERSION}), "
         f"boot {hello.boot_id:08x}\n")
     return 0
 

@@ -37,7 +37,7 @@ from collections.abc import Callable
 import serial
 from serial.tools import list_ports
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from firmware_host.wire.board_clock import BoardClock
 from firmware_host.wire.session import (
     TRANSITIONS,
@@ -73,13 +73,13 @@ WRITE_TIMEOUT_S = 0.5
 MAX_QUEUED = 256
 
 _NAK_TEXT = {
-    P.NAK_NO_SESSION: "the board had no session",
-    P.NAK_STALE: "its first frame was lost and the board could no longer run it safely",
-    P.NAK_SILENT: "the board had not heard a heartbeat lately",
-    P.NAK_BAD_ARGS: "the board rejected its arguments",
-    P.NAK_UNKNOWN: "the board does not know that command",
-    P.NAK_BUSY: "the launcher was already running",
-    P.NAK_FAILED: "the board failed while running it and skipped it",
+    codec.NAK_NO_SESSION: "the board had no session",
+    codec.NAK_STALE: "its first frame was lost and the board could no longer run it safely",
+    codec.NAK_SILENT: "the board had not heard a heartbeat lately",
+    codec.NAK_BAD_ARGS: "the board rejected its arguments",
+    codec.NAK_UNKNOWN: "the board does not know that command",
+    codec.NAK_BUSY: "the launcher was already running",
+    codec.NAK_FAILED: "the board failed while running it and skipped it",
 }
 
 #: what pyserial raises on a port that failed, or one closed under it (the last three)
@@ -89,10 +89,10 @@ _PORT_ERRORS = (serial.SerialException, OSError, TypeError, ValueError, Attribut
 def version_text(port: str, board_version: int) -> str:
     """What to tell about a board whose firmware speaks another protocol: one sentence,
     with the cure (`firmware version`, `run --device serial` and the unit's fault alike)."""
-    age = "an older" if board_version < P.VERSION else "a newer"
+    age = "an older" if board_version < codec.VERSION else "a newer"
     return (f"the board on {port} runs {age} firmware (protocol v{board_version}; this program "
-            f"speaks v{P.VERSION}): run `uno-showdown firmware install`"
-            + ("" if board_version < P.VERSION else " from this version of uno-showdown"))
+            f"speaks v{codec.VERSION}): run `uno-showdown firmware install`"
+            + ("" if board_version < codec.VERSION else " from this version of uno-showdown"))
 
 
 def nak_text(reason: int) -> str:

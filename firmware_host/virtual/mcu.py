@@ -32,7 +32,7 @@ from pathlib import Path
 
 from firmware_host.firmware.fw_core import Firmware
 from firmware_host.virtual.sim_hw import KILL_RAISE, BoardReset, SimClock, SimHardware
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 
 log = logging.getLogger(__name__)
 WATCHDOG_POLL_S = 0.005  # how often the simulated watchdog looks at board time
@@ -47,7 +47,7 @@ class VirtualMCU:
         link_path: str | os.PathLike[str] | None = None,
         *,
         start_ticks: int = 0,
-        version: int = P.VERSION,
+        version: int = codec.VERSION,
         card_sensor: bool = True,
         manual_clock: bool = False,
     ) -> None:
@@ -263,7 +263,7 @@ class VirtualMCU:
     def press(self, side: int, at_ticks: int | None = None) -> None:
         """A paddle press (protocol.LEFT or RIGHT), stamped now or at `at_ticks`."""
         hw = self._hw()
-        pin = hw.paddle_left if side == P.LEFT else hw.paddle_right
+        pin = hw.paddle_left if side == codec.LEFT else hw.paddle_right
         pin.fall(hw.clock, at_ticks)
 
     def press_button(self, at_ticks: int | None = None) -> None:

@@ -31,15 +31,16 @@ import collections
 import enum
 from dataclasses import dataclass
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from firmware_host.wire.board_clock import BoardClock
 
 #: which argument of each event is a board tick
-_TICK_ARG = {P.PADDLE: 1, P.BUTTON: 0, P.GO_SHOWN: 0, P.LAUNCH_DONE: 2, P.FAULT: 1}
+_TICK_ARG = {codec.PADDLE: 1, codec.BUTTON: 0, codec.GO_SHOWN: 0, codec.LAUNCH_DONE: 2,
+             codec.FAULT: 1}
 #: pending commands a new command of the key's kind makes pointless to retry
-_CANCELS = {P.STOP: (P.LAUNCH, P.COUNTDOWN), P.ARROW: (P.ARROW,)}
+_CANCELS = {codec.STOP: (codec.LAUNCH, codec.COUNTDOWN), codec.ARROW: (codec.ARROW,)}
 #: commands the owner must hear about when the board refuses them, even as stale
-_MUST_RUN = (P.LAUNCH, P.COUNTDOWN)
+_MUST_RUN = (codec.LAUNCH, codec.COUNTDOWN)
 #: how often an unanswered hello is said again
 HELLO_EVERY_US = 200_000
 #: board events remembered, so that a retried event is told once
@@ -137,7 +138,7 @@ class BoardSession:
         self.ack_timeout_us = ack_timeout_us
         self.tries = tries
         self.state = LinkState.DISCONNECTED
-        self.decoder = P.Decoder()
+        self.decoder = codec.Decoder()
         self.clock = BoardClock()
         self.port = "?"
         self.boot_id: int | None = None
@@ -182,7 +183,7 @@ class BoardSession:
         """A port is open (to a board, we hope): say hello."""
         self._move(LinkState.HANDSHAKE)
         self.port = port
-        self.decoder = P.Decoder()
+        self.decoder = codec.Decoder()
         self._pending.clear()
         self._last_rx_us = now_us
         self._send_hello(now_us)
@@ -231,8 +232,8 @@ class BoardSession:
         is no session. ValueError, before anything changes, for one the codec refuses."""
         if self.state is not LinkState.READY:
             return None
-        seq = P.seq_next(self._seq)
-        frame = P.encode(seq, kind, args)
+        seq = codec.seq_next(self._seq)
+        frame = codec.encode(seq, kind, args)
         cancels = _CANCELS.get(kind, ())  # e.g. a launch must not land after a stop
         for old in [s for s, p in self._pending.items() if p.kind in cancels]:
             del self._pending[old]
@@ -266,24 +267,24 @@ class BoardSession:
 
     def _send_hello(self, now_us: int) -> None:
         self._last_hello_us = now_us
-        self._out.append(P.encode(0, P.HELLO, (P.VERSION,)))
+        self._out.append(codec.encode(0, codec.HELLO, (codec.VERSION,)))
 
     def _send_heartbeat(self, now_us: int) -> None:
         self._last_hb_us = now_us
-        self._out.append(P.encode(0, P.HB))
+        self._out.append(codec.encode(0, codec.HB))
 
     def _handle(self, frame: tuple[int, str, tuple[int, ...]], now_us: int) -> None:
         seq, kind, args = frame
-        if kind == P.HELLO and len(args) >= 3:
+        if kind == codec.HELLO and len(args) >= 3:
             self._on_hello(args, now_us)
         elif self.state is not LinkState.READY:
             return  # a board in no session of ours (or another version): only its hello
-        elif kind == P.HB and args:
+        elif kind == codec.HB and args:
             self.clock.observe(args[0], now_us)
-        elif kind in (P.ACK, P.NAK) and len(args) >= 2:
+        elif kind in (codec.ACK, codec.NAK) and len(args) >= 2:
             self._on_answer(kind, args, now_us)
         elif seq != 0 and kind in _TICK_ARG:
-            self._out.append(P.encode(0, P.EVACK, (seq,)))
+            self._out.append(codec.encode(0, codec.EVACK, (seq,)))
             if seq in self._seen_events:
                 return  # a retry of an event already delivered
             self._seen_events.append(seq)
@@ -296,17 +297,17 @@ class BoardSession:
         if item is None:
             return  # an answer to a retry already answered, or to another session
         self.round_trips_us.append(now_us - item.sent_us)
-        if kind == P.ACK:
+        if kind == codec.ACK:
             return
-        if args[1] == P.NAK_NO_SESSION:
+        if args[1] == codec.NAK_NO_SESSION:
             self._lose("the board lost its session", now_us)
-        elif args[1] != P.NAK_STALE or item.kind in _MUST_RUN:
+        elif args[1] != codec.NAK_STALE or item.kind in _MUST_RUN:
             self._reports.append(Refused(item.kind, args[1], self.clock.now_us(now_us)))
         # else: e.g. an arrow whose retry came after a newer arrow: rightly not run
 
     def _on_hello(self, args: tuple[int, ...], now_us: int) -> None:
         version, boot_id, ticks = args[0], args[1], args[2]
-        if version != P.VERSION:
+        if version != codec.VERSION:
             if self.state is not LinkState.MISMATCH:
                 self._move(LinkState.MISMATCH)
                 self._reports.append(VersionMismatch(version, self.clock.now_us(now_us),

@@ -22,10 +22,11 @@ from hypothesis import strategies as st
 
 from firmware_host.firmware.fw_core import CMD_WINDOW, Firmware
 from firmware_host.virtual.sim_hw import SimClock, SimHardware
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 
-KINDS = (P.LAUNCH, P.STOP, P.ARROW, P.BEEP, P.COUNTDOWN, P.FREEZE)
-ARGS = {P.LAUNCH: (P.LEFT, 1), P.ARROW: (P.RIGHT,), P.BEEP: (0,), P.COUNTDOWN: (300_000, 0)}
+KINDS = (codec.LAUNCH, codec.STOP, codec.ARROW, codec.BEEP, codec.COUNTDOWN, codec.FREEZE)
+ARGS = {codec.LAUNCH: (codec.LEFT, 1), codec.ARROW: (codec.RIGHT,), codec.BEEP: (0,),
+        codec.COUNTDOWN: (300_000, 0)}
 
 
 class RecordingFirmware(Firmware):
@@ -37,7 +38,7 @@ class RecordingFirmware(Firmware):
         super().__init__(hw)
 
     def _send(self, seq, kind, args=()):  # type: ignore[no-untyped-def]
-        if kind in (P.ACK, P.NAK):
+        if kind in (codec.ACK, codec.NAK):
             self.replies.append((kind, args[0], args[1]))
 
     def _event(self, kind, args):  # type: ignore[no-untyped-def]
@@ -58,8 +59,8 @@ def pty() -> Iterator[int]:
 
 def _board(master: int) -> RecordingFirmware:
     fw = RecordingFirmware(SimHardware(master, SimClock(manual=True)))
-    fw._handle((0, P.HELLO, (P.VERSION,)))
-    fw._handle((0, P.HB, ()))  # a heartbeat just now: launches are allowed
+    fw._handle((0, codec.HELLO, (codec.VERSION,)))
+    fw._handle((0, codec.HB, ()))  # a heartbeat just now: launches are allowed
     return fw
 
 
@@ -89,36 +90,36 @@ def test_lost_and_repeated_frames_never_run_a_command_twice_nor_out_of_turn(
     top = 0
     for _, seq in sorted(arrivals):
         kind = kinds[seq - 1]
-        if kind == P.LAUNCH and fw.motor_on:
+        if kind == codec.LAUNCH and fw.motor_on:
             fw._motor_off()  # the last launch is over before this one comes (the motor is free)
             del running[2]
         events_before, replies_before = len(fw.events), len(fw.replies)
         fw._handle((seq, kind, ARGS.get(kind, ())))
         answer = fw.replies[replies_before]
-        if kind == P.STOP and answer == (P.ACK, seq, P.ACK_DONE):
+        if kind == codec.STOP and answer == (codec.ACK, seq, codec.ACK_DONE):
             _check_stop(fw, seq, top, running, fw.events[events_before:])
-        elif answer == (P.ACK, seq, P.ACK_DONE) and kind in (P.LAUNCH, P.COUNTDOWN):
-            running[2 if kind == P.LAUNCH else 1] = seq
-        elif answer == (P.ACK, seq, P.ACK_DONE) and kind == P.FREEZE:
+        elif answer == (codec.ACK, seq, codec.ACK_DONE) and kind in (codec.LAUNCH, codec.COUNTDOWN):
+            running[2 if kind == codec.LAUNCH else 1] = seq
+        elif answer == (codec.ACK, seq, codec.ACK_DONE) and kind == codec.FREEZE:
             running.pop(1, None)  # a frozen countdown will not show go: nothing live to end
         top = max(top, seq)
 
-    ran = [seq for kind, seq, code in fw.replies if kind == P.ACK and code == P.ACK_DONE]
-    once = [seq for seq in ran if kinds[seq - 1] in (P.LAUNCH, P.COUNTDOWN)]
+    ran = [seq for kind, seq, code in fw.replies if kind == codec.ACK and code == codec.ACK_DONE]
+    once = [seq for seq in ran if kinds[seq - 1] in (codec.LAUNCH, codec.COUNTDOWN)]
     assert len(once) == len(set(once)), "a launch or countdown ran twice"
     # a command safe to repeat runs again only if it came back after the window moved on
     in_window = [seq for kind, seq, top in _with_newest(fw.replies)
-                 if kind == P.ACK and top - seq < CMD_WINDOW and seq in ran]
+                 if kind == codec.ACK and top - seq < CMD_WINDOW and seq in ran]
     assert len(in_window) == len(set(in_window)), "a retry inside the window ran again"
-    assert fw.launches == sum(1 for s in ran if kinds[s - 1] == P.LAUNCH)
+    assert fw.launches == sum(1 for s in ran if kinds[s - 1] == codec.LAUNCH)
     order = {seq: i for i, seq in enumerate(ran)}
     for seq, kind in enumerate(kinds, start=1):
-        if kind == P.STOP:
+        if kind == codec.STOP:
             assert seq in order, f"stop #{seq} never ran"
     for seq in ran:
-        if kinds[seq - 1] in (P.LAUNCH, P.COUNTDOWN):
+        if kinds[seq - 1] in (codec.LAUNCH, codec.COUNTDOWN):
             newer_stops_before = [s for s in ran[: order[seq]]
-                                  if kinds[s - 1] == P.STOP and s > seq]
+                                  if kinds[s - 1] == codec.STOP and s > seq]
             assert not newer_stops_before, f"#{seq} ran after the newer stop {newer_stops_before}"
     # every command got an answer each time it arrived
     assert len(fw.replies) == len(arrivals)
@@ -137,14 +138,15 @@ def _check_stop(fw: RecordingFirmware, stop: int, top: int, running: dict[int, i
             assert not still[bit], f"stop #{stop} left {bit=} of the older #{started} running"
             ended |= bit
             del running[bit]
-    reports = [args for kind, args in events if kind == P.FAULT and args[0] == P.FAULT_STOPPED]
+    reports = [args for kind, args in events
+               if kind == codec.FAULT and args[0] == codec.FAULT_STOPPED]
     if ended:
         assert [r[2:] for r in reports] == [(ended, 0 if placed else 1)], events
     else:
         assert not reports, events
-    launch_done = [args for kind, args in events if kind == P.LAUNCH_DONE]
+    launch_done = [args for kind, args in events if kind == codec.LAUNCH_DONE]
     assert len(launch_done) == (1 if ended & 2 else 0), events
-    assert all(args[1] == 1 and args[3] == P.END_STOPPED for args in launch_done)  # stopped
+    assert all(args[1] == 1 and args[3] == codec.END_STOPPED for args in launch_done)  # stopped
 
 
 def _with_newest(replies: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
@@ -152,7 +154,7 @@ def _with_newest(replies: list[tuple[str, int, int]]) -> list[tuple[str, int, in
     out, top = [], 0
     for kind, seq, code in replies:
         top = max(top, seq)
-        if kind == P.ACK and code == P.ACK_DONE:
+        if kind == codec.ACK and code == codec.ACK_DONE:
             out.append((kind, seq, top))
     return out
 
@@ -163,68 +165,68 @@ def test_a_launch_retried_after_harmless_commands_runs_once_within_the_window(
 ) -> None:
     fw = _board(pty)
     for seq in range(2, 2 + later):  # the launch (#1) was lost; these went through
-        fw._handle((seq, P.BEEP, (0,)))
-    fw._handle((1, P.LAUNCH, (P.LEFT, 1)))
-    fw._handle((1, P.LAUNCH, (P.LEFT, 1)))
-    assert fw.replies[-2:] == [(P.ACK, 1, P.ACK_DONE), (P.ACK, 1, P.ACK_DUPLICATE)]
+        fw._handle((seq, codec.BEEP, (0,)))
+    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))
+    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))
+    assert fw.replies[-2:] == [(codec.ACK, 1, codec.ACK_DONE), (codec.ACK, 1, codec.ACK_DUPLICATE)]
     assert fw.launches == 1 and fw.motor_on
 
 
 def test_a_launch_retried_after_the_window_moved_on_is_refused(pty: int) -> None:
     fw = _board(pty)
     for seq in range(2, 2 + CMD_WINDOW):
-        fw._handle((seq, P.BEEP, (0,)))
-    fw._handle((1, P.LAUNCH, (P.LEFT, 1)))
-    assert fw.replies[-1] == (P.NAK, 1, P.NAK_STALE)
+        fw._handle((seq, codec.BEEP, (0,)))
+    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))
+    assert fw.replies[-1] == (codec.NAK, 1, codec.NAK_STALE)
     assert fw.launches == 0 and not fw.motor_on
 
 
 def test_a_new_session_forgets_the_window(pty: int) -> None:
     fw = _board(pty)
-    fw._handle((1, P.BEEP, (0,)))
-    fw._handle((0, P.HELLO, (P.VERSION,)))
-    fw._handle((0, P.HB, ()))
-    fw._handle((1, P.LAUNCH, (P.LEFT, 1)))  # the new host's #1 is a new command
-    assert fw.replies[-1] == (P.ACK, 1, P.ACK_DONE) and fw.launches == 1
+    fw._handle((1, codec.BEEP, (0,)))
+    fw._handle((0, codec.HELLO, (codec.VERSION,)))
+    fw._handle((0, codec.HB, ()))
+    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))  # the new host's #1 is a new command
+    assert fw.replies[-1] == (codec.ACK, 1, codec.ACK_DONE) and fw.launches == 1
 
 
 def test_a_retry_too_old_for_the_window_does_not_push_a_newer_command_out(pty: int) -> None:
     fw = _board(pty)
     newer = 1 + CMD_WINDOW  # shares its slot in the window with #1
     for seq in range(2, newer):
-        fw._handle((seq, P.BEEP, (0,)))
-    fw._handle((newer, P.LAUNCH, (P.LEFT, 1)))
+        fw._handle((seq, codec.BEEP, (0,)))
+    fw._handle((newer, codec.LAUNCH, (codec.LEFT, 1)))
     fw._motor_off()
-    fw._handle((1, P.STOP, ()))  # #1's retry, long after: too old to tell, safe: it runs
-    fw._handle((newer, P.LAUNCH, (P.LEFT, 1)))  # the launch's acknowledgement was lost
-    assert fw.replies[-3:] == [(P.ACK, newer, P.ACK_DONE), (P.ACK, 1, P.ACK_DONE),
-                               (P.ACK, newer, P.ACK_DUPLICATE)]
+    fw._handle((1, codec.STOP, ()))  # #1's retry, long after: too old to tell, safe: it runs
+    fw._handle((newer, codec.LAUNCH, (codec.LEFT, 1)))  # the launch's acknowledgement was lost
+    assert fw.replies[-3:] == [(codec.ACK, newer, codec.ACK_DONE), (codec.ACK, 1, codec.ACK_DONE),
+                               (codec.ACK, newer, codec.ACK_DUPLICATE)]
     assert fw.launches == 1
 
 
-@pytest.mark.parametrize("newer", [P.LAUNCH, P.COUNTDOWN])
+@pytest.mark.parametrize("newer", [codec.LAUNCH, codec.COUNTDOWN])
 def test_a_lost_stop_retried_after_a_newer_launch_or_countdown_leaves_it_running(
     pty: int, newer: str
 ) -> None:
     fw = _board(pty)
     fw._handle((2, newer, ARGS[newer]))  # #1, a stop, was lost on the line; #2 runs
-    fw._handle((1, P.STOP, ()))  # the stop's retry, 50 ms later
-    assert fw.replies[-1] == (P.ACK, 1, P.ACK_DONE)
-    assert fw.motor_on if newer == P.LAUNCH else fw.cd_on and not fw.cd_frozen
+    fw._handle((1, codec.STOP, ()))  # the stop's retry, 50 ms later
+    assert fw.replies[-1] == (codec.ACK, 1, codec.ACK_DONE)
+    assert fw.motor_on if newer == codec.LAUNCH else fw.cd_on and not fw.cd_frozen
     assert fw.events == []  # nothing ended, nothing to report
-    fw._handle((3, P.STOP, ()))  # a stop sent after it ends it, and says so
+    fw._handle((3, codec.STOP, ()))  # a stop sent after it ends it, and says so
     assert not fw.motor_on and not fw.cd_on
-    ended = 2 if newer == P.LAUNCH else 1
-    assert fw.events[-1] == (P.FAULT, (P.FAULT_STOPPED, fw.ticks(), ended, 0))
+    ended = 2 if newer == codec.LAUNCH else 1
+    assert fw.events[-1] == (codec.FAULT, (codec.FAULT_STOPPED, fw.ticks(), ended, 0))
 
 
 def test_a_stop_too_old_to_place_stops_the_launch_and_says_it_was_stale(pty: int) -> None:
     fw = _board(pty)
-    fw._handle((2, P.LAUNCH, (P.LEFT, 3)))
+    fw._handle((2, codec.LAUNCH, (codec.LEFT, 3)))
     for seq in range(3, 3 + CMD_WINDOW):
-        fw._handle((seq, P.BEEP, (0,)))
-    fw._handle((1, P.STOP, ()))  # older than the window: the board cannot place it
+        fw._handle((seq, codec.BEEP, (0,)))
+    fw._handle((1, codec.STOP, ()))  # older than the window: the board cannot place it
     assert not fw.motor_on
     now = fw.ticks()
-    assert fw.events == [(P.LAUNCH_DONE, (0, 1, now, P.END_STOPPED)),
-                         (P.FAULT, (P.FAULT_STOPPED, now, 2, 1))]
+    assert fw.events == [(codec.LAUNCH_DONE, (0, 1, now, codec.END_STOPPED)),
+                         (codec.FAULT, (codec.FAULT_STOPPED, now, 2, 1))]

@@ -17,7 +17,7 @@ import pytest
 
 from firmware_host.host import install, link
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from uno_showdown.commands.cli import main
 
 
@@ -50,7 +50,7 @@ def test_dry_run_lists_what_would_be_copied_and_touches_no_board(
     assert "removing first, if there: protocol.py, fw_core.py, fw_pico.py" in out
     assert out.index("fw_core.mpy :fw_core.mpy") < out.index("main.py :main.py") < out.index(
         "reset")  # main.py last: a board cut off halfway never boots without its modules
-    assert f"protocol v{P.VERSION}" in out
+    assert f"protocol v{codec.VERSION}" in out
     fw = board.firmware
     assert fw is not None and not fw.session and board.boots == 1  # nobody talked to it
     assert board.hw is not None and not board.hw.watchdog_armed
@@ -70,16 +70,16 @@ def test_version_reads_the_boards_hello(
     assert main(["firmware", "version", "--port", board.port]) == 0
     out = _one_line(capsys.readouterr().out)
     assert board.firmware is not None
-    assert f"protocol v{P.VERSION}" in out and f"{board.firmware.boot_id:08x}" in out
+    assert f"protocol v{codec.VERSION}" in out and f"{board.firmware.boot_id:08x}" in out
 
 
 def test_an_older_firmware_is_named_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    with VirtualMCU(tmp_path / "old", version=P.VERSION - 1) as old:
+    with VirtualMCU(tmp_path / "old", version=codec.VERSION - 1) as old:
         assert main(["firmware", "version", "--port", old.port]) == 1
     err = _one_line(capsys.readouterr().err)
-    assert f"older firmware (protocol v{P.VERSION - 1}" in err
+    assert f"older firmware (protocol v{codec.VERSION - 1}" in err
     assert "uno-showdown firmware install" in err
 
 

@@ -12,20 +12,21 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware_host.virtual.sim_hw import SimClock, SimHardware
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.firmware_host.test_command_window import RecordingFirmware
 from tests.firmware_host.test_command_window import pty as pty  # the fixture, used by name
 
-KNOWN = [P.HELLO, P.HB, P.EVACK, P.COUNTDOWN, P.GO, P.FREEZE, P.ARROW, P.LAUNCH, P.STOP,
-         P.BEEP, P.RESET, P.ACK, P.NAK, P.PADDLE, P.LAUNCH_DONE, P.FAULT]
+KNOWN = [codec.HELLO, codec.HB, codec.EVACK, codec.COUNTDOWN, codec.GO, codec.FREEZE, codec.ARROW,
+         codec.LAUNCH, codec.STOP, codec.BEEP, codec.RESET, codec.ACK, codec.NAK, codec.PADDLE,
+         codec.LAUNCH_DONE, codec.FAULT]
 numbers = st.one_of(st.integers(-3, 25), st.integers(-(10**12) + 1, 10**12 - 1),
-                    st.sampled_from([P.TICKS_PERIOD - 1, P.TICKS_PERIOD, -P.TICKS_PERIOD,
-                                     2**31, -(2**31), P.SEQ_MOD]))
+                    st.sampled_from([codec.TICKS_PERIOD - 1, codec.TICKS_PERIOD,
+                                     -codec.TICKS_PERIOD, 2**31, -(2**31), codec.SEQ_MOD]))
 frames = st.tuples(
-    st.one_of(st.integers(0, 40), st.integers(0, P.SEQ_MOD - 1)),
+    st.one_of(st.integers(0, 40), st.integers(0, codec.SEQ_MOD - 1)),
     st.one_of(st.sampled_from(KNOWN), st.from_regex(r"\A[A-Z]{1,5}\Z")),
-    st.lists(numbers, max_size=P.MAX_ARGS).map(tuple),
-).filter(lambda f: f[1] != P.RESET)  # RS resets the board: its own test covers it
+    st.lists(numbers, max_size=codec.MAX_ARGS).map(tuple),
+).filter(lambda f: f[1] != codec.RESET)  # RS resets the board: its own test covers it
 
 
 @settings(max_examples=300, deadline=None,
@@ -35,11 +36,11 @@ def test_any_frame_in_the_grammar_is_handled_without_raising(
     pty: int, batch: list[tuple[int, str, tuple[int, ...]]], gaps: list[int]
 ) -> None:
     fw = RecordingFirmware(SimHardware(pty, SimClock(manual=True)))
-    fw._handle((0, P.HELLO, (P.VERSION,)))
-    fw._handle((0, P.HB, ()))
+    fw._handle((0, codec.HELLO, (codec.VERSION,)))
+    fw._handle((0, codec.HB, ()))
     for i, frame in enumerate(batch):
         try:
-            P.encode(*frame)
+            codec.encode(*frame)
         except ValueError:
             continue  # longer than a frame may be: the codec would never deliver it
         fw._handle(frame)  # must not raise
@@ -85,8 +86,9 @@ def test_a_frame_whose_handling_raises_is_counted_refused_and_the_loop_goes_on(
     line: tuple[int, int],
 ) -> None:
     master, _ = line
-    stream = (P.encode(0, P.HELLO, (P.VERSION,)) + P.encode(0, P.HB)
-              + P.encode(1, P.BEEP, (1,)) + P.encode(0, P.HB) + P.encode(2, P.ARROW, (0,)))
+    stream = (codec.encode(0, codec.HELLO, (codec.VERSION,)) + codec.encode(0, codec.HB)
+              + codec.encode(1, codec.BEEP, (1,)) + codec.encode(0, codec.HB)
+              + codec.encode(2, codec.ARROW, (0,)))
     hw = OneRead(master, stream)
     from firmware_host.firmware.fw_core import Firmware
 
@@ -94,14 +96,15 @@ def test_a_frame_whose_handling_raises_is_counted_refused_and_the_loop_goes_on(
     real = fw._command
 
     def failing(seq, kind, args, now):  # type: ignore[no-untyped-def]
-        if kind == P.BEEP:
+        if kind == codec.BEEP:
             raise MemoryError("memory allocation failed")
         return real(seq, kind, args, now)
 
     fw._command = failing  # type: ignore[method-assign]
     fw.step()  # must not raise
     assert fw.frame_failures == 1 and hw.arrow_left.value() == 1  # the next frame still ran
-    out = P.Decoder().feed(bytes(hw.written))
-    assert (0, P.NAK, (1, P.NAK_FAILED)) in out and (0, P.ACK, (2, P.ACK_DONE)) in out
-    faults = [f for f in out if f[1] == P.FAULT]
-    assert [f[2][0] for f in faults] == [P.FAULT_FRAME_FAILED] and faults[0][2][2] == 1
+    out = codec.Decoder().feed(bytes(hw.written))
+    assert (0, codec.NAK, (1, codec.NAK_FAILED)) in out
+    assert (0, codec.ACK, (2, codec.ACK_DONE)) in out
+    faults = [f for f in out if f[1] == codec.FAULT]
+    assert [f[2][0] for f in faults] == [codec.FAULT_FRAME_FAILED] and faults[0][2][2] == 1

@@ -23,7 +23,7 @@ from firmware_host.host.link import (
     VersionMismatch,
 )
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 
 OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.05}
 
@@ -54,7 +54,7 @@ def test_a_blocked_listener_does_not_hold_the_link(board: VirtualMCU) -> None:
         def ask() -> None:
             link.now_us()
             link.pending()
-            link.command(P.BEEP, (0,))
+            link.command(codec.BEEP, (0,))
             answered.set()
 
         threading.Thread(target=ask, daemon=True).start()
@@ -74,8 +74,8 @@ def test_a_listener_may_send_a_command_from_another_thread_and_wait_for_it(
     link: BoardLink | None = None
 
     def listener(event: LinkReport) -> None:
-        if isinstance(event, BoardReport) and event.kind == P.PADDLE and link is not None:
-            worker = threading.Thread(target=lambda: sent.append(link.command(P.ARROW, (0,))))
+        if isinstance(event, BoardReport) and event.kind == codec.PADDLE and link is not None:
+            worker = threading.Thread(target=lambda: sent.append(link.command(codec.ARROW, (0,))))
             worker.start()
             worker.join(2)
             done.set()
@@ -83,7 +83,7 @@ def test_a_listener_may_send_a_command_from_another_thread_and_wait_for_it(
     link = BoardLink(board.port, listener, **OPTIONS).start()
     try:
         assert link.wait_ready(3)
-        board.press(P.LEFT)
+        board.press(codec.LEFT)
         assert done.wait(3) and len(sent) == 1 and sent[0] is not None
         assert board.wait_until(lambda: board.hw is not None and board.hw.arrow_left.value() == 1)
     finally:
@@ -103,7 +103,7 @@ def test_a_listener_that_raises_does_not_stop_the_link(board: VirtualMCU) -> Non
     link = BoardLink(board.port, listener, **OPTIONS).start()
     try:
         assert link.wait_ready(3)
-        board.press(P.RIGHT)
+        board.press(codec.RIGHT)
         assert pressed.wait(3), heard  # heard after raising on Connected before it
         assert isinstance(heard[0], Connected)
         assert link.state is LinkState.READY
@@ -118,7 +118,7 @@ def test_the_states_are_named_and_a_mismatched_board_is_one_of_them(tmp_path: Pa
         if isinstance(event, VersionMismatch):
             mismatched.set()
 
-    with VirtualMCU(tmp_path / "old", version=P.VERSION + 1) as old:
+    with VirtualMCU(tmp_path / "old", version=codec.VERSION + 1) as old:
         link = BoardLink(old.port, listener, **OPTIONS)
         assert link.state is LinkState.DISCONNECTED
         link.start()
@@ -130,7 +130,7 @@ def test_the_states_are_named_and_a_mismatched_board_is_one_of_them(tmp_path: Pa
             while link.state is not LinkState.MISMATCH and time.monotonic() < deadline:
                 mismatched.wait(0.01)
             assert link.state is LinkState.MISMATCH and not link.ready
-            assert link.command(P.BEEP, (0,)) is None  # nothing is sent to such a board
+            assert link.command(codec.BEEP, (0,)) is None  # nothing is sent to such a board
         finally:
             link.close()
 
@@ -159,7 +159,7 @@ def test_the_callers_thread_never_waits_on_a_stalled_port(board: VirtualMCU) -> 
         while time.monotonic() < end:
             began = time.perf_counter()
             link.now_us()
-            link.command(P.BEEP, (0,))
+            link.command(codec.BEEP, (0,))
             slowest = max(slowest, time.perf_counter() - began)
             time.sleep(0.005)  # the pace of a loop's turns, not a wait for anything
         assert lost.is_set(), "the link never gave up on the stalled port"

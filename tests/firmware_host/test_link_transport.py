@@ -13,7 +13,7 @@ import pytest
 import serial
 
 from firmware_host.host.link import BoardLink, Connected, LinkReport, LinkState, Lost
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 
 OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.05}
 
@@ -33,7 +33,7 @@ class SocketBoard:
     def _serve(self) -> None:
         conn, _ = self.server.accept()
         self.conn = conn
-        decoder = P.Decoder()
+        decoder = codec.Decoder()
         with conn:
             while True:
                 try:
@@ -46,13 +46,13 @@ class SocketBoard:
                     conn.sendall(self._answer(seq, kind, args))
 
     def _answer(self, seq: int, kind: str, args: tuple[int, ...]) -> bytes:
-        if kind == P.HELLO:
-            return P.encode(0, P.HELLO, (P.VERSION, 42, 1_000))
-        if kind == P.HB:
-            return P.encode(0, P.HB, (2_000, 0))
+        if kind == codec.HELLO:
+            return codec.encode(0, codec.HELLO, (codec.VERSION, 42, 1_000))
+        if kind == codec.HB:
+            return codec.encode(0, codec.HB, (2_000, 0))
         if seq:
             self.commands.append((seq, kind, args))
-            return P.encode(0, P.ACK, (seq, P.ACK_DONE))
+            return codec.encode(0, codec.ACK, (seq, codec.ACK_DONE))
         return b""
 
     def unplug(self) -> None:
@@ -86,11 +86,11 @@ def test_a_board_behind_a_pyserial_url_is_spoken_to_and_its_loss_heard(
     link = BoardLink(board.url, listener, **OPTIONS).start()
     try:
         assert link.wait_ready(3)
-        assert link.command(P.BEEP, (1,)) == 1
+        assert link.command(codec.BEEP, (1,)) == 1
         deadline = time.monotonic() + 3
         while link.pending() and time.monotonic() < deadline:
             lost.wait(0.01)
-        assert link.pending() == 0 and board.commands == [(1, P.BEEP, (1,))]
+        assert link.pending() == 0 and board.commands == [(1, codec.BEEP, (1,))]
         board.unplug()
         assert lost.wait(3), heard
         assert isinstance(heard[0], Connected) and heard[0].port == board.url
@@ -109,7 +109,7 @@ def test_a_port_object_made_beforehand_is_the_one_read_and_written() -> None:
             threading.Event().wait(0.01)
         assert link.session.decoder.frames >= 2  # the hello, said again and read back
         assert port.is_open and link.state is LinkState.HANDSHAKE
-        assert link.command(P.BEEP, (0,)) is None
+        assert link.command(codec.BEEP, (0,)) is None
     finally:
         link.close()
     assert not port.is_open

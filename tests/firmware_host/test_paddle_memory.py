@@ -16,7 +16,7 @@ import pytest
 
 from firmware_host.firmware.fw_core import PADDLE_MEMORY_US
 from firmware_host.virtual.sim_hw import SimClock, SimHardware
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.firmware_host.test_command_window import RecordingFirmware
 from tests.firmware_host.test_command_window import pty as pty  # the fixture, used by name
 
@@ -25,8 +25,8 @@ IRQ_DELAY_US = 20  # how long after the loop's clock read the press's IRQ stamps
 
 def _board(master: int) -> RecordingFirmware:
     fw = RecordingFirmware(SimHardware(master, SimClock(manual=True)))
-    fw._handle((0, P.HELLO, (P.VERSION,)))
-    fw._handle((0, P.HB, ()))
+    fw._handle((0, codec.HELLO, (codec.VERSION,)))
+    fw._handle((0, codec.HB, ()))
     for _ in range(10):
         fw.hw.clock.advance(10_000)
         fw.step()
@@ -64,7 +64,7 @@ def test_a_press_before_the_countdown_command_freezes_it_however_its_irq_lands(
     fw.step()
     if race:
         _press_right_after_the_next_clock_read(fw, fw._edge_left)
-        pressed = P.ticks_add(fw.hw.ticks_us(), IRQ_DELAY_US)
+        pressed = codec.ticks_add(fw.hw.ticks_us(), IRQ_DELAY_US)
     else:
         clock.advance(IRQ_DELAY_US)
         fw._edge_left(None)
@@ -72,9 +72,9 @@ def test_a_press_before_the_countdown_command_freezes_it_however_its_irq_lands(
     fw.step()  # the turn the press lands in
     clock.advance(40_000)
     fw.step()
-    fw._handle((1, P.COUNTDOWN, (3_000_000, start)))  # the command arrives 70 ms after start
+    fw._handle((1, codec.COUNTDOWN, (3_000_000, start)))  # the command arrives 70 ms after start
     assert fw.cd_on and fw.cd_frozen, "the press made after the start did not freeze it"
-    assert [args for kind, args in fw.events if kind == P.PADDLE] == [(P.LEFT, pressed)]
+    assert [args for kind, args in fw.events if kind == codec.PADDLE] == [(codec.LEFT, pressed)]
 
 
 def test_a_press_is_still_forgotten_after_its_memory(pty: int) -> None:
@@ -87,7 +87,7 @@ def test_a_press_is_still_forgotten_after_its_memory(pty: int) -> None:
     fw = _board(pty)
     clock = fw.hw.clock
     _press_right_after_the_next_clock_read(fw, fw._edge_left)
-    pressed = P.ticks_add(fw.hw.ticks_us(), IRQ_DELAY_US)
+    pressed = codec.ticks_add(fw.hw.ticks_us(), IRQ_DELAY_US)
     fw.step()
     clock.advance(10_000)
     fw.step()
@@ -95,5 +95,5 @@ def test_a_press_is_still_forgotten_after_its_memory(pty: int) -> None:
     clock.advance(PADDLE_MEMORY_US + 10_000)
     fw.step()
     assert fw.paddle_t == [None, None]
-    fw._handle((1, P.COUNTDOWN, (3_000_000, P.ticks_add(pressed, -1_000))))
+    fw._handle((1, codec.COUNTDOWN, (3_000_000, codec.ticks_add(pressed, -1_000))))
     assert fw.cd_on and not fw.cd_frozen

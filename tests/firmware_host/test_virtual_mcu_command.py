@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.hil.conftest import RawHost
 
 
@@ -20,11 +20,11 @@ def test_virtual_mcu_serves_a_port_and_reports_a_typed_press() -> None:
         host = RawHost(port)
         try:
             hello = host.hello()
-            assert hello is not None and hello[2][0] == P.VERSION
+            assert hello is not None and hello[2][0] == codec.VERSION
             proc.stdin.write("r\n")
             proc.stdin.flush()
-            press = host.expect(lambda f: f[1] == P.PADDLE, 5)
-            assert press is not None and press[2][0] == P.RIGHT
+            press = host.expect(lambda f: f[1] == codec.PADDLE, 5)
+            assert press is not None and press[2][0] == codec.RIGHT
         finally:
             host.close()
         proc.stdin.write("q\n")

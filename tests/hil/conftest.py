@@ -20,7 +20,7 @@ import pytest
 import serial
 
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from hardware.serial_unit import SerialUnit
 from showdown.contract.events import (
     LaunchFinished,
@@ -127,11 +127,11 @@ class RawHost:
 
     def __init__(self, port: str) -> None:
         self.ser = serial.Serial(port, 115_200, timeout=0.01, exclusive=True)
-        self.dec = P.Decoder()
+        self.dec = codec.Decoder()
         self.frames: list[tuple[int, str, tuple[int, ...]]] = []
 
     def send(self, seq: int, kind: str, args: tuple[int, ...] = ()) -> None:
-        self.ser.write(P.encode(seq, kind, args))
+        self.ser.write(codec.encode(seq, kind, args))
 
     def raw(self, data: bytes) -> None:
         self.ser.write(data)
@@ -150,14 +150,14 @@ class RawHost:
                 return None
             self.frames.extend(self.dec.feed(self.ser.read(max(1, self.ser.in_waiting))))
 
-    def hello(self, version: int = P.VERSION) -> tuple[int, str, tuple[int, ...]] | None:
-        self.send(0, P.HELLO, (version,))
-        return self.expect(lambda f: f[1] == P.HELLO and len(f[2]) == 3)
+    def hello(self, version: int = codec.VERSION) -> tuple[int, str, tuple[int, ...]] | None:
+        self.send(0, codec.HELLO, (version,))
+        return self.expect(lambda f: f[1] == codec.HELLO and len(f[2]) == 3)
 
     def command(self, seq: int, kind: str, args: tuple[int, ...] = (),
                 timeout_s: float = 1.0) -> tuple[int, str, tuple[int, ...]] | None:
         self.send(seq, kind, args)
-        return self.expect(lambda f: f[1] in (P.ACK, P.NAK) and f[2][0] == seq, timeout_s)
+        return self.expect(lambda f: f[1] in (codec.ACK, codec.NAK) and f[2][0] == seq, timeout_s)
 
     def close(self) -> None:
         self.ser.close()
@@ -169,7 +169,7 @@ def raw_host(rig: Rig) -> Iterator[RawHost]:
     try:
         yield host
     finally:
-        host.send(0, P.HELLO, (P.VERSION,))  # a new session stops whatever was left running
+        host.send(0, codec.HELLO, (codec.VERSION,))  # a new session stops whatever was left running
         host.close()
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from showdown.contract.events import (
     CountdownStarted,
     DuelLoaded,
@@ -50,7 +50,7 @@ def test_a_duel_started_on_the_board_button_goes_exactly_at_the_board_go(
     fw = mcu.firmware
     assert fw is not None
     _loaded(table)
-    button = P.ticks_add(mcu.ticks_us(), -late_us)
+    button = codec.ticks_add(mcu.ticks_us(), -late_us)
     mcu.press_button(button)
     started = _one(table, CountdownStarted)
     assert isinstance(started, CountdownStarted)
@@ -63,8 +63,8 @@ def test_a_duel_started_on_the_board_button_goes_exactly_at_the_board_go(
     go = _one(table, GoShown)
     assert isinstance(go, GoShown) and go.t_us >= planned_go  # never before the plan
     go_raw = link.to_raw(go.t_us)
-    mcu.press(P.LEFT, P.ticks_add(go_raw, 5_000))
-    mcu.press(P.RIGHT, P.ticks_add(go_raw, 9_000))
+    mcu.press(codec.LEFT, codec.ticks_add(go_raw, 5_000))
+    mcu.press(codec.RIGHT, codec.ticks_add(go_raw, 9_000))
     verdict = _one(table, VerdictGiven)
     assert isinstance(verdict, VerdictGiven)
     assert verdict.result.go_us == go.t_us  # the duel's go is the board's go
@@ -85,7 +85,7 @@ def test_a_software_start_counts_from_the_engine_start_on_the_board(
     assert isinstance(started, CountdownStarted)
     start_raw = table.unit.link.to_raw(started.t_us)
     assert mcu.wait_until(lambda: fw.cd_start == start_raw)
-    assert fw.cd_go == P.ticks_add(start_raw, 250_000)
+    assert fw.cd_go == codec.ticks_add(start_raw, 250_000)
     go = _one(table, GoShown)
     assert isinstance(go, GoShown) and go.t_us >= started.t_us + 250_000
 
@@ -101,7 +101,7 @@ def test_a_press_a_microsecond_before_the_planned_go_freezes_the_board_and_loses
     started = _one(table, CountdownStarted)
     assert isinstance(started, CountdownStarted)
     planned_go = started.t_us + started.countdown_us
-    mcu.press(P.RIGHT, table.unit.link.to_raw(planned_go - 1))
+    mcu.press(codec.RIGHT, table.unit.link.to_raw(planned_go - 1))
     verdict = _one(table, VerdictGiven)
     assert isinstance(verdict, VerdictGiven)
     assert verdict.result.outcome is Outcome.EARLY_PRESS and verdict.result.loser is Side.RIGHT
@@ -130,11 +130,11 @@ def test_a_press_is_judged_against_the_go_the_board_actually_lit(
         _one(table, CountdownStarted)
         assert mcu.wait_until(lambda: fw.cd_on)
         planned = fw.cd_go
-        shown = P.ticks_add(planned, 1_000)
-        mcu.advance(P.ticks_diff(shown, mcu.ticks_us()))  # < the 0.5 s host timeout
+        shown = codec.ticks_add(planned, 1_000)
+        mcu.advance(codec.ticks_diff(shown, mcu.ticks_us()))  # < the 0.5 s host timeout
         go = _one(table, GoShown)
         assert isinstance(go, GoShown) and table.unit.link.to_raw(go.t_us) == shown
-        mcu.press(P.LEFT, P.ticks_add(planned, after_planned_us))
+        mcu.press(codec.LEFT, codec.ticks_add(planned, after_planned_us))
         mcu.advance(30_000)  # the board's time moves on; the host's verdict follows
         verdict = _one(table, VerdictGiven)
         assert isinstance(verdict, VerdictGiven)
@@ -155,19 +155,20 @@ def test_a_press_one_tick_wrap_before_a_countdown_does_not_freeze_it(
     host = RawHost(mcu.port)
     try:
         assert host.hello()
-        mcu.press(P.LEFT)  # between duels
+        mcu.press(codec.LEFT)  # between duels
         pressed = mcu.ticks_us()
         assert mcu.wait_until(lambda: fw.paddle_t[0] == pressed)
         for _ in range(8):  # one whole wrap of the board's ticks, its loop turning all along
-            mcu.advance(P.TICKS_PERIOD // 8)
+            mcu.advance(codec.TICKS_PERIOD // 8)
             assert mcu.wait_until(lambda: True)
-        assert mcu.advance(500) == P.ticks_add(pressed, 500)  # the press "was" 0.5 ms ago
-        start = P.ticks_add(mcu.ticks_us(), -1_000)  # the engine started 1 ms ago
-        assert host.command(1, P.COUNTDOWN, (3_000_000, start)) == (0, P.ACK, (1, P.ACK_DONE))
-        host.send(0, P.HB)
-        state = host.expect(lambda f: f[1] == P.HB)
+        assert mcu.advance(500) == codec.ticks_add(pressed, 500)  # the press "was" 0.5 ms ago
+        start = codec.ticks_add(mcu.ticks_us(), -1_000)  # the engine started 1 ms ago
+        assert host.command(1, codec.COUNTDOWN, (3_000_000, start)) == (
+            0, codec.ACK, (1, codec.ACK_DONE))
+        host.send(0, codec.HB)
+        state = host.expect(lambda f: f[1] == codec.HB)
         assert state is not None and state[2][1] == 1  # counting down, not frozen
-        mcu.press(P.LEFT)  # a press made now, before go, still freezes it
+        mcu.press(codec.LEFT)  # a press made now, before go, still freezes it
         assert mcu.wait_until(lambda: fw.cd_frozen)
     finally:
         host.close()

@@ -20,7 +20,7 @@ import pytest
 from firmware_host.firmware.fw_core import WATCHDOG_MS
 from firmware_host.virtual.mcu import VirtualMCU
 from firmware_host.virtual.sim_hw import KILL_HANG, KILL_RAISE
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.hil.conftest import RawHost, Rig
 
 pytestmark = pytest.mark.hil
@@ -29,7 +29,7 @@ Frame = tuple[int, str, tuple[int, ...]]
 
 
 def _framed(body: bytes) -> bytes:
-    return b"$" + body + b"*" + b"%04X" % P.crc16(body) + b"\n"
+    return b"$" + body + b"*" + b"%04X" % codec.crc16(body) + b"\n"
 
 
 HOSTILE = [
@@ -43,8 +43,8 @@ HOSTILE = [
 
 def _session(host: RawHost) -> None:
     assert host.hello() is not None
-    host.send(0, P.HB)
-    assert host.expect(lambda f: f[1] == P.HB) is not None
+    host.send(0, codec.HB)
+    assert host.expect(lambda f: f[1] == codec.HB) is not None
 
 
 def _heartbeat_until(host: RawHost, pred: Callable[[Frame], bool], timeout_s: float = 3.0
@@ -54,7 +54,7 @@ def _heartbeat_until(host: RawHost, pred: Callable[[Frame], bool], timeout_s: fl
 
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        host.send(0, P.HB)
+        host.send(0, codec.HB)
         frame = host.expect(lambda f: pred(f), 0.05)
         if frame is not None:
             return frame
@@ -65,24 +65,24 @@ def test_the_frame_that_killed_the_loop_mid_launch_is_refused_and_the_launch_end
     rig: Rig, raw_host: RawHost
 ) -> None:
     _session(raw_host)
-    ack = raw_host.command(1, P.LAUNCH, (P.LEFT, 2))
-    assert ack is not None and ack[1:] == (P.ACK, (1, P.ACK_DONE))
+    ack = raw_host.command(1, codec.LAUNCH, (codec.LEFT, 2))
+    assert ack is not None and ack[1:] == (codec.ACK, (1, codec.ACK_DONE))
     for frame in HOSTILE:
         raw_host.raw(frame)
-    raw_host.send(0, P.HB)
+    raw_host.send(0, codec.HB)
     seen: list[Frame] = []  # a slow board may end the launch before it answers the heartbeat
-    assert raw_host.expect(lambda f: seen.append(f) or f[1] == P.HB, rig.wait_s(1)) \
+    assert raw_host.expect(lambda f: seen.append(f) or f[1] == codec.HB, rig.wait_s(1)) \
         is not None, "the board stopped answering"
-    done = next((f for f in seen if f[1] == P.LAUNCH_DONE), None) or _heartbeat_until(
-        raw_host, lambda f: f[1] == P.LAUNCH_DONE, rig.wait_s(3))
+    done = next((f for f in seen if f[1] == codec.LAUNCH_DONE), None) or _heartbeat_until(
+        raw_host, lambda f: f[1] == codec.LAUNCH_DONE, rig.wait_s(3))
     assert done is not None, "the launch never ended"
-    raw_host.send(0, P.EVACK, (done[0],))
+    raw_host.send(0, codec.EVACK, (done[0],))
     counted, short, _, why = done[2]
-    assert (short, why) == (0, P.END_FINISHED) and counted in (-1, 2)
+    assert (short, why) == (0, codec.END_FINISHED) and counted in (-1, 2)
     if rig.mcu is not None:
         fw = rig.mcu.firmware
         assert fw is not None and fw.frame_failures == 0
-        assert fw._dec.errors == {P.ERR_SYNTAX: len(HOSTILE)}
+        assert fw._dec.errors == {codec.ERR_SYNTAX: len(HOSTILE)}
         assert not rig.mcu.motor_running and rig.mcu.launches == 1
 
 
@@ -95,20 +95,22 @@ def test_a_frame_whose_handling_raises_is_counted_refused_and_skipped_mid_launch
     run_command = fw._command
 
     def failing(seq, kind, args, now):  # type: ignore[no-untyped-def]
-        if kind == P.BEEP:
+        if kind == codec.BEEP:
             raise ZeroDivisionError("a bug the board meets on this frame")
         return run_command(seq, kind, args, now)
 
     fw._command = failing  # type: ignore[method-assign]
     _session(raw_host)
-    assert raw_host.command(1, P.LAUNCH, (P.RIGHT, 2)) == (0, P.ACK, (1, P.ACK_DONE))
-    assert raw_host.command(2, P.BEEP, (0,)) == (0, P.NAK, (2, P.NAK_FAILED))
-    fault = raw_host.expect(lambda f: f[1] == P.FAULT and f[2][0] == P.FAULT_FRAME_FAILED)
+    assert raw_host.command(1, codec.LAUNCH, (codec.RIGHT, 2)) == (
+        0, codec.ACK, (1, codec.ACK_DONE))
+    assert raw_host.command(2, codec.BEEP, (0,)) == (0, codec.NAK, (2, codec.NAK_FAILED))
+    fault = raw_host.expect(lambda f: f[1] == codec.FAULT and f[2][0] == codec.FAULT_FRAME_FAILED)
     assert fault is not None and fault[2][2] == 1
-    assert raw_host.command(2, P.BEEP, (0,)) == (0, P.NAK, (2, P.NAK_FAILED))  # its retry
+    assert raw_host.command(2, codec.BEEP, (0,)) == (
+        0, codec.NAK, (2, codec.NAK_FAILED))  # its retry
     assert fw.frame_failures == 1 and mcu.motor_running  # the launch goes on
-    done = _heartbeat_until(raw_host, lambda f: f[1] == P.LAUNCH_DONE)
-    assert done is not None and done[2][1] == 0 and done[2][3] == P.END_FINISHED
+    done = _heartbeat_until(raw_host, lambda f: f[1] == codec.LAUNCH_DONE)
+    assert done is not None and done[2][1] == 0 and done[2][3] == codec.END_FINISHED
     assert mcu.wait_until(lambda: not mcu.motor_running)
 
 
@@ -119,7 +121,7 @@ def _launch_jammed(mcu: VirtualMCU) -> tuple[RawHost, int]:
     _session(host)
     assert mcu.hw is not None and mcu.hw.watchdog_armed
     t0 = mcu.ticks_us()
-    assert host.command(1, P.LAUNCH, (P.LEFT, 20)) == (0, P.ACK, (1, P.ACK_DONE))
+    assert host.command(1, codec.LAUNCH, (codec.LEFT, 20)) == (0, codec.ACK, (1, codec.ACK_DONE))
     assert mcu.motor_running and mcu.hw.motor_switches == [(t0, True)]
     return host, t0
 
@@ -141,8 +143,8 @@ def test_a_loop_killed_mid_launch_by_an_exception_stops_the_motor_and_the_watchd
         assert mcu.wait_for_boots(boots + 1), "the watchdog did not restart the board"
         assert mcu.watchdog_resets == 1 and not mcu.motor_running
         # the new boot says why it restarted, then announces itself
-        assert host.expect(lambda f: f[1] == P.FAULT and f[2][0] == P.FAULT_WATCHDOG, 2)
-        assert host.expect(lambda f: f[1] == P.HELLO, 2) is not None
+        assert host.expect(lambda f: f[1] == codec.FAULT and f[2][0] == codec.FAULT_WATCHDOG, 2)
+        assert host.expect(lambda f: f[1] == codec.HELLO, 2) is not None
     finally:
         host.close()
 
@@ -161,16 +163,16 @@ def test_a_loop_that_hangs_mid_launch_is_reset_by_the_watchdog_and_the_motor_sto
         fed = hw.watchdog_fed_ticks  # the last turn of the loop
         mcu.advance(1_000)  # a loop that still turned would feed the dog now; this one cannot
         assert hw.turns == turns and hw.watchdog_fed_ticks == fed and mcu.motor_running
-        limit = P.ticks_add(fed, WATCHDOG_MS * 1000)
-        mcu.advance(P.ticks_diff(limit, mcu.ticks_us()) - 1)
+        limit = codec.ticks_add(fed, WATCHDOG_MS * 1000)
+        mcu.advance(codec.ticks_diff(limit, mcu.ticks_us()) - 1)
         assert not hw.watchdog_expired() and mcu.motor_running  # one microsecond short
         boots = mcu.boots
         mcu.advance(1)
         assert mcu.wait_for_boots(boots + 1), "the watchdog did not reset the hung board"
         assert mcu.watchdog_resets == 1 and not mcu.motor_running
         assert hw.motor_switches == [(t0, True), (limit, False)]  # off exactly at the bound
-        assert P.ticks_diff(limit, t0) <= WATCHDOG_MS * 1000 + 1_000
-        assert host.expect(lambda f: f[1] == P.FAULT and f[2][0] == P.FAULT_WATCHDOG, 2)
-        assert host.expect(lambda f: f[1] == P.HELLO, 2) is not None
+        assert codec.ticks_diff(limit, t0) <= WATCHDOG_MS * 1000 + 1_000
+        assert host.expect(lambda f: f[1] == codec.FAULT and f[2][0] == codec.FAULT_WATCHDOG, 2)
+        assert host.expect(lambda f: f[1] == codec.HELLO, 2) is not None
     finally:
         host.close()

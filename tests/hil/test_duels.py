@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from showdown.contract.events import (
     CountdownStarted,
     EarlyPressSeen,
@@ -69,7 +69,7 @@ def _play(table: Table, mcu: VirtualMCU, presses: list[tuple[int, int]], cards: 
     go = _go(table, duel_id)
     go_raw = table.unit.link.to_raw(go.t_us)
     for side, after_us in presses:
-        mcu.press(side, P.ticks_add(go_raw, after_us))
+        mcu.press(side, codec.ticks_add(go_raw, after_us))
     return _verdict(table, duel_id)
 
 
@@ -79,7 +79,7 @@ def test_the_faster_board_stamp_wins_and_the_loser_gets_the_cards(
 ) -> None:
     mcu = rig.need_virtual()
     # the right paddle at go+20 ms, the left one gap_us later (negative: earlier)
-    verdict = _play(table, mcu, [(P.RIGHT, 20_000), (P.LEFT, 20_000 + gap_us)], cards=3)
+    verdict = _play(table, mcu, [(codec.RIGHT, 20_000), (codec.LEFT, 20_000 + gap_us)], cards=3)
     result = verdict.result
     assert result.outcome is Outcome.FASTER and result.winner is winner
     assert result.launch[0].side is winner.other and result.launch[0].cards == 3
@@ -92,7 +92,7 @@ def test_the_faster_board_stamp_wins_and_the_loser_gets_the_cards(
 def test_an_early_press_freezes_the_board_countdown_and_loses(rig: Rig, table: Table) -> None:
     mcu = rig.need_virtual()
     duel_id = _start(table, 2, 400_000)
-    mcu.press(P.LEFT)
+    mcu.press(codec.LEFT)
     verdict = _verdict(table, duel_id)
     assert verdict.result.outcome is Outcome.EARLY_PRESS
     assert verdict.result.loser is Side.LEFT and verdict.result.launch[0].side is Side.LEFT
@@ -107,9 +107,9 @@ def test_an_early_press_freezes_the_board_countdown_and_loses(rig: Rig, table: T
 
 def test_a_counter_wrap_during_the_duel_changes_nothing(rig: Rig) -> None:
     mcu = rig.need_virtual()
-    mcu.reset(start_ticks=P.TICKS_PERIOD - 1_000_000)  # the 2^30 wrap comes in a second
+    mcu.reset(start_ticks=codec.TICKS_PERIOD - 1_000_000)  # the 2^30 wrap comes in a second
     with open_table(rig.port) as table:
-        before_wrap = P.ticks_diff(0, mcu.ticks_us())
+        before_wrap = codec.ticks_diff(0, mcu.ticks_us())
         assert before_wrap > 300_000
         duel_id = _start(table, 1, before_wrap + 150_000)  # "go" lands just after the wrap
         started = table.wait_for(lambda e: isinstance(e, CountdownStarted))[-1]
@@ -118,8 +118,8 @@ def test_a_counter_wrap_during_the_duel_changes_nothing(rig: Rig) -> None:
         start_raw = table.unit.link.to_raw(started.t_us)  # type: ignore[attr-defined]
         assert go_raw < start_raw, "the board clock should have wrapped between start and go"
         assert go.t_us > started.t_us  # the host's device clock did not
-        mcu.press(P.LEFT, P.ticks_add(go_raw, 7_000))
-        mcu.press(P.RIGHT, P.ticks_add(go_raw, 9_500))
+        mcu.press(codec.LEFT, codec.ticks_add(go_raw, 7_000))
+        mcu.press(codec.RIGHT, codec.ticks_add(go_raw, 9_500))
         result = _verdict(table, duel_id).result
         assert result.winner is Side.LEFT and result.reaction_us[Side.LEFT] == 7_000
         _launch_done(table)
@@ -128,9 +128,9 @@ def test_a_counter_wrap_during_the_duel_changes_nothing(rig: Rig) -> None:
 
 def test_noise_from_the_board_side_does_not_disturb_a_duel(rig: Rig, table: Table) -> None:
     mcu = rig.need_virtual()
-    good = P.encode(77, P.PADDLE, (P.LEFT, 5))
+    good = codec.encode(77, codec.PADDLE, (codec.LEFT, 5))
     mcu.send_raw(b"\x00\xff garbage $$$ " + good[:-4] + b"0000\n" + good[:9] + b"\n")
-    verdict = _play(table, mcu, [(P.LEFT, 30_000), (P.RIGHT, 31_000)])
+    verdict = _play(table, mcu, [(codec.LEFT, 30_000), (codec.RIGHT, 31_000)])
     assert verdict.result.winner is Side.LEFT
     assert table.unit.link.session.decoder.error_total() >= 2
     _launch_done(table)
@@ -147,7 +147,7 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
     if moment == "launch":  # the verdict is in and the motor is running
         mcu.jam()  # no card comes out: the motor keeps running until the board is lost
         go = _go(table, duel_id)
-        mcu.press(P.RIGHT, P.ticks_add(table.unit.link.to_raw(go.t_us), 10_000))
+        mcu.press(codec.RIGHT, codec.ticks_add(table.unit.link.to_raw(go.t_us), 10_000))
         _verdict(table, duel_id)
         assert mcu.wait_until(lambda: mcu.motor_running, 2), "the launch never started"
         assert mcu.launches == 1
@@ -168,7 +168,7 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
         assert verdict.result.outcome is Outcome.ABORTED and not verdict.result.launch
     assert not mcu.motor_running
     # the next duel runs normally on the recovered link
-    after = _play(table, mcu, [(P.LEFT, 15_000)])
+    after = _play(table, mcu, [(codec.LEFT, 15_000)])
     assert after.result.winner is Side.LEFT
     _launch_done(table, 1)
     table.wait_for(lambda e: isinstance(e, LaunchFinished) and e.duel_id == after.duel_id, 3)
@@ -176,7 +176,7 @@ def test_losing_the_board_mid_duel_aborts_without_a_launch_and_recovers(
 
 
 def test_a_board_with_other_firmware_is_refused_with_a_clear_fault(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    with VirtualMCU(tmp_path / "old-board", version=P.VERSION + 1) as mcu:
+    with VirtualMCU(tmp_path / "old-board", version=codec.VERSION + 1) as mcu:
         from hardware.serial_unit import SerialUnit
 
         unit = SerialUnit(mcu.port, heartbeat_s=0.05)
@@ -195,7 +195,7 @@ def test_a_split_tie_launches_both_parts_in_one_launch(rig: Rig) -> None:
     config = replace(FAST, tie_policy="split", tie_window_us=1_000)
     with open_table(rig.port, config) as table:
         # 400 µs apart: a tie within the 1 ms window, the cards split between both
-        verdict = _play(table, mcu, [(P.LEFT, 20_000), (P.RIGHT, 20_400)], cards=4)
+        verdict = _play(table, mcu, [(codec.LEFT, 20_000), (codec.RIGHT, 20_400)], cards=4)
         result = verdict.result
         assert result.outcome is Outcome.TIE and not result.rematch
         assert sorted((p.side.value, p.cards) for p in result.launch) == [("left", 2), ("right", 2)]

@@ -22,7 +22,7 @@ import pytest
 from companion.app import CompanionApp
 from firmware_host.host.link import LinkReport, Lost
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from showdown.contract.events import (
     CountdownStarted,
     GoShown,
@@ -90,7 +90,7 @@ def duel_won_by_left(table: Table, mcu: VirtualMCU, before_press: Callable[[], N
     assert go, "the board never showed go"
     go_raw = table.unit.link.to_raw(go[0].t_us)  # type: ignore[attr-defined]
     before_press()
-    mcu.press(P.LEFT, P.ticks_add(go_raw, 12_000))
+    mcu.press(codec.LEFT, codec.ticks_add(go_raw, 12_000))
     verdict = table.wait_for(lambda e: isinstance(e, VerdictGiven) and e.duel_id == duel_id, 3)
     assert verdict, "no verdict"
     result = verdict[-1].result  # type: ignore[attr-defined]

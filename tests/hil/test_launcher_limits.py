@@ -13,7 +13,7 @@ import pytest
 
 from firmware_host.firmware.fw_core import CARD_US, HOST_TIMEOUT_US, MAX_ON_US, SPINUP_US
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from hardware.serial_unit import SerialUnit
 from showdown.contract.events import (
     CountdownStarted,
@@ -29,7 +29,7 @@ from tests.hil.conftest import LINK_OPTIONS, RawHost, open_table
 pytestmark = pytest.mark.hil
 
 STEP_US = HOST_TIMEOUT_US * 4 // 5  # the most board time that may pass between heartbeats
-NEAR_WRAP = P.TICKS_PERIOD - 2_000_000  # the 2^30 wrap falls inside the launch
+NEAR_WRAP = codec.TICKS_PERIOD - 2_000_000  # the 2^30 wrap falls inside the launch
 
 
 def _is(kind: str) -> Callable[[tuple[int, str, tuple[int, ...]]], bool]:
@@ -39,25 +39,25 @@ def _is(kind: str) -> Callable[[tuple[int, str, tuple[int, ...]]], bool]:
 def _raw_session(mcu: VirtualMCU) -> RawHost:
     host = RawHost(mcu.port)
     assert host.hello() is not None
-    host.send(0, P.HB)
-    assert host.expect(_is(P.HB)) is not None
+    host.send(0, codec.HB)
+    assert host.expect(_is(codec.HB)) is not None
     return host
 
 
 def _heartbeat_until(host: RawHost, mcu: VirtualMCU, until: int) -> None:
     """Move board time to tick `until`, the host heartbeating at every step as a live host does."""
-    while (left := P.ticks_diff(until, mcu.ticks_us())) > 0:
+    while (left := codec.ticks_diff(until, mcu.ticks_us())) > 0:
         now = mcu.advance(min(STEP_US, left))
-        host.send(0, P.HB)
-        heard = host.expect(lambda f, t=now: f[1] == P.HB and f[2][0] == t)  # type: ignore[misc]
+        host.send(0, codec.HB)
+        heard = host.expect(lambda f, t=now: f[1] == codec.HB and f[2][0] == t)  # type: ignore[misc]
         assert heard is not None, "the board did not answer a heartbeat"
 
 
 def _reports_until_done(host: RawHost) -> list[tuple[str, tuple[int, ...]]]:
     """The board's faults and its launch-done report, in the order sent (retries dropped)."""
     seen: list[tuple[int, str, tuple[int, ...]]] = []
-    while not seen or seen[-1][1] != P.LAUNCH_DONE:
-        frame = host.expect(lambda f: f[1] in (P.FAULT, P.LAUNCH_DONE) and f not in seen, 2)
+    while not seen or seen[-1][1] != codec.LAUNCH_DONE:
+        frame = host.expect(lambda f: f[1] in (codec.FAULT, codec.LAUNCH_DONE) and f not in seen, 2)
         assert frame is not None, f"no launch-done report; heard {seen}"
         seen.append(frame)
     return [(kind, args) for _, kind, args in seen]
@@ -66,8 +66,8 @@ def _reports_until_done(host: RawHost) -> list[tuple[str, tuple[int, ...]]]:
 def _launch(host: RawHost, mcu: VirtualMCU, args: tuple[int, ...]) -> int:
     """Send a launch with the board clock standing still; the tick the motor started at."""
     t0 = mcu.ticks_us()
-    ack = host.command(1, P.LAUNCH, args)
-    assert ack is not None and ack[1:] == (P.ACK, (1, P.ACK_DONE))
+    ack = host.command(1, codec.LAUNCH, args)
+    assert ack is not None and ack[1:] == (codec.ACK, (1, codec.ACK_DONE))
     assert mcu.hw is not None and mcu.hw.motor_switches == [(t0, True)]
     return t0
 
@@ -87,15 +87,16 @@ def test_a_launch_whose_cards_never_pass_the_sensor_stops_and_says_it_jammed(
     mcu.jam()
     host = _raw_session(mcu)
     try:
-        t0 = _launch(host, mcu, (P.LEFT, cards))
-        stop = P.ticks_add(t0, stops_after_us)
-        _heartbeat_until(host, mcu, P.ticks_add(stop, -1))
+        t0 = _launch(host, mcu, (codec.LEFT, cards))
+        stop = codec.ticks_add(t0, stops_after_us)
+        _heartbeat_until(host, mcu, codec.ticks_add(stop, -1))
         assert mcu.wait_until(lambda: True) and mcu.motor_running  # one microsecond short
         mcu.advance(1)
-        why = P.END_MAX_ON_TIME if stops_after_us == MAX_ON_US else P.END_JAMMED
-        done = (P.LAUNCH_DONE, (0, 1, stop, why))  # nothing counted, cut short, when, why
+        why = codec.END_MAX_ON_TIME if stops_after_us == MAX_ON_US else codec.END_JAMMED
+        done = (codec.LAUNCH_DONE, (0, 1, stop, why))  # nothing counted, cut short, when, why
         if stops_after_us == MAX_ON_US:
-            assert _reports_until_done(host) == [(P.FAULT, (P.FAULT_MAX_ON_TIME, stop)), done]
+            assert _reports_until_done(host) == [
+                (codec.FAULT, (codec.FAULT_MAX_ON_TIME, stop)), done]
         else:
             assert _reports_until_done(host) == [done]
         assert mcu.hw is not None and mcu.hw.motor_switches == [(t0, True), (stop, False)]
@@ -107,9 +108,9 @@ def test_a_launch_whose_cards_never_pass_the_sensor_stops_and_says_it_jammed(
 @pytest.mark.parametrize(
     ("args", "stops_after_us", "capped"),
     [
-        ((P.LEFT, 2), SPINUP_US + 2 * CARD_US, False),
+        ((codec.LEFT, 2), SPINUP_US + 2 * CARD_US, False),
         # two parts of 3.2 s each: the second one is cut off at the maximum
-        ((P.LEFT, 20, P.RIGHT, 20), MAX_ON_US, True),
+        ((codec.LEFT, 20, codec.RIGHT, 20), MAX_ON_US, True),
     ],
 )
 def test_a_timed_launch_runs_its_computed_time_but_never_past_the_maximum(
@@ -120,17 +121,18 @@ def test_a_timed_launch_runs_its_computed_time_but_never_past_the_maximum(
     host = _raw_session(mcu)
     try:
         t0 = _launch(host, mcu, args)
-        stop = P.ticks_add(t0, stops_after_us)
-        _heartbeat_until(host, mcu, P.ticks_add(stop, -1))
+        stop = codec.ticks_add(t0, stops_after_us)
+        _heartbeat_until(host, mcu, codec.ticks_add(stop, -1))
         assert mcu.wait_until(lambda: True) and mcu.motor_running
         assert mcu.hw is not None
         if capped:  # the second part had begun: the right-hand side was being served
             assert mcu.hw.motor_b.duty_u16() > 0 and mcu.hw.motor_a.duty_u16() == 0
         mcu.advance(1)
-        why = P.END_MAX_ON_TIME if capped else P.END_FINISHED
-        done = (P.LAUNCH_DONE, (-1, 1 if capped else 0, stop, why))  # -1: not counted
+        why = codec.END_MAX_ON_TIME if capped else codec.END_FINISHED
+        done = (codec.LAUNCH_DONE, (-1, 1 if capped else 0, stop, why))  # -1: not counted
         if capped:
-            assert _reports_until_done(host) == [(P.FAULT, (P.FAULT_MAX_ON_TIME, stop)), done]
+            assert _reports_until_done(host) == [
+                (codec.FAULT, (codec.FAULT_MAX_ON_TIME, stop)), done]
         else:
             assert _reports_until_done(host) == [done]
         assert mcu.hw.motor_switches[0] == (t0, True)
@@ -165,22 +167,22 @@ def test_the_table_hears_a_launch_stopped_at_the_maximum_as_jammed(
         table.service.start(250_000)
         assert table.wait_for(lambda e: isinstance(e, CountdownStarted))
         assert mcu.wait_until(lambda: fw.cd_on)
-        _advance_while_heartbeating(mcu, P.ticks_diff(fw.cd_go, mcu.ticks_us()))
+        _advance_while_heartbeating(mcu, codec.ticks_diff(fw.cd_go, mcu.ticks_us()))
         assert table.wait_for(lambda e: isinstance(e, GoShown))
         _advance_while_heartbeating(mcu, 10_000)
-        mcu.press(P.RIGHT)
+        mcu.press(codec.RIGHT)
         verdicts = table.wait_for(lambda e: isinstance(e, VerdictGiven))
         assert verdicts and verdicts[0].result.winner is Side.RIGHT  # type: ignore[attr-defined]
         assert mcu.wait_until(lambda: mcu.motor_running)
         t0 = hw.motor_switches[0][0]
-        _advance_while_heartbeating(mcu, P.ticks_diff(P.ticks_add(t0, MAX_ON_US - 1),
-                                                      mcu.ticks_us()))
+        _advance_while_heartbeating(mcu, codec.ticks_diff(codec.ticks_add(t0, MAX_ON_US - 1),
+                                                          mcu.ticks_us()))
         assert mcu.motor_running and not table.launches_done()
         mcu.advance(1)
         done = table.wait_for(lambda e: isinstance(e, LaunchFinished), 2)
         assert [(e.duel_id, e.cards_counted, e.jammed) for e in done] == [
             (table.service.duel_id, 0, True)]
-        assert hw.motor_switches == [(t0, True), (P.ticks_add(t0, MAX_ON_US), False)]
+        assert hw.motor_switches == [(t0, True), (codec.ticks_add(t0, MAX_ON_US), False)]
         problems = [e.reason for e in table.events if isinstance(e, UnitFault)]
         assert problems == ["the launcher hit its maximum on-time and was stopped"]
         table.assert_launched_at_most_once(mcu)
@@ -203,7 +205,7 @@ def test_the_serial_unit_turns_the_capped_launch_into_a_fault_and_a_jammed_finis
             assert got, "the unit reported nothing"
             inputs += got
         assert mcu.hw is not None
-        stop = unit.link.clock.unwrap(P.ticks_add(mcu.hw.motor_switches[0][0], MAX_ON_US))
+        stop = unit.link.clock.unwrap(codec.ticks_add(mcu.hw.motor_switches[0][0], MAX_ON_US))
         assert inputs == [
             UnitFault(stop, "the launcher hit its maximum on-time and was stopped",
                       abort_duel=False),

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from hardware.serial_unit import SerialUnit
 from showdown.contract.events import (
     Beep,
@@ -77,7 +77,7 @@ def test_a_lost_stop_followed_by_an_arrow_still_stops_the_motor_promptly(
     stopped_at, running = mcu.hw.motor_switches[-1]
     assert not running
     # at the first retry, 50 ms on; jammed, the launch would have run on for a second
-    assert P.ticks_diff(stopped_at, stop_asked) < ACK_TIMEOUT_US + 150_000
+    assert codec.ticks_diff(stopped_at, stop_asked) < ACK_TIMEOUT_US + 150_000
     assert len(mcu.garbled) == 1 and mcu.garbled[0].find(b" ST*") > 0
     got = _inputs_until(unit, LaunchFinished)  # the launch the stop cut short is reported
     assert got == [LaunchFinished(got[0].t_us, cards_counted=0, jammed=False)], got  # stopped
@@ -171,7 +171,7 @@ def test_a_lost_stop_retried_after_the_next_duel_started_does_not_kill_its_count
     table.service.abort()  # the abort's stop is lost; its retry comes 50 ms on ...
     duel_id = _started(table, 1)  # ... into this duel's countdown (250 ms)
     go_raw = _go_raw(table, duel_id)  # the board still shows go
-    mcu.press(P.RIGHT, P.ticks_add(go_raw, 15_000))
+    mcu.press(codec.RIGHT, codec.ticks_add(go_raw, 15_000))
     result = _verdict(table, duel_id).result
     assert result.outcome is not Outcome.TIMEOUT and result.winner is Side.RIGHT, result
     assert len(mcu.garbled) == 1 and mcu.garbled[0].find(b" ST*") > 0
@@ -200,7 +200,7 @@ def _verdict(table: Table, duel_id: int) -> VerdictGiven:
     return got[-1]  # type: ignore[return-value]
 
 
-@pytest.mark.parametrize("faster", [P.LEFT, P.RIGHT])
+@pytest.mark.parametrize("faster", [codec.LEFT, codec.RIGHT])
 def test_the_faster_player_wins_though_the_first_frame_of_their_press_was_lost(
     rig: Rig, faster: int
 ) -> None:
@@ -221,12 +221,12 @@ def _faster_despite_a_lost_frame(mcu: VirtualMCU, table: Table, faster: int) -> 
     mcu.garble(b" PD %d " % faster, to_board=False)
     pressed = mcu.ticks_us()  # the faster press, stamped now: its frame is lost
     mcu.press(faster, pressed)
-    mcu.press(1 - faster, P.ticks_add(pressed, 2_000))  # the slower one gets through first
+    mcu.press(1 - faster, codec.ticks_add(pressed, 2_000))  # the slower one gets through first
     result = _verdict(table, duel_id).result
-    winner = Side.LEFT if faster == P.LEFT else Side.RIGHT
+    winner = Side.LEFT if faster == codec.LEFT else Side.RIGHT
     assert len(mcu.garbled) == 1
     assert result.winner is winner, result
-    assert result.reaction_us[winner] == P.ticks_diff(pressed, go_raw)
+    assert result.reaction_us[winner] == codec.ticks_diff(pressed, go_raw)
     assert table.wait_for(lambda e: isinstance(e, LaunchFinished), 3)
     table.assert_launched_at_most_once(mcu)
 
@@ -238,7 +238,7 @@ def test_a_duel_whose_launch_frame_is_lost_still_launches_once(
     duel_id = _started(table, 2)
     go_raw = _go_raw(table, duel_id)
     mcu.garble(b" LA ", to_board=True)  # the service's launch; its beep follows at once
-    mcu.press(P.LEFT, P.ticks_add(go_raw, 12_000))
+    mcu.press(codec.LEFT, codec.ticks_add(go_raw, 12_000))
     result = _verdict(table, duel_id).result
     assert result.winner is Side.LEFT and result.launch[0].side is Side.RIGHT
     done = table.wait_for(lambda e: isinstance(e, LaunchFinished), 3)

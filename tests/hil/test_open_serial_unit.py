@@ -17,7 +17,7 @@ import pytest
 
 import firmware_host.host.link
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from hardware.serial_unit import SerialUnit, open_unit
 from tests.hil.conftest import Rig
 from uno_showdown.commands.cli import main
@@ -119,7 +119,7 @@ def test_run_refuses_a_board_with_another_protocol_in_one_line(
 ) -> None:
     """The board answers the hello with another protocol: `run` stops at once (exit 2,
     one line saying what to do), before the table starts, and nothing ran on the board."""
-    version = P.VERSION + offset
+    version = codec.VERSION + offset
     with VirtualMCU(tmp_path / "board", version=version) as mcu:
         status = main(["run", "--device", "serial", "--port", mcu.port, "--headless",
                        "--db", str(tmp_path / "scores.db"),
@@ -129,5 +129,5 @@ def test_run_refuses_a_board_with_another_protocol_in_one_line(
     err = captured.err.strip()
     assert status == 2 and "ready" not in captured.out
     assert "\n" not in err and "Traceback" not in err, err
-    assert f"runs {age} firmware (protocol v{version}; this program speaks v{P.VERSION})" in err
+    assert f"runs {age} firmware (protocol v{version}; this program speaks v{codec.VERSION})" in err
     assert "uno-showdown firmware install" in err

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import pytest
 
 from firmware_host.virtual.mcu import VirtualMCU
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from hardware.serial_unit import SerialUnit
 from showdown.contract.events import (
     Beep,
@@ -93,10 +93,10 @@ def test_aborting_a_duel_during_its_launch_is_no_jam_for_the_table(
         table.service.start(250_000)
         assert table.wait_for(lambda e: isinstance(e, CountdownStarted))
         assert mcu.wait_until(lambda: fw.cd_on)
-        _advance_while_heartbeating(mcu, P.ticks_diff(fw.cd_go, mcu.ticks_us()))
+        _advance_while_heartbeating(mcu, codec.ticks_diff(fw.cd_go, mcu.ticks_us()))
         assert table.wait_for(lambda e: isinstance(e, GoShown))
         _advance_while_heartbeating(mcu, 10_000)
-        mcu.press(P.RIGHT)
+        mcu.press(codec.RIGHT)
         assert table.wait_for(lambda e: isinstance(e, VerdictGiven))
         assert mcu.wait_until(lambda: mcu.motor_running)
         _two_cards_out(mcu)

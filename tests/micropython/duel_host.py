@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from firmware_host.wire.board_clock import BoardClock
 from showdown.contract.events import DuelResult, GoShown, LaunchPart, PaddlePressed, Side
 from showdown.duel.engine import (
@@ -57,7 +57,7 @@ class DuelHost:
     silent: bool = False  # stop heartbeating (the host "fell silent")
     host_us: int = 0  # host time, in lockstep with board time
     clock: BoardClock = field(default_factory=BoardClock)
-    dec: P.Decoder = field(default_factory=P.Decoder)
+    dec: codec.Decoder = field(default_factory=codec.Decoder)
     seq: int = 0
     pending: dict[int, Pending] = field(default_factory=dict)
     seen_events: set[int] = field(default_factory=set)
@@ -82,9 +82,9 @@ class DuelHost:
             self.board.send(frame)
 
     def hello(self) -> None:
-        self._write(P.encode(0, P.HELLO, (P.VERSION,)))
+        self._write(codec.encode(0, codec.HELLO, (codec.VERSION,)))
         for frame in self.dec.feed(self._run(2_000)):
-            if frame[1] == P.HELLO and len(frame[2]) == 3:
+            if frame[1] == codec.HELLO and len(frame[2]) == 3:
                 self.clock.start_session(frame[2][2], self.host_us)
                 self._heartbeat()
                 return
@@ -92,14 +92,15 @@ class DuelHost:
 
     def _heartbeat(self) -> None:
         self.last_hb_us = self.host_us
-        self._write(P.encode(0, P.HB))
+        self._write(codec.encode(0, codec.HB))
 
     def command(self, kind: str, args: tuple[int, ...] = ()) -> int:
-        if kind == P.STOP:  # as the link does: a stop cancels a pending launch or countdown
-            for s in [s for s, p in self.pending.items() if p.kind in (P.LAUNCH, P.COUNTDOWN)]:
+        if kind == codec.STOP:  # as the link does: a stop cancels a pending launch or countdown
+            for s in [s for s, p in self.pending.items()
+                      if p.kind in (codec.LAUNCH, codec.COUNTDOWN)]:
                 del self.pending[s]
-        self.seq = P.seq_next(self.seq)
-        frame = P.encode(self.seq, kind, args)
+        self.seq = codec.seq_next(self.seq)
+        frame = codec.encode(self.seq, kind, args)
         self.pending[self.seq] = Pending(frame, kind, self.host_us)
         self._write(frame, kind, first=True)
         return self.seq
@@ -137,25 +138,26 @@ class DuelHost:
 
     def _hear(self, frame: tuple[int, str, tuple[int, ...]]) -> None:
         seq, kind, args = frame
-        if kind == P.HB and args:
+        if kind == codec.HB and args:
             self.clock.observe(args[0], self.host_us)
-        elif kind in (P.ACK, P.NAK) and len(args) >= 2:
+        elif kind in (codec.ACK, codec.NAK) and len(args) >= 2:
             self.replies.append((kind, args[0], args[1]))
             self.pending.pop(args[0], None)
         elif seq != 0:
             if not self.silent:
-                self._write(P.encode(0, P.EVACK, (seq,)))
+                self._write(codec.encode(0, codec.EVACK, (seq,)))
             if seq in self.seen_events:
                 return
             self.seen_events.add(seq)
-            tick = {P.PADDLE: 1, P.BUTTON: 0, P.GO_SHOWN: 0, P.LAUNCH_DONE: 2, P.FAULT: 1}
+            tick = {codec.PADDLE: 1, codec.BUTTON: 0, codec.GO_SHOWN: 0, codec.LAUNCH_DONE: 2,
+                    codec.FAULT: 1}
             t_us = self.clock.unwrap(args[tick[kind]]) if kind in tick else self.host_us
             self.events.append((kind, args, t_us))
             if self.duel is not None:
-                if kind == P.PADDLE:
-                    side = Side.LEFT if args[0] == P.LEFT else Side.RIGHT
+                if kind == codec.PADDLE:
+                    side = Side.LEFT if args[0] == codec.LEFT else Side.RIGHT
                     self._perform(self.duel.handle(PaddlePressed(side, t_us)))
-                elif kind == P.GO_SHOWN:
+                elif kind == codec.GO_SHOWN:
                     self._perform(self.duel.handle(GoShown(t_us)))
 
     # -- the duel --
@@ -169,17 +171,19 @@ class DuelHost:
     def _perform(self, actions: Sequence[object]) -> None:
         for action in actions:
             if isinstance(action, StartCountdown):
-                self.command(P.COUNTDOWN, (action.countdown_us, self.clock.to_raw(action.start_us)))
+                self.command(codec.COUNTDOWN,
+                             (action.countdown_us, self.clock.to_raw(action.start_us)))
             elif isinstance(action, FreezeCountdown):
-                self.command(P.FREEZE)
+                self.command(codec.FREEZE)
             elif isinstance(action, PointArrow):
-                self.command(P.ARROW, (P.LEFT if action.side is Side.LEFT else P.RIGHT,))
+                self.command(codec.ARROW,
+                             (codec.LEFT if action.side is Side.LEFT else codec.RIGHT,))
             elif isinstance(action, LaunchCards):
                 self.launched.append(action.parts)
                 args: list[int] = []
                 for part in action.parts:
-                    args += [P.LEFT if part.side is Side.LEFT else P.RIGHT, part.cards]
-                self.command(P.LAUNCH, tuple(args))
+                    args += [codec.LEFT if part.side is Side.LEFT else codec.RIGHT, part.cards]
+                self.command(codec.LAUNCH, tuple(args))
             elif isinstance(action, Announce):
                 self.results.append(action.result)
 

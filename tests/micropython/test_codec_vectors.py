@@ -15,14 +15,15 @@ import json
 import random
 from typing import Any
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.micropython import bare_board
 from tests.micropython.runner import MicroPython
 
-KINDS = [P.HELLO, P.HB, P.EVACK, P.COUNTDOWN, P.GO, P.FREEZE, P.ARROW, P.LAUNCH, P.STOP,
-         P.BEEP, P.RESET, P.ACK, P.NAK, P.PADDLE, P.BUTTON, P.LAUNCH_DONE, P.FAULT]
-NUMBERS = [0, 1, -1, 9, 10, 99, -100, 65535, 65536, P.TICKS_PERIOD - 1, P.TICKS_PERIOD,
-           -P.TICKS_PERIOD, 2**31 - 1, -(2**31), 2**32, 10**12 - 1, -(10**12) + 1, 10**12,
+KINDS = [codec.HELLO, codec.HB, codec.EVACK, codec.COUNTDOWN, codec.GO, codec.FREEZE, codec.ARROW,
+         codec.LAUNCH, codec.STOP, codec.BEEP, codec.RESET, codec.ACK, codec.NAK, codec.PADDLE,
+         codec.BUTTON, codec.LAUNCH_DONE, codec.FAULT]
+NUMBERS = [0, 1, -1, 9, 10, 99, -100, 65535, 65536, codec.TICKS_PERIOD - 1, codec.TICKS_PERIOD,
+           -codec.TICKS_PERIOD, 2**31 - 1, -(2**31), 2**32, 10**12 - 1, -(10**12) + 1, 10**12,
            -(10**12)]
 
 
@@ -33,14 +34,14 @@ def _number(rng: random.Random) -> int:
 
 
 def _framed(body: bytes) -> bytes:
-    return b"$" + body + b"*" + b"%04X" % P.crc16(body) + b"\n"
+    return b"$" + body + b"*" + b"%04X" % codec.crc16(body) + b"\n"
 
 
 def _good(rng: random.Random) -> bytes:
     while True:
         try:
-            return P.encode(rng.randrange(P.SEQ_MOD), rng.choice(KINDS),
-                            tuple(_number(rng) for _ in range(rng.randint(0, P.MAX_ARGS))))
+            return codec.encode(rng.randrange(codec.SEQ_MOD), rng.choice(KINDS),
+                                tuple(_number(rng) for _ in range(rng.randint(0, codec.MAX_ARGS))))
         except ValueError:
             continue  # too long for a frame: draw again
 
@@ -58,7 +59,7 @@ def _damaged(rng: random.Random, raw: bytes) -> bytes:
     if kind == 1:  # cut short, then a good frame
         return raw[: rng.randrange(1, len(raw) - 1)] + _good(rng)
     if kind == 2:  # oversize
-        return b"$1 LA " + b"7" * rng.randint(P.MAX_FRAME, 200) + b"*0000\n"
+        return b"$1 LA " + b"7" * rng.randint(codec.MAX_FRAME, 200) + b"*0000\n"
     if kind == 3:  # a CRC spelled wrong
         star = raw.index(b"*")
         return raw[: star + 1] + raw[star + 1 : star + 5].lower().replace(b"0", b" ") + b"\n"
@@ -71,10 +72,11 @@ def vectors(seed: int = 14) -> list[list[Any]]:
     rng = random.Random(seed)
     out: list[list[Any]] = []
     for kind in KINDS:  # every kind, with its arguments at the edges
-        for numbers in ([], [0], NUMBERS[:P.MAX_ARGS], NUMBERS[-P.MAX_ARGS:], NUMBERS[5:14]):
-            out.append(["enc", rng.randrange(P.SEQ_MOD), kind, numbers])
+        for numbers in ([], [0], NUMBERS[:codec.MAX_ARGS], NUMBERS[-codec.MAX_ARGS:],
+                        NUMBERS[5:14]):
+            out.append(["enc", rng.randrange(codec.SEQ_MOD), kind, numbers])
     for _ in range(120):  # anything, in the grammar or not
-        seq = rng.choice([0, 1, 65535, 65536, -1, rng.randrange(P.SEQ_MOD)])
+        seq = rng.choice([0, 1, 65535, 65536, -1, rng.randrange(codec.SEQ_MOD)])
         kind = rng.choice([*KINDS, "la", "", "ABCDEF", "A1", "²", "Z"])
         out.append(["enc", seq, kind, [_number(rng) for _ in range(rng.randint(0, 10))]])
     for _ in range(200):  # streams, whole or chunked
@@ -101,7 +103,8 @@ def test_the_codec_answers_byte_for_byte_the_same_on_micropython(
     assert any(a == "ValueError" for a in on_cpython)
     assert sum(1 for a in on_cpython if isinstance(a, str) and a != "ValueError") >= 80
     counted = {key for a in on_cpython if isinstance(a, list) for key in a[1]}
-    assert counted == {P.ERR_CRC, P.ERR_SYNTAX, P.ERR_TRUNCATED, P.ERR_OVERSIZE, P.ERR_GARBAGE}
+    assert counted == {codec.ERR_CRC, codec.ERR_SYNTAX, codec.ERR_TRUNCATED, codec.ERR_OVERSIZE,
+                       codec.ERR_GARBAGE}
     assert sum(len(a[0]) for a in on_cpython if isinstance(a, list)) >= 200
 
 
@@ -111,4 +114,4 @@ def test_the_killer_frame_and_its_kin_are_refused_on_micropython_too(
     cases = [["dec", [_framed(body.encode()).hex()]] for body in HOSTILE_BODIES]
     got = micropython.call(
         f"bare_board.codec_vectors(json.loads({json.dumps(json.dumps(cases))}))")
-    assert got == [[[], {P.ERR_SYNTAX: 1}, 0]] * len(HOSTILE_BODIES)
+    assert got == [[[], {codec.ERR_SYNTAX: 1}, 0]] * len(HOSTILE_BODIES)

@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from firmware_host.firmware.fw_core import HOST_TIMEOUT_US
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from showdown.contract.events import Outcome, Side, TiePolicy
 from tests.micropython.duel_host import FAST, DuelHost
 from tests.micropython.runner import BoardDriver
@@ -40,12 +40,12 @@ def play(board: BoardDriver, presses: list[tuple[int, int]], *, cards: int = 3,
         while todo and host.now_us() >= todo[0][0]:
             t, side = todo.pop(0)
             board.press(side, host.to_ticks(t))
-        if silent_after_launch and any(k == P.ACK and s == host.seq for k, s, _ in host.replies
+        if silent_after_launch and any(k == codec.ACK and s == host.seq for k, s, _ in host.replies
                                        ) and host.launched and not host.silent:
             host.silent = True
             host.silent_from_us = host.last_sent_us
         host.turn()
-        done = host.results and (not host.results[-1].launch or P.LAUNCH_DONE in host.kinds())
+        done = host.results and (not host.results[-1].launch or codec.LAUNCH_DONE in host.kinds())
         if done and not todo:
             break
     host.run_for(20_000)
@@ -70,55 +70,55 @@ def _launched_once(host: DuelHost, parts: int = 1) -> None:
     directions = [d for _, d in state["motor_switches"]]
     assert len(directions) == parts + 1 and directions[-1] == 0 and 0 not in directions[:-1]
     assert state["irq_alloc_failures"] == 0 and state["frame_failures"] == 0
-    done = host.event(P.LAUNCH_DONE)
-    assert done is not None and done[1] == 0 and done[3] == P.END_FINISHED  # whole, finished
+    done = host.event(codec.LAUNCH_DONE)
+    assert done is not None and done[1] == 0 and done[3] == codec.END_FINISHED  # whole, finished
 
 
 def test_a_fast_duel(boards: Callable[..., dict[str, BoardDriver]]) -> None:
-    hosts = both(boards, lambda b: play(b, [(P.RIGHT, 150_000), (P.LEFT, 220_000)]))
+    hosts = both(boards, lambda b: play(b, [(codec.RIGHT, 150_000), (codec.LEFT, 220_000)]))
     for host in hosts.values():
         result = host.results[-1]
         assert result.outcome is Outcome.FASTER and result.winner is Side.RIGHT
         right = result.reaction_us[Side.RIGHT]
         assert right is not None and 150_000 - STEP_US < right <= 150_000  # go lit on a turn
-        assert host.launched == [result.launch] and host.event(P.LAUNCH_DONE)[0] == 3  # type: ignore[index]
+        assert host.launched == [result.launch] and host.event(codec.LAUNCH_DONE)[0] == 3  # type: ignore[index]
         _launched_once(host)
 
 
 def test_an_early_press_freezes_the_countdown_on_the_board(
     boards: Callable[..., dict[str, BoardDriver]],
 ) -> None:
-    hosts = both(boards, lambda b: play(b, [(P.LEFT, -100_000)]))
+    hosts = both(boards, lambda b: play(b, [(codec.LEFT, -100_000)]))
     for host in hosts.values():
         result = host.results[-1]
         assert result.outcome is Outcome.EARLY_PRESS
         state = host.board.state()
-        assert P.GO_SHOWN not in host.kinds() and state["go_led"] == 0  # go never lit
+        assert codec.GO_SHOWN not in host.kinds() and state["go_led"] == 0  # go never lit
         assert state["leds"] == [0, 0, 0, 0] or state["frozen"] == 1
         if result.launch:
             _launched_once(host)
 
 
 def test_a_tie_splits_the_cards(boards: Callable[..., dict[str, BoardDriver]]) -> None:
-    hosts = both(boards, lambda b: play(b, [(P.LEFT, 120_000), (P.RIGHT, 120_000)], cards=5,
+    hosts = both(boards, lambda b: play(b, [(codec.LEFT, 120_000), (codec.RIGHT, 120_000)], cards=5,
                                         tie=True))
     for host in hosts.values():
         result = host.results[-1]
         assert result.outcome is Outcome.TIE and len(result.launch) == 2
         assert sum(part.cards for part in result.launch) == 5
         _launched_once(host, parts=2)  # one launch command, the motor turning around once
-        first = {1: P.LEFT, 2: P.RIGHT}[host.board.state()["motor_switches"][0][1]]
-        assert first == (P.LEFT if result.launch[0].side is Side.LEFT else P.RIGHT)
-        assert host.event(P.LAUNCH_DONE)[0] == 5  # type: ignore[index]
+        first = {1: codec.LEFT, 2: codec.RIGHT}[host.board.state()["motor_switches"][0][1]]
+        assert first == (codec.LEFT if result.launch[0].side is Side.LEFT else codec.RIGHT)
+        assert host.event(codec.LAUNCH_DONE)[0] == 5  # type: ignore[index]
 
 
 def test_a_tick_wrap_mid_duel_changes_nothing(
     boards: Callable[..., dict[str, BoardDriver]],
 ) -> None:
-    near_wrap = P.TICKS_PERIOD - 250_000  # the 2^30 wrap falls inside the countdown
-    hosts = both(boards, lambda b: play(b, [(P.RIGHT, 150_000), (P.LEFT, 220_000)]),
+    near_wrap = codec.TICKS_PERIOD - 250_000  # the 2^30 wrap falls inside the countdown
+    hosts = both(boards, lambda b: play(b, [(codec.RIGHT, 150_000), (codec.LEFT, 220_000)]),
                  start_ticks=near_wrap)
-    plain = play(BoardDriver.cpython(), [(P.RIGHT, 150_000), (P.LEFT, 220_000)])
+    plain = play(BoardDriver.cpython(), [(codec.RIGHT, 150_000), (codec.LEFT, 220_000)])
     for host in hosts.values():
         assert host.board.state()["ticks"] < near_wrap  # the counter did wrap
         result = host.results[-1]
@@ -130,32 +130,32 @@ def test_a_tick_wrap_mid_duel_changes_nothing(
 def test_lost_and_repeated_commands_run_once(
     boards: Callable[..., dict[str, BoardDriver]],
 ) -> None:
-    lossy = {P.COUNTDOWN, P.LAUNCH, P.ARROW}
-    hosts = both(boards, lambda b: play(b, [(P.RIGHT, 150_000)], lose=lossy, repeat=lossy))
+    lossy = {codec.COUNTDOWN, codec.LAUNCH, codec.ARROW}
+    hosts = both(boards, lambda b: play(b, [(codec.RIGHT, 150_000)], lose=lossy, repeat=lossy))
     for host in hosts.values():
         result = host.results[-1]
         assert result.outcome is Outcome.FASTER and result.winner is Side.RIGHT
-        duplicates = [r for r in host.replies if r[0] == P.ACK and r[2] == P.ACK_DUPLICATE]
+        duplicates = [r for r in host.replies if r[0] == codec.ACK and r[2] == codec.ACK_DUPLICATE]
         assert duplicates, "the repeated frames were not answered as duplicates"
-        assert not [r for r in host.replies if r[0] == P.NAK]
+        assert not [r for r in host.replies if r[0] == codec.NAK]
         _launched_once(host)  # lost first, then sent twice: run exactly once
 
 
 def test_a_host_that_falls_silent_mid_launch_stops_the_motor(
     boards: Callable[..., dict[str, BoardDriver]],
 ) -> None:
-    hosts = both(boards, lambda b: play(b, [(P.RIGHT, 150_000)], cards=20,
+    hosts = both(boards, lambda b: play(b, [(codec.RIGHT, 150_000)], cards=20,
                                         silent_after_launch=True), card_period_us=100_000)
     for host in hosts.values():
         state = host.board.state()
         assert state["motor"] == 0 and state["launches"] == 1
-        done = host.event(P.LAUNCH_DONE)
-        assert done is not None and done[1] == 1 and done[3] == P.END_HOST_SILENT
-        fault = host.event(P.FAULT)
-        assert fault is not None and fault[0] == P.FAULT_HOST_SILENT
+        done = host.event(codec.LAUNCH_DONE)
+        assert done is not None and done[1] == 1 and done[3] == codec.END_HOST_SILENT
+        fault = host.event(codec.FAULT)
+        assert fault is not None and fault[0] == codec.FAULT_HOST_SILENT
         off_tick = state["motor_switches"][-1][0]
         # the motor went off on the very turn 500 ms after the board last heard the host
-        assert P.ticks_diff(off_tick, state["last_host_t"]) == HOST_TIMEOUT_US
+        assert codec.ticks_diff(off_tick, state["last_host_t"]) == HOST_TIMEOUT_US
         assert host.last_sent_us >= host.silent_from_us > 0
 
 
@@ -164,7 +164,7 @@ def test_every_scenario_leaves_the_heap_lock_untouched(
     boards: Callable[..., dict[str, BoardDriver]], interpreter: str
 ) -> None:
     board = boards()[interpreter]
-    host = play(board, [(P.LEFT, 100_000), (P.RIGHT, 101_000)], cards=4)
+    host = play(board, [(codec.LEFT, 100_000), (codec.RIGHT, 101_000)], cards=4)
     state = board.state()
     assert state["irqs"] >= 2 + 4  # two presses, four cards past the sensor
     assert state["irq_alloc_failures"] == 0 and host.results

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.micropython.runner import BoardDriver, MicroPython, MicroPythonUnavailable, boot_heap
 from tests.micropython.test_duels import play
 
@@ -44,9 +44,9 @@ def test_the_firmware_boots_within_its_heap_budget_and_peaks_within_it_in_duels(
     assert 0 < heap["modules"] < heap["boot"] <= BOOT_BUDGET, heap
     peaks = []
     for presses, options in [
-        ([(P.RIGHT, 150_000), (P.LEFT, 220_000)], {}),
-        ([(P.LEFT, 120_000), (P.RIGHT, 120_000)], {"cards": 20, "tie": True}),
-        ([(P.LEFT, -100_000)], {}),
+        ([(codec.RIGHT, 150_000), (codec.LEFT, 220_000)], {}),
+        ([(codec.LEFT, 120_000), (codec.RIGHT, 120_000)], {"cards": 20, "tie": True}),
+        ([(codec.LEFT, -100_000)], {}),
     ]:
         board = BoardDriver.micropython(fresh)
         board.measure()

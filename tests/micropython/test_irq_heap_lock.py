@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from firmware_host.firmware.fw_core import DEBOUNCE_US, RING
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.micropython.runner import BoardDriver, MicroPython
 
 HANDLED = ["paddle_left", "paddle_right", "button", "card_sensor"]
@@ -29,24 +29,25 @@ def test_the_firmware_hangs_handlers_on_exactly_the_input_pins(micropython: Micr
 def test_every_handler_through_every_path_allocates_nothing(
     boards: Callable[..., dict[str, BoardDriver]],
 ) -> None:
-    board = boards(start_ticks=P.TICKS_PERIOD - 100_000)["micropython"]
+    board = boards(start_ticks=codec.TICKS_PERIOD - 100_000)["micropython"]
     board.run(1_000)
     fired = 0
     t = board.state()["ticks"]
     for i in range(RING + 8):  # more edges than the ring holds, before the loop drains them
         for pin in HANDLED:
-            board.irq(pin, (t + i * (DEBOUNCE_US + 1)) % P.TICKS_PERIOD)  # each one new
-            board.irq(pin, (t + i * (DEBOUNCE_US + 1) + 10) % P.TICKS_PERIOD)  # its bounce
+            board.irq(pin, (t + i * (DEBOUNCE_US + 1)) % codec.TICKS_PERIOD)  # each one new
+            board.irq(pin, (t + i * (DEBOUNCE_US + 1) + 10) % codec.TICKS_PERIOD)  # its bounce
             fired += 2
-    out = P.Decoder().feed(board.run(5_000))
-    assert any(f[1] == P.FAULT and f[2][0] == P.FAULT_EVENT_OVERFLOW for f in out)
+    out = codec.Decoder().feed(board.run(5_000))
+    assert any(f[1] == codec.FAULT and f[2][0] == codec.FAULT_EVENT_OVERFLOW for f in out)
     for i in range(6):  # stamps on both sides of the 2^30 wrap
         for pin in HANDLED:
-            board.irq(pin, (P.TICKS_PERIOD - 15_000 + i * (DEBOUNCE_US + 1)) % P.TICKS_PERIOD)
+            board.irq(pin,
+                      (codec.TICKS_PERIOD - 15_000 + i * (DEBOUNCE_US + 1)) % codec.TICKS_PERIOD)
             fired += 1
-    out = P.Decoder().feed(board.run(5_000))
-    stamps = [f[2][1] for f in out if f[1] == P.PADDLE]
-    assert len(stamps) == 12 and min(stamps) < 20_000 and max(stamps) > P.TICKS_PERIOD - 20_000
+    out = codec.Decoder().feed(board.run(5_000))
+    stamps = [f[2][1] for f in out if f[1] == codec.PADDLE]
+    assert len(stamps) == 12 and min(stamps) < 20_000 and max(stamps) > codec.TICKS_PERIOD - 20_000
     state = board.state()
     assert state["irqs"] == fired and state["irq_alloc_failures"] == 0
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from firmware_host.host.link import BoardReport, LinkReport
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from showdown.contract.events import (
     CountdownStarted,
     EarlyPressSeen,
@@ -100,7 +100,7 @@ def _press_stamps(reports: list[BoardReport], sides: int = 1) -> dict[int, int]:
     while True:
         stamps: dict[int, int] = {}
         for report in list(reports):
-            if report.kind == P.PADDLE:
+            if report.kind == codec.PADDLE:
                 stamps.setdefault(report.args[0], report.args[1])
         if len(stamps) >= sides or time.monotonic() > deadline:
             return stamps
@@ -115,7 +115,8 @@ def _driven(pico: EmulatedPico, tag: str) -> float:
 
 def _error(stamp: int, driven_us: float) -> float:
     """Emulated µs from a driven edge to the board's stamp of it (ticks wrap at 2^30)."""
-    return P.ticks_diff(stamp, int(driven_us) % P.TICKS_PERIOD) - (driven_us - int(driven_us))
+    return (codec.ticks_diff(stamp, int(driven_us) % codec.TICKS_PERIOD)
+            - (driven_us - int(driven_us)))
 
 
 def _launch_done(table: Table, duel_id: int) -> LaunchFinished:
@@ -155,7 +156,7 @@ def test_the_faster_press_wins_on_the_boards_own_stamps(
     assert result.launch[0].side is winner.other and result.launch[0].cards == 3
     stamps = _press_stamps(reports, 2)
     for pin, side in ((first, winner), (other, winner.other)):
-        error = _error(stamps[P.LEFT if side is Side.LEFT else P.RIGHT],
+        error = _error(stamps[codec.LEFT if side is Side.LEFT else codec.RIGHT],
                        _driven(pico, f"faster:{pin}"))
         _stamp_error(summary, f"press {pin.split('_')[1]} "
                      f"({'first' if pin == first else 'second'})", error)
@@ -163,9 +164,9 @@ def test_the_faster_press_wins_on_the_boards_own_stamps(
     # the reaction the verdict gives is the board's: 40 ms after its go, give or take the
     # stamp errors and how long after its go stamp the board lit the LED
     assert abs(result.reaction_us[winner] - 40_000) < 1_000  # type: ignore[operator]
-    go = next(r for r in reports if r.kind == P.GO_SHOWN).args[0]
+    go = next(r for r in reports if r.kind == codec.GO_SHOWN).args[0]
     lit = next(c for c in pico.changes[changes:] if c.pin == "go_led" and c.level == 1)
-    _stamp_error(summary, "go LED lit after the go stamp", P.ticks_diff(int(lit.t_us), go))
+    _stamp_error(summary, "go LED lit after the go stamp", codec.ticks_diff(int(lit.t_us), go))
     done = _launch_done(table, duel_id)
     assert done.cards_counted == 3 and not done.jammed
     # the motor turned the loser's way for the cards, then stopped; the other pin never ran
@@ -188,7 +189,7 @@ def test_an_early_press_loses_and_lights_the_arrow_toward_the_loser(
     verdict = _verdict(table, duel_id)
     assert verdict.result.outcome is Outcome.EARLY_PRESS and verdict.result.loser is Side.RIGHT
     assert table.wait_for(lambda e: isinstance(e, EarlyPressSeen), WAIT_S)
-    error = _error(_press_stamps(reports)[P.RIGHT], _driven(pico, "early:paddle_right"))
+    error = _error(_press_stamps(reports)[codec.RIGHT], _driven(pico, "early:paddle_right"))
     _stamp_error(summary, "early press (countdown running)", error)
     assert 0 <= error <= MAX_STAMP_ERROR_US
     _launch_done(table, duel_id)
@@ -197,7 +198,7 @@ def test_an_early_press_loses_and_lights_the_arrow_toward_the_loser(
     assert lit and lit[0].pin == "arrow_right", lit
     # the frozen countdown never lit go
     assert not [c for c in pico.changes[changes:] if c.pin == "go_led" and c.level == 1]
-    assert not [r for r in reports if r.kind == P.GO_SHOWN]
+    assert not [r for r in reports if r.kind == codec.GO_SHOWN]
     table.assert_launched_at_most_once(None)
 
 
@@ -217,8 +218,9 @@ def test_presses_at_the_same_instant_are_a_tie(
         stamps = _press_stamps(reports, 2)
         # the board handles the two interrupts one after the other: the second stamp is one
         # handler later (about 80 µs), still inside the engine's default tie window
-        assert abs(P.ticks_diff(stamps[P.LEFT], stamps[P.RIGHT])) < DuelConfig().tie_window_us
-        for pin, side in (("paddle_left", P.LEFT), ("paddle_right", P.RIGHT)):
+        assert (abs(codec.ticks_diff(stamps[codec.LEFT], stamps[codec.RIGHT]))
+                < DuelConfig().tie_window_us)
+        for pin, side in (("paddle_left", codec.LEFT), ("paddle_right", codec.RIGHT)):
             error = _error(stamps[side], _driven(pico, f"tie:{pin}"))
             _stamp_error(summary, f"tie, {pin.split('_')[1]} (both at one instant)", error)
             assert 0 <= error <= MAX_STAMP_ERROR_US

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 from tests.pico.conftest import Installed, boot_to_firmware, boot_to_repl, cli, mpremote
 from tests.pico.emulated_pico import EmulatedPico
 
@@ -26,10 +26,10 @@ def test_install_says_what_it_did_in_two_lines(installed: Installed) -> None:
     port = re.escape(installed.pico.port)
     assert re.fullmatch(
         rf"copying 4 files to {port} \.\.\.\ninstalled: the board on {port} speaks protocol "
-        rf"v{P.VERSION} \(boot [0-9a-f]{{8}}\)\n", installed.install_out), installed.install_out
+        rf"v{codec.VERSION} \(boot [0-9a-f]{{8}}\)\n", installed.install_out), installed.install_out
     assert installed.install_err == ""
-    assert re.fullmatch(rf"{port}: Showdown firmware, protocol v{P.VERSION} \(this program: "
-                        rf"v{P.VERSION}\), boot [0-9a-f]{{8}}\n", installed.version_out)
+    assert re.fullmatch(rf"{port}: Showdown firmware, protocol v{codec.VERSION} \(this program: "
+                        rf"v{codec.VERSION}\), boot [0-9a-f]{{8}}\n", installed.version_out)
 
 
 def _files_on_flash(pico: EmulatedPico) -> list[str]:
@@ -50,7 +50,7 @@ def test_installing_again_over_a_running_firmware_restarts_it_and_copies_the_fil
     boots = pico.boot
     again = cli("firmware", "install", "--port", pico.port)
     assert again.returncode == 0, again.stdout + again.stderr
-    assert again.stdout.endswith(f"speaks protocol v{P.VERSION} (boot "
+    assert again.stdout.endswith(f"speaks protocol v{codec.VERSION} (boot "
                                  f"{again.stdout.strip()[-9:]}\n")
     # asked to restart (RS) before mpremote went in, then reset by mpremote after the copy
     assert pico.boot >= boots + 2

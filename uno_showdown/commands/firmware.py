@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from firmware_host.wire import codec as P
+from firmware_host.wire import codec
 
 HELP = """\
 type a command and Enter:  l / r  press the left / right paddle,  b  the timer button,
@@ -90,8 +90,8 @@ def _virtual_mcu(args: argparse.Namespace) -> int:
     from firmware_host.virtual.mcu import VirtualMCU
     from showdown.contract.events import ConfigError
 
-    if not 0 <= args.start_ticks < P.TICKS_PERIOD:
-        raise ConfigError(f"--start-ticks must be between 0 and {P.TICKS_PERIOD - 1}")
+    if not 0 <= args.start_ticks < codec.TICKS_PERIOD:
+        raise ConfigError(f"--start-ticks must be between 0 and {codec.TICKS_PERIOD - 1}")
     link = Path(args.link) if args.link else None
     try:
         if link is not None and link.exists() and not link.is_symlink():
@@ -129,8 +129,8 @@ def _obey(mcu: object, word: str) -> bool:
 
     assert isinstance(mcu, VirtualMCU)
     actions = {
-        "l": lambda: mcu.press(P.LEFT),
-        "r": lambda: mcu.press(P.RIGHT),
+        "l": lambda: mcu.press(codec.LEFT),
+        "r": lambda: mcu.press(codec.RIGHT),
         "b": mcu.press_button,
         "jam": mcu.jam,
         "unjam": lambda: mcu.jam(False),
