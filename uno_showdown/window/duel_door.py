@@ -13,9 +13,10 @@ service are touched by one thread, as with a key or a click.
 from __future__ import annotations
 
 import queue
+from collections.abc import Mapping
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from companion.table.pairing import SEATS, Pairing
 from companion.table.turns import MAX_DUEL_CARDS
@@ -23,17 +24,42 @@ from showdown.contract.events import Side
 from showdown.duel.text import cards_text
 
 if TYPE_CHECKING:
-    from uno_showdown.window.window import TableWindow
+    from showdown.service.loop import ShowdownService
+    from uno_showdown.window.duel_bar import DuelBar, DuelChooser
 
 #: How long a request waits for the window to answer (it answers within a frame; a window
 #: stuck in a dialog of the system must not hold `uno-showdown duel` for ever).
 ANSWER_S = 5.0
 
 
+class DoorWindow(Protocol):
+    """What the door reads and asks of the window (`uno_showdown.window.window.TableWindow`,
+    which keeps the door: named here, so the two modules do not import each other)."""
+
+    @property
+    def service(self) -> ShowdownService: ...
+
+    @property
+    def app(self) -> object: ...
+
+    @property
+    def chooser(self) -> DuelChooser: ...
+
+    @property
+    def bar(self) -> DuelBar: ...
+
+    @property
+    def labels(self) -> Mapping[Any, str]: ...
+
+    def wake(self) -> None: ...
+
+    def took_proposal(self, proposal: object) -> None: ...
+
+
 class WindowDuelDoor:
     """Requests from the duel socket, answered on the window's thread."""
 
-    def __init__(self, window: TableWindow) -> None:
+    def __init__(self, window: DoorWindow) -> None:
         self.window = window
         self._waiting: queue.SimpleQueue[tuple[dict[str, Any], Future[dict[str, str]]]] = (
             queue.SimpleQueue())
