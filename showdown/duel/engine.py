@@ -17,9 +17,10 @@ verdict counts. A duel launches at most once, whatever it is fed.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from showdown.contract.events import (
     DuelResult,
@@ -297,6 +298,18 @@ def split_cards(cards: int, first: Side) -> tuple[LaunchPart, ...]:
 
 # --- the state machine -------------------------------------------------------
 
+_In = TypeVar("_In", Load, Start, PaddlePressed, GoShown, Abort)
+#: A handler of `Duel._TRANSITIONS`: called with the duel and the input, it returns the
+#: actions the input calls for at once.
+_Handler = Callable[["Duel", Any], "list[Action]"]
+
+
+def _rows(phases: Iterable[Phase], kind: type[_In], handler: Callable[[Duel, _In], list[Action]]
+          ) -> list[tuple[tuple[Phase, type], _Handler]]:
+    """The transitions that take an input of `kind` to `handler` in each of `phases` (the
+    type checker sees that `handler` takes that input)."""
+    return [((phase, kind), handler) for phase in phases]
+
 
 class Duel:
     """One duel, from loading the cards to the verdict (and rematches after a tie).
@@ -332,19 +345,6 @@ class Duel:
         self.results: list[DuelResult] = []
         #: The first press that would have changed the final verdict, had it come in time.
         self.contest: Contest | None = None
-
-    _TRANSITIONS: ClassVar[dict[tuple[Phase, type], str]] = {
-        (Phase.IDLE, Load): "_on_load",
-        (Phase.IDLE, Abort): "_on_abort",
-        (Phase.LOADED, Start): "_on_start",
-        (Phase.LOADED, PaddlePressed): "_on_press",
-        (Phase.LOADED, GoShown): "_on_go_shown",
-        (Phase.LOADED, Abort): "_on_abort",
-        **{(phase, kind): handler for phase in _RUNNING for kind, handler in (
-            (PaddlePressed, "_on_press"), (GoShown, "_on_go_shown"), (Abort, "_on_abort"),
-        )},
-        (Phase.DONE, PaddlePressed): "_on_press_after_verdict",
-    }
 
     @property
     def result(self) -> DuelResult | None:
@@ -388,8 +388,7 @@ class Duel:
         handler = self._TRANSITIONS.get((self.phase, type(event)))
         if handler is None:
             return []
-        actions: list[Action] = getattr(self, handler)(event)
-        return actions
+        return handler(self, event)
 
     def advance(self, now_us: int) -> list[Action]:
         """Tell the engine the time: go when it is due (alone: the caller feeds the unit's
@@ -484,6 +483,18 @@ class Duel:
             return []
         self.contest = Contest(event.side, event.t_us, result.outcome, now.outcome, would_win)
         return [self.contest]
+
+    #: Which handler takes which input in which phase; anything absent is ignored. The
+    #: handlers themselves (functions, called with the duel), each listed through `_rows`,
+    #: so the type checker sees that it takes the input it is listed for.
+    _TRANSITIONS: ClassVar[dict[tuple[Phase, type], _Handler]] = dict((
+        *_rows((Phase.IDLE,), Load, _on_load),
+        *_rows((Phase.LOADED,), Start, _on_start),
+        *_rows((Phase.LOADED, *_RUNNING), PaddlePressed, _on_press),
+        *_rows((Phase.LOADED, *_RUNNING), GoShown, _on_go_shown),
+        *_rows((Phase.IDLE, Phase.LOADED, *_RUNNING), Abort, _on_abort),
+        *_rows((Phase.DONE,), PaddlePressed, _on_press_after_verdict),
+    ))
 
     def reaction_us(self) -> dict[Side, int | None]:
         """Each player's reaction (first press minus go), including presses that came after
