@@ -14,7 +14,6 @@ the last deal once the time is up, or done; it is redrawn when the shown second 
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
@@ -33,10 +32,10 @@ from companion.screen.views.table import TableView
 from companion.table.timebox import Phase, clock_text
 from companion.touch import theme
 from companion.touch.i18n import N_, _
+from companion.touch.shell import Shell, run_loop, screen_window
 from companion.touch.view import View
-from companion.touch.widgets import Button, button_at, row_weighted
+from companion.touch.widgets import Button, row_weighted
 from showdown.contract.errors import CompanionError
-from showdown.contract.native_stderr import native_stderr_silenced
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
@@ -58,10 +57,6 @@ TABS: tuple[tuple[str, str, int | None], ...] = (
 TAB_PX, TAB_PAD_PX = 18, 16
 #: The least room around a tab's label: a button keeps 4 px each side of its words.
 TAB_PAD_MIN_PX = 9
-#: SDL's fall-back drivers that draw nowhere: fine when asked for (tests), not as a display.
-INVISIBLE_DRIVERS = ("offscreen", "dummy")
-#: How long a notice stays on screen.
-NOTICE_MS = 3000
 #: How often the screen looks for changes made elsewhere (a duel verdict from the unit).
 POLL_MS = 250
 #: The notice's type size, the room around its words, how it keeps off the edges, and
@@ -111,22 +106,21 @@ class TableLink(Protocol):
     def waiting(self) -> int: ...
 
 
-class NoDisplayError(RuntimeError):
-    """SDL could not open a window: no desktop, framebuffer or X server here."""
-
-
-class CompanionScreen:
+class CompanionScreen(Shell[View]):
     """The whole companion screen; see the module docstring."""
+
+    tabs = TABS
+    poll_ms = POLL_MS
 
     def __init__(self, app: CompanionApp, size: tuple[int, int],
                  link_state: Callable[[], TableLink | None] | None = None) -> None:
         """`link_state` reads the table's link to the director on every poll (None where
         the games file never joined a championship); whoever composes the screen at a
         championship table gives it."""
+        super().__init__(size)
         self.app = app
         self._link_state = link_state
-        self.size = (int(size[0]), int(size[1]))
-        self.views: dict[str, View] = {
+        self.views = {
             view.name: view
             for view in (
                 StandingsView(self),
@@ -140,56 +134,16 @@ class CompanionScreen:
                 NewGameView(self),
             )
         }
-        self.current: View = self.views["standings"]
-        self._dirty = True
-        self._held_tab: str | None = None
-        self._notice = ""
-        self._notice_until_ms: int | None = None
-        self._now_ms = 0
-        self._next_poll_ms = 0
         self._signature: tuple[object, ...] = ()
         self._notice_cache: tuple[object, tuple[pygame.Rect, list[str]]] | None = None
         self._banner_shown: tuple[str, str, Phase] | None = None
         self._link: TableLink | None = None  # a championship table's link to the director
-        self._layout()
-        self.current.enter()
+        self._start("standings")
 
-    # -- the contract with whoever embeds the screen --
-
-    @property
-    def dirty(self) -> bool:
-        return self._dirty
-
-    def resize(self, size: tuple[int, int]) -> None:
-        self.size = (int(size[0]), int(size[1]))
-        self._layout()
-        self._dirty = True
-
-    def handle_event(self, event: pygame.event.Event) -> bool:
-        self._layout()
-        consumed = self._handle(event)
-        if consumed:
-            self._dirty = True
-        return consumed
+    # -- the contract with whoever embeds the screen (the rest is the shell's) --
 
     def update(self, now_ms: int) -> None:
-        self._now_ms = now_ms
-        if self._notice_until_ms is not None and now_ms >= self._notice_until_ms:
-            self._notice, self._notice_until_ms = "", None
-            self._dirty = True
-        if now_ms >= self._next_poll_ms:
-            self._next_poll_ms = now_ms + POLL_MS
-            try:
-                self.app.refresh()  # a round entered from the command line shows up here too
-                self._link = None if self._link_state is None else self._link_state()
-            except Exception as exc:  # the table's window must outlive any bad read
-                self._refresh_failed(exc)
-            signature = self._app_signature()
-            if len(signature) != len(self._signature) or any(
-                    a is not b for a, b in zip(signature, self._signature, strict=True)):
-                self._signature = signature
-                self.current.enter()
-                self._dirty = True
+        super().update(now_ms)
         if self.current.update(now_ms):
             self._dirty = True
         if self.banner() != self._banner_shown:  # the clock moved on a second
@@ -205,17 +159,6 @@ class CompanionScreen:
                 reason=type(exc).__name__)
         if message != self._notice:  # one notice for a failure that repeats every poll
             self.notify(message)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        self._layout()  # a view may have gone full screen (the name keyboard)
-        surface.fill(theme.BACKGROUND)
-        self.current.draw(surface)
-        if not self.current.full_screen:
-            self._draw_tabs(surface)
-            self._draw_banner(surface)
-        if self._notice:
-            self._draw_notice(surface)
-        self._dirty = False
 
     def banner(self) -> tuple[str, str, Phase] | None:
         """The time box's banner as drawn now: its label, its clock or state, and the phase;
@@ -244,27 +187,7 @@ class CompanionScreen:
                 time=_hhmm(link.since_us), n=link.waiting)
         return box.label, status, phase
 
-    def buttons(self) -> list[Button]:
-        """Every button on screen now (tabs included), with positions relative to the screen."""
-        self._layout()
-        tabs = [] if self.current.full_screen else self._tab_buttons()
-        return tabs + self.current.buttons()
-
-    # -- what views may ask (base.Navigator) --
-
-    def go(self, view: str) -> None:
-        if self.views[view] is not self.current:
-            self.current.leave()
-        self.current = self.views[view]
-        self._held_tab = None
-        self._layout()
-        self.current.enter()
-        self._dirty = True
-
-    def notify(self, message: str) -> None:
-        self._notice = message
-        self._notice_until_ms = self._now_ms + NOTICE_MS
-        self._dirty = True
+    # -- what views may ask (base.Navigator; `go` and `notify` are the shell's) --
 
     def invalidate(self) -> None:
         self._signature = self._app_signature()
@@ -319,6 +242,19 @@ class CompanionScreen:
 
     # -- inside --
 
+    def _poll(self) -> None:
+        try:
+            self.app.refresh()  # a round entered from the command line shows up here too
+            self._link = None if self._link_state is None else self._link_state()
+        except Exception as exc:  # the table's window must outlive any bad read
+            self._refresh_failed(exc)
+        signature = self._app_signature()
+        if len(signature) != len(self._signature) or any(
+                a is not b for a, b in zip(signature, self._signature, strict=True)):
+            self._signature = signature
+            self.current.enter()
+            self._dirty = True
+
     def _app_signature(self) -> tuple[object, ...]:
         """What changes when someone else (the CLI, the showdown unit) changes the app's state.
 
@@ -327,14 +263,11 @@ class CompanionScreen:
         """
         return (self.app.game, self.app.last_duel())
 
-    def _layout(self) -> None:
-        w, h = self.size
-        top = 0 if self.current.full_screen else theme.TAB_BAR_PX
-        if not self.current.full_screen and self.app.time_box() is not None:
-            top += BANNER_PX
-        self.current.rect = pygame.Rect(0, top, w, h - top)
+    def _band_px(self) -> int:
+        """The time box's banner, under the tabs while the game plays against a clock."""
+        return BANNER_PX if self.app.time_box() is not None else 0
 
-    def _draw_banner(self, surface: pygame.Surface) -> None:
+    def _draw_band(self, surface: pygame.Surface) -> None:
         shown = self.banner()
         self._banner_shown = shown
         if shown is None:
@@ -386,11 +319,6 @@ class CompanionScreen:
                 TABS, labels, row_weighted(bar, weights, gap, minimum=theme.TOUCH_PX),
                 strict=True)
         ]
-
-    def _draw_tabs(self, surface: pygame.Surface) -> None:
-        pygame.draw.rect(surface, theme.PANEL, (0, 0, self.size[0], theme.TAB_BAR_PX))
-        for button in self._tab_buttons():
-            button.draw(surface, pressed=button.key == self._held_tab)
 
     def notice_rect(self) -> pygame.Rect | None:
         """Where the notice is drawn now (None when there is none): never over a button.
@@ -450,6 +378,7 @@ class CompanionScreen:
         return None
 
     def _draw_notice(self, surface: pygame.Surface) -> None:
+        """The notice where it covers no button (see `notice_rect`)."""
         box, lines = self._notice_layout()
         f = theme.font(NOTICE_PX, True)
         images = [f.render(line, True, theme.BACKGROUND) for line in lines]
@@ -458,35 +387,6 @@ class CompanionScreen:
         for image in images:
             surface.blit(image, image.get_rect(midtop=(box.centerx, y)))
             y += f.get_linesize()
-
-    def _handle(self, event: pygame.event.Event) -> bool:
-        if event.type == pygame.KEYDOWN:
-            return self.current.handle_key(event) or self._global_key(event)
-        if event.type == pygame.TEXTINPUT:
-            return self.current.handle_text(event)
-        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.MOUSEMOTION,
-                          pygame.MOUSEWHEEL):
-            if not self.current.full_screen and self._tab_pointer(event):
-                return True
-            return self.current.handle_pointer(event)
-        # the window was uncovered or resized: nothing to do but draw again
-        return event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED,
-                              pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED)
-
-    def _tab_pointer(self, event: pygame.event.Event) -> bool:
-        pos: tuple[int, int] | None = getattr(event, "pos", None)
-        in_bar = pos is not None and pos[1] < theme.TAB_BAR_PX
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and pos and in_bar:
-            hit = button_at(self._tab_buttons(), pos)
-            self._held_tab = hit.key if hit else None
-            return True
-        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._held_tab:
-            held, self._held_tab = self._held_tab, None
-            hit = button_at(self._tab_buttons(), pos) if pos and in_bar else None
-            if hit is not None and hit.key == held:
-                hit.on_tap()
-            return True
-        return False
 
     def _global_key(self, event: pygame.event.Event) -> bool:
         ctrl = bool(event.mod & pygame.KMOD_CTRL)
@@ -499,10 +399,8 @@ class CompanionScreen:
         if ctrl and event.key == pygame.K_r:
             self.reverse()
             return True
-        for name, _label, key in TABS:
-            if key is not None and event.key == key:
-                self.go(name)
-                return True
+        if super()._global_key(event):  # a tab's function key
+            return True
         if event.key == pygame.K_ESCAPE and self.current.name != "standings":
             self.go("standings")
             return True
@@ -540,44 +438,9 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
     """Open a window (or the whole display) and run the screen until it is closed; exit status.
     `link_state` is the screen's (see `CompanionScreen`)."""
     pygame.display.set_caption(_("UNO Showdown companion"))  # before the window appears
-    try:
-        with native_stderr_silenced():  # libwayland's complaint when SDL finds no display
-            pygame.display.init()
-        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
-        driver = pygame.display.get_driver()
-        if driver in INVISIBLE_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
-            raise pygame.error(f"only SDL's invisible {driver!r} video driver is available")
-        window = pygame.display.set_mode((0, 0) if fullscreen else size, flags)
-    except pygame.error as exc:
-        pygame.display.quit()
-        raise NoDisplayError(str(exc)) from exc
-    pygame.font.init()
-    try:
+    with screen_window(fullscreen, size, quiet_probe=True) as window:
         screen = CompanionScreen(app, window.get_size(), link_state)
-        clock = pygame.time.Clock()
-        running = True
-        while running:
-            first = pygame.event.wait(POLL_MS)
-            for event in [first, *pygame.event.get()]:
-                if event.type == pygame.NOEVENT:
-                    continue
-                if event.type == pygame.QUIT:
-                    running = False
-                elif event.type in (pygame.WINDOWRESIZED, pygame.WINDOWSIZECHANGED):
-                    window = pygame.display.get_surface() or window
-                    screen.resize(window.get_size())
-                elif (event.type == pygame.KEYDOWN and event.key == pygame.K_q
-                      and event.mod & pygame.KMOD_CTRL):
-                    running = False
-                else:
-                    screen.handle_event(event)
-            screen.update(pygame.time.get_ticks())
-            if screen.dirty:
-                screen.draw(window)
-                pygame.display.flip()
-                clock.tick(60)
-    finally:
-        pygame.display.quit()
+        run_loop(screen, window, wait_ms=POLL_MS, fps=60)
     return 0
 
 

@@ -2,8 +2,9 @@
 
 A view is drawn into a rectangle the router gives it and lists its buttons
 afresh each time (they are cheap values), so a view never holds stale
-geometry after a resize. The router (`companion.screen.screen`) owns the tab bar,
-the global keys and the notices; views only know their own area.
+geometry after a resize. The router (a `companion.touch.shell.Shell`: the score
+keeper's screen or the director's) owns the tab bar, the global keys and the notices;
+views only know their own area.
 """
 
 from __future__ import annotations

@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     size = parse_size(args.size)
     from championship.store.table_file import link_state
     from companion.app import CompanionApp
-    from companion.screen.screen import NoDisplayError, run_companion
+    from companion.screen.screen import run_companion
+    from companion.touch.shell import NoDisplayError
     from showdown.contract.errors import CompanionError
     from showdown.contract.i18n import LanguageError
 
