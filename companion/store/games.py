@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
-from companion.store import game_watchers
+from companion.store import game_list, game_watchers
 from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
@@ -125,24 +125,9 @@ class Games:
         return None
 
     def infos(self) -> list[GameInfo]:
-        """What `game list` shows of every game, oldest first."""
-        out = []
-        with self.file.reading() as conn:
-            for gid, edition, method, created in conn.execute(
-                "SELECT id, edition, method, created_at FROM games ORDER BY id"
-            ).fetchall():
-                names = tuple(
-                    r[0] for r in conn.execute(
-                        "SELECT name FROM players WHERE game_id = ? ORDER BY seat", (gid,)
-                    )
-                )
-                count, last = conn.execute(
-                    "SELECT COUNT(*), MAX(played_at) FROM rounds WHERE game_id = ? "
-                    "AND undone = 0", (gid,),
-                ).fetchone()
-                out.append(GameInfo(gid, edition, method, names, count, created,
-                                    last or created))
-        return out
+        """What `game list` shows of every game, oldest first (`companion.store.game_list`:
+        no game is read whole)."""
+        return game_list.infos(self.file)
 
     def load(self, game_id: int, *, lazy: bool = False) -> Game:
         """The game as the file holds it, read in one read transaction.
@@ -284,18 +269,21 @@ class Games:
 
     def _save_tally(self, conn: sqlite3.Connection, game: Game, game_id: int | None = None,
                     *, rewrite: bool = True) -> None:
-        """Keep the game's tally beside it, for the revision the change moves it to; and
-        call, in the same transaction, every watcher whose table the file holds
-        (`game_watchers`: for a game played at a championship's table, the event's standings,
-        `championship.store.standings_sums`). `rewrite`: the change may have moved points
-        without adding a round (an undo, a correction), so the game is summed again."""
+        """Keep the game's tally beside it, for the revision the change moves it to, with
+        whether its method says it is over (key "over", which the games list reads:
+        `companion.store.game_list`); and call, in the same transaction, every watcher
+        whose table the file holds (`game_watchers`: for a game played at a championship's
+        table, the event's standings, `championship.store.standings_sums`). `rewrite`: the
+        change may have moved points without adding a round (an undo, a correction), so the
+        game is summed again."""
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
         conn.execute(
             "INSERT INTO tallies (game_id, revision, state) VALUES (?, ?, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET revision = excluded.revision, "
             "state = excluded.state",
-            (game_id, game.revision, json.dumps(game.tally.to_json())),
+            (game_id, game.revision,
+             json.dumps({**game.tally.to_json(), "over": game.verdict.over})),
         )
         for table, changed in game_watchers.watchers():
             if table not in self._watched:  # once a file holds the table it always does

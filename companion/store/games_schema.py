@@ -113,6 +113,10 @@ CREATE TABLE time_box_games (
 # of its verdict), so taking duels back from the log never records one twice. `tallies`
 # keeps each game's running sums (`companion.table.game.Tally`) for the revision they are of:
 # derived, and trusted only at that revision, so a round is added without reading them all.
+# Beside the sums, the state says whether they end the game by its method (key "over", read
+# by the games list, `companion.store.game_list`): a key, not a column, so no step was
+# needed and an older program still opens the file; a state it wrote lacks the key, and
+# the list reads that game whole.
 _V6 = """
 ALTER TABLE duels ADD COLUMN contested INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE duels ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;

@@ -21,6 +21,9 @@ class GameInfo:
     rounds: int
     created_at: str
     last_played: str
+    #: Over by its time box or by its scoring method (`companion.store.game_list`); None
+    #: when the file does not say (last written by an older uno-showdown: read the game).
+    over: bool | None = None
 
 
 @record

@@ -56,10 +56,18 @@ def test_a_damaged_games_file_is_one_line(capsys: pytest.CaptureFixture[str], db
 
 def test_one_damaged_game_does_not_hide_the_others(capsys: pytest.CaptureFixture[str],
                                                    db: Path) -> None:
+    """`game list` reads no game whole: it lists a damaged game from what the file keeps of
+    it, and `game show` names the damage; a game whose end the file does not keep (an older
+    uno-showdown wrote it last) is read whole, and marked `damaged`."""
     with CompanionApp.open(db, lang="en") as app:
         app.new_game("classic", "lazy", ["Cid", "Dan"])
     sql(db, "UPDATE hands SET cards = 'zz9', counted = NULL WHERE round_id IN "
             "(SELECT id FROM rounds WHERE game_id = 1)")
+    status, out, _ = cli(capsys, "game", "list", "--db", str(db), "--lang", "en")
+    assert status == 0 and "playing" in out.splitlines()[1] and "playing" in out.splitlines()[2]
+    refused(cli(capsys, "game", "show", "--game", "1", "--db", str(db), "--lang", "en"),
+            "game 1 in", "is damaged")
+    sql(db, "UPDATE tallies SET state = json_remove(state, '$.over')")
     status, out, _ = cli(capsys, "game", "list", "--db", str(db), "--lang", "en")
     assert status == 0 and "damaged" in out.splitlines()[1] and "playing" in out.splitlines()[2]
 

@@ -392,3 +392,31 @@ def test_points_and_games_are_counted_in_each_language(
     finally:
         set_language("en")
     assert "за 1 гру)" in sheet
+
+
+def list_states(capsys: pytest.CaptureFixture[str], db: str) -> list[str]:
+    """The last column of `game list`, game by game."""
+    status, out, _err = run(capsys, "game", "list", "--db", db)
+    assert status == 0
+    return [line.split()[-1] for line in out.splitlines()[1:]]
+
+
+def test_game_list_says_over_once_the_table_is_done_or_has_moved_on(
+        capsys: pytest.CaptureFixture[str], db: str, clock: SimClock, tmp_path: Path) -> None:
+    """Nobody reaches the target at a championship's table: its game ends with its time box
+    (the deal in progress recorded after the time, or the stage called done) or when the
+    table plays on in another game (a player withdrew). `game list` says so, as `game show`
+    does, from what the file keeps."""
+    make_state(db, clock, "running")  # game 1 is flight 1's, game 2 flight 2's (waiting)
+    assert list_states(capsys, db) == ["playing", "playing"]
+    champ = Championship.open(db, clock=clock)
+    champ.withdraw(2)  # Bob, at flight 1's table: it plays on without him in game 3
+    assert list_states(capsys, db) == ["over", "playing", "playing"]
+    champ.end()  # time is up: the deal in progress may still be recorded
+    assert list_states(capsys, db) == ["over", "playing", "playing"]
+    play_deal(db, clock, 3)
+    assert list_states(capsys, db) == ["over", "playing", "over"]
+
+    other = str(tmp_path / "final.db")
+    make_state(other, clock, "final_seated")  # both flights called done; the final waits
+    assert list_states(capsys, other) == ["over", "over", "playing"]

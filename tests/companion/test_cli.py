@@ -152,3 +152,34 @@ def test_to_target_is_rounded_down_so_100_means_reached(capsys, db):
         "--points", "Cid: 0")
     status, out, _ = run(capsys, "game", "show", "--db", db)
     assert "1  Ann        200       100%  WINNER" in out
+
+
+def list_states(capsys, db) -> list[str]:
+    """The last column of `game list`, game by game."""
+    status, out, _ = run(capsys, "game", "list", "--db", db)
+    assert status == 0
+    return [line.split()[-1] for line in out.splitlines()[1:]]
+
+
+def test_game_list_says_over_for_a_won_game_from_what_the_file_keeps(capsys, db):
+    """The list reads each game's end from the file (no game read whole); a game last written
+    by an older uno-showdown, which kept no end, is read whole, and marked if damaged."""
+    new_game(capsys, db, "--target", "100")
+    new_game(capsys, db)
+    assert list_states(capsys, db) == ["playing", "playing"]
+    assert run(capsys, "game", "round", "--db", db, "--game", "1", "--winner", "Ann",
+               "--points", "Bob: 100", "--points", "Cid: 0")[0] == 0
+    assert list_states(capsys, db) == ["over", "playing"]
+    assert run(capsys, "game", "undo", "--db", db, "--game", "1")[0] == 0
+    assert list_states(capsys, db) == ["playing", "playing"]
+    assert run(capsys, "game", "redo", "--db", db, "--game", "1")[0] == 0
+    assert list_states(capsys, db) == ["over", "playing"]
+
+    import sqlite3
+
+    conn = sqlite3.connect(db)  # as an older uno-showdown leaves the file: no end kept
+    conn.execute("UPDATE tallies SET state = json_remove(state, '$.over')")
+    conn.execute("UPDATE games SET method = 'chess' WHERE id = 2")
+    conn.commit()
+    conn.close()
+    assert list_states(capsys, db) == ["over", "damaged"]

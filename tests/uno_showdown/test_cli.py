@@ -103,9 +103,32 @@ def test_the_game_commands_typed_at_the_table_import_only_what_they_use(capsys, 
                  ("game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
                   "--hand", "Cid: r1")):
         listed = imported_by(*argv)
-        assert "companion.store.games" in listed, argv  # it did its work
+        worker = "companion.store.game_list" if argv[1] == "list" else "companion.store.games"
+        assert worker in listed, argv  # it did its work
         assert not unused & listed, (argv, unused & listed)
     assert "Ann" in run_cli(capsys, "game", "show", "--db", db, "--rounds")[1]
+
+
+def test_game_list_reads_no_game_whole(capsys, tmp_path) -> None:
+    """`game list` reads whether each game is over from what the file keeps, so it imports
+    neither the games' repository nor the game model nor any of the seven scoring methods
+    (reading each game whole brought them all), and still says which game is over."""
+    db = str(tmp_path / "games.db")
+    for target in ("100", "500"):
+        assert main(["game", "new", "--edition", "showdown", "--method", "winner",
+                     "--players", "Ann,Bob", "--target", target, "--db", db]) == 0
+    assert main(["game", "round", "--game", "1", "--winner", "Ann", "--points", "Bob: 100",
+                 "--db", db]) == 0
+    capsys.readouterr()
+    listed = imported_by("game", "list", "--db", db)
+    model = {"companion.store.games", "companion.table.game", "companion.scoring.rules",
+             "companion.scoring.registry"}
+    methods = {f"companion.scoring.{m}" for m in ("winner", "own", "championship", "lazy",
+                                                   "teams", "last", "seven")}
+    assert "companion.store.game_list" in listed
+    assert not (model | methods) & listed, (model | methods) & listed
+    out = run_cli(capsys, "game", "list", "--db", db)[1].splitlines()
+    assert out[1].endswith("over") and out[2].endswith("playing")
 
 
 def test_every_game_action_still_has_its_help(capsys) -> None:

@@ -24,7 +24,7 @@ from uno_showdown.commands import game_helpers as table_commands
 from uno_showdown.commands.common import common_options, help_language, text_table
 from uno_showdown.commands.game_helpers import AddAction
 from uno_showdown.commands.help_format import Formatter
-from uno_showdown.commands.scorekeeping import opened, opened_store, rules_line
+from uno_showdown.commands.scorekeeping import opened, opened_file, rules_line
 
 if TYPE_CHECKING:  # the games file's code is imported when a `game` command runs
     from companion.app import CompanionApp
@@ -538,22 +538,41 @@ _OUTCOMES = {
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    with opened_store(args) as store:
-        infos = store.games.infos()
+    from companion.store import game_list
+
+    with opened_file(args) as file:
+        infos = game_list.infos(file)
         if not infos:
             print(_("No games yet: start one with `uno-showdown game new`."))
             return 0
+        unsaid = _read_over(file.path, [i.id for i in infos if i.over is None])
         rows = []
         for info in infos:
-            try:
-                state = _("over") if store.games.load(info.id).verdict.over else _("playing")
-            except CompanionError:  # one damaged game does not hide the others
-                state = _("damaged")
+            over = unsaid[info.id] if info.over is None else info.over
+            state = _("damaged") if over is None else _("over") if over else _("playing")
             rows.append([info.id, info.edition, info.method, ", ".join(info.players),
                          info.rounds, info.last_played[:16].replace("T", " "), state])
         print(text_table(["id", _("edition"), _("method"), _("players"), _("rounds"),
                           _("last played"), ""], rows, right={0, 4}))
         return 0
+
+
+def _read_over(path: Path, game_ids: Sequence[int]) -> dict[int, bool | None]:
+    """Whether each game is over, read whole: for the games whose end the file does not keep
+    (last written by an older uno-showdown); None for a damaged one, which does not hide
+    the others."""
+    if not game_ids:
+        return {}
+    from companion.store.games import Store
+
+    out: dict[int, bool | None] = {}
+    with Store(path) as store:
+        for game_id in game_ids:
+            try:
+                out[game_id] = store.games.load(game_id).verdict.over
+            except CompanionError:
+                out[game_id] = None
+    return out
 
 
 def cmd_undo(args: argparse.Namespace) -> int:

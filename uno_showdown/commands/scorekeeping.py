@@ -15,7 +15,7 @@ from showdown.contract.i18n import _
 
 if TYPE_CHECKING:
     from companion.app import CompanionApp
-    from companion.store.games import Store
+    from companion.store.games_file import GamesFile
     from companion.table.game import Game
 
 
@@ -40,22 +40,23 @@ def open_app(args: argparse.Namespace, need_game: bool = True, lazy: bool = Fals
 
 
 @contextmanager
-def opened_store(args: argparse.Namespace) -> Iterator[Store]:
+def opened_file(args: argparse.Namespace) -> Iterator[GamesFile]:
     """The games file alone, for a command that only reads it (`game list`): no score keeper,
-    no duel recorder, so the command starts as fast as a Pi allows. Errors as `opened`."""
-    from companion.store.games import Store
+    no duel recorder, not even the games' repository (nor the game model and the scoring
+    methods it brings), so the command starts as fast as a Pi allows. Errors as `opened`."""
+    from companion.store.games_file import GamesFile
 
     try:
         i18n.set_language(args.lang)
-        store = Store(args.db)
+        file = GamesFile(args.db)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     try:
-        yield store
+        yield file
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     finally:
-        store.close()
+        file.close()
 
 
 @contextmanager
