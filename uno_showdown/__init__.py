@@ -15,13 +15,34 @@ Here: the `uno-showdown` command line (`commands`), the desktop window that show
 beside the companion (`window`) and the headless table (`headless`).
 """
 
-from championship import keep_standings
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.store import game_watchers
+
+if TYPE_CHECKING:
+    import sqlite3
+
+    from companion.table.game import Game
 
 #: The version of uno-showdown, read by the packaging (pyproject.toml) and `--version`.
 __version__ = "0.1.0"
 
-# Every process of the composition (each command, the window, the headless table) keeps an
-# event's standings moving with every game it writes, even one that imports nothing else of
-# the championship (`uno-showdown game round` at a championship's table): see
-# `companion.store.game_watchers`. Cheap: the sums' module is imported only if written.
-keep_standings()
+
+def _standings_moved(conn: sqlite3.Connection, game: Game, game_id: int, rewrite: bool) -> None:
+    """A game of a file that keeps an event's standings changed: load the championship's
+    store, whose import registers its own watcher in place of this one, and move them."""
+    from championship.store import standings_sums
+
+    standings_sums.game_changed(conn, game, game_id, rewrite)
+
+
+# Every process of the composition (each command, the window, the headless table) moves an
+# event's standings with every game it writes, even one that loads nothing of the
+# championship (`uno-showdown game round` at a championship's table, the score keeper's
+# screen): see `companion.store.game_watchers`. Under the championship's own name and table
+# (`championship.store.WATCHER`, `standings_sums.SUMS_TABLE`; a test checks they agree), so
+# once the championship's store is loaded its watcher replaces this one. Cheap: the
+# championship is imported only where a file that keeps sums is written.
+game_watchers.watch("championship standings", "championship_game_sums", _standings_moved)

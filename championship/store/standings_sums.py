@@ -22,7 +22,7 @@ a file that came from an older uno-showdown; the event is then summed once from 
 version of one moment; a reader that keeps a copy reads again only when the version moved.
 
 Both stores write here (the games' changes come through `Store._save_tally`, which calls
-`game_changed` as the watcher `championship.keep_standings` registers with
+`game_changed` as the watcher `championship.store.keep_standings` registers with
 `companion.store.game_watchers`), so this module imports neither: the schema is the
 championship store's (`MIGRATIONS` there).
 """
@@ -53,8 +53,7 @@ from companion.table.game import Game
 #: step moves it too, after checking that what is written here still fits.
 LAYOUT = 7
 
-#: The table that says a file keeps sums (schema 4 of the championship's tables); the
-#: package's `SUMS_TABLE` too, which registers the watcher without importing this module.
+#: The table that says a file keeps sums (schema 4 of the championship's tables).
 SUMS_TABLE = "championship_game_sums"
 
 

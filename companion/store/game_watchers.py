@@ -16,19 +16,21 @@ until the table appears (once made it stays).
 
 Who registers, and when: a watcher must be registered before any change of a game in every
 process that may write a game of a file that keeps what it moves. So the championship's is
-registered twice over, by name (registering the same name again keeps one):
+registered twice over, under one name (a second registration replaces the first):
 
-* by the championship itself, when its package is imported (`championship/__init__`): every
-  process that loaded any module of the championship (the director, a table's agent, the
-  screens, the tests) has it;
-* by the composition, when `uno_showdown` is imported: every command, the window and the
-  headless table have it, even `uno-showdown game round`, which imports no module of the
-  championship (the console script and `python -m uno_showdown` both import the package
-  first).
+* by the championship itself, when its store's package is imported
+  (`championship/store/__init__`): every process that loaded any module of the
+  championship's store (the director, a table's agent, the director's screen, the tests
+  that make an event) has it;
+* by the composition, when `uno_showdown` is imported (`uno_showdown/__init__`): every
+  command, the window and the headless table have it, even those that load nothing of the
+  championship (`uno-showdown game round` and the score keeper's screen at a championship's
+  table); the console script and `python -m uno_showdown` both import that package first.
+  Its watcher imports the championship's store the first time it is called, i.e. only in
+  a process that writes a file that keeps sums, so the commands typed at a table start as
+  fast as before; that import registers the championship's own watcher in its place.
 
-Registering imports nothing heavy: the championship's watcher imports its sums' module the
-first time it is called, i.e. only in a process that writes a file keeping sums, so the
-commands typed at a table start as fast as before. This module itself imports nothing.
+This module itself imports nothing.
 """
 
 from __future__ import annotations

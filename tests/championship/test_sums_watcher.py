@@ -2,9 +2,9 @@
 
 The companion imports nothing of the championship: the standings move through the watcher
 the championship registers with the games file (`companion.store.game_watchers`), when its
-package is imported and when the composition's (`uno_showdown`) is. Each writer here is a
-fresh interpreter that has imported nothing before it writes, as a table's programs start:
-after its deal the sums the file keeps must equal a count of every deal. Without the
+store is imported and when the composition (`uno_showdown`) is. Each writer here is a fresh
+interpreter, as a table's programs start, that loaded nothing of the standings' sums: after
+its deal the sums the file keeps must equal a count of every deal. Without the
 watcher they do not (the last test), so a program that wrote a game without it would fail
 here.
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-import championship
 from championship.core.settings import make
 from championship.desk.operations import Championship
+from championship.store import standings_sums
 from companion.app import CompanionApp
 from companion.store import game_watchers
 
@@ -37,12 +37,12 @@ assert {SUMS!r} in sys.modules  # imported by the watcher, to move the sums
 sys.exit(status)
 """
 
-#: a program of the championship's that writes through the score keeper alone
+#: a program of the championship's (a table's agent) that writes through the score keeper
 CHAMPIONSHIP = f"""
 import sys
-import championship.core.i18n
+import championship.store.table_file
 from companion.app import CompanionApp
-assert {SUMS!r} not in sys.modules and "uno_showdown" not in sys.modules
+assert "uno_showdown" not in sys.modules
 db, game_id, winner, *others = sys.argv[1:]
 with CompanionApp.open(db, int(game_id)) as app:
     app.record_round(winner, points={{name: 7 for name in others}})
@@ -91,20 +91,18 @@ def test_every_program_that_writes_an_events_game_moves_its_sums(tmp_path: Path)
         deals, version = now_deals, now_version
 
 
-@pytest.mark.parametrize("module", ["uno_showdown", "championship.core.i18n"])
-def test_importing_the_composition_or_any_of_the_championship_registers_the_watcher(
-        module: str) -> None:
-    code = (f"import {module}\nfrom companion.store import game_watchers\n"
-            "print(*(t for t, _ in game_watchers.watchers()))")
+@pytest.mark.parametrize("modules", [("uno_showdown",), ("championship.store",),
+                                     ("uno_showdown", "championship.store.table_file")])
+def test_the_composition_and_the_championships_store_register_one_watcher(
+        modules: tuple[str, ...]) -> None:
+    """...on the sums' table, under one name: once the championship's store is loaded, its
+    own watcher is the one called."""
+    code = (f"import {', '.join(modules)}\nfrom companion.store import game_watchers\n"
+            "print(*(f'{t} {f.__module__}' for t, f in game_watchers.watchers()))")
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, check=True)
-    assert done.stdout.split() == [championship.SUMS_TABLE]
-
-
-def test_the_watcher_looks_for_the_table_the_sums_are_kept_in() -> None:
-    from championship.store import standings_sums
-
-    assert championship.SUMS_TABLE == standings_sums.SUMS_TABLE
+    home = "uno_showdown" if modules == ("uno_showdown",) else SUMS
+    assert done.stdout.split() == [standings_sums.SUMS_TABLE, home]
 
 
 def test_every_console_script_starts_in_the_composition() -> None:
