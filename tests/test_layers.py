@@ -251,6 +251,25 @@ def test_the_composition_may_load_by_name(snapshot: Path, baseline: frozenset[st
         """}) == []
 
 
+@pytest.mark.parametrize("call", ["eval('1')", "__import__('companion')",
+                                  "importlib.import_module(NAME)"])
+def test_the_record_may_compile_its_own_code_and_load_nothing(snapshot: Path,
+                                                              baseline: frozenset[str],
+                                                              tmp_path: Path, call: str) -> None:
+    """The record module writes its classes' __init__ and execs it, as dataclasses does;
+    that leave covers `exec` there alone, never another way to load a module."""
+    lines = planted(snapshot, baseline, tmp_path, {"showdown/contract/record.py":
+                    f"+\nimport importlib\n\nNAME = 'x'\n\n\ndef f():\n    return {call}\n"})
+    caught(lines, DYNAMIC, "")
+
+
+def test_an_exec_outside_the_record_module_is_refused(snapshot: Path, baseline: frozenset[str],
+                                                      tmp_path: Path) -> None:
+    lines = planted(snapshot, baseline, tmp_path, {"showdown/contract/worker.py":
+                    "+\n\ndef f(source):\n    exec(source, {})\n"})
+    caught(lines, DYNAMIC, "")
+
+
 @pytest.mark.parametrize("module", ["dataclasses", "typing", "enum", "functools"])
 def test_the_firmware_may_not_import_what_only_cpython_has(snapshot: Path,
                                                            baseline: frozenset[str],

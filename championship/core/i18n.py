@@ -8,12 +8,10 @@ run speak one language.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from showdown.contract.i18n import N_, Domain
 
 DOMAIN = "championship"
-_DOMAIN = Domain(DOMAIN, Path(__file__).resolve().parents[1] / "locale")
+_DOMAIN = Domain(DOMAIN, owner="championship")
 #: The compiled catalog of a language (read once per process).
 _catalog = _DOMAIN.catalog
 _ = _DOMAIN.gettext

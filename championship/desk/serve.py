@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 import socket
 import sys
 import threading
@@ -181,12 +180,10 @@ class Served:
             self.broker.close()
 
 
-def serve(opts: ServeOptions) -> int:
-    """Run until Ctrl-C or SIGTERM (both stop it the same way, cleaning up); returns the
-    exit status."""
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_a: stop.set())
+def serve(opts: ServeOptions, stop: threading.Event) -> int:
+    """Run until `stop` is set, then clean up; returns the exit status. The command that
+    runs the process sets it on Ctrl-C and SIGTERM (`uno-showdown event serve`): the process's
+    signals are its program's to own, not a library's."""
     served = Served(opts)
     say = opts.say
     try:
@@ -244,10 +241,10 @@ def _run_web(hub: object, web: tuple[str, int], sock: socket.socket,
 
 
 class _QuietServer(uvicorn.Server):
-    """uvicorn's server without its own signal handling: `serve` owns SIGINT and SIGTERM,
-    and stops the page, the director and the broker the same way for both (uvicorn raised
-    the signal again after its own shutdown, and SIGTERM then ended the process before the
-    broker and the director were stopped)."""
+    """uvicorn's server without its own signal handling: `event serve` owns SIGINT and
+    SIGTERM, and `serve` stops the page, the director and the broker the same way for both
+    (uvicorn raised the signal again after its own shutdown, and SIGTERM then ended the
+    process before the broker and the director were stopped)."""
 
     @contextlib.contextmanager
     def capture_signals(self) -> Iterator[None]:

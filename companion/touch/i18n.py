@@ -8,12 +8,10 @@ companion_screen.po` (compiled by `make translations`). The language is the one 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from showdown.contract.i18n import N_, Domain
 
 DOMAIN = "companion_screen"
-_DOMAIN = Domain(DOMAIN, Path(__file__).resolve().parents[1] / "locale")
+_DOMAIN = Domain(DOMAIN, owner="companion")
 #: The compiled catalog of a language (read once per process).
 _catalog = _DOMAIN.catalog
 _ = _DOMAIN.gettext

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import gettext
 import os
+import sys
 from pathlib import Path
 
 from showdown.contract.errors import CompanionError
@@ -103,18 +104,26 @@ def N_(message: str) -> str:
 
 class Domain:
     """Another gettext domain beside the main one (the companion screen's, the championship's):
-    its own catalogs in its part's `locale` folder, in the language chosen with `set_language`,
-    looked up on every call. A part's i18n module is three lines::
+    its own catalogs in the `locale` folder of the package that owns it, in the language
+    chosen with `set_language`, looked up on every call. A part's i18n module is three
+    lines, and stays pure (the folder is found here, when a catalog is first read)::
 
-        _DOMAIN = Domain("championship", Path(__file__).resolve().parents[1] / "locale")
+        _DOMAIN = Domain("championship", owner="championship")
         _ = _DOMAIN.gettext
         ngettext = _DOMAIN.ngettext
     """
 
-    def __init__(self, name: str, locale_dir: Path) -> None:
+    def __init__(self, name: str, owner: str) -> None:
         self.name = name
-        self.locale_dir = locale_dir
+        self.owner = owner
         self.catalog = functools.cache(self._load)
+
+    @property
+    def locale_dir(self) -> Path:
+        """`<owner>/locale`: the owning package is loaded already (its i18n module is in it)."""
+        package = sys.modules[self.owner]
+        assert package.__file__ is not None, f"{self.owner} is a package with a file"
+        return Path(package.__file__).resolve().parent / "locale"
 
     def _load(self, lang: str) -> gettext.NullTranslations:
         return gettext.translation(self.name, self.locale_dir, languages=[lang], fallback=True)

@@ -806,6 +806,9 @@ def cmd_screen(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    import signal
+    import threading
+
     from championship.desk.serve import ServeOptions, serve
 
     def path(value: str | None) -> Path | None:
@@ -824,7 +827,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                         ca=path(args.ca), credentials_dir=path(args.credentials_dir),
                         qr=args.qr, web=None if args.no_web else args.web,
                         say=lambda text: print(text, flush=True))
+    # Ctrl-C and SIGTERM both stop it the same way, cleaning up (the director's sync, the
+    # broker, the page's streams).
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_a: stop.set())
     try:
-        return serve(opts)
+        return serve(opts, stop)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
