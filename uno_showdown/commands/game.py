@@ -22,9 +22,9 @@ from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
 from uno_showdown.commands import game_helpers as table_commands
 from uno_showdown.commands.common import common_options, help_language, text_table
+from uno_showdown.commands.companion_open import opened, opened_file, rules_line
 from uno_showdown.commands.game_helpers import AddAction
 from uno_showdown.commands.help_format import Formatter
-from uno_showdown.commands.scorekeeping import opened, opened_file, rules_line
 
 if TYPE_CHECKING:  # the games file's code is imported when a `game` command runs
     from companion.app import CompanionApp

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from companion.deck.editions import EDITIONS
 from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import _
-from uno_showdown.commands.scorekeeping import opened, rules_line
+from uno_showdown.commands.companion_open import opened, rules_line
 
 if TYPE_CHECKING:
     from companion.table.deal import DealerDraw

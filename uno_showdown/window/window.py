@@ -79,7 +79,7 @@ WAKE = pygame.event.custom_type()
 NOTHING_LOADED = "Nothing loaded: press Load (F10) first."
 #: ... and when F6/F7 have nobody to seat.
 NO_PLAYERS = "Start a game (F5) to seat its players."
-NO_SCORE_KEEPER = "No score keeper: the paddles stay Left and Right."
+NO_COMPANION = "No score keeper: the paddles stay Left and Right."
 
 
 def verdict_lights(result: DuelResult) -> tuple[Verdict, Side | None]:
@@ -451,7 +451,7 @@ class TableWindow:
         if command in ("left", "right") and not c.busy:
             self._refresh_names()
             if len(c.names) < 2:  # nobody to seat: say why, instead of doing nothing
-                c.status = NO_SCORE_KEEPER if self.app is None else NO_PLAYERS
+                c.status = NO_COMPANION if self.app is None else NO_PLAYERS
             c.next_player(Side(command))
         elif command == "cards:next" and not c.busy:
             c.next_cards()

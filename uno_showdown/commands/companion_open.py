@@ -1,5 +1,5 @@
-"""What the `game` commands share: the games file opened for one command, and a game's rules
-in one line."""
+"""What the `game` commands share: the companion opened on the games file for one command
+(its app, or the file alone), and a game's rules in one line."""
 
 from __future__ import annotations
 
