@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests import world as worlds
 
 # Property tests: a few hundred examples each in every run; HYPOTHESIS_PROFILE=deep
 # (`make test-deep`, run by CI) for a long hunt (tests that pin their own example count keep
@@ -21,9 +23,63 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-# Whatever a test opens by default (the games file, the duel log) lands in a scratch
-# folder, never in the user's own data directory.
-os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="uno-showdown-tests-")
+
+
+# Every test in a world of its own (tests/world.py): whatever it opens or starts by default
+# (the games file, the duel log, a table's socket, `uno-showdown duel`'s search) stays in
+# it, never in the user's folders or another test's. The run has one too, for what a
+# module's or the session's fixtures start before any test's world exists.
+@pytest.fixture(scope="session", autouse=True)
+def _run_world() -> Iterator[worlds.World]:
+    with pytest.MonkeyPatch.context() as patch:
+        made = worlds.make_world(patch)
+        yield made
+    worlds.remove_world(made)
+
+
+@pytest.fixture(autouse=True)
+def world(_run_world: worlds.World, monkeypatch: pytest.MonkeyPatch) -> Iterator[worlds.World]:
+    """This test's folders: $XDG_RUNTIME_DIR, $XDG_DATA_HOME, $XDG_CONFIG_HOME and
+    $UNO_SHOWDOWN_SOCKET_ROOT point into it, $RUNTIME_DIRECTORY is unset."""
+    made = worlds.make_world(monkeypatch)
+    yield made
+    worlds.remove_world(made)
+
+
+#: The user's places and what was in them when the run began (kept by the process that
+#: runs the session: pytest-xdist's controller, or the only process).
+_PLACES = pytest.StashKey[list[Path]]()
+_BEFORE = pytest.StashKey[dict[Path, worlds.Entry]]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if hasattr(session.config, "workerinput"):  # a pytest-xdist worker: its controller checks
+        return
+    places = worlds.user_places()
+    session.config.stash[_PLACES] = places
+    session.config.stash[_BEFORE] = worlds.snapshot(places)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Fail the run if it made, changed or removed anything in the user's places."""
+    if hasattr(session.config, "workerinput") or _BEFORE not in session.config.stash:
+        return
+    done = worlds.changes(session.config.stash[_BEFORE],
+                          worlds.snapshot(session.config.stash[_PLACES]))
+    if not done:
+        return
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    shown = [*done[:20], *([f"and {len(done) - 20} more"] if len(done) > 20 else [])]
+    message = ("the run touched the user's own places (a test must keep to its world, "
+               "tests/world.py; a table of yours started or stopped during the run shows "
+               "here too):\n  " + "\n  ".join(shown))
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_sep("!", "the user's places", red=True)
+        reporter.write_line(message, red=True)
+    else:
+        print(message)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

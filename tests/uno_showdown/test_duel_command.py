@@ -510,14 +510,18 @@ def test_a_silent_client_does_not_hold_up_the_next(tmp_path: Path) -> None:
 
 def test_no_service_running_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(duel_socket, "SYSTEM_DIR", tmp_path / "system")
+    # the machine's places (/run/uno-showdown, /tmp) in a folder of the test's own, where
+    # no table of the user's can be (tests/test_hermetic.py starts one everywhere else)
+    monkeypatch.setenv(duel_socket.ROOT_VARIABLE, str(tmp_path / "root"))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "runtime"))
     monkeypatch.delenv("RUNTIME_DIRECTORY", raising=False)
     assert main(["duel", "Ann", "Bob"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(
         "uno-showdown duel: no headless service is running here (nothing listens at "
-        f"{tmp_path / 'system' / 'duel.sock'} or {tmp_path / 'runtime' / 'uno-showdown'}")
+        f"{tmp_path / 'root' / 'run' / 'uno-showdown' / 'duel.sock'} or "
+        f"{tmp_path / 'runtime' / 'uno-showdown' / 'duel.sock'} or "
+        f"{tmp_path / 'root' / 'tmp' / f'uno-showdown-{os.getuid()}' / 'duel.sock'}): ")
     stale = tmp_path / "stale.sock"
     import socket
 

@@ -7,6 +7,10 @@ the service's own user and the members of its group (the login user joins it, se
 Raspberry Pi guide) can open it; a systemd service gets the folder from
 `RuntimeDirectory=` (/run/uno-showdown).
 
+The machine's fixed places (/run/uno-showdown, /run/user/UID, /tmp) are looked for under
+the folder $UNO_SHOWDOWN_SOCKET_ROOT instead of `/` when it is set: the test suite gives
+each test a folder of its own there, so no test meets the user's own running table.
+
 The exchange is one JSON object each way, one line each: the request
 (`{"duel": {"players": ["Ann", "Bob"], "cards": 2}}`, or `{"status": {}}`) and the
 reply (`{"ok": "what happens now"}` or `{"error": "what to change"}`). The service
@@ -33,6 +37,9 @@ log = logging.getLogger(__name__)
 SOCKET_NAME = "duel.sock"
 #: The folder systemd makes for the service (`RuntimeDirectory=uno-showdown`).
 SYSTEM_DIR = Path("/run/uno-showdown")
+#: A folder that stands in for `/` in the fixed places the socket is looked for and made
+#: (SYSTEM_DIR, /run/user/UID, /tmp); unset or empty, they are the machine's own.
+ROOT_VARIABLE = "UNO_SHOWDOWN_SOCKET_ROOT"
 #: Only the owner and the group may use the socket, or enter a folder made for it.
 SOCKET_MODE = 0o660
 FOLDER_MODE = 0o750
@@ -47,15 +54,23 @@ class SocketError(Exception):
     """The socket cannot be served or reached; the message says why, in one sentence."""
 
 
+def _fixed(path: Path) -> Path:
+    """One of the machine's fixed places (an absolute path), under $UNO_SHOWDOWN_SOCKET_ROOT
+    when that is set."""
+    root = os.environ.get(ROOT_VARIABLE)
+    return Path(root) / path.relative_to("/") if root else path
+
+
 def _user_dirs() -> list[Path]:
     """Per-user places for the socket: the session's runtime folder, else one in /tmp."""
     out = []
     runtime = os.environ.get("XDG_RUNTIME_DIR")
+    user_run = _fixed(Path(f"/run/user/{os.getuid()}"))
     if runtime:
         out.append(Path(runtime) / "uno-showdown")
-    elif Path(f"/run/user/{os.getuid()}").is_dir():
-        out.append(Path(f"/run/user/{os.getuid()}") / "uno-showdown")
-    out.append(Path("/tmp") / f"uno-showdown-{os.getuid()}")
+    elif user_run.is_dir():
+        out.append(user_run / "uno-showdown")
+    out.append(_fixed(Path("/tmp")) / f"uno-showdown-{os.getuid()}")
     return out
 
 
@@ -70,7 +85,7 @@ def service_socket_path() -> Path:
 
 def client_socket_paths() -> list[Path]:
     """Where `uno-showdown duel` looks, in order: the system service's, then the user's."""
-    out = [SYSTEM_DIR / SOCKET_NAME]
+    out = [_fixed(SYSTEM_DIR) / SOCKET_NAME]
     runtime = os.environ.get("RUNTIME_DIRECTORY")
     if runtime:
         out.insert(0, Path(runtime.split(":")[0]) / SOCKET_NAME)
