@@ -1,9 +1,10 @@
 """Every user-facing string goes through a `_()`, so a table reads its own language.
 
-This is the core's domain, `uno_showdown`, and the one place the language is chosen; the
+This is the main domain, `uno_showdown`, and the one place the language is chosen; the
 screen's words (`companion.touch.i18n`) and the championship's (`championship.core.i18n`) follow
-it. Catalogs live in `uno_showdown/locale/<lang>/LC_MESSAGES/<domain>.mo`, compiled by Babel
-from the `.po` beside them (`make translations`). The language is chosen once per process:
+it. This domain's catalogs live in `showdown/locale/<lang>/LC_MESSAGES/uno_showdown.mo` (each
+other domain's in the `locale` folder of the part that owns it, `Domain` below), compiled by
+Babel from the `.po` beside them (`make translations`). The language is chosen once per process:
 `--lang` when given, otherwise the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), falling
 back to English. `_()` looks the current catalog up on every call, so strings are translated
 when shown, not when a module is imported.

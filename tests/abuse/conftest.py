@@ -1,4 +1,4 @@
-"""The loopback championship of tests/tables (a broker of each kind, a director, tables),
-for the hostile tests of the broker and the wire."""
+"""The loopback championship of tests/championship/tables (a broker of each kind, a director,
+tables), for the hostile tests of the broker and the wire."""
 
 from tests.championship.tables.conftest import amqtt_cluster, cluster  # noqa: F401 (fixtures)
