@@ -458,7 +458,7 @@ def test_the_probe_catches_an_import_hidden_from_the_reading(snapshot: Path,
                for p in problems), problems
 
 
-def test_loading_the_score_keeper_loads_no_unit_no_engine_and_no_screen() -> None:
+def test_loading_the_companion_loads_no_unit_no_engine_and_no_screen() -> None:
     """What the rules are for: the score keeper runs without the table's machinery, the
     championship's desk, broker and screens (its store is loaded: the composition has it
     keep an event's standings in every process), or a screen."""
