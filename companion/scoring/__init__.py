@@ -40,6 +40,11 @@ if TYPE_CHECKING:
     from companion.scoring.registry import METHODS
     from companion.scoring.rules import MAX_TARGET, Rules, parse_method
 
+#: The keys of the scoring methods (`registry.METHODS`, which loads every method), for a
+#: reader that only asks whether a stored key names one (`game list`); a test holds the two
+#: equal.
+METHOD_KEYS = ("winner", "own", "championship", "lazy", "teams", "last", "seven")
+
 # Where each name of the package lives, each module imported by a function of its own (by
 # its own name, so the import is seen like any other). A name is imported when first asked
 # for, so `uno-showdown points`, which reads only the options, loads none of the methods' code.

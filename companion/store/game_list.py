@@ -13,8 +13,10 @@ Whether a game is over is read from what is stored, as `game show` says it:
   `companion.store.games.Games._save_tally`) and trusted, like the sums beside it, only at
   the revision they are of.
 
-A game last written by an older uno-showdown has no judgement kept at its revision: its
-`over` is None, and a caller that must know reads the game (`Games.load`).
+A game last written by an older uno-showdown has no judgement kept at its revision, and a
+game whose edition or method is one no uno-showdown knows (a file edited by hand, or
+damaged) is not judged from its tally: its `over` is None, and a caller that must know reads
+the game (`Games.load`), which says it is damaged where it is.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from companion.deck.editions import EDITIONS
+from companion.scoring import METHOD_KEYS
 from companion.store import wallclock
 from companion.store.time_boxes import TimeBoxes
 from companion.table.records import GameInfo
@@ -56,7 +60,9 @@ def infos(file: GamesFile, now_us: int | None = None) -> list[GameInfo]:
                 "AND undone = 0", (gid,),
             ).fetchone()
             box_id = box_of.get(gid)
-            over = _over(gid, state, boxes[box_id] if box_id is not None else None, now)
+            known = edition in EDITIONS and method in METHOD_KEYS
+            over = _over(gid, state if known else None,
+                         boxes[box_id] if box_id is not None else None, now) if known else None
             out.append(GameInfo(gid, edition, method, names, count, created,
                                 last or created, over))
     return out

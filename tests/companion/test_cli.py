@@ -183,3 +183,17 @@ def test_game_list_says_over_for_a_won_game_from_what_the_file_keeps(capsys, db)
     conn.commit()
     conn.close()
     assert list_states(capsys, db) == ["over", "damaged"]
+
+
+def test_game_list_says_damaged_for_a_game_whose_method_no_version_knows(capsys, db):
+    """A method changed by hand is not judged from the game's kept end: the game is read
+    whole, as `game show` reads it, and listed as damaged."""
+    new_game(capsys, db)
+    new_game(capsys, db)
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET method = 'bogus' WHERE id = 1")
+    conn.commit()
+    conn.close()
+    assert list_states(capsys, db) == ["damaged", "playing"]

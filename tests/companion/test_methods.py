@@ -13,6 +13,7 @@ import pytest
 from companion.app import CompanionApp
 from companion.deck.cards import parse_cards
 from companion.scoring import (
+    METHOD_KEYS,
     METHODS,
     OPTIONS,
     Entrant,
@@ -34,6 +35,7 @@ COMPANION = Path(__file__).resolve().parents[2] / "companion"
 
 def test_every_method_is_one_registered_object_found_by_its_names():
     assert list(METHODS) == ["winner", "own", "championship", "lazy", "teams", "last", "seven"]
+    assert list(METHODS) == list(METHOD_KEYS)  # the list `game list` reads without them
     for key, method in METHODS.items():
         assert isinstance(method, ScoringMethod) and method.key == key
         assert parse_method(key.upper()) is method
