@@ -459,14 +459,13 @@ def test_the_probe_catches_an_import_hidden_from_the_reading(snapshot: Path,
 
 
 def test_loading_the_companion_loads_no_unit_no_engine_and_no_screen() -> None:
-    """What the rules are for: the score keeper runs without the table's machinery, the
-    championship's desk, broker and screens (its store is loaded: the composition has it
-    keep an event's standings in every process), or a screen."""
+    """What the rules are for: the score keeper runs without the table's machinery, without
+    anything of the championship (the composition's watcher loads its store only when a
+    file that keeps an event's standings is written), and without a screen."""
     code = ("import sys, companion.app, uno_showdown.commands.game, companion.store.duels; "
             "print(' '.join(sorted(m for m in sys.modules if m.startswith(("
             "'showdown.service', 'showdown.duel.engine', 'hardware', 'firmware_host', "
-            "'championship.desk', 'championship.broker', 'championship.screen', "
-            "'championship.web', 'companion.touch', 'companion.screen', 'pygame')))))")
+            "'championship', 'companion.touch', 'companion.screen', 'pygame')))))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
                          text=True, check=True).stdout.split()
     assert out == []

@@ -32,9 +32,11 @@ __version__ = "0.1.0"
 
 def _standings_moved(conn: sqlite3.Connection, game: Game, game_id: int, rewrite: bool) -> None:
     """A game of a file that keeps an event's standings changed: load the championship's
-    store, whose import registers its own watcher in place of this one, and move them."""
-    from championship.store import standings_sums
+    store, have its own watcher take this one's place (its import does, unless it was
+    loaded before this package), and move them."""
+    from championship.store import keep_standings, standings_sums
 
+    keep_standings()
     standings_sums.game_changed(conn, game, game_id, rewrite)
 
 
