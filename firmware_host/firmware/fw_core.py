@@ -48,9 +48,9 @@ What it decides, and what it leaves to the host:
 from array import array
 
 try:
-    import protocol as P  # on the board
+    import protocol  # the codec, by its name on the board
 except ImportError:  # under CPython: the host package
-    from firmware_host.wire import codec as P  # type: ignore[no-redef]
+    from firmware_host.wire import codec as protocol  # type: ignore[no-redef]
 
 RING = 32  # edges buffered between IRQ and main loop (a power of two)
 RING_MASK = RING - 1
@@ -100,14 +100,14 @@ K_RIGHT = 1
 K_BUTTON = 2
 
 # A command that must never run twice: a retry the window cannot vouch for is refused.
-ONCE = (P.LAUNCH, P.COUNTDOWN)
+ONCE = (protocol.LAUNCH, protocol.COUNTDOWN)
 # Later commands that overrule a command whose retry comes only after they ran.
 OVERRULED_BY = {
-    P.LAUNCH: (P.STOP, P.LAUNCH),
-    P.COUNTDOWN: (P.STOP, P.COUNTDOWN),
-    P.GO: (P.STOP, P.COUNTDOWN),
-    P.FREEZE: (P.STOP, P.COUNTDOWN),
-    P.ARROW: (P.ARROW,),
+    protocol.LAUNCH: (protocol.STOP, protocol.LAUNCH),
+    protocol.COUNTDOWN: (protocol.STOP, protocol.COUNTDOWN),
+    protocol.GO: (protocol.STOP, protocol.COUNTDOWN),
+    protocol.FREEZE: (protocol.STOP, protocol.COUNTDOWN),
+    protocol.ARROW: (protocol.ARROW,),
 }
 
 # sound code -> (frequency Hz, duration µs); see protocol.BEEPS
@@ -129,13 +129,13 @@ def _recent(now, t):
     new, not 17.9 minutes old. One more than PADDLE_MEMORY_US ahead cannot be new:
     it is an old press seen across the tick wrap.
     """
-    return -PADDLE_MEMORY_US <= P.ticks_diff(now, t) <= PADDLE_MEMORY_US
+    return -PADDLE_MEMORY_US <= protocol.ticks_diff(now, t) <= PADDLE_MEMORY_US
 
 
 class Firmware:
     """The board's state and main loop; `hw` supplies pins, PWM, clock and the serial line."""
 
-    def __init__(self, hw, version=P.VERSION):
+    def __init__(self, hw, version=protocol.VERSION):
         self.hw = hw
         self.version = version
         self.ticks = hw.ticks_us  # looked up once: the IRQ handlers call it first thing
@@ -143,11 +143,11 @@ class Firmware:
         self._ring_t = array("i", [0] * RING)
         self._ring_k = array("b", [0] * RING)
         self._idx = array("i", [0, 0, 0])  # head, tail, overflow flag
-        never = P.ticks_add(self.ticks(), -DEBOUNCE_US - 1)
+        never = protocol.ticks_add(self.ticks(), -DEBOUNCE_US - 1)
         self._last_edge = array("i", [never, never, never])  # per input, for debounce
         self._cards = array("i", [0, never])  # card sensor count, last stamp
         self._forgot_t = self.ticks()  # when the loop last forgot old edges
-        self._dec = P.Decoder()
+        self._dec = protocol.Decoder()
         self.boot_id = hw.random_id()
         self.session = False
         self.last_host_t = 0
@@ -239,8 +239,8 @@ class Firmware:
     def start(self):
         """Announce the (re)start: the host sees a new boot id and knows the board reset."""
         if self.hw.reset_by_watchdog():
-            self._event(P.FAULT, (P.FAULT_WATCHDOG, self.ticks()))
-        self._send(0, P.HELLO, (self.version, self.boot_id, self.ticks()))
+            self._event(protocol.FAULT, (protocol.FAULT_WATCHDOG, self.ticks()))
+        self._send(0, protocol.HELLO, (self.version, self.boot_id, self.ticks()))
 
     def run(self):
         """The main loop; every output goes off when it ends, even by an exception."""
@@ -265,7 +265,7 @@ class Firmware:
         # `now` (an IRQ after the drain waits in the ring for the next turn)
         self._drain_edges()
         now = self.ticks()
-        if P.ticks_diff(now, self._forgot_t) >= FORGET_EVERY_US:
+        if protocol.ticks_diff(now, self._forgot_t) >= FORGET_EVERY_US:
             self._forgot_t = now
             self._forget_old_edges(now)
         self._run_countdown(now)
@@ -278,7 +278,7 @@ class Firmware:
         if self.motor_on or self.beep_until is not None or (self.outbox and not self.host_silent):
             return 1  # an event awaiting its receipt is resent on time
         if self.cd_on and not self.cd_frozen:
-            left = P.ticks_diff(self.cd_go, self.ticks())
+            left = protocol.ticks_diff(self.cd_go, self.ticks())
             if left < GO_BUSY_WAIT_US:
                 return 0
             return 1
@@ -287,11 +287,11 @@ class Firmware:
     # -- frames from the host --
 
     def _send(self, seq, kind, args=()):
-        self.hw.write(P.encode(seq, kind, args))
+        self.hw.write(protocol.encode(seq, kind, args))
 
     def _event(self, kind, args):
-        self.event_seq = P.seq_next(self.event_seq)
-        frame = P.encode(self.event_seq, kind, args)
+        self.event_seq = protocol.seq_next(self.event_seq)
+        frame = protocol.encode(self.event_seq, kind, args)
         if len(self.outbox) >= OUTBOX_MAX:
             self.outbox.pop(0)
         self.outbox.append([self.event_seq, frame, self.ticks()])
@@ -301,7 +301,7 @@ class Firmware:
         if self.host_silent:
             return
         for item in self.outbox:
-            if P.ticks_diff(now, item[2]) >= EVENT_RETRY_US:
+            if protocol.ticks_diff(now, item[2]) >= EVENT_RETRY_US:
                 item[2] = now
                 self.hw.write(item[1])
 
@@ -312,19 +312,19 @@ class Firmware:
         if self.session and self.host_silent:
             self.hw.set_kbd_intr(False)
         self.host_silent = False
-        if kind == P.HELLO:
+        if kind == protocol.HELLO:
             self._hello(args, now)
-        elif kind == P.HB:
+        elif kind == protocol.HB:
             self.last_hb_t = now
             self.heard_hb = True
-            self._send(0, P.HB, (now, self._state()))
-        elif kind == P.EVACK:
+            self._send(0, protocol.HB, (now, self._state()))
+        elif kind == protocol.EVACK:
             if args:
                 self.outbox = [item for item in self.outbox if item[0] != args[0]]
         elif seq == 0:
             pass  # an unsequenced frame the board does not know: ignore
         elif not self.session:
-            self._send(0, P.NAK, (seq, P.NAK_NO_SESSION))
+            self._send(0, protocol.NAK, (seq, protocol.NAK_NO_SESSION))
         else:
             self._sequenced(seq, kind, args, now)
 
@@ -339,14 +339,14 @@ class Firmware:
         now = self.ticks()
         if seq:
             slot = seq % CMD_WINDOW
-            if P.seq_newer(seq, self.cmd_top):
+            if protocol.seq_newer(seq, self.cmd_top):
                 self.cmd_top = seq
             if self._in_window(seq):
                 self._ran_seq[slot] = seq
                 self._ran_kind[slot] = frame[1]
-                self._ran_reply[slot] = P.NAK_FAILED
-            self._send(0, P.NAK, (seq, P.NAK_FAILED))
-        self._event(P.FAULT, (P.FAULT_FRAME_FAILED, now, self.frame_failures))
+                self._ran_reply[slot] = protocol.NAK_FAILED
+            self._send(0, protocol.NAK, (seq, protocol.NAK_FAILED))
+        self._event(protocol.FAULT, (protocol.FAULT_FRAME_FAILED, now, self.frame_failures))
 
     def _sequenced(self, seq, kind, args, now):
         """Answer a numbered command: a duplicate, refused as overruled, or run once."""
@@ -354,49 +354,49 @@ class Firmware:
         if self._ran_seq[slot] == seq and self._in_window(seq):
             code = self._ran_reply[slot]
             if code == 0:
-                self._send(0, P.ACK, (seq, P.ACK_DUPLICATE))
+                self._send(0, protocol.ACK, (seq, protocol.ACK_DUPLICATE))
             else:
-                self._send(0, P.NAK, (seq, code))
+                self._send(0, protocol.NAK, (seq, code))
             return
         reason = self._overruled(seq, kind)
         if reason == 0:
             reason = self._command(seq, kind, args, now)
-        if P.seq_newer(seq, self.cmd_top):
+        if protocol.seq_newer(seq, self.cmd_top):
             self.cmd_top = seq
         if self._in_window(seq):  # one older than the window must not evict a newer one
             self._ran_seq[slot] = seq
             self._ran_kind[slot] = kind
             self._ran_reply[slot] = reason
         if reason == 0:
-            self._send(0, P.ACK, (seq, P.ACK_DONE))
+            self._send(0, protocol.ACK, (seq, protocol.ACK_DONE))
         else:
-            self._send(0, P.NAK, (seq, reason))
-        if kind == P.RESET and reason == 0:
+            self._send(0, protocol.NAK, (seq, reason))
+        if kind == protocol.RESET and reason == 0:
             self._all_off()
             self.hw.reset()
 
     def _in_window(self, seq):
         """True when `seq` is one of the last CMD_WINDOW numbers up to the newest run."""
-        return (self.cmd_top - seq) % P.SEQ_MOD < CMD_WINDOW
+        return (self.cmd_top - seq) % protocol.SEQ_MOD < CMD_WINDOW
 
     def _overruled(self, seq, kind):
         """NAK_STALE when a command that comes after newer ones must not run now, else 0."""
-        if P.seq_newer(seq, self.cmd_top):
+        if protocol.seq_newer(seq, self.cmd_top):
             return 0  # the newest yet: nothing ran after it
         if not self._in_window(seq):
-            return P.NAK_STALE if kind in ONCE else 0  # too old to tell whether it ran
+            return protocol.NAK_STALE if kind in ONCE else 0  # too old to tell whether it ran
         later = OVERRULED_BY.get(kind)
         if later is None:
             return 0
         for i in range(CMD_WINDOW):
             other = self._ran_seq[i]
             if (other != 0 and self._ran_reply[i] == 0 and self._ran_kind[i] in later
-                    and P.seq_newer(other, seq) and self._in_window(other)):
-                return P.NAK_STALE
+                    and protocol.seq_newer(other, seq) and self._in_window(other)):
+                return protocol.NAK_STALE
         return 0
 
     def _hello(self, args, now):
-        self._send(0, P.HELLO, (self.version, self.boot_id, now))
+        self._send(0, protocol.HELLO, (self.version, self.boot_id, now))
         if not args or args[0] != self.version:
             self.session = False
             return
@@ -417,40 +417,40 @@ class Firmware:
 
     def _command(self, seq, kind, args, now):
         """Run one new command numbered `seq`; 0 when done, else a NAK reason."""
-        if kind == P.COUNTDOWN:
+        if kind == protocol.COUNTDOWN:
             if len(args) != 2 or args[0] <= 0:
-                return P.NAK_BAD_ARGS
+                return protocol.NAK_BAD_ARGS
             self.cd_seq = seq
-            self._countdown(args[0], args[1] % P.TICKS_PERIOD)
-        elif kind == P.GO:
+            self._countdown(args[0], args[1] % protocol.TICKS_PERIOD)
+        elif kind == protocol.GO:
             self.cd_seq = seq
             self._show_go(self.ticks())
-        elif kind == P.FREEZE:
+        elif kind == protocol.FREEZE:
             if self.cd_on:
                 self.cd_frozen = True
-        elif kind == P.ARROW:
+        elif kind == protocol.ARROW:
             if len(args) != 1:
-                return P.NAK_BAD_ARGS
-            self.hw.arrow_left.value(1 if args[0] == P.LEFT else 0)
-            self.hw.arrow_right.value(1 if args[0] == P.RIGHT else 0)
-        elif kind == P.LAUNCH:
+                return protocol.NAK_BAD_ARGS
+            self.hw.arrow_left.value(1 if args[0] == protocol.LEFT else 0)
+            self.hw.arrow_right.value(1 if args[0] == protocol.RIGHT else 0)
+        elif kind == protocol.LAUNCH:
             reason = self._launch(args, now)
             if reason == 0:
                 self.motor_seq = seq
             return reason
-        elif kind == P.STOP:
+        elif kind == protocol.STOP:
             self._stop(seq, now)
-        elif kind == P.BEEP:
+        elif kind == protocol.BEEP:
             if len(args) != 1 or not 0 <= args[0] < len(TONES):
-                return P.NAK_BAD_ARGS
+                return protocol.NAK_BAD_ARGS
             freq, length = TONES[args[0]]
             self.hw.buzzer.freq(freq)
             self.hw.buzzer.duty_u16(32768)
-            self.beep_until = P.ticks_add(now, length)
-        elif kind == P.RESET:
+            self.beep_until = protocol.ticks_add(now, length)
+        elif kind == protocol.RESET:
             pass
         else:
-            return P.NAK_UNKNOWN
+            return protocol.NAK_UNKNOWN
         return 0
 
     def _state(self):
@@ -467,18 +467,18 @@ class Firmware:
             kind = self._ring_k[slot]
             idx[1] = (idx[1] + 1) & 0xFFFF
             if kind == K_BUTTON:
-                self._event(P.BUTTON, (t,))
+                self._event(protocol.BUTTON, (t,))
             else:
                 self.paddle_t[kind] = t
                 self._freeze_if_early(t)
-                self._event(P.PADDLE, (kind, t))
+                self._event(protocol.PADDLE, (kind, t))
         if idx[2]:
             idx[2] = 0
-            self._event(P.FAULT, (P.FAULT_EVENT_OVERFLOW, self.ticks()))
+            self._event(protocol.FAULT, (protocol.FAULT_EVENT_OVERFLOW, self.ticks()))
 
     def _freeze_if_early(self, t):
-        if (self.cd_on and not self.cd_frozen and P.ticks_diff(t, self.cd_start) >= 0
-                and P.ticks_diff(t, self.cd_go) < 0):
+        if (self.cd_on and not self.cd_frozen and protocol.ticks_diff(t, self.cd_start) >= 0
+                and protocol.ticks_diff(t, self.cd_go) < 0):
             self.cd_frozen = True
 
     # -- countdown --
@@ -488,7 +488,7 @@ class Firmware:
         self.cd_frozen = False
         self.cd_start = start
         self.cd_len = length
-        self.cd_go = P.ticks_add(start, length)
+        self.cd_go = protocol.ticks_add(start, length)
         self.hw.go_led.value(0)
         now = self.ticks()
         for t in self.paddle_t:  # pressed after the start, before this command came
@@ -503,16 +503,16 @@ class Firmware:
                 self.paddle_t[k] = None
         for k in (K_LEFT, K_RIGHT, K_BUTTON):
             t = self._last_edge[k]
-            if P.ticks_diff(now, t) > EDGE_REFRESH_US and self._last_edge[k] == t:
-                self._last_edge[k] = P.ticks_add(now, -PADDLE_MEMORY_US)
+            if protocol.ticks_diff(now, t) > EDGE_REFRESH_US and self._last_edge[k] == t:
+                self._last_edge[k] = protocol.ticks_add(now, -PADDLE_MEMORY_US)
         t = self._cards[1]
-        if P.ticks_diff(now, t) > EDGE_REFRESH_US and self._cards[1] == t:
-            self._cards[1] = P.ticks_add(now, -PADDLE_MEMORY_US)
+        if protocol.ticks_diff(now, t) > EDGE_REFRESH_US and self._cards[1] == t:
+            self._cards[1] = protocol.ticks_add(now, -PADDLE_MEMORY_US)
 
     def _run_countdown(self, now):
         if not self.cd_on or self.cd_frozen:
             return
-        left = P.ticks_diff(self.cd_go, now)
+        left = protocol.ticks_diff(self.cd_go, now)
         if left <= 0:
             self._drain_edges()  # an edge that beat "go" by a hair freezes instead
             if not self.cd_frozen:
@@ -528,21 +528,21 @@ class Firmware:
         for led in self.hw.countdown_leds:
             led.value(0)
         self.hw.go_led.value(1)
-        self._event(P.GO_SHOWN, (t,))
+        self._event(protocol.GO_SHOWN, (t,))
 
     # -- launcher --
 
     def _launch(self, args, now):
-        if not self.heard_hb or P.ticks_diff(now, self.last_hb_t) > HOST_TIMEOUT_US:
-            return P.NAK_SILENT
+        if not self.heard_hb or protocol.ticks_diff(now, self.last_hb_t) > HOST_TIMEOUT_US:
+            return protocol.NAK_SILENT
         if self.motor_on:
-            return P.NAK_BUSY
+            return protocol.NAK_BUSY
         if not args or len(args) % 2 or len(args) > 4:
-            return P.NAK_BAD_ARGS
+            return protocol.NAK_BAD_ARGS
         parts = []
         for i in range(0, len(args), 2):
-            if args[i] not in (P.LEFT, P.RIGHT) or not 1 <= args[i + 1] <= 20:
-                return P.NAK_BAD_ARGS
+            if args[i] not in (protocol.LEFT, protocol.RIGHT) or not 1 <= args[i + 1] <= 20:
+                return protocol.NAK_BAD_ARGS
             parts.append((args[i], args[i + 1]))
         self.parts = parts
         self.launches += 1
@@ -557,7 +557,7 @@ class Firmware:
         self.part_t = now
         self._cards[0] = 0
         self.motor_on = True
-        if side == P.LEFT:
+        if side == protocol.LEFT:
             self.hw.motor_b.duty_u16(0)
             self.hw.motor_a.duty_u16(MOTOR_DUTY)
         else:
@@ -567,19 +567,19 @@ class Firmware:
     def _run_launcher(self, now):
         if not self.motor_on:
             return
-        if P.ticks_diff(now, self.launch_t) >= MAX_ON_US:
-            self._event(P.FAULT, (P.FAULT_MAX_ON_TIME, now))
-            self._cut_launch(now, P.END_MAX_ON_TIME)
+        if protocol.ticks_diff(now, self.launch_t) >= MAX_ON_US:
+            self._event(protocol.FAULT, (protocol.FAULT_MAX_ON_TIME, now))
+            self._cut_launch(now, protocol.END_MAX_ON_TIME)
             return
         cards = self.parts[self.part_i][1]
-        elapsed = P.ticks_diff(now, self.part_t)
+        elapsed = protocol.ticks_diff(now, self.part_t)
         sensor = self.hw.card_sensor is not None
         if sensor and self._cards[0] >= cards:
             self.launch_counted += self._cards[0]
         elif sensor and elapsed > SPINUP_US + 2 * cards * CARD_US:
             self.launch_counted += self._cards[0]
             self._motor_off()
-            self._launch_done(now, P.END_JAMMED)
+            self._launch_done(now, protocol.END_JAMMED)
             return
         elif sensor or elapsed < SPINUP_US + cards * CARD_US:
             return
@@ -588,7 +588,7 @@ class Firmware:
             self._start_part(now)
         else:
             self._motor_off()
-            self._launch_done(now, P.END_FINISHED)
+            self._launch_done(now, protocol.END_FINISHED)
 
     def _cut_launch(self, now, why):
         """Stop a running launch short and report it: the cards counted so far, and why."""
@@ -605,8 +605,8 @@ class Firmware:
         """
         counted = self.launch_counted if self.hw.card_sensor is not None else -1
         self.parts = []
-        short = 0 if why == P.END_FINISHED else 1
-        self._event(P.LAUNCH_DONE, (counted, short, now, why))
+        short = 0 if why == protocol.END_FINISHED else 1
+        self._event(protocol.LAUNCH_DONE, (counted, short, now, why))
 
     def _motor_off(self):
         self.hw.motor_a.duty_u16(0)
@@ -616,14 +616,14 @@ class Firmware:
     # -- safety --
 
     def _check_host(self, now):
-        if self.host_silent or P.ticks_diff(now, self.last_host_t) < HOST_TIMEOUT_US:
+        if self.host_silent or protocol.ticks_diff(now, self.last_host_t) < HOST_TIMEOUT_US:
             return
         self.host_silent = True
         self.hw.set_kbd_intr(True)  # let mpremote break in while no host talks
         if self.motor_on or self.cd_on:
-            self._event(P.FAULT, (P.FAULT_HOST_SILENT, now))
+            self._event(protocol.FAULT, (protocol.FAULT_HOST_SILENT, now))
             if self.motor_on:
-                self._cut_launch(now, P.END_HOST_SILENT)
+                self._cut_launch(now, protocol.END_HOST_SILENT)
             self._stop_all()
 
     def _stop(self, seq, now):
@@ -635,13 +635,13 @@ class Firmware:
         cannot be placed; it stops everything, the safe side, and the report says it
         was stale, so the host hears why its launch ended short or its go never came.
         """
-        placed = P.seq_newer(seq, self.cmd_top) or self._in_window(seq)
-        motor = self.motor_on and (not placed or P.seq_newer(seq, self.motor_seq))
-        display = not placed or P.seq_newer(seq, self.cd_seq)
+        placed = protocol.seq_newer(seq, self.cmd_top) or self._in_window(seq)
+        motor = self.motor_on and (not placed or protocol.seq_newer(seq, self.motor_seq))
+        display = not placed or protocol.seq_newer(seq, self.cd_seq)
         live = self.cd_on and not self.cd_frozen and display
         ended = (1 if live else 0) | (2 if motor else 0)  # the HB state bits
         if motor:
-            self._cut_launch(now, P.END_STOPPED)
+            self._cut_launch(now, protocol.END_STOPPED)
         if display:
             self.cd_on = False
             self.cd_frozen = False
@@ -649,7 +649,7 @@ class Firmware:
                 led.value(0)
             self.hw.go_led.value(0)
         if ended:
-            self._event(P.FAULT, (P.FAULT_STOPPED, now, ended, 0 if placed else 1))
+            self._event(protocol.FAULT, (protocol.FAULT_STOPPED, now, ended, 0 if placed else 1))
 
     def _stop_all(self):
         self._motor_off()
@@ -661,7 +661,7 @@ class Firmware:
         self.hw.go_led.value(0)
 
     def _run_beep(self, now):
-        if self.beep_until is not None and P.ticks_diff(now, self.beep_until) >= 0:
+        if self.beep_until is not None and protocol.ticks_diff(now, self.beep_until) >= 0:
             self.hw.buzzer.duty_u16(0)
             self.beep_until = None
 

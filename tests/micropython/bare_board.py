@@ -24,17 +24,17 @@ except ImportError:  # CPython: no heap lock to take
 
 try:
     import fw_core  # type: ignore[import-not-found]
-    import protocol as P  # type: ignore[import-not-found]
+    import protocol  # type: ignore[import-not-found]
 except ImportError:  # CPython: the host package
     from firmware_host.firmware import fw_core  # type: ignore[no-redef]
-    from firmware_host.wire import codec as P  # type: ignore[no-redef]
+    from firmware_host.wire import codec as protocol  # type: ignore[no-redef]
 
 try:
     from binascii import hexlify, unhexlify
 except ImportError:  # older MicroPython builds
     from ubinascii import hexlify, unhexlify  # type: ignore[import-not-found,no-redef]
 
-MASK = P.TICKS_PERIOD - 1
+MASK = protocol.TICKS_PERIOD - 1
 
 
 class Clock:
@@ -226,7 +226,7 @@ class Board:
             self.irq_alloc_failures += 1
 
     def press(self, side, at=-1):
-        self.irq(self.hw.paddle_left if side == P.LEFT else self.hw.paddle_right, at)
+        self.irq(self.hw.paddle_left if side == protocol.LEFT else self.hw.paddle_right, at)
 
     def press_button(self, at=-1):
         self.irq(self.hw.button, at)
@@ -311,11 +311,11 @@ def codec_vectors(vectors):
     for vector in vectors:
         if vector[0] == "enc":
             try:
-                out.append(hexlify(P.encode(vector[1], vector[2], vector[3])).decode())
+                out.append(hexlify(protocol.encode(vector[1], vector[2], vector[3])).decode())
             except ValueError:
                 out.append("ValueError")
         else:
-            dec = P.Decoder()
+            dec = protocol.Decoder()
             frames = []
             for chunk in vector[1]:
                 for frame in dec.feed(unhexlify(chunk)):
