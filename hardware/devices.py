@@ -1,4 +1,4 @@
-"""Which adapter module serves which `--device` name.
+"""Which module of `hardware` serves which `--device` name.
 
 Each module named here provides `open_unit(args) -> ShowdownUnit`, reading the
 options `uno-showdown run` defines (`--pins`, `--port`, ...). Modules are

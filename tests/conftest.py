@@ -72,8 +72,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
     shown = [*done[:20], *([f"and {len(done) - 20} more"] if len(done) > 20 else [])]
     message = ("the run touched the user's own places (a test must keep to its world, "
-               "tests/world.py; a table of yours started or stopped during the run shows "
-               "here too):\n  " + "\n  ".join(shown))
+               "tests/world.py; the check cannot tell who wrote there, so a table of yours "
+               "started, stopped or recording a duel or a round during the run shows here "
+               "too):\n  " + "\n  ".join(shown))
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_sep("!", "the user's places", red=True)

@@ -4,7 +4,7 @@ reports and the frames to write out.
 Everything the link decides lives here, in the manner of h11: the versioned hello,
 heartbeats, sequence numbers, acknowledgements and retries, the board's events and their
 receipts, resynchronising on garbage (the codec's decoder), unwrapping the board's clock
-(clock.py), and giving the session up when the board falls silent, restarts, or never
+(`board_clock.py`), and giving the session up when the board falls silent, restarts, or never
 acknowledges a command. No port, no clock, no thread: the caller feeds it what the port
 read (`receive`), the passing of time (`tick`), the owner's commands (`command`) and the
 port's own fate (`port_opened`, `port_lost`), always with the host's time `now_us`, and

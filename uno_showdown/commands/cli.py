@@ -1,7 +1,7 @@
 """The `uno-showdown` command: one entry point, a subcommand per job.
 
-Each part of the project defines its own subcommands in a module listed in `COMMANDS`,
-so the parts stay independent: the module's `register(subparsers)` adds its parsers and
+Each subcommand lives in a module of its own listed in `COMMANDS`, imported only when
+it is chosen: the module's `register(subparsers)` adds its parsers and
 sets `func` on each; `func(args)` returns the exit status. A module whose command has many
 actions sets `REGISTER_TAKES_WORDS = True` and is called `register(subparsers, words)` with
 the words after the command, to build only the action's parser they name.
@@ -155,7 +155,7 @@ def _parser_at(parser: argparse.ArgumentParser, words: Sequence[str]) -> argpars
 
 
 def version() -> str:
-    """This installation's version (one place: `showdown.__version__`, which the package
+    """This installation's version (one place: `uno_showdown.__version__`, which the package
     metadata is built from)."""
     from uno_showdown import __version__
 

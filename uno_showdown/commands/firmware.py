@@ -1,5 +1,5 @@
-"""Subcommands contributed by the `firmware_host` package: `virtual-mcu` and
-`firmware`."""
+"""`uno-showdown virtual-mcu` and `uno-showdown firmware`: the Pico's side (`firmware_host`)
+from a terminal."""
 
 from __future__ import annotations
 

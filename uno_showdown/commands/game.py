@@ -1,4 +1,4 @@
-"""Subcommands contributed by the `companion` package: `game ...` (`points` is in points_command).
+"""`uno-showdown game ...`: the companion's games from a terminal (`points` is in `points.py`).
 
 The same operations the screen offers, for a table that keeps score from a terminal or a
 script. Every change goes through `CompanionApp`, so a round printed as saved is on disk, and

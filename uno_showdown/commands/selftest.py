@@ -1,4 +1,4 @@
-"""Subcommands contributed by the `hardware` package: `selftest`."""
+"""`uno-showdown selftest`: the GPIO unit's self-test (`hardware.gpio_selftest`)."""
 
 from __future__ import annotations
 
