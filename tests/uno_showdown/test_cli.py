@@ -414,3 +414,54 @@ def test_limits_md_shows_the_seat_refusal_the_program_prints(capsys, tmp_path) -
     status, _out, err = run_cli(capsys, "game", "join", "Zed", "--seat", "0", "--db", db)
     assert status == 2
     assert err.strip() in (ROOT / "docs" / "limits.md").read_text(encoding="utf-8")
+
+
+#: Every command line, as typed: `virtual-mcu` and `firmware install` stand for the commands
+#: whose options live in a sub-action.
+EVERY_COMMAND = [[name] for name in COMMANDS] + [["firmware", "install"], ["game", "list"],
+                                                  ["event", "list"]]
+
+
+@pytest.mark.parametrize("words", EVERY_COMMAND, ids=" ".join)
+def test_every_command_takes_lang_and_its_help_is_in_that_language(capsys, words) -> None:
+    """One rule for every command: `--lang` wherever it is typed, chosen before the help is
+    built, so the shared `--lang` help (and every other translated line) reads in Russian."""
+    from showdown.contract import i18n
+
+    try:
+        for argv in ([*words, "--lang", "ru", "--help"], ["--lang=ru", *words, "--help"]):
+            with pytest.raises(SystemExit) as exc:
+                main(argv)
+            assert exc.value.code == 0
+            out = capsys.readouterr().out
+            assert "--lang LANG" in out, argv
+            assert re.search("[а-яА-ЯёЁ]{4}", out), (argv, out)  # words in Russian
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("words", EVERY_COMMAND, ids=" ".join)
+def test_an_unknown_language_is_one_line_for_every_command(capsys, words) -> None:
+    for argv in ([*words, "--lang", "xx"], [*words, "--lang=xx", "--help"]):
+        assert main(argv) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, argv
+        assert err.startswith(f"uno-showdown {words[0]}: unknown language 'xx'"), err
+
+
+def test_the_language_is_chosen_once_whatever_sys_argv_says(capsys, monkeypatch) -> None:
+    """`main(argv)` reads its own words: a command's `register` does not choose again from
+    `sys.argv` (which, under a test runner or a wrapper, is not the command line)."""
+    from showdown.contract import i18n
+
+    monkeypatch.setattr("sys.argv", ["uno-showdown", "--lang", "en"])
+    try:
+        with pytest.raises(SystemExit):
+            main(["points", "--lang", "ru", "--help"])
+        assert i18n.current_language() == "ru"
+        lang_help = i18n.gettext_("language of the output: en, ru, uk or hy (default: the "
+                                  "system's)")
+        assert re.search("[а-яА-ЯёЁ]{4}", lang_help)  # the shared `--lang`'s, translated
+        assert lang_help.split()[0] in capsys.readouterr().out
+    finally:
+        i18n.set_language("en")

@@ -22,37 +22,39 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+from showdown.contract.i18n import N_, LanguageError, _
+from uno_showdown.commands.common import add_lang, chosen_language, lang_everywhere
 from uno_showdown.commands.help_format import Formatter
 
 #: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
-#: place for that line: the modules give their parsers none).
+#: place for that line: the modules give their parsers none), marked for the catalogs.
 COMMANDS: dict[str, tuple[str, str]] = {
     "emulator": ("uno_showdown.commands.emulator",
-                 "play on the desktop: an emulated Showdown Unit beside the score keeper"),
+                 N_("play on the desktop: an emulated Showdown Unit beside the score keeper")),
     "run": ("uno_showdown.commands.run",
-            "run the table on a Showdown Unit (GPIO, microcontroller, emulator)"),
+            N_("run the table on a Showdown Unit (GPIO, microcontroller, emulator)")),
     "duel": ("uno_showdown.commands.duel",
-             "tell the headless table who duels next (duel --played-by ANN --cards 2, or "
-             "duel ANN BOB)"),
-    "game": ("uno_showdown.commands.game", "keep the table's score: games, rounds, standings"),
-    "points": ("uno_showdown.commands.points", "add up the value of cards"),
+             N_("tell the headless table who duels next (duel --played-by ANN --cards 2, "
+                "or duel ANN BOB)")),
+    "game": ("uno_showdown.commands.game", N_("keep the table's score: games, rounds, standings")),
+    "points": ("uno_showdown.commands.points", N_("add up the value of cards")),
     "companion": ("uno_showdown.commands.companion",
-                  "the score keeper's touch screen (standings, rounds, history, chart, duels)"),
+                  N_("the score keeper's touch screen (standings, rounds, history, chart, duels)")),
     "simulate": ("uno_showdown.commands.simulate",
-                 "run duels between simulated players on the fake unit and print a summary"),
-    "replay": ("uno_showdown.commands.replay", "print the verdict of a duel log (JSON lines)"),
+                 N_("run duels between simulated players on the fake unit and print a summary")),
+    "replay": ("uno_showdown.commands.replay", N_("print the verdict of a duel log (JSON lines)")),
     "selftest": ("uno_showdown.commands.selftest",
-                 "light, sound and spin each output of a unit and echo its inputs"),
+                 N_("light, sound and spin each output of a unit and echo its inputs")),
     "event": ("uno_showdown.commands.event",
-              "run a championship: registration, draw, clock, standings, final, awards"),
+              N_("run a championship: registration, draw, clock, standings, final, awards")),
     "table": ("uno_showdown.commands.table",
-              "a table on its own machine in a championship served by `event serve`"),
+              N_("a table on its own machine in a championship served by `event serve`")),
     "firmware": ("uno_showdown.commands.firmware",
-                 "install the Showdown firmware on a Raspberry Pi Pico, or ask a board its "
-                 "version"),
+                 N_("install the Showdown firmware on a Raspberry Pi Pico, or ask a board "
+                    "its version")),
     "virtual-mcu": ("uno_showdown.commands.firmware",
-                    "run the microcontroller firmware on a pseudo-terminal, for "
-                    "`run --device serial`"),
+                    N_("run the microcontroller firmware on a pseudo-terminal, for "
+                       "`run --device serial`")),
 }
 
 
@@ -95,13 +97,15 @@ class OneLineParser(argparse.ArgumentParser):
         # after is the one the words before it name (`uno-showdown event list`).
         here = _parser_at(self, words if stray is None else _words_before(stray, words))
         hint = _did_you_mean(here, message, stray)
-        self.exit(2, one_line(f"{self.prog}: {message}{hint} (see {here.prog} --help)") + "\n")
+        see = _("(see {help})").format(help=f"{here.prog} --help")
+        self.exit(2, one_line(f"{self.prog}: {message}{hint} {see}") + "\n")
 
     def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> Any:
         # `--duels=--`: argparse drops the "--" and hands the option an empty list, which no
         # command expects (a TypeError far from here). It is no value: say so.
         if action.option_strings and action.nargs is None and arg_strings == ["--"]:
-            self.error(f"argument {'/'.join(action.option_strings)}: expected one argument")
+            self.error(_("argument {option}: expected one argument").format(
+                option="/".join(action.option_strings)))
         return super()._get_values(action, arg_strings)
 
 
@@ -125,7 +129,7 @@ def _did_you_mean(here: argparse.ArgumentParser, message: str, stray: str | None
     else:
         return ""
     close = difflib.get_close_matches(typed, known, n=1, cutoff=0.6) if typed else []
-    return f"; did you mean '{close[0]}'?" if close else ""
+    return "; " + _("did you mean {name}?").format(name=f"'{close[0]}'") if close else ""
 
 
 def _stray_option(message: str) -> str | None:
@@ -180,36 +184,58 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     args = list(sys.argv[1:] if argv is None else argv)
     parser = OneLineParser(
         prog="uno-showdown",
-        description="A Showdown Unit for UNO Showdown: fair duels, the table's scores, "
-        "on a Raspberry Pi, a microcontroller or the desktop emulator.",
+        description=_("A Showdown Unit for UNO Showdown: fair duels, the table's scores, "
+                      "on a Raspberry Pi, a microcontroller or the desktop emulator."),
     )
-    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    parser.add_argument("--version", action=_Version, help=_("print the version and exit"))
+    add_lang(parser)  # `uno-showdown --lang ru game list` as well as `game list --lang ru`
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    chosen = args[0] if args and args[0] in COMMANDS else None
+    words = _without_lang(args)
+    chosen = words[0] if words and words[0] in COMMANDS else None
     if chosen is not None:  # the others are never looked at: no parser for them
         module = importlib.import_module(COMMANDS[chosen][0])
         if getattr(module, "REGISTER_TAKES_WORDS", False):  # it builds only the action asked
-            module.register(sub, args[1:])
+            module.register(sub, words[1:])
         else:
             module.register(sub)
+        lang_everywhere(parser)  # every command and action takes `--lang`, one rule for all
         command = sub.choices[chosen]
         if not command.description:  # `points --help` says what the command is for
-            line = COMMANDS[chosen][1]
+            line = _(COMMANDS[chosen][1])
             command.description = line[0].upper() + line[1:] + "."
         return parser
     for name, (_module, line) in COMMANDS.items():
-        sub.add_parser(name, help=line, add_help=False)
+        sub.add_parser(name, help=_(line), add_help=False)
     return parser
+
+
+def _without_lang(words: Sequence[str]) -> list[str]:
+    """`words` without a `--lang LANG` (or `--lang=LANG`) before the command's name."""
+    words = list(words)
+    while words[:1] == ["--lang"] or (words and words[0].startswith("--lang=")):
+        words = words[2:] if words[0] == "--lang" else words[1:]
+    return words
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on every command
-    parser = build_parser(argv)
-    if not (sys.argv[1:] if argv is None else argv):  # nothing asked: say what can be
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The one rule for every command: the language is `--lang` wherever it is typed, else
+    # the system's, chosen here once, before any help is built or anything is printed.
+    try:
+        lang = chosen_language(words)
+    except LanguageError as exc:  # an unknown language: one line, as any bad option
+        named = _without_lang(words)[:1]
+        command = " ".join(["uno-showdown", *(w for w in named if w in COMMANDS)])
+        print(one_line(f"{command}: {exc}"), file=sys.stderr)
+        return 2
+    parser = build_parser(words)
+    if not words:  # nothing asked: say what can be
         parser.print_help()
         return 0
-    args = parser.parse_args(argv)  # `--help` and `--version` end here
+    args = parser.parse_args(words)  # `--help` and `--version` end here
+    args.lang = lang  # as typed (None: the system's), whichever parser read it
     try:
         status = args.func(args)
         sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
@@ -223,9 +249,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.errno not in _OUTPUT_FULL:
             raise
         _drop_stdout()
-        where = exc.filename or "the output"
-        print(one_line(f"uno-showdown {args.command}: cannot write {where} ({exc.strerror}): "
-                       "free some space or write somewhere else"), file=sys.stderr)
+        where = exc.filename or _("the output")
+        print(one_line(f"uno-showdown {args.command}: " + _(
+            "cannot write {where} ({why}): free some space or write somewhere else").format(
+                where=where, why=exc.strerror)), file=sys.stderr)
         return 2
     except Exception as exc:
         # A ConfigError can only come from a command that loaded the contract's errors; looking

@@ -1,4 +1,7 @@
-"""What every companion command takes (`--db`, `--lang`) and the language of its help.
+"""What every command takes (`--lang`; a companion command `--db` too) and the one rule
+for the language: `--lang` wherever it is typed, else the system's, chosen once by
+`cli.main` before any help is built (`chosen_language`); `cli.build_parser` gives `--lang` to
+every command and action that does not add its own (`lang_everywhere`).
 
 Light on purpose: `uno-showdown points` imports this, not the games file's code.
 """
@@ -15,29 +18,71 @@ from showdown.contract.i18n import _
 from uno_showdown.commands.help_format import Formatter
 
 
-def _lang_from_argv(argv: Sequence[str]) -> str | None:
+def lang_from_argv(argv: Sequence[str]) -> str | None:
+    """The `--lang` typed in `argv` (the last one, as argparse keeps), anywhere before a
+    `--`; None when there is none."""
+    found = None
     for i, arg in enumerate(argv):
+        if arg == "--":
+            break
         if arg == "--lang" and i + 1 < len(argv):
-            return argv[i + 1]
-        if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
-    return None
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.split("=", 1)[1]
+    return found
+
+
+def chosen_language(argv: Sequence[str]) -> str | None:
+    """Use the language `argv` asks for with `--lang`, else the system's, for everything the
+    process shows from now on; return the `--lang` as typed (None: none was).
+
+    Raises `i18n.LanguageError` (one line) for a language that has no catalog."""
+    global _chosen
+    lang = lang_from_argv(argv)
+    i18n.set_language(lang)
+    _chosen = True
+    return lang
+
+
+#: Whether `chosen_language` has chosen this process's language (`cli.main` does, first).
+_chosen = False
 
 
 def help_language() -> None:
-    """Write the help text in the table's language (`--lang`, else the system's)."""
+    """For a command's `register` called outside `cli.main`: the language of `sys.argv`'s
+    `--lang`, else the system's (an unknown one falls back to the system's). Nothing once
+    `cli.main` has chosen it (from its own words, which need not be `sys.argv`'s)."""
+    if _chosen:
+        return
     try:
-        i18n.set_language(_lang_from_argv(sys.argv[1:]))
+        chosen_language(sys.argv[1:])
     except CompanionError:
         i18n.set_language(None)
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """Give `parser` the `--lang` option every command takes, unless it has one already."""
+    if "--lang" not in parser._option_string_actions:
+        parser.add_argument("--lang", metavar="LANG",
+                            help=_("language of the output: en, ru, uk or hy (default: the "
+                                   "system's)"))
+
+
+def lang_everywhere(parser: argparse.ArgumentParser) -> None:
+    """`add_lang` to every (sub)command and action under `parser`: a command's module need not
+    add it; one that does (with its own help) keeps its own."""
+    add_lang(parser)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):  # an alias is the same parser
+                lang_everywhere(sub)
 
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:
     """Give `parser` `--db` and `--lang`, which every companion command takes."""
     parser.add_argument("--db", metavar="PATH",
                         help=_("the games file (default: in your user data directory)"))
-    parser.add_argument("--lang", metavar="LANG",
-                        help=_("language of the output: en, ru, uk or hy (default: the system's)"))
+    add_lang(parser)
 
 
 def common_options() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ import argparse
 import os
 
 from showdown.contract.events import ConfigError
+from uno_showdown.commands.common import add_lang
 
 SIZE_HELP = "window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)"
 
@@ -47,8 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="the SQLite file of games (default: the per-user data directory)")
     parser.add_argument("--game", metavar="ID", type=int, default=None,
                         help="open this game (default: the latest unfinished game)")
-    parser.add_argument("--lang", default=None,
-                        help="language of the screen: en, ru, uk or hy (default: the system's)")
+    add_lang(parser)  # the shared `--lang` (the output is the screen), translated
     parser.add_argument("--fullscreen", action="store_true",
                         help="fill the whole display (for the Pi's touch screen)")
     parser.add_argument("--size", default="800x480", metavar="WxH", help=SIZE_HELP)

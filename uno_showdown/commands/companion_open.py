@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from companion.scoring import OPTIONS
-from showdown.contract import i18n
 from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import _
 
@@ -25,7 +24,6 @@ def open_app(args: argparse.Namespace, need_game: bool = True, lazy: bool = Fals
     from companion.store.games import Store
 
     try:
-        i18n.set_language(args.lang)
         if not need_game:  # no game is read: do not load one
             app = CompanionApp(Store(args.db), None)
         else:
@@ -47,7 +45,6 @@ def opened_file(args: argparse.Namespace) -> Iterator[GamesFile]:
     from companion.store.games_file import GamesFile
 
     try:
-        i18n.set_language(args.lang)
         file = GamesFile(args.db)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None

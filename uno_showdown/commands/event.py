@@ -29,10 +29,9 @@ from championship.core.text import (
     points_in_games,
     settings_lines,
 )
-from showdown.contract import i18n
 from showdown.contract.errors import CompanionError
 from showdown.contract.events import ConfigError
-from uno_showdown.commands.common import help_language, text_table
+from uno_showdown.commands.common import text_table
 
 if TYPE_CHECKING:
     from championship.core.snapshot import Snapshot
@@ -87,8 +86,6 @@ SETTING_NAMES = ("tables", "table_size", "qualifying_minutes", "flight_minutes",
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `event` to `uno-showdown`."""
-    help_language()  # help text in the organiser's language
-
     base = argparse.ArgumentParser(add_help=False)
     base.add_argument("--db", metavar="PATH",
                       help=_("the games file the tables record into (default: in your user "
@@ -295,7 +292,6 @@ def cmd_new(args: argparse.Namespace) -> int:
     from championship.desk.operations import event_name
 
     try:  # checked before the games file is opened: a refusal leaves nothing behind
-        i18n.set_language(args.lang)
         settings = make(**{k: v for k, v in _settings_values(args).items() if v is not None})
         event_name(args.name)
     except CompanionError as exc:

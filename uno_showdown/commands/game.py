@@ -21,7 +21,7 @@ from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
 from uno_showdown.commands import game_helpers as table_commands
-from uno_showdown.commands.common import common_options, help_language, text_table
+from uno_showdown.commands.common import common_options, text_table
 from uno_showdown.commands.companion_open import opened, opened_file, rules_line
 from uno_showdown.commands.game_helpers import AddAction
 from uno_showdown.commands.help_format import Formatter
@@ -40,8 +40,8 @@ def register(sub: argparse._SubParsersAction, words: Sequence[str] = ()) -> None
 
     `words` are those after `game` on the command line: when the first is an action, only
     that action's parser is built (a Pi pays, at every start, for the parsers, translated
-    help and scoring methods of the others); otherwise (`game --help`, a typo) all are."""
-    help_language()
+    help and scoring methods of the others); otherwise (`game --help`, a typo) all are.
+    The language is chosen already (`cli.main`)."""
     common = common_options()
     with_game = argparse.ArgumentParser(add_help=False, parents=[common],
                                         formatter_class=Formatter)

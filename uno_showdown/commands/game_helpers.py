@@ -216,10 +216,8 @@ def cmd_house_rules(args: argparse.Namespace) -> int:
     from companion.deck.editions import edition_key
     from companion.scoring import parse_method
     from companion.table import house_rules as house
-    from showdown.contract.i18n import set_language
 
     try:
-        set_language(args.lang)
         edition = edition_key(args.edition)
         method = parse_method(args.method)
     except CompanionError as exc:

@@ -10,15 +10,13 @@ import argparse
 
 from companion.deck.editions import EDITIONS, get_edition
 from companion.scoring.options import OPTIONS
-from showdown.contract import i18n
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _
-from uno_showdown.commands.common import add_common_options, help_language
+from uno_showdown.commands.common import add_common_options
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `points` to `uno-showdown`."""
-    help_language()
     p = sub.add_parser("points")
     add_common_options(p)  # not as a parent parser, which would be built (and measured) apart
     p.add_argument("--edition", required=True,
@@ -34,7 +32,6 @@ def cmd_points(args: argparse.Namespace) -> int:
     from companion.scoring.options import card_total, parse_option
 
     try:
-        i18n.set_language(args.lang)
         edition = get_edition(args.edition)
         cards = parse_cards(" ".join(args.cards))
         edition.check(cards)

@@ -61,9 +61,6 @@ def _agent(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from championship.broker.link import parse_broker
     from championship.core.errors import ChampionshipError
     from championship.desk.table_agent import TableAgent
-    from showdown.contract.i18n import set_language
-
-    set_language(args.lang)
     address = parse_broker(args.broker)
     if not 1 <= args.table <= 999:
         raise ChampionshipError(_("a table is numbered from 1 to 999"))
@@ -157,10 +154,8 @@ def cmd_status(args: argparse.Namespace) -> int:
     from companion.store import wallclock
     from companion.store.games import Store
     from companion.table.timebox import Phase, clock_text
-    from showdown.contract.i18n import set_language
 
     try:
-        set_language(args.lang)
         if not _is_file(args.db):  # a status never makes a file (nor its folders)
             raise ConfigError(_("there is no games file at {path}: check --db").format(
                 path=args.db))
