@@ -20,6 +20,7 @@ def shown_in_the_docs() -> set[str]:
 
 def drawn() -> set[str]:
     return ({s.name for s in screenshots.SHOTS} | set(screenshots.EMULATOR_SHOTS)
+            | set(screenshots.EMULATOR_LANGUAGE_SHOTS)
             | set(page_screenshots.NAMES))
 
 

@@ -380,6 +380,56 @@ def draw_emulator(folder: Path) -> list[str]:
     return made
 
 
+#: The emulator in another language (`--lang`): a verdict at the default 1280x720 in Russian,
+#: and in Armenian at the Pi's 800x480, where the unit's panel is narrowest.
+EMULATOR_LANGUAGE_SHOTS = {"emulator-verdict-ru.png": ("ru", DESKTOP),
+                           "emulator-verdict-hy.png": ("hy", PI)}
+
+
+def draw_emulator_in(folder: Path, name: str) -> str:
+    """One duel in the emulator in a language: the verdict, with the cards landed, as
+    `uno-showdown emulator --lang xx` shows it."""
+    import pygame
+
+    from companion.app import CompanionApp
+    from showdown.contract.i18n import set_language
+    from tests.uno_showdown.emulator.conftest import COUNTDOWN_US, make_table
+
+    lang, size = EMULATOR_LANGUAGE_SHOTS[name]
+    set_language(lang)
+    app = CompanionApp.open(folder / f"emulator-{lang}.db", lang=lang)
+    try:
+        three_rounds(app)
+        assert app.flush_duels(5.0)
+        app.refresh()
+        table = make_table(size=size, app=app)
+        pygame.display.set_mode(size, pygame.RESIZABLE)  # as in `draw_emulator`
+        table.window.layout(size)
+        table.service.add_listener(app.on_service_event)
+        table.run_for(100_000)
+        app.propose_showdown("Dmitri", 2)
+        table.run_for(50_000)
+        table.key(pygame.K_F10)
+        table.turn(20_000)
+        table.key(pygame.K_SPACE)
+        table.turn(20_000)
+        table.run_for(COUNTDOWN_US + 230_000)
+        table.key(pygame.K_a)
+        table.turn(5_000)
+        table.run_for(1_700_000)
+        table.service.flush_listeners(5.0)
+        app.flush_duels(5.0)
+        table.turn(250_000)
+        table.window.render(table.clock.now)
+        pygame.image.save(table.surface, str(OUT / name))
+        table.window.close()
+        pygame.display.quit()
+    finally:
+        app.close()
+        set_language("en")
+    return name
+
+
 EMULATOR_SHOTS = ["emulator-idle.png", "emulator-pairing.png", "emulator-countdown.png",
                   "emulator-launch.png", "emulator-verdict.png", "emulator-early.png",
                   "emulator-contested.png"]
@@ -419,6 +469,9 @@ def main(argv: list[str]) -> int:
                 made.append(shot.name)
         if not wanted or wanted & set(EMULATOR_SHOTS):
             made += draw_emulator(folder)
+        for name in EMULATOR_LANGUAGE_SHOTS:
+            if not wanted or name in wanted:
+                made.append(draw_emulator_in(folder, name))
         if not wanted:
             made += page_shots()
     for name in made:

@@ -20,6 +20,15 @@ from dataclasses import dataclass
 
 from companion.table.turns import Seating, TurnError
 from showdown.contract.events import Side
+from showdown.contract.i18n import N_, _
+
+#: What the paddles are called when nobody sits at them, translated when shown.
+SIDE_NAMES = {Side.LEFT: N_("Left"), Side.RIGHT: N_("Right")}
+
+
+def side_name(side: Side) -> str:
+    """"Left" or "Right", in the table's language."""
+    return _(SIDE_NAMES[side])
 
 
 class PairingError(ValueError):
@@ -41,7 +50,7 @@ class Pairing:
     def name(self, side: Side) -> str:
         """Who sits at `side`, or "Left"/"Right" when nobody is named."""
         who = self.left if side is Side.LEFT else self.right
-        return who if who is not None else side.value.title()
+        return who if who is not None else side_name(side)
 
     def players(self) -> dict[Side, str]:
         """What `ShowdownService.load(players=...)` takes: empty for the seats."""
@@ -52,8 +61,9 @@ class Pairing:
 
     def describe(self) -> str:
         if not self.named:
-            return "the seats (left and right paddle, nobody credited)"
-        return f"{self.left} (left paddle) and {self.right} (right paddle)"
+            return _("the seats (left and right paddle, nobody credited)")
+        return _("{left} (left paddle) and {right} (right paddle)").format(
+            left=self.left, right=self.right)
 
 
 #: Nobody named: the duel is recorded for the paddles, not for players.

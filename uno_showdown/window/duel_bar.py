@@ -15,6 +15,8 @@ import pygame
 
 from companion.table.pairing import SEATS, Pairing, keep_seated, seat_next
 from companion.table.turns import MAX_DUEL_CARDS
+from companion.touch import theme
+from companion.touch.widgets import two_lines
 from showdown.contract.events import (
     CountdownStarted,
     DuelLoaded,
@@ -29,8 +31,8 @@ from showdown.contract.events import (
     VerdictContested,
     VerdictGiven,
 )
+from showdown.contract.i18n import N_, _
 from showdown.duel.text import cards_text, contest_text
-from uno_showdown.window.unit_view import TextCache
 
 BAR = (28, 30, 36)
 BUTTON = (62, 66, 78)
@@ -38,6 +40,14 @@ BUTTON_ON = (250, 200, 40)
 BUTTON_TEXT = (240, 240, 240)
 BUTTON_TEXT_ON = (20, 20, 24)
 STATUS = (245, 245, 245)
+
+#: The status line before anything happened (translated when the chooser is made: the
+#: language is chosen after this module is imported).
+FIRST_STATUS = N_("Pick the players and the cards, then load the duel (F10).")
+#: Why a duel was called off, as the service words it: kept in English in the duel log,
+#: shown in the table's language.
+ABORT_REASONS = (N_("cancelled at the table"), N_("a new duel was loaded"),
+                 N_("the table stopped"), N_("aborted"))
 
 
 @dataclass
@@ -50,7 +60,7 @@ class DuelChooser:
     names: list[str] = field(default_factory=list)
     pairing: Pairing = SEATS
     cards: int = 1
-    status: str = "Pick the players and the cards, then load the duel (F10)."
+    status: str = field(default_factory=lambda: _(FIRST_STATUS))
     busy: bool = False  # a duel is loaded or running: the bar offers abort, not load
 
     def set_names(self, names: Sequence[str]) -> None:
@@ -79,9 +89,9 @@ class DuelChooser:
             return False
         self.pairing = Pairing(challenger, opponent)
         self.set_cards(cards)
-        what = "Wild Showdown" if wild else "Showdown card"
-        self.status = (f"{what}: {challenger} vs {opponent}, {cards_text(self.cards)}: "
-                       "load the duel (F10).")
+        what = _("Wild Showdown") if wild else _("Showdown card")
+        self.status = _("{what}: {a} vs {b}, {cards}: load the duel (F10).").format(
+            what=what, a=challenger, b=opponent, cards=cards_text(self.cards))
         return True
 
     def set_cards(self, cards: int) -> None:
@@ -100,27 +110,28 @@ class DuelChooser:
 
         if isinstance(event, DuelLoaded):
             self.busy = True
-            self.status = (f"{who(Side.LEFT)} vs {who(Side.RIGHT)}, {cards_text(event.cards)} "
-                           f"loaded: press {keys.get('timer', 'the timer')} to start")
+            self.status = _("{a} vs {b}, {cards} loaded: press {key} to start").format(
+                a=who(Side.LEFT), b=who(Side.RIGHT), cards=cards_text(event.cards),
+                key=keys.get("timer") or _("the timer button"))
         elif isinstance(event, CountdownStarted):
-            self.status = "Hands on the paddles..."
+            self.status = _("Hands on the paddles...")
         elif isinstance(event, GoShown):
-            self.status = "GO!"
+            self.status = _("GO!")
         elif isinstance(event, EarlyPressSeen):
-            self.status = f"{who(event.side)} pressed too early!"
+            self.status = _("{name} pressed too early!").format(name=who(event.side))
         elif isinstance(event, VerdictGiven):
             self.busy = event.result.rematch
             self.status = verdict_text(event, who)
         elif isinstance(event, VerdictContested):
-            self.status = contest_text(event, who) + "."
+            self.status = _("{contest}.").format(contest=contest_text(event, who))
         elif isinstance(event, LaunchFailed):
             self.busy = False
-            self.status = (f"Launch failed ({event.reason}): nobody takes the cards. "
-                           "Load the duel again.")
+            self.status = _("Launch failed ({reason}): nobody takes the cards. "
+                            "Load the duel again.").format(reason=event.reason)
         elif isinstance(event, UnitFault):
-            self.status = f"Unit problem: {event.reason}"
+            self.status = _("Unit problem: {reason}").format(reason=event.reason)
         elif isinstance(event, LaunchFinished) and event.jammed:
-            self.status = "The launcher jammed: clear it before the next duel."
+            self.status = _("The launcher jammed: clear it before the next duel.")
         return (self.status, self.busy) != before
 
 
@@ -129,17 +140,19 @@ def verdict_text(event: VerdictGiven, name: Callable[[Side], str]) -> str:
     r = event.result
     cards = cards_text(event.cards)
     if r.outcome is Outcome.FASTER and r.winner is not None and r.loser is not None:
-        ms = (r.reaction_us.get(r.winner) or 0) / 1000
-        return f"{name(r.winner)} wins in {ms:.0f} ms: {name(r.loser)} takes {cards}."
+        ms = f"{(r.reaction_us.get(r.winner) or 0) / 1000:.0f}"
+        return _("{winner} wins in {ms} ms: {loser} takes {cards}.").format(
+            winner=name(r.winner), ms=ms, loser=name(r.loser), cards=cards)
     if r.outcome is Outcome.EARLY_PRESS and r.loser is not None:
-        return f"{name(r.loser)} pressed before go and takes {cards}."
+        return _("{name} pressed before go and takes {cards}.").format(
+            name=name(r.loser), cards=cards)
     if r.outcome is Outcome.TIE:
         if r.rematch:
-            return "A tie! Same duel again: press the timer button."
-        return "A tie: the cards are split."
+            return _("A tie! Same duel again: press the timer button.")
+        return _("A tie: the cards are split.")
     if r.outcome is Outcome.TIMEOUT:
-        return "Nobody pressed in time: no winner."
-    return f"Duel cancelled ({r.reason or 'aborted'})."
+        return _("Nobody pressed in time: no winner.")
+    return _("Duel cancelled ({reason}).").format(reason=_(r.reason or ABORT_REASONS[-1]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +170,6 @@ class DuelBar:
         self.chooser = chooser
         self.rect = pygame.Rect(0, 0, 0, 0)
         self.dirty = True
-        self._text = TextCache()
 
     def place(self, rect: pygame.Rect) -> None:
         self.rect = pygame.Rect(rect)
@@ -169,7 +181,9 @@ class DuelBar:
         h = r.h // 2 - pad
         y = r.y + pad
         c = self.chooser
-        widths = [0.25, 0.25, 0.08, 0.08, 0.08, 0.26]
+        # "Load" gets the most room: a long language's word for it ("Завантажити") reads
+        # whole over its key at 800x480
+        widths = [0.24, 0.24, 0.07, 0.07, 0.07, 0.31]
         x = r.x + pad
         rects = []
         for frac in widths:
@@ -177,15 +191,15 @@ class DuelBar:
             rects.append(pygame.Rect(x, y, w, h))
             x += w + pad
         out = [
-            BarButton("left", rects[0], f"L: {c.name(Side.LEFT)}"),
-            BarButton("right", rects[1], f"R: {c.name(Side.RIGHT)}"),
+            BarButton("left", rects[0], _("L: {name}").format(name=c.name(Side.LEFT))),
+            BarButton("right", rects[1], _("R: {name}").format(name=c.name(Side.RIGHT))),
         ]
         for n in range(1, MAX_DUEL_CARDS + 1):
             out.append(BarButton(f"cards:{n}", rects[1 + n], str(n), on=c.cards == n))
         if c.busy:
-            out.append(BarButton("abort", rects[5], "Abort (Esc)"))
+            out.append(BarButton("abort", rects[5], _("Abort (Esc)")))
         else:
-            out.append(BarButton("load", rects[5], "Load (F10)"))
+            out.append(BarButton("load", rects[5], _("Load (F10)")))
         return out
 
     def hit(self, pos: tuple[int, int], keys: Mapping[Side | str, str]) -> str | None:
@@ -194,23 +208,42 @@ class DuelBar:
                 return button.key
         return None
 
+    def text_size(self) -> int:
+        """The type of the buttons and the status line: as large as the bar allows, never
+        below the smallest the screens draw (`theme.MIN_TEXT_PX`)."""
+        return max(theme.MIN_TEXT_PX, self.rect.h * 11 // 64)
+
     def draw(self, surface: pygame.Surface, keys: Mapping[Side | str, str]) -> None:
+        """The buttons, each label whole (on two lines where one is too narrow, as for a
+        long language's "Load"), and the status line under them (on two lines too when
+        it needs them; only what is still too long is cut, ending in "…")."""
         r = self.rect
         surface.fill(BAR, r)
-        size = max(12, r.h // 4)
+        size = self.text_size()
         for b in self.buttons(keys):
             pygame.draw.rect(surface, BUTTON_ON if b.on else BUTTON, b.rect,
                              border_radius=max(3, b.rect.h // 5))
-            label = self._fit(b.label, size, b.rect.w - 8)
-            self._text.blit_centred(surface, label, size,
-                                    BUTTON_TEXT_ON if b.on else BUTTON_TEXT, b.rect.center)
-        status = self._fit(self.chooser.status, size, r.w - 12)
-        surf = self._text.render(status, size, STATUS)
-        surface.blit(surf, surf.get_rect(midleft=(r.x + 8, r.y + r.h * 3 // 4)))
+            button_label(surface, b.label, b.rect, size,
+                         BUTTON_TEXT_ON if b.on else BUTTON_TEXT,
+                         two=b.key in ("load", "abort"))
+        theme.line_or_two(surface, self.chooser.status, r.x + 8, r.y + r.h * 3 // 4,
+                          r.w - 16, size, STATUS, small=max(theme.MIN_TEXT_PX, size - 2))
         self.dirty = False
 
-    def _fit(self, text: str, size: int, width: int) -> str:
-        font = self._text.font(size)
-        while text and font.size(text)[0] > width:
-            text = text[:-2] + "…" if len(text) > 2 else ""
-        return text
+
+def button_label(surface: pygame.Surface, label: str, rect: pygame.Rect, size: int,
+                 colour: tuple[int, int, int], *, two: bool = False) -> None:
+    """`label` centred on a bar button: on one line where it fits, else (with `two`) split
+    in two at a space ("Загрузить" over "(F10)"), else cut with "…" (a player's long name
+    on a paddle's button: one line, its start kept)."""
+    width = rect.w - 8
+    split = two_lines(label, size, width) if two else None
+    if split is None or theme.fit(label, size, width, bold=True)[0] == label:
+        theme.text(surface, label, rect.center, size, colour, bold=True, anchor="center",
+                   max_width=width)
+        return
+    small = max(theme.MIN_TEXT_PX, min(size, rect.h * 9 // 20))
+    step = theme.font(small, True).get_linesize() // 2
+    for i, part in enumerate(split):
+        theme.text(surface, part, (rect.centerx, rect.centery + (2 * i - 1) * step), small,
+                   colour, bold=True, anchor="center", max_width=width)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from companion.table.pairing import SEATS, Pairing
 from companion.table.turns import MAX_DUEL_CARDS
 from showdown.contract.events import Side
+from showdown.contract.i18n import _
 from showdown.duel.text import cards_text
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class WindowDuelDoor:
         try:
             return answer.result(ANSWER_S)
         except FutureTimeout:
-            return {"error": "the emulator window did not answer: is it still open?"}
+            return {"error": _("the emulator window did not answer: is it still open?")}
 
     def answer_pending(self) -> None:
         """Answer every request waiting (on the window's thread)."""
@@ -89,30 +90,30 @@ class WindowDuelDoor:
     def _answer(self, request: dict[str, Any]) -> dict[str, str]:
         chooser = self.window.chooser
         if "status" in request:
-            return {"ok": f"next duel: {chooser.pairing.describe()}, "
-                          f"{cards_text(chooser.cards)}"}
+            return {"ok": _("next duel: {pairing}, {cards}").format(
+                pairing=chooser.pairing.describe(), cards=cards_text(chooser.cards))}
         body = request.get("duel")
         if not isinstance(body, dict):
-            return {"error": "the request names no duel: use `uno-showdown duel`"}
+            return {"error": _("the request names no duel: use `uno-showdown duel`")}
         if self.window.service.under_way:
-            return {"error": "a duel is under way in the emulator: name the next one when "
-                             "its verdict is in"}
+            return {"error": _("a duel is under way in the emulator: name the next one when "
+                               "its verdict is in")}
         players, cards = body.get("players") or [], body.get("cards")
         played_by = body.get("played_by")
         if cards is not None and (not isinstance(cards, int) or isinstance(cards, bool)
                                   or not 1 <= cards <= MAX_DUEL_CARDS):
-            raise ValueError(f"a duel loads 1 to {MAX_DUEL_CARDS} cards")
+            raise ValueError(_("a duel loads 1 to {n} cards").format(n=MAX_DUEL_CARDS))
         if played_by is not None or players:
             app = self._app()
             if played_by is not None:
                 proposal = app.propose_showdown(str(played_by), cards or 1)
                 self.window.took_proposal(proposal)
                 pairing, cards = Pairing(proposal.challenger, proposal.opponent), proposal.cards
-                why = (f" ({proposal.challenger}'s showdown card, play going "
-                       f"{app.game.direction.label})")
+                why = " " + _("({name}'s showdown card, play going {direction})").format(
+                    name=proposal.challenger, direction=app.game.direction.label)
             else:
                 if not isinstance(players, list) or len(players) != 2:
-                    raise ValueError("name two players (the left paddle's first), or nobody")
+                    raise ValueError(_("name two players (the left paddle's first), or nobody"))
                 pairing, why = Pairing(*app.duel_by_hand(str(players[0]), str(players[1]))), ""
         else:
             pairing = SEATS if body.get("seats") else chooser.pairing
@@ -122,20 +123,21 @@ class WindowDuelDoor:
         self.window.service.load(Side.LEFT, Side.RIGHT, chooser.cards, chooser.players(),
                                  replace_started=False)
         self.window.bar.dirty = True
-        return {"ok": f"next duel: {pairing.describe()}, {cards_text(chooser.cards)}{why}: "
-                      f"press {self.window.labels.get('timer', 'the timer button')} in the "
-                      "emulator to start it"}
+        return {"ok": _("next duel: {pairing}, {cards}{why}: press {key} in the emulator to "
+                        "start it").format(
+            pairing=pairing.describe(), cards=cards_text(chooser.cards), why=why,
+            key=self.window.labels.get("timer") or _("the timer button"))}
 
     def _app(self) -> Any:
         """The score keeper, caught up with the games file, with a game to name players from."""
         app = self.window.app
         if app is None:
-            raise ValueError("the emulator keeps no score, so it cannot name players: name "
-                             "nobody to duel for the seats")
+            raise ValueError(_("the emulator keeps no score, so it cannot name players: name "
+                               "nobody to duel for the seats"))
         refresh = getattr(app, "refresh", None)
         if refresh is not None:
             refresh()
         if getattr(app, "game", None) is None:
-            raise ValueError("there is no game to name players from: start one in the "
-                             "emulator (New game) or with `uno-showdown game new`")
+            raise ValueError(_("there is no game to name players from: start one in the "
+                               "emulator (New game) or with `uno-showdown game new`"))
         return app

@@ -4,6 +4,9 @@ Pure drawing: `draw_unit` paints a `UnitState` as it looks at `now_us` into a
 surface, and `UnitLayout` says where every part sits so the window can hit-test
 mouse and touch against the very shapes it drew (and tests can sample their
 pixels). It reads no clock and owns no state besides a cache of rendered text.
+
+Its words are translated when drawn, in the bundled font of the companion's screen (which
+has the Cyrillic and Armenian letters pygame's own font lacks).
 """
 
 from __future__ import annotations
@@ -14,8 +17,11 @@ from dataclasses import dataclass
 
 import pygame
 
+from companion.table.pairing import side_name
+from companion.touch import theme
 from hardware.emulated import Display, UnitState, Verdict
 from showdown.contract.events import LaunchPart, Side
+from showdown.contract.i18n import N_, _, ngettext
 
 LIGHTS = 5
 
@@ -115,9 +121,11 @@ class TextCache:
         self._texts: dict[tuple[str, int, tuple[int, int, int]], pygame.Surface] = {}
 
     def font(self, size: int) -> pygame.font.Font:
+        """The bundled bold font, as large as pygame's own at `size` (which it draws at
+        11/16 of the size asked), so the unit keeps its proportions in every language."""
         size = max(8, size)
         if size not in self._fonts:
-            self._fonts[size] = pygame.font.Font(None, size)
+            self._fonts[size] = theme.font(max(6, size * 11 // 16), True)
         return self._fonts[size]
 
     def render(self, text: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
@@ -146,12 +154,12 @@ class UnitLabels:
     names: dict[Side, str]
 
 
-#: The digits once a duel is decided, and their colour.
+#: The digits once a duel is decided, and their colour (the words translated when drawn).
 VERDICT_TEXT: dict[Verdict, tuple[str, tuple[int, int, int]]] = {
-    Verdict.WIN: ("WIN", LIGHT_GO),
-    Verdict.EARLY: ("EARLY", LIGHT_FROZEN),
-    Verdict.TIE: ("TIE", LIGHT_COUNTING),
-    Verdict.TIME: ("TIME", LIGHT_COUNTING),
+    Verdict.WIN: (N_("WIN"), LIGHT_GO),
+    Verdict.EARLY: (N_("EARLY"), LIGHT_FROZEN),
+    Verdict.TIE: (N_("TIE"), LIGHT_COUNTING),
+    Verdict.TIME: (N_("TIME"), LIGHT_COUNTING),
     Verdict.OFF: ("--", TEXT_DIM),
 }
 
@@ -176,15 +184,16 @@ def digits_text(state: UnitState, now_us: int) -> str:
     """The unit's digits: seconds left while counting, GO, STOP after an early press,
     then the verdict."""
     if state.verdict is not None:
-        return VERDICT_TEXT[state.verdict][0]
+        word = VERDICT_TEXT[state.verdict][0]
+        return _(word) if word != "--" else word
     if state.display is Display.COUNTING:
         return str(math.ceil(state.remaining_at(now_us) / 1_000_000))
     if state.display is Display.GO:
-        return "GO!"
+        return _("GO!")
     if state.display is Display.FROZEN:
-        return "STOP"
+        return _("STOP")
     if state.display is Display.LOADED:
-        return "READY"
+        return _("READY")
     return "--"
 
 
@@ -252,7 +261,7 @@ def draw_unit(
         surface.blit(caption, caption.get_rect(center=face.center))
         captions.append((caption, face.center))
         name_rect = layout.names[side]
-        name = name_caption(text, labels.names.get(side, side.value.title()),
+        name = name_caption(text, labels.names.get(side) or side_name(side),
                             int(name_rect.h * 0.9), WIN_GLOW if won else TEXT, name_rect.w)
         surface.blit(name, name.get_rect(center=name_rect.center))
 
@@ -279,7 +288,8 @@ def _draw_win(surface: pygame.Surface, layout: UnitLayout, winner: Side, text: T
     gap = max(3, box.h // 12)
     base_x = pointer[1][0]
     room = (box.right - gap - base_x) if winner is Side.LEFT else (base_x - gap - box.x)
-    word = _fitted(text, "WIN", int(box.h * 0.9), WIN_GLOW, room - max(4, box.w // 20))
+    word = _fitted(text, _(VERDICT_TEXT[Verdict.WIN][0]), int(box.h * 0.9), WIN_GLOW,
+                   room - max(4, box.w // 20))
     if winner is Side.LEFT:
         surface.blit(word, word.get_rect(midleft=(base_x + gap, box.centery)))
     else:
@@ -365,8 +375,9 @@ def _draw_loaded_cards(
     x = box.centerx - total // 2 - box.h
     for i in range(state.cards):
         _draw_card(surface, pygame.Rect(x + i * (cw + 4), box.centery - ch // 2, cw, ch), i)
-    label = f"{state.cards} card" + ("s" if state.cards != 1 else "")
-    surf = text.render(label, int(box.h * 0.7), TEXT)
+    label = ngettext("{n} card", "{n} cards", state.cards).format(n=state.cards)
+    # beside the cards, inside the unit's body: smaller where a language's words are longer
+    surf = _fitted(text, label, int(box.h * 0.7), TEXT, box.right - (x + total + 6) - 4)
     surface.blit(surf, surf.get_rect(midleft=(x + total + 6, box.centery)))
 
 

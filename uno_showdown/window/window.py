@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 import pygame
 
+from companion.touch import theme
 from hardware.emulated import EmulatorUnit, UnitState, Verdict, perf_clock_us
 from hardware.emulated_sound import ToneBank
 from showdown.contract.events import (
@@ -52,6 +53,7 @@ from showdown.contract.events import (
     Side,
     VerdictGiven,
 )
+from showdown.contract.i18n import N_, _
 from showdown.contract.native_stderr import native_stderr_silenced
 from showdown.duel.engine import Phase
 from showdown.service.loop import ShowdownService
@@ -75,11 +77,16 @@ COARSE_POLL_S = 0.02
 #: Posted from other threads so the loop wakes up for them.
 WAKE = pygame.event.custom_type()
 #: What the duel bar says when the timer button is pressed with no duel loaded (short
-#: enough for the bar of an 800x480 window).
-NOTHING_LOADED = "Nothing loaded: press Load (F10) first."
+#: enough for the bar of an 800x480 window; translated when said).
+NOTHING_LOADED = N_("Nothing loaded: press Load (F10) first.")
 #: ... and when F6/F7 have nobody to seat.
-NO_PLAYERS = "Start a game (F5) to seat its players."
-NO_COMPANION = "No score keeper: the paddles stay Left and Right."
+NO_PLAYERS = N_("Start a game (F5) to seat its players.")
+NO_COMPANION = N_("No score keeper: the paddles stay Left and Right.")
+#: Over the unit while the sound is off.
+SOUND_OFF = N_("sound off (F9)")
+#: Why a duel the table called off (Esc, the bar's Abort) ended: kept in English in the
+#: duel log, shown translated in the bar (`duel_bar.ABORT_REASONS`).
+CANCELLED = N_("cancelled at the table")
 
 
 def verdict_lights(result: DuelResult) -> tuple[Verdict, Side | None]:
@@ -125,10 +132,9 @@ class KeyMap:
         """`"A,L,SPACE"` (left, right, timer; pygame key names, any case)."""
         names = [n.strip() for n in spec.split(",")]
         if len(names) != 3 or not all(names):
-            raise ValueError(
-                f"--keys needs three key names separated by commas (left, right, timer), "
-                f"like A,L,SPACE, not {spec!r}"
-            )
+            raise ValueError(_(
+                "--keys needs three key names separated by commas (left, right, timer), "
+                "like A,L,SPACE, not {spec!r}").format(spec=spec))
         codes = []
         for name in names:
             try:
@@ -136,12 +142,12 @@ class KeyMap:
                     warnings.simplefilter("ignore")
                     codes.append(pygame.key.key_code(name.lower()))
             except ValueError:
-                raise ValueError(
-                    f"--keys: {name!r} is not a key name pygame knows; try letters, SPACE, "
-                    f"RETURN, LEFT, RIGHT"
-                ) from None
+                raise ValueError(_(
+                    "--keys: {name!r} is not a key name pygame knows; try letters, SPACE, "
+                    "RETURN, LEFT, RIGHT").format(name=name)) from None
         if len(set(codes)) != 3:
-            raise ValueError(f"--keys must name three different keys, not {spec!r}")
+            raise ValueError(_("--keys must name three different keys, not {spec!r}").format(
+                spec=spec))
         return cls(*codes)
 
     def control(self, key: int) -> Side | str | None:
@@ -371,7 +377,7 @@ class TableWindow:
         if control == "timer" and not self.duel_active():
             # The timer button starts only a loaded duel: say how to load one, rather than
             # leave a table pressing it after a verdict and wondering why nothing happens.
-            self.chooser.status = NOTHING_LOADED
+            self.chooser.status = _(NOTHING_LOADED)
             self.bar.dirty = True
         if self.unit is None:
             if control == "timer":
@@ -451,7 +457,7 @@ class TableWindow:
         if command in ("left", "right") and not c.busy:
             self._refresh_names()
             if len(c.names) < 2:  # nobody to seat: say why, instead of doing nothing
-                c.status = NO_COMPANION if self.app is None else NO_PLAYERS
+                c.status = _(NO_COMPANION) if self.app is None else _(NO_PLAYERS)
             c.next_player(Side(command))
         elif command == "cards:next" and not c.busy:
             c.next_cards()
@@ -461,7 +467,7 @@ class TableWindow:
             self._refresh_names()
             self.service.load(Side.LEFT, Side.RIGHT, c.cards, c.players())
         elif command == "abort" and c.busy:
-            self.service.abort("cancelled at the table")
+            self.service.abort(CANCELLED)
         else:
             return
         self.bar.dirty = True
@@ -598,11 +604,11 @@ class TableWindow:
                       self._text)
             self._drawn_names = names
             if self.sound is not None and self.sound.muted:
-                self._text.blit_centred(
-                    surface, "sound off (F9)", max(12, self.unit_rect.h // 28), TEXT_DIM,
-                    (self.unit_rect.right - self.unit_rect.w // 8,
-                     self.unit_rect.y + self.unit_rect.h // 30),
-                )
+                # in the unit's top right corner, over no part of it: the body starts lower
+                theme.text(surface, _(SOUND_OFF),
+                           (self.unit_rect.right - 8, self.unit_rect.y + self.unit_rect.h // 60),
+                           max(theme.MIN_TEXT_PX, self.unit_rect.h // 36), TEXT_DIM,
+                           anchor="topright", max_width=self.unit_rect.w // 2)
             dirty.append(self.unit_rect)
             self._drawn = state
             self._drawn_moving = state.animating_at(now_us)
@@ -729,7 +735,7 @@ def run_table_window(
 
         def handler(request: dict[str, Any]) -> dict[str, str]:
             if not doors:
-                return {"error": "the emulator window is still opening: try again"}
+                return {"error": _("the emulator window is still opening: try again")}
             return doors[0].request(request)
 
         server = open_server(duel_socket, handler)
@@ -737,7 +743,7 @@ def run_table_window(
     worker: threading.Thread | None = None
     try:
         open_display(size or default, fullscreen,
-                     "UNO Showdown" + (" emulator" if emulated else ""))
+                     _("UNO Showdown emulator") if emulated else "UNO Showdown")
         if sound is None and emulated:
             sound = ToneBank()
             assert isinstance(service.unit, EmulatorUnit)
