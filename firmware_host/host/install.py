@@ -36,6 +36,7 @@ from firmware_host.host import board_files, link
 from firmware_host.host.board_files import PICO_EXTRA
 from firmware_host.host.ports import check_free, check_port
 from firmware_host.wire import codec
+from showdown.contract.i18n import _, ngettext
 
 HELLO_TIMEOUT_S = 3.0  # a board that runs the firmware answers a hello at once
 RETURN_TIMEOUT_S = 15.0  # after a reset, the USB port goes away and comes back
@@ -68,8 +69,8 @@ def resolve_port(port: str | None) -> str:
     else:
         port = link.find_board()
         if port is None:
-            raise InstallError("no Pico found: plug it in with a data USB cable, or pass its "
-                               "port with --port (e.g. --port /dev/ttyACM0)")
+            raise InstallError(_("no Pico found: plug it in with a data USB cable, or pass "
+                                 "its port with --port (e.g. --port /dev/ttyACM0)"))
     try:
         check_free(port)
     except OSError as exc:
@@ -113,9 +114,10 @@ def check_version(port: str, timeout_s: float | None = None) -> BoardHello:
     timeout_s = HELLO_TIMEOUT_S if timeout_s is None else timeout_s
     hello = ask_version(port, timeout_s)
     if hello is None:
-        raise InstallError(f"no answer from the board on {port} in {timeout_s:.0f} s: is the "
-                           "Showdown firmware on it? Install it with `uno-showdown firmware "
-                           "install`", bad_input=False)
+        raise InstallError(_("no answer from the board on {port} in {seconds} s: is the "
+                             "Showdown firmware on it? Install it with `uno-showdown firmware "
+                             "install`").format(port=port, seconds=f"{timeout_s:.0f}"),
+                           bad_input=False)
     if hello.version != codec.VERSION:
         raise InstallError(link.version_text(port, hello.version), bad_input=False)
     return hello
@@ -189,38 +191,43 @@ def install(port_arg: str | None, *, dry_run: bool, out: TextIO | None = None) -
                 if port_arg is not None:
                     raise
                 port = None
-            where = port or "the Pico (none plugged in now)"
-            write(f"would copy to {where}:\n")
+            where = port or _("the Pico (none plugged in now)")
+            write(_("would copy to {where}:").format(where=where) + "\n")
             for (name, source), built in zip(board_files.BOARD_FILES, files, strict=True):
-                write(f"  {name:<13} {built.stat().st_size:>6} bytes  from {source.name}\n")
-            write(f"removing first, if there: {', '.join(stale_sources())}\n")
+                write(f"  {name:<13} " + _("{size:>6} bytes  from {source}").format(
+                    size=built.stat().st_size, source=source.name) + "\n")
+            write(_("removing first, if there: {files}").format(
+                files=", ".join(stale_sources())) + "\n")
             shown = mpremote_command(port or "PORT", [Path(f.name) for f in files])[3:]
-            write("with: mpremote " + " ".join(repr(a) if "\n" in a else a for a in shown)
-                  + "\n")
-            write(f"then check that the board says hello in protocol v{codec.VERSION}\n")
+            write(_("with: mpremote {arguments}").format(arguments=" ".join(
+                repr(a) if "\n" in a else a for a in shown)) + "\n")
+            write(_("then check that the board says hello in protocol v{version}").format(
+                version=codec.VERSION) + "\n")
             return 0
         port = resolve_port(port_arg)
         if importlib.util.find_spec("mpremote") is None:
-            raise InstallError(f"mpremote is not installed: {PICO_EXTRA}")
+            raise InstallError(_("mpremote is not installed: {how}").format(how=_(PICO_EXTRA)))
         if restart_board(port):  # its USB port goes away for a moment, then comes back
             _wait_for_port(port, RETURN_TIMEOUT_S, vanish_s=2.0)
-        write(f"copying {len(files)} files to {port} ...\n")
+        write(ngettext("copying {n} file to {port} ...", "copying {n} files to {port} ...",
+                       len(files)).format(n=len(files), port=port) + "\n")
         try:
             done = subprocess.run(mpremote_command(port, files), capture_output=True, text=True,
                                   timeout=MPREMOTE_TIMEOUT_S, check=False)
         except subprocess.TimeoutExpired as exc:
-            raise InstallError(f"mpremote got no answer from {port}: unplug the Pico, plug it "
-                               "in again while holding the timer button, and retry",
-                               bad_input=False) from exc
+            raise InstallError(_("mpremote got no answer from {port}: unplug the Pico, plug "
+                                 "it in again while holding the timer button, and retry")
+                               .format(port=port), bad_input=False) from exc
         if done.returncode != 0:
-            last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-            raise InstallError(f"mpremote could not install the firmware on {port} ({last[0]}): "
-                               "unplug the Pico, plug it in again while holding the timer "
-                               "button, and retry", bad_input=False)
+            last = (done.stderr or done.stdout).strip().splitlines()[-1:] or [_("no output")]
+            raise InstallError(_("mpremote could not install the firmware on {port} ({reason}): "
+                                 "unplug the Pico, plug it in again while holding the timer "
+                                 "button, and retry").format(port=port, reason=last[0]),
+                               bad_input=False)
     _wait_for_port(port, RETURN_TIMEOUT_S)
     hello = check_version(port, RETURN_TIMEOUT_S)
-    write(f"installed: the board on {port} speaks protocol v{hello.version} "
-          f"(boot {hello.boot_id:08x})\n")
+    write(_("installed: the board on {port} speaks protocol v{version} (boot {boot})").format(
+        port=port, version=hello.version, boot=f"{hello.boot_id:08x}") + "\n")
     return 0
 
 
@@ -229,8 +236,9 @@ def version(port_arg: str | None, out: TextIO | None = None) -> int:
     port = resolve_port(port_arg)
     hello = check_version(port)
     (out or sys.stdout).write(
-        f"{port}: Showdown firmware, protocol v{hello.version} (this program: v{codec.VERSION}), "
-        f"boot {hello.boot_id:08x}\n")
+        _("{port}: Showdown firmware, protocol v{version} (this program: v{ours}), boot {boot}")
+        .format(port=port, version=hello.version, ours=codec.VERSION,
+                boot=f"{hello.boot_id:08x}") + "\n")
     return 0
 
 

@@ -51,6 +51,7 @@ from firmware_host.wire.session import (
     Refused,
     VersionMismatch,
 )
+from showdown.contract.i18n import N_, _
 
 __all__ = [
     "BAUD", "MAX_QUEUED", "PICO_PID", "PICO_VID", "TRANSITIONS", "WRITE_TIMEOUT_S",
@@ -72,14 +73,16 @@ WRITE_TIMEOUT_S = 0.5
 #: heartbeats, acknowledgements and commands is a few dozen)
 MAX_QUEUED = 256
 
+#: Why the board refused a command, marked here and translated when said (`nak_text`).
 _NAK_TEXT = {
-    codec.NAK_NO_SESSION: "the board had no session",
-    codec.NAK_STALE: "its first frame was lost and the board could no longer run it safely",
-    codec.NAK_SILENT: "the board had not heard a heartbeat lately",
-    codec.NAK_BAD_ARGS: "the board rejected its arguments",
-    codec.NAK_UNKNOWN: "the board does not know that command",
-    codec.NAK_BUSY: "the launcher was already running",
-    codec.NAK_FAILED: "the board failed while running it and skipped it",
+    codec.NAK_NO_SESSION: N_("the board had no session"),
+    codec.NAK_STALE: N_("its first frame was lost and the board could no longer run it "
+                        "safely"),
+    codec.NAK_SILENT: N_("the board had not heard a heartbeat lately"),
+    codec.NAK_BAD_ARGS: N_("the board rejected its arguments"),
+    codec.NAK_UNKNOWN: N_("the board does not know that command"),
+    codec.NAK_BUSY: N_("the launcher was already running"),
+    codec.NAK_FAILED: N_("the board failed while running it and skipped it"),
 }
 
 #: what pyserial raises on a port that failed, or one closed under it (the last three)
@@ -89,14 +92,21 @@ _PORT_ERRORS = (serial.SerialException, OSError, TypeError, ValueError, Attribut
 def version_text(port: str, board_version: int) -> str:
     """What to tell about a board whose firmware speaks another protocol: one sentence,
     with the cure (`firmware version`, `run --device serial` and the unit's fault alike)."""
-    age = "an older" if board_version < codec.VERSION else "a newer"
-    return (f"the board on {port} runs {age} firmware (protocol v{board_version}; this program "
-            f"speaks v{codec.VERSION}): run `uno-showdown firmware install`"
-            + ("" if board_version < codec.VERSION else " from this version of uno-showdown"))
+    if board_version < codec.VERSION:
+        text = _("the board on {port} runs an older firmware (protocol v{board}; this program "
+                 "speaks v{ours}): run `uno-showdown firmware install`")
+    else:
+        text = _("the board on {port} runs a newer firmware (protocol v{board}; this program "
+                 "speaks v{ours}): run `uno-showdown firmware install` from this version of "
+                 "uno-showdown")
+    return text.format(port=port, board=board_version, ours=codec.VERSION)
 
 
 def nak_text(reason: int) -> str:
-    return _NAK_TEXT.get(reason, f"reason {reason}")
+    """Why the board refused a command, in the table's language."""
+    if reason in _NAK_TEXT:
+        return _(_NAK_TEXT[reason])
+    return _("reason {reason}").format(reason=reason)
 
 
 def find_board() -> str | None:
@@ -282,11 +292,12 @@ class BoardLink:
         try:
             opened = self._open_port()
         except _PORT_ERRORS as exc:
-            self._complain(f"cannot open {self.port} ({exc})")
+            self._complain(_("cannot open {port} ({reason})").format(port=self.port,
+                                                                     reason=exc))
             return False
         if opened is None:
-            self._complain("no board found yet: waiting for a Pico with the Showdown firmware "
-                           "to be plugged in (or pass --port)")
+            self._complain(_("no board found yet: waiting for a Pico with the Showdown "
+                             "firmware to be plugged in (or pass --port)"))
             return False
         ser, name = opened
         with self._lock:

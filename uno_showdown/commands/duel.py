@@ -22,33 +22,42 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from showdown.contract import i18n
+from showdown.contract.i18n import _
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `duel` to `uno-showdown`."""
     parser = sub.add_parser(
         "duel",
-        description="Tell the table running headless (`uno-showdown run --headless`, or the "
-        "systemd service) who plays the next duel: with --played-by, the player of a "
-        "showdown card against the next player in the game's direction of play; with two "
-        "names (a Wild Showdown's choice, or by hand), the first at the left paddle, the "
-        "second at the right. The choice holds for that one duel; afterwards duels are for "
-        "the seats (left and right) and credited to nobody, until players are named again. "
-        "Without names or options: show what comes next.",
+        description=_("Tell the table running headless (`uno-showdown run --headless`, or the "
+                      "systemd service) who plays the next duel: with --played-by, the player "
+                      "of a showdown card against the next player in the game's direction of "
+                      "play; with two names (a Wild Showdown's choice, or by hand), the first "
+                      "at the left paddle, the second at the right. The choice holds for that "
+                      "one duel; afterwards duels are for the seats (left and right) and "
+                      "credited to nobody, until players are named again. Without names or "
+                      "options: show what comes next."),
     )
     parser.add_argument("players", nargs="*", metavar="NAME",
-                        help="two players of the game the table keeps score in (the newest in its "
-                        "games file, or --game): left paddle, then right")
+                        help=_("two players of the game the table keeps score in (the newest "
+                               "in its games file, or --game): left paddle, then right"))
     parser.add_argument("--played-by", metavar="NAME",
-                        help="a showdown card played by NAME: NAME against the next player in "
-                        "the direction of play, with the symbol's --cards (1 to 3)")
+                        help=_("a showdown card played by NAME: NAME against the next player "
+                               "in the direction of play, with the symbol's --cards (1 to 3)"))
     parser.add_argument("--cards", type=int, metavar="N",
-                        help="cards to load for the next duel (default: the service's --cards; for "
-                        "--played-by at most 3, a showdown card's most)")
+                        help=_("cards to load for the next duel (default: the service's "
+                               "--cards; for --played-by at most 3, a showdown card's most)"))
     parser.add_argument("--seats", action="store_true",
-                        help="name nobody: the next duel is for the paddles, credited to nobody")
+                        help=_("name nobody: the next duel is for the paddles, credited to "
+                               "nobody"))
     parser.add_argument("--socket", metavar="PATH",
-                        help="the service's socket (default: the systemd service's, else your "
-                        "own service's)")
+                        help=_("the service's socket (default: the systemd service's, else "
+                               "your own service's)"))
+    # Not `options.add_lang_option`: `duel --help` loads none of the duel engine.
+    parser.add_argument("--lang", metavar="LANG",
+                        help=_("language of this command's words: en, ru, uk or hy (default: "
+                               "the system's); the table answers in its own"))
     parser.set_defaults(func=run)
 
 
@@ -57,18 +66,18 @@ def request_for(args: argparse.Namespace) -> dict[str, Any]:
     from showdown.contract.events import ConfigError
 
     if len(args.players) not in (0, 2):
-        raise ConfigError("name two players, the left paddle's first (uno-showdown duel ANN "
-                         "BOB), or nobody")
+        raise ConfigError(_("name two players, the left paddle's first (uno-showdown duel "
+                            "ANN BOB), or nobody"))
     if args.players and args.seats:
-        raise ConfigError("--seats means nobody is named: give names or --seats, not both")
+        raise ConfigError(_("--seats means nobody is named: give names or --seats, not both"))
     if args.played_by is not None and (args.players or args.seats):
-        raise ConfigError("--played-by names the showdown card's player, and the rules name "
-                          "the opponent: give --played-by alone, or two names")
+        raise ConfigError(_("--played-by names the showdown card's player, and the rules name "
+                            "the opponent: give --played-by alone, or two names"))
     if args.played_by is not None and not args.played_by.strip():
-        raise ConfigError("--played-by needs the name of the player who played the showdown "
-                          "card")
+        raise ConfigError(_("--played-by needs the name of the player who played the "
+                            "showdown card"))
     if args.cards is not None and args.cards < 1:
-        raise ConfigError("--cards must be at least 1")
+        raise ConfigError(_("--cards must be at least 1"))
     if not args.players and not args.seats and args.cards is None and args.played_by is None:
         return {"status": {}}
     body: dict[str, Any] = {"players": list(args.players)}
@@ -82,9 +91,14 @@ def request_for(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from showdown.contract.errors import CompanionError
     from showdown.contract.events import ConfigError
     from uno_showdown.headless.duel_socket import SocketError, ask, find_socket
 
+    try:
+        i18n.set_language(args.lang)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
     request = request_for(args)
     try:
         path = Path(args.socket) if args.socket else find_socket()

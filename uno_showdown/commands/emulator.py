@@ -17,17 +17,21 @@ from pathlib import Path
 from typing import Any
 
 from showdown.contract.events import ConfigError
+from showdown.contract.i18n import N_, _
 from uno_showdown.commands.options import (
     add_duel_options,
+    add_lang_option,
     default_duel_log,
     duel_config,
     fit_to_unit,
     open_duel_log,
+    use_language,
 )
 
 log = logging.getLogger(__name__)
 
-NO_DISPLAY = (
+#: Translated when said: `_(NO_DISPLAY).format(why=...)`.
+NO_DISPLAY = N_(
     "no display is available for the emulator window ({why}); run it on a desktop, "
     "or under a virtual X server: xvfb-run -s '-screen 0 1280x720x24' uno-showdown emulator"
 )
@@ -39,11 +43,14 @@ def parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise ConfigError(f"--size must look like 1280x720, not {text[:40]!r}") from None
+        raise ConfigError(_("--size must look like 1280x720, not {size}").format(
+            size=repr(text[:40]))) from None
     if w < 320 or h < 240:
-        raise ConfigError(f"--size {text} is too small: use at least 320x240")
+        raise ConfigError(_("--size {size} is too small: use at least 320x240").format(
+            size=text))
     if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
-        raise ConfigError(f"--size {text} is too large: use at most {MAX_SIZE[0]}x{MAX_SIZE[1]}")
+        raise ConfigError(_("--size {size} is too large: use at most {most}").format(
+            size=text, most=f"{MAX_SIZE[0]}x{MAX_SIZE[1]}"))
     return w, h
 
 
@@ -51,30 +58,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add `emulator` to `uno-showdown`."""
     parser = sub.add_parser(
         "emulator",
-        description="Open one window with an emulated Showdown Unit and the companion screen. "
-        "Paddles and timer button: keys (default A, L, SPACE), mouse or touch. "
-        "F6/F7 change the players, F8 or 1-3 the cards, F10 loads the duel, Esc aborts it, "
-        "F9 mutes, F11 toggles full screen, Ctrl+Q quits. `uno-showdown duel ANN BOB --cards 2` "
-        "and `duel --played-by ANN` load a duel into the window from a terminal, as on a Pi.",
+        description=_("Open one window with an emulated Showdown Unit and the companion "
+                      "screen. Paddles and timer button: keys (default A, L, SPACE), mouse or "
+                      "touch. F6/F7 change the players, F8 or 1-3 the cards, F10 loads the "
+                      "duel, Esc aborts it, F9 mutes, F11 toggles full screen, Ctrl+Q quits. "
+                      "`uno-showdown duel ANN BOB --cards 2` and `duel --played-by ANN` load "
+                      "a duel into the window from a terminal, as on a Pi."),
     )
-    parser.add_argument("--db", metavar="PATH", help="the companion's score database")
-    parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
-    parser.add_argument("--lang", help="language of the companion screen (en, ru, uk, hy)")
-    parser.add_argument("--mute", action="store_true", help="start with the sound off (F9)")
-    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (F11)")
+    parser.add_argument("--db", metavar="PATH", help=_("the companion's score database"))
+    parser.add_argument("--game", type=int, metavar="ID",
+                        help=_("record duels with this game"))
+    add_lang_option(parser, _("language of the screen and the output: en, ru, uk or hy "
+                              "(default: the system's)"))
+    parser.add_argument("--mute", action="store_true",
+                        help=_("start with the sound off (F9)"))
+    parser.add_argument("--fullscreen", action="store_true", help=_("fill the screen (F11)"))
     parser.add_argument("--size", default="1280x720", metavar="WxH",
-                        help="window size (default 1280x720; never larger than the screen)")
+                        help=_("window size (default 1280x720; never larger than the screen)"))
     parser.add_argument("--keys", default="A,L,SPACE", metavar="LEFT,RIGHT,TIMER",
-                        help="keys of the left paddle, right paddle and timer button "
-                        "(pygame key names; default A,L,SPACE)")
+                        help=_("keys of the left paddle, right paddle and timer button "
+                               "(pygame key names; default A,L,SPACE)"))
     parser.add_argument("--duel-log", metavar="FILE",
-                        help="append every duel's inputs here, for `uno-showdown replay` "
-                        f"(default {default_duel_log()})")
+                        help=_("append every duel's inputs here, for `uno-showdown replay` "
+                               "(default {path})").format(path=default_duel_log()))
     parser.add_argument("--socket", metavar="PATH",
-                        help="where `uno-showdown duel` reaches this window (default: where "
-                        "`duel` looks, in your runtime folder)")
+                        help=_("where `uno-showdown duel` reaches this window (default: where "
+                               "`duel` looks, in your runtime folder)"))
     parser.add_argument("--no-duel-socket", action="store_true",
-                        help="do not answer `uno-showdown duel`")
+                        help=_("do not answer `uno-showdown duel`"))
     add_duel_options(parser)
     parser.set_defaults(func=run)
 
@@ -89,7 +100,8 @@ def _open_companion(args: argparse.Namespace) -> Any:
     try:
         app = CompanionApp.open(db_path=args.db, game_id=args.game, lang=args.lang)
     except (OSError, ValueError, LookupError, sqlite3.Error) as exc:
-        raise ConfigError(f"cannot open the score keeper: {exc}") from exc
+        raise ConfigError(_("cannot open the score keeper: {reason}").format(
+            reason=exc)) from exc
     app.follows_newest_game = args.game is None  # a game started elsewhere shows up here
     return app
 
@@ -108,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         run_table_window,
     )
 
+    use_language(args.lang)
     size = parse_size(args.size)
     config = duel_config(args)
 
@@ -117,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(str(exc)) from None
     driver = os.environ.get("SDL_VIDEODRIVER", "")
     if driver in ("dummy", "offscreen"):
-        raise ConfigError(NO_DISPLAY.format(why=f"SDL_VIDEODRIVER is {driver}"))
+        raise ConfigError(_(NO_DISPLAY).format(
+            why=_("SDL_VIDEODRIVER is {driver}").format(driver=driver)))
 
     duel_log = open_duel_log(args.duel_log)
     try:
@@ -141,11 +155,14 @@ def run(args: argparse.Namespace) -> int:
                 return window(serve_duels=True,
                               duel_socket=Path(args.socket) if args.socket else None)
             except SocketError as exc:  # another table holds it: the emulator still plays
-                print(f"uno-showdown emulator: `uno-showdown duel` cannot reach this window "
-                      f"({exc}); the duel bar works as ever", file=sys.stderr)
+                print("uno-showdown emulator: " + _("`uno-showdown duel` cannot reach this "
+                                                    "window ({reason}); the duel bar works as "
+                                                    "ever").format(reason=exc),
+                      file=sys.stderr)
                 return window()
     except NoDisplayError as exc:
-        raise ConfigError(NO_DISPLAY.format(why=str(exc) or "SDL found no video device")) from None
+        raise ConfigError(_(NO_DISPLAY).format(
+            why=str(exc) or _("SDL found no video device"))) from None
     finally:
         service.close()
         if app is not None:

@@ -10,53 +10,66 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware_host.wire import codec
+from showdown.contract.i18n import N_, _
+from uno_showdown.commands.options import add_lang_option, use_language
 
-HELP = """\
+#: The commands typed stay as they are (l, r, b, jam, ...): only the words around them are
+#: translated, when shown.
+HELP = N_("""\
 type a command and Enter:  l / r  press the left / right paddle,  b  the timer button,
-  jam / unjam  the card sensor,  reset  the board,  replug  unplug and plug it in,  q  quit"""
+  jam / unjam  the card sensor,  reset  the board,  replug  unplug and plug it in,  q  quit""")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add this package's subcommands to `uno-showdown`."""
     p = sub.add_parser(
         "virtual-mcu",
-        description="Start a virtual Showdown Unit board: the real firmware under CPython with "
-        "simulated pins, serving a serial port. Point `uno-showdown run --device serial --port` "
-        "(or a serial terminal) at the port it prints.",
+        description=_("Start a virtual Showdown Unit board: the real firmware under CPython "
+                      "with simulated pins, serving a serial port. Point `uno-showdown run "
+                      "--device serial --port` (or a serial terminal) at the port it prints."),
     )
     p.add_argument("--link", metavar="PATH", default=None,
-                   help="also serve the port at PATH (a symlink kept across replugs)")
+                   help=_("also serve the port at PATH (a symlink kept across replugs)"))
     p.add_argument("--start-ticks", type=int, default=0, metavar="N",
-                   help="start the board's 30-bit microsecond counter at N (to try the wrap)")
+                   help=_("start the board's 30-bit microsecond counter at N (to try the "
+                          "wrap)"))
     p.add_argument("--no-card-sensor", action="store_true",
-                   help="simulate a board without the card-counting sensor")
+                   help=_("simulate a board without the card-counting sensor"))
+    add_lang_option(p)
     p.set_defaults(func=_virtual_mcu)
 
     fw = sub.add_parser(
         "firmware",
-        description="Put the microcontroller firmware on a Pico running MicroPython (compiled "
-        "with mpy-cross, copied with mpremote), or ask a board which protocol it speaks. "
-        "See docs/pico.md.",
+        description=_("Put the microcontroller firmware on a Pico running MicroPython "
+                      "(compiled with mpy-cross, copied with mpremote), or ask a board which "
+                      "protocol it speaks. See docs/pico.md."),
     )
     fw_sub = fw.add_subparsers(dest="firmware_command", metavar="ACTION")
     fw_sub.required = True
     inst = fw_sub.add_parser(
-        "install", help="compile and copy the firmware to the Pico, reset it, check its hello",
-        description="Compile the board files to .mpy, copy them to the Pico with mpremote, "
-        "reset it, and check that it says hello in this program's protocol version.",
+        "install",
+        help=_("compile and copy the firmware to the Pico, reset it, check its hello"),
+        description=_("Compile the board files to .mpy, copy them to the Pico with mpremote, "
+                      "reset it, and check that it says hello in this program's protocol "
+                      "version."),
     )
     inst.add_argument("--port", metavar="PORT", default=None,
-                      help="the Pico's serial port (default: the first Pico found by its USB id)")
+                      help=_("the Pico's serial port (default: the first Pico found by its "
+                             "USB id)"))
     inst.add_argument("--dry-run", action="store_true",
-                      help="list what would be copied and how; touch no board")
+                      help=_("list what would be copied and how; touch no board"))
+    add_lang_option(inst)
     inst.set_defaults(func=_firmware_install)
     ver = fw_sub.add_parser(
-        "version", help="ask the board which protocol version its firmware speaks",
-        description="Say hello to the board and print the protocol version and boot id it "
-        "answers with; an older or newer firmware is named in one line (exit 1).",
+        "version", help=_("ask the board which protocol version its firmware speaks"),
+        description=_("Say hello to the board and print the protocol version and boot id it "
+                      "answers with; an older or newer firmware is named in one line "
+                      "(exit 1)."),
     )
     ver.add_argument("--port", metavar="PORT", default=None,
-                     help="the board's serial port (default: the first Pico found by its USB id)")
+                     help=_("the board's serial port (default: the first Pico found by its "
+                            "USB id)"))
+    add_lang_option(ver)
     ver.set_defaults(func=_firmware_version)
 
 
@@ -77,12 +90,13 @@ def _firmware(run: Callable[[], int], args: argparse.Namespace) -> int:
     from firmware_host.host.install import InstallError
     from showdown.contract.events import ConfigError
 
+    use_language(args.lang)
     try:
         return run()
     except InstallError as exc:
         if exc.bad_input:
             raise ConfigError(str(exc)) from exc
-        print(f"uno-showdown firmware {args.firmware_command}: {exc}", file=sys.stderr)
+        print(f"uno-showdown {args.command} {args.firmware_command}: {exc}", file=sys.stderr)
         return 1
 
 
@@ -90,27 +104,30 @@ def _virtual_mcu(args: argparse.Namespace) -> int:
     from firmware_host.virtual.mcu import VirtualMCU
     from showdown.contract.events import ConfigError
 
+    use_language(args.lang)
     if not 0 <= args.start_ticks < codec.TICKS_PERIOD:
-        raise ConfigError(f"--start-ticks must be between 0 and {codec.TICKS_PERIOD - 1}")
+        raise ConfigError(_("--start-ticks must be between 0 and {most}").format(
+            most=codec.TICKS_PERIOD - 1))
     link = Path(args.link) if args.link else None
     try:
         if link is not None and link.exists() and not link.is_symlink():
-            raise ConfigError(f"{link} exists and is not a symlink: choose another --link path")
+            raise ConfigError(_("{path} exists and is not a symlink: choose another --link "
+                                "path").format(path=link))
         if link is not None and not link.parent.is_dir():
-            raise ConfigError(f"the folder {link.parent} does not exist: create it or pick "
-                             "another")
+            raise ConfigError(_("the folder {folder} does not exist: create it or pick "
+                                "another").format(folder=link.parent))
     except (OSError, ValueError) as exc:  # a name too long, a NUL in it
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise ConfigError(f"cannot use {args.link[:200]!r} as --link ({reason}): choose "
-                         "another path") from None
+        raise ConfigError(_("cannot use {path} as --link ({reason}): choose another path")
+                          .format(path=repr(args.link[:200]), reason=reason)) from None
     mcu = VirtualMCU(link, start_ticks=args.start_ticks, card_sensor=not args.no_card_sensor)
     try:
         mcu.start()
     except OSError as exc:  # no pseudo-terminal left, or the link cannot be made there
-        raise ConfigError(f"cannot start the virtual board ({exc.strerror or exc}): "
-                         "choose another --link path") from None
+        raise ConfigError(_("cannot start the virtual board ({reason}): choose another "
+                            "--link path").format(reason=exc.strerror or exc)) from None
     print(mcu.port, flush=True)
-    print(HELP, file=sys.stderr, flush=True)
+    print(_(HELP), file=sys.stderr, flush=True)
     try:
         for line in sys.stdin:
             if not _obey(mcu, line.strip().lower()):
@@ -142,8 +159,10 @@ def _obey(mcu: object, word: str) -> bool:
     action = actions.get(word[:1] if word in ("left", "right", "button") else word)
     if action is None:
         if word:
-            print(f"unknown command {word!r}\n{HELP}", file=sys.stderr, flush=True)
+            print(_("unknown command {word}").format(word=repr(word)) + "\n" + _(HELP),
+                  file=sys.stderr, flush=True)
     else:
         action()
-        print(f"{word} at tick {mcu.ticks_us()}", file=sys.stderr, flush=True)
+        print(_("{word} at tick {ticks}").format(word=word, ticks=mcu.ticks_us()),
+              file=sys.stderr, flush=True)
     return True

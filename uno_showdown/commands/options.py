@@ -7,7 +7,10 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from showdown.contract import i18n
+from showdown.contract.errors import CompanionError
 from showdown.contract.events import ConfigError, TiePolicy
+from showdown.contract.i18n import _
 from showdown.duel.engine import MAX_CARDS as MAX_CARDS
 from showdown.duel.engine import DuelConfig, DuelError
 
@@ -17,12 +20,27 @@ if TYPE_CHECKING:
 _DEFAULTS = DuelConfig()
 
 
+def add_lang_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """Give `parser` the `--lang` every command takes (`help`: what it changes, when more
+    than the output)."""
+    parser.add_argument("--lang", metavar="LANG", help=help or _(
+        "language of the output: en, ru, uk or hy (default: the system's)"))
+
+
+def use_language(lang: str | None) -> None:
+    """Speak `lang` (the system's language when None) from here on; a language with no
+    catalog is a one-line usage error."""
+    try:
+        i18n.set_language(lang)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+
 
 def check_range(option: str, value: float, low: float, high: float) -> None:
     """Refuse an option's value outside [low, high] (nan is outside), naming the range."""
     if not low <= value <= high:
-        raise ConfigError(f"{option} must be from {_shown(low)} to {_shown(high)}, "
-                         f"not {_shown(value)}")
+        raise ConfigError(_("{option} must be from {low} to {high}, not {value}").format(
+            option=option, low=_shown(low), high=_shown(high), value=_shown(value)))
 
 
 def _shown(value: float) -> str:
@@ -34,24 +52,27 @@ def _shown(value: float) -> str:
 
 def add_duel_options(parser: argparse.ArgumentParser) -> None:
     """Add the judging options; each defaults to None so 'not given' can be told apart."""
-    group = parser.add_argument_group("judging")
+    group = parser.add_argument_group(_("judging"))
     group.add_argument(
         "--tie-window-us", type=int, metavar="US",
-        help=f"presses closer than this are a tie (default {_DEFAULTS.tie_window_us})",
+        help=_("presses closer than this are a tie (default {us})").format(
+            us=_DEFAULTS.tie_window_us),
     )
     group.add_argument(
         "--tie-policy", choices=[p.value for p in TiePolicy],
-        help="after a tie: rematch (no launch, start again) or split the cards (default rematch)",
+        help=_("after a tie: rematch (no launch, start again) or split the cards "
+               "(default rematch)"),
     )
     group.add_argument(
         "--response-timeout-us", type=int, metavar="US",
-        help="nobody pressed this long after go: a timeout "
-        f"(default {_DEFAULTS.response_timeout_us})",
+        help=_("nobody pressed this long after go: a timeout (default {us})").format(
+            us=_DEFAULTS.response_timeout_us),
     )
     group.add_argument(
         "--settle-us", type=int, metavar="US",
-        help="how long the verdict waits for late edges after the decisive press "
-        f"(default: what the unit's measured delivery needs, else {_DEFAULTS.settle_us})",
+        help=_("how long the verdict waits for late edges after the decisive press "
+               "(default: what the unit's measured delivery needs, else {us})").format(
+            us=_DEFAULTS.settle_us),
     )
 
 
@@ -92,7 +113,8 @@ def open_duel_log(path: str | Path | None, option: str = "--duel-log", *,
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise ConfigError(
-            f"cannot write the duel log {target}: {reason}; give another file with {option}"
+            _("cannot write the duel log {path}: {reason}; give another file with {option}")
+            .format(path=target, reason=reason, option=option)
         ) from None
 
 

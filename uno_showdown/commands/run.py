@@ -22,14 +22,17 @@ from companion.table.turns import MAX_DUEL_CARDS
 from hardware.devices import DEVICES, open_unit
 from hardware.stop_signals import owned_stop_signals
 from showdown.contract.events import ConfigError
+from showdown.contract.i18n import _, ngettext
 from uno_showdown.commands.options import (
     MAX_CARDS,
     add_duel_options,
+    add_lang_option,
     check_range,
     default_duel_log,
     duel_config,
     fit_to_unit,
     open_duel_log,
+    use_language,
 )
 
 if TYPE_CHECKING:
@@ -41,43 +44,49 @@ log = logging.getLogger(__name__)
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "run",
-        description="Run the showdown service on a unit. With a display: the companion screen "
-        "and a duel bar; without one (or --headless): the unit alone, each duel loaded "
-        "with --cards cards and started by the unit's timer button.",
+        description=_("Run the showdown service on a unit. With a display: the companion "
+                      "screen and a duel bar; without one (or --headless): the unit alone, "
+                      "each duel loaded with --cards cards and started by the unit's timer "
+                      "button."),
     )
     parser.add_argument(
         "--device", choices=[d for d in DEVICES if d != "fake"], default="gpio",
-        help="which unit: gpio (Raspberry Pi pins), serial (a microcontroller), "
-        "emulator (a window) (default gpio)",
+        help=_("which unit: gpio (Raspberry Pi pins), serial (a microcontroller), "
+               "emulator (a window) (default gpio)"),
     )
-    parser.add_argument("--pins", metavar="FILE", help="pin map TOML for --device gpio")
+    parser.add_argument("--pins", metavar="FILE", help=_("pin map TOML for --device gpio"))
     parser.add_argument(
         "--port", metavar="PORT",
-        help="serial port for --device serial (default: find the board by USB id)",
+        help=_("serial port for --device serial (default: find the board by USB id)"),
     )
-    parser.add_argument("--headless", action="store_true", help="never open a window")
+    parser.add_argument("--headless", action="store_true", help=_("never open a window"))
     parser.add_argument(
         "--window", action="store_true",
-        help="show the screen in a window instead of filling the display",
+        help=_("show the screen in a window instead of filling the display"),
     )
     parser.add_argument("--cards", type=int, default=1,
-                        help="cards per duel when headless, 1 to --most-duel-cards (default 1)")
+                        help=_("cards per duel when headless, 1 to --most-duel-cards "
+                               "(default 1)"))
     parser.add_argument("--most-duel-cards", type=int, default=MAX_DUEL_CARDS, metavar="N",
-                        help="the most cards a duel may load, for a table that agrees on more "
-                        f"than the Showdown sheet's {MAX_DUEL_CARDS} (up to {MAX_CARDS})")
-    parser.add_argument("--db", metavar="PATH", help="the companion's score database")
-    parser.add_argument("--game", type=int, metavar="ID", help="record duels with this game")
-    parser.add_argument("--lang", help="language of the screen (en, ru, uk, hy)")
+                        help=_("the most cards a duel may load, for a table that agrees on "
+                               "more than the Showdown sheet's {sheet} (up to {most})").format(
+                            sheet=MAX_DUEL_CARDS, most=MAX_CARDS))
+    parser.add_argument("--db", metavar="PATH", help=_("the companion's score database"))
+    parser.add_argument("--game", type=int, metavar="ID",
+                        help=_("record duels with this game"))
+    add_lang_option(parser, _("language of the screen and the output: en, ru, uk or hy "
+                              "(default: the system's)"))
     parser.add_argument(
         "--duel-log", metavar="FILE",
-        help=f"where every duel is appended for replay (default {default_duel_log()})",
+        help=_("where every duel is appended for replay (default {path})").format(
+            path=default_duel_log()),
     )
     parser.add_argument(
         "--socket", metavar="PATH",
-        help="headless: where `uno-showdown duel` reaches this service (default: "
-        "/run/uno-showdown/duel.sock under systemd, else in your runtime folder)",
+        help=_("headless: where `uno-showdown duel` reaches this service (default: "
+               "/run/uno-showdown/duel.sock under systemd, else in your runtime folder)"),
     )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    parser.add_argument("-v", "--verbose", action="store_true", help=_("log what happens"))
     add_duel_options(parser)
     parser.set_defaults(func=run)
 
@@ -107,7 +116,7 @@ def _open_companion(args: argparse.Namespace) -> Any:
         return app
     except Exception as exc:
         if explicit:
-            raise ConfigError(f"cannot keep score: {exc}") from None
+            raise ConfigError(_("cannot keep score: {reason}").format(reason=exc)) from None
         log.warning("running without the score keeper: %s", exc)
         return None
 
@@ -119,14 +128,15 @@ def run(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    use_language(args.lang)
     check_range("--most-duel-cards", args.most_duel_cards, 1, MAX_CARDS)
     check_range("--cards", args.cards, 1, args.most_duel_cards)
     windowed = not args.headless and have_display()
     if args.device == "emulator" and not windowed:
-        raise ConfigError("the emulator unit lives in a window, and there is no display here "
-                         "(or --headless was given): run `uno-showdown emulator` on a desktop "
-                         "(or under xvfb-run); it answers `uno-showdown duel` as the headless "
-                         "table does")
+        raise ConfigError(_("the emulator unit lives in a window, and there is no display "
+                            "here (or --headless was given): run `uno-showdown emulator` on a "
+                            "desktop (or under xvfb-run); it answers `uno-showdown duel` as "
+                            "the headless table does"))
     config = duel_config(args)
     with ExitStack() as stack:
         duel_log = open_duel_log(args.duel_log)
@@ -137,12 +147,13 @@ def run(args: argparse.Namespace) -> int:
         try:
             unit = open_unit(args.device, args)
         except (OSError, ValueError, RuntimeError) as exc:
-            raise ConfigError(f"cannot open the {args.device} unit: {exc}") from exc
+            raise ConfigError(_("cannot open the {device} unit: {reason}").format(
+                device=args.device, reason=exc)) from exc
         stack.callback(unit.close)
         stack.callback(unit.stop_launcher)  # runs first: the motor stops before anything else
         if unit.max_cards is not None and args.cards > unit.max_cards:
-            raise ConfigError(f"the {unit.name} unit launches at most {unit.max_cards} cards "
-                             "at once: lower --cards")
+            raise ConfigError(_("the {unit} unit launches at most {most} cards at once: "
+                                "lower --cards").format(unit=unit.name, most=unit.max_cards))
         service = ShowdownService(unit, fit_to_unit(config, args, unit), duel_log=duel_log)
         # Before the companion closes: what the service said reaches it first (bounded).
         stack.callback(service.close_listeners)
@@ -162,10 +173,11 @@ def run(args: argparse.Namespace) -> int:
                 return int(run_table_window(service, app, fullscreen=not args.window) or 0)
             except NoDisplayError as exc:
                 if args.device == "emulator":
-                    raise ConfigError(f"the emulator unit lives in a window, and none opens "
-                                     f"here ({exc}): run it on a desktop or under xvfb-run"
-                                     ) from None
-                print(f"no screen ({exc}); running the unit headless", file=sys.stderr)
+                    raise ConfigError(_("the emulator unit lives in a window, and none opens "
+                                        "here ({reason}): run it on a desktop or under "
+                                        "xvfb-run").format(reason=exc)) from None
+                print(_("no screen ({reason}); running the unit headless").format(reason=exc),
+                      file=sys.stderr)
         return run_headless(service, args.cards, app, listen=True,
                             most_cards=args.most_duel_cards,
                             socket_path=Path(args.socket) if args.socket else None,
@@ -209,10 +221,20 @@ def run_headless(service: ShowdownService, cards: int, app: Any, *, listen: bool
     service.add_listener(table.tell)
     try:
         table.start()
-        door = (f"; `uno-showdown duel` names the players (socket {server.path})"
-                if server is not None else "")
-        say(f"running the {service.unit.name} unit with {cards} card(s) loaded: press the "
-            f"timer button to start a duel{door} (Ctrl+C to stop)")
+        if server is not None:
+            say(ngettext("running the {unit} unit with {n} card loaded: press the timer "
+                         "button to start a duel; `uno-showdown duel` names the players "
+                         "(socket {socket}) (Ctrl+C to stop)",
+                         "running the {unit} unit with {n} cards loaded: press the timer "
+                         "button to start a duel; `uno-showdown duel` names the players "
+                         "(socket {socket}) (Ctrl+C to stop)", cards).format(
+                unit=service.unit.name, n=cards, socket=server.path))
+        else:
+            say(ngettext("running the {unit} unit with {n} card loaded: press the timer "
+                         "button to start a duel (Ctrl+C to stop)",
+                         "running the {unit} unit with {n} cards loaded: press the timer "
+                         "button to start a duel (Ctrl+C to stop)", cards).format(
+                unit=service.unit.name, n=cards))
         while not service.stopping:
             service.step()
             for event in control.drain():

@@ -7,6 +7,8 @@ import sys
 import threading
 
 from showdown.contract.events import ConfigError
+from showdown.contract.i18n import _
+from uno_showdown.commands.options import add_lang_option, use_language
 
 #: Units that have a self-test, and the module that opens them.
 SELFTEST_DEVICES = ("gpio",)
@@ -16,22 +18,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add this package's subcommands to `uno-showdown`."""
     parser = sub.add_parser(
         "selftest",
-        description="Check a unit's wiring: each light, the countdown and the buzzer in turn, "
-        "the launcher one card's time each way, then every paddle, button and sensor "
-        "press is printed as it happens.",
+        description=_("Check a unit's wiring: each light, the countdown and the buzzer in "
+                      "turn, the launcher one card's time each way, then every paddle, button "
+                      "and sensor press is printed as it happens."),
     )
     parser.add_argument("--device", choices=SELFTEST_DEVICES, default="gpio",
-                        help="which unit (default gpio)")
-    parser.add_argument("--pins", metavar="FILE", help="pin map TOML (default: the built-in one)")
-    parser.add_argument("--no-motor", action="store_true", help="do not turn the launcher")
+                        help=_("which unit (default gpio)"))
+    parser.add_argument("--pins", metavar="FILE",
+                        help=_("pin map TOML (default: the built-in one)"))
+    parser.add_argument("--no-motor", action="store_true", help=_("do not turn the launcher"))
     parser.add_argument("--echo-seconds", type=float, default=30.0, metavar="S",
-                        help="how long to echo inputs (default 30)")
+                        help=_("how long to echo inputs (default 30)"))
+    add_lang_option(parser)
     parser.set_defaults(func=selftest)
 
 
 def selftest(args: argparse.Namespace) -> int:
+    use_language(args.lang)
     if not 0 <= args.echo_seconds < 1e6:  # also refuses nan and inf
-        raise ConfigError("--echo-seconds must be a number of seconds from 0 to 999999")
+        raise ConfigError(_("--echo-seconds must be a number of seconds from 0 to 999999"))
     from hardware.gpio import open_unit
     from hardware.gpio_selftest import run_selftest
     from hardware.stop_signals import owned_stop_signals

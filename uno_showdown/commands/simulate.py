@@ -6,12 +6,15 @@ import argparse
 import math
 
 from showdown.contract.events import ConfigError
+from showdown.contract.i18n import _
 from uno_showdown.commands.options import (
     MAX_CARDS,
     add_duel_options,
+    add_lang_option,
     check_range,
     duel_config,
     open_duel_log,
+    use_language,
 )
 
 #: Each option's range (lowest, highest; both allowed). Past it a value is a slip: a million
@@ -37,32 +40,35 @@ def number(text: str) -> float:
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "simulate",
-        description="Run duels through the real service and engine on an in-memory unit, with "
-        "simulated players (human-like reaction times, some early presses, some who never "
-        "press) and random delivery delays, then print a summary table.",
+        description=_("Run duels through the real service and engine on an in-memory unit, "
+                      "with simulated players (human-like reaction times, some early presses, "
+                      "some who never press) and random delivery delays, then print a summary "
+                      "table."),
     )
     parser.add_argument("--duels", type=int, default=100,
-                        help="how many duels, 1 to 1000000 (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+                        help=_("how many duels, 1 to 1000000 (default 100)"))
+    parser.add_argument("--seed", type=int, default=0, help=_("random seed (default 0)"))
     parser.add_argument("--cards", type=int, default=1,
-                        help=f"cards per duel, 1 to {MAX_CARDS} (default 1)")
+                        help=_("cards per duel, 1 to {most} (default 1)").format(most=MAX_CARDS))
     parser.add_argument(
         "--jitter-ms", type=number, default=5.0,
-        help="largest delay between a press and its delivery, 0 to 1000 (default 5)",
+        help=_("largest delay between a press and its delivery, 0 to 1000 (default 5)"),
     )
     parser.add_argument(
         "--early-rate", type=number, default=0.05,
-        help="chance that a player anticipates go and presses early, 0 to 1 (default 0.05)",
+        help=_("chance that a player anticipates go and presses early, 0 to 1 "
+               "(default 0.05)"),
     )
     parser.add_argument(
         "--left-ms", type=number, default=260.0,
-        help="left player's median reaction, 1 to 60000 (default 260)"
+        help=_("left player's median reaction, 1 to 60000 (default 260)"),
     )
     parser.add_argument(
         "--right-ms", type=number, default=260.0,
-        help="right player's median reaction, 1 to 60000 (default 260)",
+        help=_("right player's median reaction, 1 to 60000 (default 260)"),
     )
-    parser.add_argument("--log", metavar="FILE", help="append every duel to this duel log")
+    parser.add_argument("--log", metavar="FILE", help=_("append every duel to this duel log"))
+    add_lang_option(parser)
     add_duel_options(parser)
     parser.set_defaults(func=run)
 
@@ -71,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     from showdown.contract.events import Side
     from uno_showdown.commands.simulation import PlayerModel, format_report, simulate
 
+    use_language(args.lang)
     for option, value in (("--duels", args.duels), ("--cards", args.cards),
                           ("--jitter-ms", args.jitter_ms), ("--early-rate", args.early_rate),
                           ("--left-ms", args.left_ms), ("--right-ms", args.right_ms)):
@@ -83,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
                                 early_rate=args.early_rate),
     }
     if args.log is not None and not args.log.strip():
-        raise ConfigError("--log needs a file name, and an empty one was given: name the file "
-                          "the duels are appended to, or leave --log out")
+        raise ConfigError(_("--log needs a file name, and an empty one was given: name the "
+                            "file the duels are appended to, or leave --log out"))
     log = open_duel_log(args.log, "--log", warn=False) if args.log is not None else None
     lost = None
     try:
@@ -96,10 +103,11 @@ def run(args: argparse.Namespace) -> int:
         if log is not None:
             lost = log.close()
     if log is not None and log.failed is not None:
-        raise ConfigError(f"cannot write the duel log {args.log} "
-                         f"({log.failed.strerror or log.failed}): give another file with --log")
+        raise ConfigError(_("cannot write the duel log {path} ({reason}): give another file "
+                            "with --log").format(path=args.log,
+                                                 reason=log.failed.strerror or log.failed))
     if lost is not None:  # the log is this command's output: a missing line is an error
-        raise ConfigError(f"{lost}: let a program read it as it is written, or give a file "
-                          "with --log")
+        raise ConfigError(_("{problem}: let a program read it as it is written, or give a "
+                            "file with --log").format(problem=lost))
     print(format_report(report))
     return 0

@@ -26,6 +26,7 @@ from showdown.contract.events import (
     VerdictContested,
     VerdictGiven,
 )
+from showdown.contract.i18n import N_, _
 from showdown.duel.engine import DuelConfig
 from showdown.service.duel_log import DuelLog
 from showdown.service.loop import IDLE_WAIT_S, ShowdownService
@@ -209,28 +210,44 @@ def _judge_the_judges(report: SimulationReport, table: SimulatedTable, result: D
         report.naive_disagreements += 1
 
 
+#: Each outcome's row in the summary, translated when printed.
+_OUTCOME_LABELS = {
+    Outcome.FASTER: N_("faster"),
+    Outcome.EARLY_PRESS: N_("early press"),
+    Outcome.TIE: N_("tie"),
+    Outcome.TIMEOUT: N_("timeout"),
+    Outcome.ABORTED: N_("aborted"),
+    Outcome.LAUNCH_FAILED: N_("launch failed"),
+}
+
+
 def format_report(report: SimulationReport) -> str:
-    """The summary table `uno-showdown simulate` prints."""
+    """The summary table `uno-showdown simulate` prints: a label, then its numbers, each
+    column wide enough for the longest label of the language it is printed in."""
     verdicts = sum(report.outcomes.values())
-    lines = [f"{'duels':<34}{report.duels:>10}",
-             f"{'verdicts (a rematch adds one)':<34}{verdicts:>10}"]
+    rows: list[tuple[str, str]] = [(_("duels"), f"{report.duels:>10}"),
+                                   (_("verdicts (a rematch adds one)"), f"{verdicts:>10}")]
     for outcome in Outcome:
         count = report.outcomes.get(outcome.value, 0)
         if outcome is Outcome.ABORTED and not count:
             continue
         share = 100 * count / max(1, sum(report.outcomes.values()))
-        lines.append(f"{'  ' + outcome.value:<34}{count:>10}{share:>9.1f}%")
+        label = _(_OUTCOME_LABELS[outcome]) if outcome in _OUTCOME_LABELS else outcome.value
+        rows.append(("  " + label, f"{count:>10}{share:>9.1f}%"))
+    wins = {Side.LEFT: _("wins left"), Side.RIGHT: _("wins right")}
     for side in Side:
-        lines.append(f"{'wins ' + side.value:<34}{report.wins.get(side.value, 0):>10}")
+        rows.append((wins[side], f"{report.wins.get(side.value, 0):>10}"))
+    reaction = {Side.LEFT: _("reaction left (median/best)"),
+                Side.RIGHT: _("reaction right (median/best)")}
     for side in Side:
         values = report.reactions[side]
-        median = f"{statistics.median(values) / 1000:.0f} ms" if values else "-"
-        best = f"{min(values) / 1000:.0f} ms" if values else "-"
-        lines.append(f"{'reaction ' + side.value + ' (median/best)':<34}{median:>10}{best:>10}")
-    lines.append(f"{'launches':<34}{report.launches:>10}")
-    lines.append(f"{'most launches in one duel':<34}{report.most_launches_in_one_duel:>10}")
-    lines.append(f"{'contested (a late press)':<34}{report.contested:>10}")
-    lines.append(
-        f"{'verdicts arrival order gets wrong':<34}{report.naive_disagreements:>10}"
-    )
-    return "\n".join(lines)
+        ms = _("{ms} ms")
+        median = ms.format(ms=f"{statistics.median(values) / 1000:.0f}") if values else "-"
+        best = ms.format(ms=f"{min(values) / 1000:.0f}") if values else "-"
+        rows.append((reaction[side], f"{median:>10}{best:>10}"))
+    rows.append((_("launches"), f"{report.launches:>10}"))
+    rows.append((_("most launches in one duel"), f"{report.most_launches_in_one_duel:>10}"))
+    rows.append((_("contested (a late press)"), f"{report.contested:>10}"))
+    rows.append((_("verdicts arrival order gets wrong"), f"{report.naive_disagreements:>10}"))
+    width = max(34, *(len(label) + 2 for label, _numbers in rows))
+    return "\n".join(f"{label:<{width}}{numbers}" for label, numbers in rows)

@@ -32,6 +32,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from showdown.contract.i18n import _
+
 log = logging.getLogger(__name__)
 
 SOCKET_NAME = "duel.sock"
@@ -108,27 +110,30 @@ def find_socket() -> Path:
     if refused is not None:
         raise SocketError(_not_allowed(refused))
     raise SocketError(
-        "no headless service is running here (nothing listens at "
-        f"{' or '.join(str(p) for p in candidates)}): start one with "
-        "`uno-showdown run --headless` (or the systemd service), or give its --socket"
+        _("no headless service is running here (nothing listens at {places}): start one with "
+          "`uno-showdown run --headless` (or the systemd service), or give its --socket")
+        .format(places=_(" or ").join(str(p) for p in candidates))
     )
 
 
 def _private_folder(folder: Path) -> None:
     """Make `folder` for the socket, or check that an existing one is safe to use."""
     if folder.is_symlink():
-        raise SocketError(f"{folder} is a symbolic link: remove it, or give another --socket")
+        raise SocketError(_("{folder} is a symbolic link: remove it, or give another "
+                            "--socket").format(folder=folder))
     try:
         folder.mkdir(mode=FOLDER_MODE, parents=False, exist_ok=True)
         info = folder.stat()
     except FileNotFoundError:
-        raise SocketError(f"the folder {folder.parent} does not exist: create it, or give "
-                          "another --socket") from None
+        raise SocketError(_("the folder {folder} does not exist: create it, or give another "
+                            "--socket").format(folder=folder.parent)) from None
     except OSError as exc:
-        raise SocketError(f"cannot make the folder {folder} for the socket "
-                          f"({exc.strerror}): give another --socket") from None
+        raise SocketError(_("cannot make the folder {folder} for the socket ({reason}): give "
+                            "another --socket").format(folder=folder, reason=exc.strerror)
+                          ) from None
     if info.st_uid != os.getuid():
-        raise SocketError(f"{folder} belongs to another user: give another --socket")
+        raise SocketError(_("{folder} belongs to another user: give another --socket").format(
+            folder=folder))
     if info.st_mode & 0o007:
         os.chmod(folder, info.st_mode & ~0o007 & 0o7777)  # nobody else may even look inside
 
@@ -163,15 +168,16 @@ class DuelSocketServer:
 
     def start(self) -> DuelSocketServer:
         if not self.path.parent.is_dir():
-            raise SocketError(f"the folder {self.path.parent} does not exist: create it, or "
-                              "give another --socket")
+            raise SocketError(_("the folder {folder} does not exist: create it, or give "
+                                "another --socket").format(folder=self.path.parent))
         if self.path.exists() or self.path.is_symlink():
             if not stat.S_ISSOCK(self.path.lstat().st_mode):
-                raise SocketError(f"{self.path} exists and is not a socket: remove it, or "
-                                  "give another --socket")
+                raise SocketError(_("{path} exists and is not a socket: remove it, or give "
+                                    "another --socket").format(path=self.path))
             if _answering(self.path):
-                raise SocketError(f"another service already listens at {self.path}: stop it "
-                                  "first, or give this one another --socket")
+                raise SocketError(_("another service already listens at {path}: stop it "
+                                    "first, or give this one another --socket").format(
+                    path=self.path))
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
@@ -185,8 +191,8 @@ class DuelSocketServer:
             sock.close()
             with contextlib.suppress(OSError):
                 temporary.unlink()
-            raise SocketError(f"cannot listen at {self.path} ({exc.strerror}): give another "
-                              "--socket") from None
+            raise SocketError(_("cannot listen at {path} ({reason}): give another --socket")
+                              .format(path=self.path, reason=exc.strerror)) from None
         sock.settimeout(0.5)  # so close() is noticed promptly
         self._sock = sock
         self._thread = threading.Thread(target=self._serve, name="duel-socket", daemon=True)
@@ -235,16 +241,18 @@ class DuelSocketServer:
         try:
             request = json.loads(_read_line(conn))
             if not isinstance(request, dict):
-                raise ValueError("not a JSON object")
+                raise ValueError(_("not a JSON object"))
         except (OSError, ValueError) as exc:
-            reply: dict[str, str] = {"error": f"the request was not understood ({exc})"}
+            reply: dict[str, str] = {"error": _("the request was not understood ({reason})")
+                                     .format(reason=exc)}
         else:
             try:
                 with self._handling:  # requests are answered one at a time
                     reply = self.handler(request)
             except Exception as exc:  # one bad request must not end the listener
                 log.exception("the duel request %r failed", request)
-                reply = {"error": f"the service could not do it: {exc}"}
+                reply = {"error": _("the service could not do it: {reason}").format(
+                    reason=exc)}
         with contextlib.suppress(OSError):
             conn.sendall(json.dumps(reply).encode() + b"\n")
 
@@ -257,25 +265,27 @@ def _read_line(conn: socket.socket) -> str:
             break
         data += chunk
         if len(data) > MAX_LINE:
-            raise ValueError("the request is too long")
+            raise ValueError(_("the request is too long"))
     return data.split(b"\n", 1)[0].decode("utf-8")
 
 
 def _not_allowed(path: Path) -> str:
-    return (f"you may not talk to the service at {path}: join its group "
-            "(sudo usermod -aG showdown $USER) and log in again")
+    return _("you may not talk to the service at {path}: join its group (sudo usermod -aG "
+             "showdown $USER) and log in again").format(path=path)
 
 
 def _unreachable(path: Path) -> str:
     """Why nothing answered at `path`: nothing there, not a socket, or a stale socket."""
-    hint = "start the service, or check --socket"
     try:
         mode = path.stat().st_mode
     except OSError:
-        return f"nothing exists at {path}: {hint}"
+        return _("nothing exists at {path}: start the service, or check --socket").format(
+            path=path)
     if not stat.S_ISSOCK(mode):
-        return f"{path} is not a socket: {hint}"
-    return f"no service answers at {path} (it has stopped): {hint}"
+        return _("{path} is not a socket: start the service, or check --socket").format(
+            path=path)
+    return _("no service answers at {path} (it has stopped): start the service, or check "
+             "--socket").format(path=path)
 
 
 def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> dict[str, str]:
@@ -289,18 +299,22 @@ def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> di
         except OSError as exc:
             if isinstance(exc, (ConnectionRefusedError, FileNotFoundError)):
                 raise SocketError(_unreachable(path)) from None
-            raise SocketError(f"cannot reach the service at {path}: {exc.strerror}") from None
+            raise SocketError(_("cannot reach the service at {path}: {reason}").format(
+                path=path, reason=exc.strerror)) from None
         try:
             conn.sendall(json.dumps(request).encode() + b"\n")
             line = _read_line(conn)
         except (OSError, ValueError) as exc:
-            raise SocketError(f"the service at {path} did not answer ({exc})") from None
+            raise SocketError(_("the service at {path} did not answer ({reason})").format(
+                path=path, reason=exc)) from None
     try:
         reply = json.loads(line)
     except ValueError:
-        raise SocketError(f"the service at {path} gave an answer that is not JSON") from None
+        raise SocketError(_("the service at {path} gave an answer that is not JSON").format(
+            path=path)) from None
     if not isinstance(reply, dict):
-        raise SocketError(f"the service at {path} gave an answer that is not a JSON object")
+        raise SocketError(_("the service at {path} gave an answer that is not a JSON object")
+                          .format(path=path))
     return reply
 
 

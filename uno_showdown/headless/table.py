@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ from showdown.contract.events import (
     VerdictContested,
     VerdictGiven,
 )
+from showdown.contract.i18n import N_, _
 from showdown.duel.engine import DuelError, Load
 from showdown.duel.text import cards_text, contest_text
 
@@ -55,6 +56,14 @@ log = logging.getLogger(__name__)
 #: How long a request waits, at most, for the listeners to hear the last verdict before the
 #: table moves to a newer game (they take microseconds; a stuck one must not hold `duel`).
 FOLLOW_FLUSH_S = 1.0
+
+#: What a seat is called in a verdict when nobody sits at it, translated when said.
+SEAT_NAMES = {Side.LEFT: N_("left"), Side.RIGHT: N_("right")}
+
+
+def _names(players: Mapping[Side, str]) -> dict[Side, str]:
+    """Who sat at each paddle: the player named, else the seat, in the table's language."""
+    return {side: players.get(side) or _(SEAT_NAMES[side]) for side in Side}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +79,11 @@ class NextDuel:
     played_by: str | None = None
 
     def describe(self) -> str:
-        why = f" ({self.why})" if self.why else ""
-        return f"{self.pairing.describe()}, {cards_text(self.cards)}{why}"
+        if self.why:
+            return _("{players}, {cards} ({why})").format(
+                players=self.pairing.describe(), cards=cards_text(self.cards), why=self.why)
+        return _("{players}, {cards}").format(players=self.pairing.describe(),
+                                             cards=cards_text(self.cards))
 
 
 class HeadlessTable:
@@ -149,14 +161,15 @@ class HeadlessTable:
         if isinstance(event, VerdictGiven):
             self.say(describe_verdict(event, self._number(event.duel_id)))
         elif isinstance(event, VerdictContested):
-            who = {side: event.players.get(side, side.value) for side in Side}
+            who = _names(event.players)
             self.say("  " + contest_text(event, who.__getitem__))
         elif isinstance(event, LaunchFailed):
             self.say(describe_failed(event, self._number(event.duel_id)))
         elif isinstance(event, ReactionsTimed):
-            times = ", ".join(f"{event.players.get(side, side.value)} {us / 1000:.1f} ms"
+            who = _names(event.players)
+            times = ", ".join(_("{name} {ms} ms").format(name=who[side], ms=f"{us / 1000:.1f}")
                               for side, us in event.reaction_us.items() if us is not None)
-            self.say(f"  reactions: {times or 'nobody pressed'}")
+            self.say("  " + _("reactions: {times}").format(times=times or _("nobody pressed")))
 
     def _number(self, duel_id: int) -> int:
         """The number duel `duel_id` is shown with (a tie's rematch keeps its duel's)."""
@@ -176,14 +189,15 @@ class HeadlessTable:
                 return {"ok": self.status()}
             body = request.get("duel")
             if not isinstance(body, dict):
-                return {"error": "the request names no duel: use `uno-showdown duel`"}
+                return {"error": _("the request names no duel: use `uno-showdown duel`")}
             return {"ok": self._change(body)}
         except (PairingError, DuelError, ValueError) as exc:
             return {"error": str(exc)}
 
     def status(self) -> str:
-        under_way = " (after the duel under way)" if self.service.under_way else ""
-        return f"next duel{under_way}: {self.next_duel.describe()}; {self._game_line()}"
+        text = (_("next duel (after the duel under way): {duel}; {game}")
+                if self.service.under_way else _("next duel: {duel}; {game}"))
+        return text.format(duel=self.next_duel.describe(), game=self._game_line())
 
     def _change(self, body: dict[str, Any]) -> str:
         players = body.get("players") or []
@@ -191,12 +205,13 @@ class HeadlessTable:
         played_by = body.get("played_by")
         if (not isinstance(players, list) or len(players) not in (0, 2)
                 or not all(isinstance(p, str) for p in players)):
-            raise ValueError("name two players (the left paddle's first), or nobody")
+            raise ValueError(_("name two players (the left paddle's first), or nobody"))
         if cards is not None and (not isinstance(cards, int) or isinstance(cards, bool)):
-            raise ValueError("the number of cards must be a whole number")
+            raise ValueError(_("the number of cards must be a whole number"))
         if played_by is not None and (not isinstance(played_by, str) or players
                                       or body.get("seats")):
-            raise ValueError("a showdown card names the one player who played it, nobody else")
+            raise ValueError(_("a showdown card names the one player who played it, nobody "
+                               "else"))
         current = self.next_duel
         if played_by is None and cards is not None and not players and not body.get("seats"):
             played_by = current.played_by  # new cards for a showdown card: its rule again
@@ -222,24 +237,25 @@ class HeadlessTable:
             self._next = chosen
         under_way = self.service.under_way
         self._load(replace_started=False)  # never cuts a started duel short
-        when = ("after the duel under way" if under_way
-                else "press the timer button to start it")
-        return f"next duel: {chosen.describe()}: {when}"
+        text = (_("next duel: {duel}: after the duel under way") if under_way
+                else _("next duel: {duel}: press the timer button to start it"))
+        return text.format(duel=chosen.describe())
 
     def _game_app(self) -> Any:
         """The companion, caught up with the file (a game started, a player renamed or a
         Reverse played from a terminal or a screen since), with a game to name players from."""
         app = self.app
         if app is None:
-            raise PairingError("this table keeps no score (its games file could not be "
-                               "opened), so it cannot name players: name nobody to duel for "
-                               "the seats")
+            raise PairingError(_("this table keeps no score (its games file could not be "
+                                 "opened), so it cannot name players: name nobody to duel for "
+                                 "the seats"))
         self._follow(app)
         app.refresh()
         self._check_game(app)
         if app.game is None:
-            raise PairingError("there is no game to name players from: start one with "
-                               "`uno-showdown game new`, or name nobody to duel for the seats")
+            raise PairingError(_("there is no game to name players from: start one with "
+                                 "`uno-showdown game new`, or name nobody to duel for the "
+                                 "seats"))
         return app
 
     def _pair(self, left: str, right: str) -> tuple[Pairing, int]:
@@ -255,7 +271,8 @@ class HeadlessTable:
         proposal = app.propose_showdown(played_by, cards)
         direction = app.game.direction.label
         return NextDuel(Pairing(proposal.challenger, proposal.opponent), proposal.cards,
-                        f"{proposal.challenger}'s showdown card, play going {direction}",
+                        _("{name}'s showdown card, play going {direction}").format(
+                            name=proposal.challenger, direction=direction),
                         app.game.id, proposal.challenger)
 
     def _follow(self, app: Any) -> None:
@@ -282,57 +299,67 @@ class HeadlessTable:
                 return
             self._generation += 1
             self._next = NextDuel(SEATS, old.cards)
-        now = f"game {game_id}" if game_id is not None else "no game"
-        self.say(f"the table keeps score in {now} now: the next duel is for the seats, not "
-                 f"{old.pairing.left} against {old.pairing.right} of game {old.game_id}; "
-                 "name its players again with `uno-showdown duel`")
+        if game_id is not None:
+            text = _("the table keeps score in game {game} now: the next duel is for the "
+                     "seats, not {left} against {right} of game {old}; name its players again "
+                     "with `uno-showdown duel`")
+        else:
+            text = _("the table keeps score in no game now: the next duel is for the seats, "
+                     "not {left} against {right} of game {old}; name its players again with "
+                     "`uno-showdown duel`")
+        self.say(text.format(game=game_id, left=old.pairing.left, right=old.pairing.right,
+                             old=old.game_id))
         self._load(replace_started=False)
 
     def _check_cards(self, cards: int) -> None:
         Load(Side.LEFT, Side.RIGHT, cards)  # one rule for what a duel may load
         most = self.service.unit.max_cards
         if most is not None and cards > most:
-            raise DuelError(f"the {self.service.unit.name} unit launches at most {most} cards "
-                            "at once: name fewer")
+            raise DuelError(_("the {unit} unit launches at most {most} cards at once: name "
+                              "fewer").format(unit=self.service.unit.name, most=most))
         if cards > self.most_cards:
-            raise DuelError(f"a duel loads 1 to {self.most_cards} cards, not {cards} (the "
-                            "Showdown sheet says 1 to 3): name fewer, or start the table with "
-                            "--most-duel-cards N if it agrees on more")
+            raise DuelError(_("a duel loads 1 to {most} cards, not {cards} (the Showdown sheet "
+                              "says 1 to 3): name fewer, or start the table with "
+                              "--most-duel-cards N if it agrees on more").format(
+                most=self.most_cards, cards=cards))
 
     def _game_line(self) -> str:
         app = self.app
         if app is None:
-            return "no score is kept (the games file could not be opened)"
+            return _("no score is kept (the games file could not be opened)")
         self._follow(app)
         self._check_game(app)
         game = app.game
         if game is None:
-            return "no game yet: start one with `uno-showdown game new` to name players"
-        return (f"game {game.id}: {', '.join(app.player_names())}; play goes "
-                f"{game.direction.label}")
+            return _("no game yet: start one with `uno-showdown game new` to name players")
+        return _("game {game}: {players}; play goes {direction}").format(
+            game=game.id, players=", ".join(app.player_names()), direction=game.direction.label)
 
 
 def describe_failed(event: LaunchFailed, number: int) -> str:
     """A verdict whose cards never flew: said as plainly as the verdict was."""
-    return (f"duel {number}: launch failed ({event.reason}): nobody takes the cards; "
-            "load the duel again")
+    return _("duel {number}: launch failed ({reason}): nobody takes the cards; load the duel "
+             "again").format(number=number, reason=event.reason)
 
 
 def describe_verdict(event: VerdictGiven, number: int) -> str:
     """One line a table reads at a glance: who won and why, named or by seat; `number`
     counts the duels played at the table."""
     r = event.result
-    name = {side: event.players.get(side, side.value) for side in Side}
+    name = _names(event.players)
     if r.outcome is Outcome.FASTER and r.winner is not None:
-        what = f"{name[r.winner]} was faster"
+        what = _("{name} was faster").format(name=name[r.winner])
     elif r.outcome is Outcome.EARLY_PRESS and r.loser is not None:
-        what = f"{name[r.loser]} pressed early"
+        what = _("{name} pressed early").format(name=name[r.loser])
     elif r.outcome is Outcome.TIE:
-        what = "a tie" + (": start it again" if r.rematch else ", cards split")
+        what = _("a tie: start it again") if r.rematch else _("a tie, cards split")
     elif r.outcome is Outcome.TIMEOUT:
-        what = "nobody pressed in time"
+        what = _("nobody pressed in time")
     else:
-        what = f"aborted ({r.reason})" if r.reason else "aborted"
+        what = _("aborted ({reason})").format(reason=r.reason) if r.reason else _("aborted")
     cards = sum(p.cards for p in r.launch)
-    taken = ", ".join(f"{name[p.side]} takes {p.cards}" for p in r.launch)
-    return f"duel {number}: {what}" + (f"; {taken}" if cards else "")
+    if not cards:
+        return _("duel {number}: {what}").format(number=number, what=what)
+    taken = ", ".join(_("{name} takes {n}").format(name=name[p.side], n=p.cards)
+                      for p in r.launch)
+    return _("duel {number}: {what}; {taken}").format(number=number, what=what, taken=taken)
