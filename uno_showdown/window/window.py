@@ -692,7 +692,7 @@ def display_surface() -> pygame.Surface:
     """The window's surface; the window is open for as long as the table runs."""
     surface = pygame.display.get_surface()
     if surface is None:
-        raise NoDisplayError("the window was closed")
+        raise NoDisplayError(_("the window was closed"))
     return surface
 
 
