@@ -54,6 +54,7 @@ from showdown.contract.events import (
     TimerPressed,
     UnitInput,
 )
+from showdown.contract.i18n import N_, _
 from showdown.contract.unit import ShowdownUnit
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,10 @@ SOFTWARE_STAMPING_FACTORIES = frozenset({"RPiGPIOFactory", "NativeFactory"})
 TIMER_HOLDOFF_US = 200_000
 #: Arrow blink, seconds on and off.
 ARROW_BLINK_S = 0.25
+#: The names of the devices of a side, for the error that says one cannot open (`_open`).
+_PADDLES = {Side.LEFT: N_("the left paddle"), Side.RIGHT: N_("the right paddle")}
+_ARROWS = {Side.LEFT: N_("the left arrow"), Side.RIGHT: N_("the right arrow")}
+
 
 def factory_stamps_edges(factory: object) -> bool:
     """Whether a gpiozero pin factory reports the time of the edge itself.
@@ -134,13 +139,14 @@ class GpioUnit(ShowdownUnit):
             raise
 
     def _open(self, what: str, make: Callable[[], Any]) -> Any:
+        """Open a device; `what` names it (an `N_` message, translated if it cannot open)."""
         try:
             device = make()
         except GPIOZeroError as exc:
             why = str(exc) or type(exc).__name__  # some gpiozero errors carry no message
             raise ConfigError(
-                f"cannot open {what} on its pin ({why}): check the pin map and that no other "
-                "program uses that GPIO") from None
+                _("cannot open {device} on its pin ({why}): check the pin map and that no other "
+                  "program uses that GPIO").format(device=_(what), why=why)) from None
         self._devices.append(device)
         return device
 
@@ -150,39 +156,40 @@ class GpioUnit(ShowdownUnit):
                 spec.pin, on_edge, active_low=spec.active_low, pin_factory=factory))
 
         self.paddles = {
-            side: stamped(f"the {side} paddle", pinmap.paddle(side), self._paddle_edge(side))
+            side: stamped(_PADDLES[side], pinmap.paddle(side), self._paddle_edge(side))
             for side in Side
         }
-        self.timer_button = stamped("the timer button", pinmap.timer_button, self._timer_edge)
-        self.go_light = self._open("the go light", lambda: LED(pinmap.go_light,
-                                                                pin_factory=factory))
+        self.timer_button = stamped(N_("the timer button"), pinmap.timer_button, self._timer_edge)
+        self.go_light = self._open(N_("the go light"), lambda: LED(pinmap.go_light,
+                                                                    pin_factory=factory))
         def arrow(side: Side) -> Any:
-            return self._open(f"the {side} arrow",
+            return self._open(_ARROWS[side],
                               lambda: PWMLED(pinmap.arrow(side), pin_factory=factory))
 
         self.arrows = {side: arrow(side) for side in Side}
         self.countdown: CountdownDisplay | None = None
         if pinmap.countdown is not None:
             spec = pinmap.countdown
-            self.countdown = self._open("the countdown display",
+            self.countdown = self._open(N_("the countdown display"),
                                         lambda: CountdownDisplay(spec, factory))
         self.buzzer: Any = None
         self.beeper: Beeper | None = None
         if (b := pinmap.buzzer) is not None:
             if b.kind is BuzzerKind.TONAL:
-                self.buzzer = self._open("the buzzer", lambda: TonalBuzzer(b.pin,
-                                                                          pin_factory=factory))
+                self.buzzer = self._open(N_("the buzzer"), lambda: TonalBuzzer(
+                    b.pin, pin_factory=factory))
             else:
-                self.buzzer = self._open("the buzzer", lambda: Buzzer(b.pin, pin_factory=factory))
+                self.buzzer = self._open(N_("the buzzer"), lambda: Buzzer(
+                    b.pin, pin_factory=factory))
             self.beeper = Beeper(self._sound)
         lp = pinmap.launcher
-        motor = self._open("the launcher motor", lambda: Motor(
+        motor = self._open(N_("the launcher motor"), lambda: Motor(
             lp.forward, lp.backward, enable=lp.enable, pwm=lp.pwm, pin_factory=factory))
         self._devices.remove(motor)  # the launcher owns and closes it
         self.launcher = Launcher(motor, lp, self.clock.now_us, self._put, pinmap.card_sensor)
         self.card_sensor: Any = None
         if (cs := pinmap.card_sensor) is not None:
-            self.card_sensor = self._open("the card sensor", lambda: StampedInput(
+            self.card_sensor = self._open(N_("the card sensor"), lambda: StampedInput(
                 cs.pin, self._card_edge, active_low=cs.active_low, pin_factory=factory))
 
     # -- edges (pin factory threads) --
@@ -335,6 +342,6 @@ def open_unit(args: argparse.Namespace) -> GpioUnit:
             Device.ensure_pin_factory()
     except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
         raise ConfigError(
-            f"no GPIO library could be loaded ({exc}): on a Raspberry Pi install lgpio "
-            "(see docs/raspberry-pi.md)") from None
+            _("no GPIO library could be loaded ({problem}): on a Raspberry Pi install lgpio "
+              "(see docs/raspberry-pi.md)").format(problem=exc)) from None
     return GpioUnit(pinmap, Device.pin_factory)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from showdown.contract.events import ConfigError, Side
+from showdown.contract.i18n import _
 
 #: The map used when `--pins` is not given.
 DEFAULT_PINMAP = Path(__file__).with_name("pins") / "pi-header.toml"
@@ -113,8 +114,9 @@ class LauncherPins:
     def __post_init__(self) -> None:
         # The launcher's watchdog is a timer of this length: it must be one that can run.
         if not 0 < self.max_on_us <= MAX_ON_LIMIT_MS * 1000:
-            raise PinMapError(f"the launcher's max_on_ms must be from 1 to {MAX_ON_LIMIT_MS}, "
-                              f"not {self.max_on_us / 1000:g}")
+            raise PinMapError(_("the launcher's max_on_ms must be from 1 to {most}, "
+                                "not {value}").format(most=MAX_ON_LIMIT_MS,
+                                                      value=f"{self.max_on_us / 1000:g}"))
 
     def side_is_forward(self, side: Side) -> bool:
         return side is self.forward_side
@@ -162,12 +164,15 @@ class _Section:
         if isinstance(raw, (int, str)) and not isinstance(raw, bool):
             raw = {"pin": raw}  # `go_light = 23` is short for `[go_light] pin = 23`
         if not isinstance(raw, dict):
-            self.fail(f"should be a table like [{device}] or a pin number")
+            self.fail(_("should be a table like [{device}] or a pin number").format(
+                device=device))
         self.raw: dict[str, Any] = dict(raw)
         self.used: set[str] = set()
 
     def fail(self, what: str) -> NoReturn:
-        raise PinMapError(f"{self.where}: {self.device} {what}")
+        # "{where}: launcher needs 'pin'": the device is the file's own key, not translated
+        raise PinMapError(_("{where}: {device} {problem}").format(
+            where=self.where, device=self.device, problem=what))
 
     def has(self, key: str) -> bool:
         return key in self.raw
@@ -176,7 +181,7 @@ class _Section:
         self.used.add(key)
         if key not in self.raw:
             if default is _MISSING:
-                self.fail(f"needs '{key}'")
+                self.fail(_("needs '{key}'").format(key=key))
             return default
         return self.raw[key]
 
@@ -187,13 +192,14 @@ class _Section:
     def pins(self, key: str) -> tuple[int, ...]:
         value = self._get(key, _MISSING)
         if not isinstance(value, list) or not value:
-            self.fail(f"{key} should be a list of pins")
+            self.fail(_("{key} should be a list of pins").format(key=key))
         return tuple(_gpio(v, lambda m: self.fail(f"{key}: {m}")) for v in value)
 
     def flag(self, key: str, default: bool) -> bool:
         value = self._get(key, default)
         if not isinstance(value, bool):
-            self.fail(f"{key} should be true or false, not {value!r}")
+            self.fail(_("{key} should be true or false, not {value}").format(
+                key=key, value=repr(value)))
         return bool(value)
 
     def ms(self, key: str, default_us: int) -> int:
@@ -202,15 +208,16 @@ class _Section:
         value = self._get(key, default_us / 1000)
         is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not is_number or not low <= value <= high:  # also false for nan
-            self.fail(f"{key} should be a number of milliseconds from {low} to {high}, "
-                      f"not {value!r}")
+            self.fail(_("{key} should be a number of milliseconds from {low} to {high}, "
+                        "not {value}").format(key=key, low=low, high=high, value=repr(value)))
         return round(value * 1000)
 
     def number(self, key: str, default: float, low: float, high: float) -> float:
         value = self._get(key, default)
         is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not is_number or not low <= value <= high:
-            self.fail(f"{key} should be a number from {low} to {high}, not {value!r}")
+            self.fail(_("{key} should be a number from {low} to {high}, not {value}").format(
+                key=key, low=low, high=high, value=repr(value)))
         return float(value)
 
     def choice(self, key: str, kind: type[StrEnum], default: StrEnum) -> Any:
@@ -219,12 +226,13 @@ class _Section:
             return kind(value)
         except ValueError:
             choices = ", ".join(repr(k.value) for k in kind)
-            self.fail(f"{key} should be one of {choices}, not {value!r}")
+            self.fail(_("{key} should be one of {choices}, not {value}").format(
+                key=key, choices=choices, value=repr(value)))
 
     def done(self) -> None:
         unknown = sorted(set(self.raw) - self.used)
         if unknown:
-            self.fail(f"has an unknown option '{unknown[0]}'")
+            self.fail(_("has an unknown option '{option}'").format(option=unknown[0]))
 
 
 _MISSING = object()
@@ -241,10 +249,12 @@ def _gpio(value: Any, fail: Any) -> int:
         if found is not None:
             number = int(found.group(1))
     if number is None:
-        fail(f"{value!r} is not a GPIO number (write 17 or \"GPIO17\")")
+        fail(_('{value} is not a GPIO number (write 17 or "GPIO17")').format(
+            value=repr(value)))
         raise AssertionError("unreachable: fail raises")
     if number not in USABLE_GPIOS:
-        fail(f"GPIO{number} is not a usable header pin (use GPIO2 to GPIO27)")
+        fail(_("GPIO{number} is not a usable header pin (use GPIO2 to GPIO27)").format(
+            number=number))
     return number
 
 
@@ -253,11 +263,13 @@ def parse_pinmap(data: dict[str, Any], where: str = "<pin map>") -> PinMap:
     known = set(REQUIRED) | set(OPTIONAL)
     for name in data:
         if name not in known:
-            raise PinMapError(
-                f"{where}: unknown device '{name}' (known: {', '.join(REQUIRED + OPTIONAL)})")
+            devices = ", ".join(REQUIRED + OPTIONAL)  # the file's own keys: not translated
+            raise PinMapError(_("{where}: unknown device '{name}' (known: {known})").format(
+                where=where, name=name, known=devices))
     for name in REQUIRED:
         if name not in data:
-            raise PinMapError(f"{where}: required device '{name}' is missing")
+            raise PinMapError(_("{where}: required device '{name}' is missing").format(
+                where=where, name=name))
 
     def section(name: str) -> _Section:
         return _Section(where, name, data[name])
@@ -289,7 +301,8 @@ def parse_pinmap(data: dict[str, Any], where: str = "<pin map>") -> PinMap:
     )
     s.done()
     if launcher.base_us + launcher.per_card_us > launcher.max_on_us:
-        s.fail("base_ms + per_card_ms is longer than max_on_ms: not even one card could launch")
+        s.fail(_("base_ms + per_card_ms is longer than max_on_ms: not even one card could "
+                 "launch"))
 
     countdown = None
     if "countdown" in data:
@@ -300,7 +313,8 @@ def parse_pinmap(data: dict[str, Any], where: str = "<pin map>") -> PinMap:
         else:
             segments = s.pins("segments")
             if len(segments) != 7:
-                s.fail(f"segments should list 7 pins (a to g), not {len(segments)}")
+                s.fail(_("segments should list 7 pins (a to g), not {count}").format(
+                    count=len(segments)))
             selects = s.pins("selects") if kind is CountdownKind.DIGITS else ()
             countdown = CountdownPins(
                 kind, segments, selects, dp=s.pin("dp", None),
@@ -347,7 +361,8 @@ def _side(s: _Section) -> Side:
     try:
         return Side.parse(str(value))
     except ValueError:
-        s.fail(f"forward_side should be 'left' or 'right', not {value!r}")
+        s.fail(_("forward_side should be 'left' or 'right', not {value}").format(
+            value=repr(value)))
 
 
 def pin_uses(pinmap: PinMap) -> list[tuple[str, int]]:
@@ -381,7 +396,8 @@ def _check_unique(pinmap: PinMap, where: str) -> None:
     seen: dict[int, str] = {}
     for name, pin in pin_uses(pinmap):
         if pin in seen:
-            raise PinMapError(f"{where}: GPIO{pin} is used twice, by {seen[pin]} and {name}")
+            raise PinMapError(_("{where}: GPIO{pin} is used twice, by {first} and {second}")
+                              .format(where=where, pin=pin, first=seen[pin], second=name))
         seen[pin] = name
 
 
@@ -392,21 +408,25 @@ def load_pinmap(path: str | Path | None = None) -> PinMap:
         with open(file, "rb") as stream:  # read up to the cap: /dev/zero never ends
             raw = stream.read(MAX_PINMAP_BYTES + 1)
     except FileNotFoundError:
-        raise PinMapError(f"pin map {file} not found: check the --pins path") from None
+        raise PinMapError(_("pin map {file} not found: check the --pins path").format(
+            file=file)) from None
     except (OSError, ValueError) as exc:  # ValueError: a path with a NUL in it
         reason = exc.strerror if isinstance(exc, OSError) else exc
-        raise PinMapError(f"cannot read pin map {file}: {reason}") from None
+        raise PinMapError(_("cannot read pin map {file}: {reason}").format(
+            file=file, reason=reason)) from None
     if len(raw) > MAX_PINMAP_BYTES:
-        raise PinMapError(f"{file} is larger than {MAX_PINMAP_BYTES // 1024} KiB, so it is not "
-                          "a pin map: check the --pins path")
+        raise PinMapError(_("{file} is larger than {most} KiB, so it is not a pin map: check "
+                            "the --pins path").format(file=file, most=MAX_PINMAP_BYTES // 1024))
     try:
         data = tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise PinMapError(f"{file} is not UTF-8 text ({exc.reason} at byte {exc.start}): "
-                          "save the pin map as UTF-8") from None
+        raise PinMapError(_("{file} is not UTF-8 text ({reason} at byte {byte}): save the pin "
+                            "map as UTF-8").format(file=file, reason=exc.reason,
+                                                   byte=exc.start)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise PinMapError(f"{file} is not valid TOML ({exc}): fix the file") from None
+        raise PinMapError(_("{file} is not valid TOML ({problem}): fix the file").format(
+            file=file, problem=exc)) from None
     except RecursionError:
-        raise PinMapError(f"{file} is not a pin map (its tables or lists are nested too "
-                          "deeply): fix the file") from None
+        raise PinMapError(_("{file} is not a pin map (its tables or lists are nested too "
+                            "deeply): fix the file").format(file=file)) from None
     return parse_pinmap(data, str(file))

@@ -66,10 +66,18 @@ HELD = (
     "hardware/emulated.py",
     "hardware/gpio_selftest.py",
     "showdown/duel/text.py",
+    "showdown/duel/log_format.py",
+    "showdown/duel/replay.py",
+    "showdown/duel/engine.py",
+    "showdown/service/loop.py",
+    "hardware/pinmap.py",
+    "hardware/gpio.py",
+    "companion/table/pairing.py",
+    "companion/store/duels.py",
     "firmware_host/host",
     *(f"uno_showdown/commands/{name}.py" for name in (
         "run", "duel", "replay", "selftest", "firmware", "emulator", "simulate", "simulation",
-        "options", "cli", "common")),
+        "options", "cli", "common", "companion")),
 )
 
 #: (path, text) of literals that stay English in a sink, each with its reason.

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from companion.store.errors import StoreBusyError, StoreError
 from companion.store.games import Store
 from companion.table.records import DuelRow
+from showdown.contract.i18n import _
 from showdown.contract.worker import DropPolicy, Unfinished, Worker
 
 if TYPE_CHECKING:
@@ -86,7 +87,8 @@ class PendingDuel:
         self.winner = self.loser = None
 
     def describe(self) -> str:
-        return f"duel {self.service_duel_id} ({self.challenger} vs {self.opponent})"
+        return _("duel {number} ({challenger} vs {opponent})").format(
+            number=self.service_duel_id, challenger=self.challenger, opponent=self.opponent)
 
 
 @dataclass(frozen=True, slots=True)

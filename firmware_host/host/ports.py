@@ -15,6 +15,8 @@ import stat
 
 from serial.tools import list_ports
 
+from showdown.contract.i18n import N_, _
+
 
 def check_port(port: str) -> None:
     """Refuse a `--port` that cannot be a serial port (an OSError naming it and what to pass
@@ -24,20 +26,20 @@ def check_port(port: str) -> None:
     except FileNotFoundError:
         mode = None
     except OSError as exc:
-        raise OSError(f"cannot look at the serial port {port} ({exc.strerror}): check the path "
-                      "and your access to it") from exc
+        raise OSError(_("cannot look at the serial port {port} ({why}): check the path and "
+                        "your access to it").format(port=port, why=exc.strerror)) from exc
     if mode is None:
         if any(info.device == port for info in list_ports.comports()):
             return
         raise FileNotFoundError(
-            f"there is no serial port {port}: plug the board in, or pass the port it has "
-            f"{_PORT_HINT}")
+            _("there is no serial port {port}: plug the board in, or pass the port it has "
+              "{hint}").format(port=port, hint=_(_PORT_HINT)))
     if stat.S_ISDIR(mode):
-        raise OSError(f"{port} is a directory, not a serial port: pass the board's port "
-                      f"{_PORT_HINT}")
+        raise OSError(_("{port} is a directory, not a serial port: pass the board's port "
+                        "{hint}").format(port=port, hint=_(_PORT_HINT)))
     if not stat.S_ISCHR(mode) or not _is_terminal(port):
-        raise OSError(f"{port} is not a serial port (not a terminal device): pass the board's "
-                      f"port {_PORT_HINT}")
+        raise OSError(_("{port} is not a serial port (not a terminal device): pass the "
+                        "board's port {hint}").format(port=port, hint=_(_PORT_HINT)))
 
 
 def check_free(port: str) -> None:
@@ -55,15 +57,16 @@ def check_free(port: str) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
         if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-            raise OSError(errno.EBUSY, f"{port} is in use by another program: stop "
-                          "`uno-showdown run` or the service first") from None
+            raise OSError(errno.EBUSY, _("{port} is in use by another program: stop "
+                                         "`uno-showdown run` or the service first").format(
+                                             port=port)) from None
     else:
         fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
 
 
-_PORT_HINT = "(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself"
+_PORT_HINT = N_("(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself")
 
 
 def _is_terminal(port: str) -> bool:
@@ -75,8 +78,9 @@ def _is_terminal(port: str) -> bool:
     try:
         fd = os.open(port, flags)
     except OSError as exc:
-        raise OSError(f"cannot open the serial port {port} ({exc.strerror}): check your access "
-                      "to it (on Linux, membership of the dialout group)") from exc
+        raise OSError(_("cannot open the serial port {port} ({why}): check your access to it "
+                        "(on Linux, membership of the dialout group)").format(
+                            port=port, why=exc.strerror)) from exc
     try:
         return os.isatty(fd)
     finally:

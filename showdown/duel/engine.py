@@ -31,6 +31,7 @@ from showdown.contract.events import (
     Side,
     TiePolicy,
 )
+from showdown.contract.i18n import _
 
 __all__ = [
     "Abort",
@@ -115,12 +116,13 @@ class DuelConfig:
         for name, (low, high) in limits.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise DuelError(f"{name} must be a whole number from {low:,} to {high:,} µs, "
-                                f"not {value!r}")
+                raise DuelError(_("{name} must be a whole number from {low} to {high} µs, "
+                                  "not {value}").format(name=name, low=f"{low:,}",
+                                                        high=f"{high:,}", value=repr(value)))
         if self.countdown_min_us > self.countdown_max_us:
             raise DuelError(
-                f"countdown_min_us ({self.countdown_min_us}) is above "
-                f"countdown_max_us ({self.countdown_max_us})"
+                _("countdown_min_us ({low}) is above countdown_max_us ({high})").format(
+                    low=self.countdown_min_us, high=self.countdown_max_us)
             )
 
 
@@ -140,9 +142,10 @@ class Load:
         object.__setattr__(self, "challenger", Side(self.challenger))
         object.__setattr__(self, "opponent", Side(self.opponent))
         if self.challenger is self.opponent:
-            raise DuelError("challenger and opponent must sit on different sides")
+            raise DuelError(_("challenger and opponent must sit on different sides"))
         if not isinstance(self.cards, int) or self.cards < 1:
-            raise DuelError(f"a duel needs at least one card, not {self.cards!r}")
+            raise DuelError(_("a duel needs at least one card, not {cards}").format(
+                cards=repr(self.cards)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +157,8 @@ class Start:
 
     def __post_init__(self) -> None:
         if self.countdown_us is not None and self.countdown_us <= 0:
-            raise DuelError(f"countdown_us must be positive, not {self.countdown_us}")
+            raise DuelError(_("countdown_us must be positive, not {value}").format(
+                value=self.countdown_us))
 
 
 @dataclass(frozen=True, slots=True)

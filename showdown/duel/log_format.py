@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from showdown.contract.events import DuelResult, GoShown, PaddlePressed, Side, TiePolicy
+from showdown.contract.i18n import _
 from showdown.duel.engine import (
     MAX_CARDS,
     MAX_COUNTDOWN_US,
@@ -175,23 +176,25 @@ def _int(obj: dict[str, Any], key: str, *, required: bool = True) -> int | None:
     value = obj.get(key)
     if value is None:
         if required:
-            raise LogError(f'missing "{key}"')
+            raise LogError(_('missing "{key}"').format(key=key))
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not -_MAX_US <= value <= _MAX_US:
         shown = f"{value!r}"[:40]
-        raise LogError(f'"{key}" must be an integer number of microseconds (64-bit), '
-                       f"not {shown}")
+        raise LogError(_('"{key}" must be an integer number of microseconds (64-bit), '
+                         "not {value}").format(key=key, value=shown))
     return value
 
 
 def _side(obj: dict[str, Any], key: str) -> Side:
     value = obj.get(key)
     if not isinstance(value, str):
-        raise LogError(f'"{key}" must be "left" or "right", not {value!r}')
+        raise LogError(_('"{key}" must be "left" or "right", not {value}').format(
+            key=key, value=repr(value)))
     try:
         return Side.parse(value)
     except ValueError as exc:
-        raise LogError(f'"{key}" must be "left" or "right", not {value!r}') from exc
+        raise LogError(_('"{key}" must be "left" or "right", not {value}').format(
+            key=key, value=repr(value))) from exc
 
 
 def decode_line(text: str) -> LogRecord | None:
@@ -210,17 +213,19 @@ def decode_line(text: str) -> LogRecord | None:
         bad = [k for k, v in config.items()
                if k != "tie_policy" and (isinstance(v, bool) or not isinstance(v, int))]
         if bad:
-            raise LogError(f'bad config: "{bad[0]}" must be a whole number of microseconds')
+            raise LogError(_('bad config: "{field}" must be a whole number of microseconds')
+                           .format(field=bad[0]))
         await_go = obj.get("await_go_report")
         if await_go is not None and not isinstance(await_go, bool):
-            raise LogError(f'bad config: "await_go_report" must be true or false, not {await_go!r}')
+            raise LogError(_('bad config: "await_go_report" must be true or false, not {value}')
+                           .format(value=repr(await_go)))
         # Values out of bounds are reported where the config is used, after the replay's
         # own options (which may correct them) are applied.
         return LogRecord("config", config=config, duel=duel, await_go_report=await_go)
     if kind == "verdict":
         result = obj.get("result")
         if not isinstance(result, dict):
-            raise LogError('a "verdict" line needs a "result" object')
+            raise LogError(_('a "verdict" line needs a "result" object'))
         at = obj.get("at")
         return LogRecord("verdict", verdict=result, duel=duel,
                          decided_at_us=_int(obj, "t_us", required=False),
@@ -240,14 +245,16 @@ def decode_line(text: str) -> LogRecord | None:
             cards = obj.get("cards", 1)
             if isinstance(cards, bool) or not isinstance(cards, int) or not (
                     1 <= cards <= MAX_CARDS):
-                raise LogError(f'"cards" must be a whole number from 1 to {MAX_CARDS}, '
-                               f"not {f'{cards!r}'[:40]}")
+                raise LogError(_('"cards" must be a whole number from 1 to {most}, '
+                                 "not {value}").format(most=MAX_CARDS,
+                                                       value=f"{cards!r}"[:40]))
             event = Load(_side(obj, "challenger"), _side(obj, "opponent"), cards, t_us)
         elif kind == "start":
             countdown = _int(obj, "countdown_us", required=False)
             if countdown is not None and not 1 <= countdown <= MAX_COUNTDOWN_US:
-                raise LogError(f'"countdown_us" must be from 1 to {MAX_COUNTDOWN_US} '
-                               f"microseconds, as in a config line, not {countdown}")
+                raise LogError(_('"countdown_us" must be from 1 to {most} microseconds, as '
+                                 "in a config line, not {value}").format(
+                                     most=MAX_COUNTDOWN_US, value=countdown))
             event = Start(t_us, countdown)
         elif kind == "press":
             event = PaddlePressed(_side(obj, "side"), t_us)
@@ -257,8 +264,8 @@ def decode_line(text: str) -> LogRecord | None:
             event = Abort(t_us, str(obj.get("reason", "aborted")))
         else:
             raise LogError(
-                f'unknown "input" {kind!r}: expected load, start, press, go, abort, config, '
-                "verdict, reactions, contested or launch_failed"
+                _('unknown "input" {kind}: expected load, start, press, go, abort, config, '
+                  "verdict, reactions, contested or launch_failed").format(kind=repr(kind))
             )
     except DuelError as exc:
         raise LogError(str(exc)) from exc

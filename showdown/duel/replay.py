@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from showdown.contract.events import DuelResult, GoShown, TiePolicy
+from showdown.contract.i18n import _
 from showdown.duel.engine import (
     Contest,
     Duel,
@@ -168,7 +169,8 @@ def _records(lines: Iterable[str]) -> Iterator[tuple[int, LogRecord]]:
         try:
             record = decode_line(text)
         except LogError as exc:
-            raise ReplayError(f"line {number}: {exc}") from exc
+            raise ReplayError(_("line {line}: {problem}").format(line=number, problem=exc)) \
+                from exc
         if record is not None:
             yield number, record
 
@@ -185,7 +187,8 @@ def _group(
             try:
                 config = replace(base, **(record.config | overrides))
             except (DuelError, TypeError, ValueError) as exc:
-                raise ReplayError(f"line {number}: bad config: {exc}") from exc
+                raise ReplayError(_("line {line}: bad config: {problem}").format(
+                    line=number, problem=exc)) from exc
             await_go = bool(record.await_go_report)
             continue
         if record.kind == "verdict":
@@ -205,11 +208,13 @@ def _group(
                 yield current
             current = _DuelRecord(number, config, await_go)
         elif current is None:
-            raise ReplayError(f'line {number}: a "{_kind(record.event)}" before any "load"')
+            raise ReplayError(_('line {line}: a "{input}" before any "load"').format(
+                line=number, input=_kind(record.event)))
         if len(current.steps) >= MAX_INPUTS_PER_DUEL:
             raise ReplayError(
-                f"line {number}: the duel loaded at line {current.first_line} has more than "
-                f"{MAX_INPUTS_PER_DUEL:,} inputs, far more than a table logs: check the file")
+                _("line {line}: the duel loaded at line {first} has more than {most} inputs, "
+                  "far more than a table logs: check the file").format(
+                      line=number, first=current.first_line, most=f"{MAX_INPUTS_PER_DUEL:,}"))
         current.steps.append(_Input(number, record.event, record.arrived_us))
     if current is not None:
         yield current
@@ -231,8 +236,8 @@ def _fill_countdowns(duel: _DuelRecord) -> None:
                        if isinstance(s, _Input) and isinstance(s.event, GoShown)), None)
             if go is None or go.t_us <= event.t_us:
                 raise ReplayError(
-                    f'line {step.line}: "start" has no "countdown_us" and no later "go" line, '
-                    "so the replay cannot know when go was"
+                    _('line {line}: "start" has no "countdown_us" and no later "go" line, '
+                      "so the replay cannot know when go was").format(line=step.line)
                 )
             duel.steps[i] = replace(step, event=Start(event.t_us, go.t_us - event.t_us))
 

@@ -47,6 +47,7 @@ from showdown.contract.events import (
     VerdictContested,
     VerdictGiven,
 )
+from showdown.contract.i18n import _
 from showdown.contract.unit import ShowdownUnit
 from showdown.duel.engine import (
     Abort,
@@ -212,8 +213,8 @@ class ShowdownService:
         Load(challenger, opponent, cards)  # validate now, in the caller's thread
         most = self.unit.max_cards
         if most is not None and cards > most:
-            raise DuelError(f"the {self.unit.name} unit launches at most {most} cards at once, "
-                            f"not {cards}")
+            raise DuelError(_("the {unit} unit launches at most {most} cards at once, "
+                              "not {cards}").format(unit=self.unit.name, most=most, cards=cards))
         self._send(_LoadCmd(challenger, opponent, cards, MappingProxyType(dict(players or {})),
                             replace_started))
 

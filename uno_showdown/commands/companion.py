@@ -11,9 +11,10 @@ import argparse
 import os
 
 from showdown.contract.events import ConfigError
+from showdown.contract.i18n import N_, _
 from uno_showdown.commands.common import add_lang
 
-SIZE_HELP = "window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)"
+SIZE_HELP = N_("window size as WIDTHxHEIGHT (default 800x480, the Pi touch display)")
 
 
 #: The largest window: what SDL and the graphics cards it runs on can make a surface of.
@@ -30,8 +31,9 @@ def parse_size(text: str) -> tuple[int, int]:
     if (not sep or size[0] < 320 or size[1] < 240
             or size[0] > MAX_SIZE[0] or size[1] > MAX_SIZE[1]):
         raise ConfigError(
-            f"--size {text[:40]!r} is not a window size: write WIDTHxHEIGHT from 320x240 to "
-            f"{MAX_SIZE[0]}x{MAX_SIZE[1]}, e.g. --size 800x480"
+            _("--size {size} is not a window size: write WIDTHxHEIGHT from 320x240 to "
+              "{most}, e.g. --size 800x480").format(size=repr(text[:40]),
+                                                    most=f"{MAX_SIZE[0]}x{MAX_SIZE[1]}")
         )
     return size
 
@@ -40,18 +42,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add `companion` to `uno-showdown`."""
     parser = sub.add_parser(
         "companion",
-        description="Run the companion screen: standings, entering rounds by tapping cards, "
-        "undo, history, a score chart, game over, new games and the showdown duels. "
-        "Made for an 800x480 touch display; works with a mouse and keyboard too.",
+        description=_("Run the companion screen: standings, entering rounds by tapping cards, "
+                      "undo, history, a score chart, game over, new games and the showdown "
+                      "duels. Made for an 800x480 touch display; works with a mouse and "
+                      "keyboard too."),
     )
     parser.add_argument("--db", metavar="PATH", default=None,
-                        help="the SQLite file of games (default: the per-user data directory)")
+                        help=_("the SQLite file of games (default: the per-user data directory)"))
     parser.add_argument("--game", metavar="ID", type=int, default=None,
-                        help="open this game (default: the latest unfinished game)")
+                        help=_("open this game (default: the latest unfinished game)"))
     add_lang(parser)  # the shared `--lang` (the output is the screen), translated
     parser.add_argument("--fullscreen", action="store_true",
-                        help="fill the whole display (for the Pi's touch screen)")
-    parser.add_argument("--size", default="800x480", metavar="WxH", help=SIZE_HELP)
+                        help=_("fill the whole display (for the Pi's touch screen)"))
+    parser.add_argument("--size", default="800x480", metavar="WxH", help=_(SIZE_HELP))
     parser.set_defaults(func=run)
 
 
@@ -76,8 +79,9 @@ def run(args: argparse.Namespace) -> int:
                              link_state=lambda: link_state(app.store))
     except NoDisplayError:
         raise ConfigError(
-            "no display to open the screen on: run it on the Pi's desktop or touch display, "
-            'or headless under Xvfb: xvfb-run -s "-screen 0 800x480x24" uno-showdown companion'
+            _("no display to open the screen on: run it on the Pi's desktop or touch display, "
+              'or headless under Xvfb: xvfb-run -s "-screen 0 800x480x24" uno-showdown '
+              "companion")
         ) from None
     finally:
         app.close()
