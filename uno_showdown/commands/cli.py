@@ -20,11 +20,19 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from showdown.contract.i18n import N_, LanguageError, _
+from uno_showdown.commands import argparse_words
 from uno_showdown.commands.common import add_lang, chosen_language, lang_everywhere
 from uno_showdown.commands.help_format import Formatter
+
+if TYPE_CHECKING:
+    import re
+
+# argparse's own words ("usage:", "the following arguments are required") in the language
+# `main` chooses: looked up when shown, so this once, before any parser, is enough.
+argparse_words.install()
 
 #: Every subcommand: the module that defines and runs it, and its line in `--help` (the one
 #: place for that line: the modules give their parsers none), marked for the catalogs.
@@ -120,7 +128,8 @@ def _did_you_mean(here: argparse.ArgumentParser, message: str, stray: str | None
     import difflib
     import re
 
-    if (match := re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)):
+    if (match := _refusal("invalid choice: %(value)r (choose from %(choices)s)", message,
+                          {"%(value)r": "'([^']*)'", "%(choices)s": "(.*)"})):
         typed, known = match[1], re.findall(r"'([^']*)'", match[2])
     elif stray is not None:
         # --help is named at the end of every refusal already: it is no guess for a typo.
@@ -135,11 +144,21 @@ def _did_you_mean(here: argparse.ArgumentParser, message: str, stray: str | None
 def _stray_option(message: str) -> str | None:
     """The first option argparse's "unrecognized arguments" refusal names ("" when it names
     none), or None when `message` is another refusal."""
-    import re
-
-    if not (match := re.search(r"unrecognized arguments: (.*)$", message)):
+    if not (match := _refusal("unrecognized arguments: %s", message, {"%s": "(.*)"})):
         return None
     return next((word.split("=")[0] for word in match[1].split() if word.startswith("-")), "")
+
+
+def _refusal(template: str, message: str, groups: dict[str, str]) -> re.Match[str] | None:
+    """`message` matched (to its end) against argparse's refusal `template` as the current
+    language words it (argparse_words), each placeholder of `groups` (`%s`, `%(value)r`)
+    read by the pattern given for it."""
+    import re
+
+    pattern = re.escape(_(template))
+    for placeholder, group in groups.items():
+        pattern = pattern.replace(re.escape(placeholder), group)
+    return re.search(pattern + "$", message)
 
 
 def _words_before(stray: str, words: Sequence[str]) -> Sequence[str]:
