@@ -7,6 +7,7 @@ killed, `event end`, rounds entered there, the agent started again."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -103,6 +104,14 @@ def test_an_edited_round_after_time_stays_after_time(cluster: Cluster) -> None:
     assert not any(ln.points == 7 * 3 for ln in cluster.director_lines())
 
 
+def ten_minutes_behind(out: str, pattern: str) -> bool:
+    """Whether `out` says, in `pattern`'s words, that a clock is ten minutes behind (within
+    half a second)."""
+    found = re.search(pattern, out)
+    assert found, f"{pattern!r} not in {out!r}"
+    return abs(float(found.group(1)) + 600) < 0.5
+
+
 @pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
 def test_a_table_ten_minutes_behind_counts_down_and_is_judged_on_the_directors_clock(
         cluster: Cluster, monkeypatch: pytest.MonkeyPatch,
@@ -133,10 +142,13 @@ def test_a_table_ten_minutes_behind_counts_down_and_is_judged_on_the_directors_c
     eventually(lambda: 1 in director.heard and director.heard[1].offset_us < -behind + S, 20)
     status, out, _err = run(capsys, "table", "status", "--db", cluster.tables[1].db)
     assert status == 0
-    assert "This computer's clock: -600.0 s against the director's (off:" in out
+    # The offset is measured over the broker, so a busy machine may read it a tenth off.
+    assert ten_minutes_behind(out, r"This computer's clock: (-\d+\.\d) s against the "
+                              r"director's \(off:")
     assert "Table 1: game 1, playing, 59:" in out or "Table 1: game 1, playing, 1:00:" in out
     _status, out, _err = run(capsys, "event", "show", "--db", cluster.director_db)
-    assert "Table 1: playing, clock -600.0 s (off: check its clock)" in out
+    assert ten_minutes_behind(out, r"Table 1: playing, clock (-\d+\.\d) s "
+                              r"\(off: check its clock\)")
     cluster.deal(1)  # stamped on the table's clock, ten minutes "earlier"
     eventually(lambda: _games_at_table_1(cluster) == {1}, 30, "the deal counts in time")
 
