@@ -9,11 +9,9 @@ Light on purpose: `uno-showdown points` imports this, not the games file's code.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 from showdown.contract import i18n
-from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _
 from uno_showdown.commands.help_format import Formatter
 
@@ -37,35 +35,18 @@ def chosen_language(argv: Sequence[str]) -> str | None:
     process shows from now on; return the `--lang` as typed (None: none was).
 
     Raises `i18n.LanguageError` (one line) for a language that has no catalog."""
-    global _chosen
     lang = lang_from_argv(argv)
     i18n.set_language(lang)
-    _chosen = True
     return lang
 
 
-#: Whether `chosen_language` has chosen this process's language (`cli.main` does, first).
-_chosen = False
-
-
-def help_language() -> None:
-    """For a command's `register` called outside `cli.main`: the language of `sys.argv`'s
-    `--lang`, else the system's (an unknown one falls back to the system's). Nothing once
-    `cli.main` has chosen it (from its own words, which need not be `sys.argv`'s)."""
-    if _chosen:
-        return
-    try:
-        chosen_language(sys.argv[1:])
-    except CompanionError:
-        i18n.set_language(None)
-
-
-def add_lang(parser: argparse.ArgumentParser) -> None:
-    """Give `parser` the `--lang` option every command takes, unless it has one already."""
+def add_lang(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """Give `parser` the `--lang` option every command takes, unless it has one already
+    (`help`: what it changes, when more than the output). `cli.main` chooses the language
+    from it before any command runs, so a command only shows it in its help."""
     if "--lang" not in parser._option_string_actions:
-        parser.add_argument("--lang", metavar="LANG",
-                            help=_("language of the output: en, ru, uk or hy (default: the "
-                                   "system's)"))
+        parser.add_argument("--lang", metavar="LANG", help=help or _(
+            "language of the output: en, ru, uk or hy (default: the system's)"))
 
 
 def lang_everywhere(parser: argparse.ArgumentParser) -> None:

@@ -22,8 +22,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from showdown.contract import i18n
 from showdown.contract.i18n import _
+from uno_showdown.commands.common import add_lang
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,10 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--socket", metavar="PATH",
                         help=_("the service's socket (default: the systemd service's, else "
                                "your own service's)"))
-    # Not `options.add_lang_option`: `duel --help` loads none of the duel engine.
-    parser.add_argument("--lang", metavar="LANG",
-                        help=_("language of this command's words: en, ru, uk or hy (default: "
-                               "the system's); the table answers in its own"))
+    add_lang(parser, _("language of this command's words: en, ru, uk or hy (default: the "
+                       "system's); the table answers in its own"))
     parser.set_defaults(func=run)
 
 
@@ -91,14 +89,9 @@ def request_for(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from showdown.contract.errors import CompanionError
     from showdown.contract.events import ConfigError
     from uno_showdown.headless.duel_socket import SocketError, ask, find_socket
 
-    try:
-        i18n.set_language(args.lang)
-    except CompanionError as exc:
-        raise ConfigError(str(exc)) from None
     request = request_for(args)
     try:
         path = Path(args.socket) if args.socket else find_socket()

@@ -18,14 +18,13 @@ from typing import Any
 
 from showdown.contract.events import ConfigError
 from showdown.contract.i18n import N_, _
+from uno_showdown.commands.common import add_lang
 from uno_showdown.commands.options import (
     add_duel_options,
-    add_lang_option,
     default_duel_log,
     duel_config,
     fit_to_unit,
     open_duel_log,
-    use_language,
 )
 
 log = logging.getLogger(__name__)
@@ -68,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", metavar="PATH", help=_("the companion's score database"))
     parser.add_argument("--game", type=int, metavar="ID",
                         help=_("record duels with this game"))
-    add_lang_option(parser, _("language of the screen and the output: en, ru, uk or hy "
+    add_lang(parser, _("language of the screen and the output: en, ru, uk or hy "
                               "(default: the system's)"))
     parser.add_argument("--mute", action="store_true",
                         help=_("start with the sound off (F9)"))
@@ -120,7 +119,6 @@ def run(args: argparse.Namespace) -> int:
         run_table_window,
     )
 
-    use_language(args.lang)
     size = parse_size(args.size)
     config = duel_config(args)
 

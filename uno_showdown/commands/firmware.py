@@ -11,7 +11,7 @@ from pathlib import Path
 
 from firmware_host.wire import codec
 from showdown.contract.i18n import N_, _
-from uno_showdown.commands.options import add_lang_option, use_language
+from uno_showdown.commands.common import add_lang
 
 #: The commands typed stay as they are (l, r, b, jam, ...): only the words around them are
 #: translated, when shown.
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                           "wrap)"))
     p.add_argument("--no-card-sensor", action="store_true",
                    help=_("simulate a board without the card-counting sensor"))
-    add_lang_option(p)
+    add_lang(p)
     p.set_defaults(func=_virtual_mcu)
 
     fw = sub.add_parser(
@@ -58,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "USB id)"))
     inst.add_argument("--dry-run", action="store_true",
                       help=_("list what would be copied and how; touch no board"))
-    add_lang_option(inst)
+    add_lang(inst)
     inst.set_defaults(func=_firmware_install)
     ver = fw_sub.add_parser(
         "version", help=_("ask the board which protocol version its firmware speaks"),
@@ -69,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     ver.add_argument("--port", metavar="PORT", default=None,
                      help=_("the board's serial port (default: the first Pico found by its "
                             "USB id)"))
-    add_lang_option(ver)
+    add_lang(ver)
     ver.set_defaults(func=_firmware_version)
 
 
@@ -90,7 +90,6 @@ def _firmware(run: Callable[[], int], args: argparse.Namespace) -> int:
     from firmware_host.host.install import InstallError
     from showdown.contract.events import ConfigError
 
-    use_language(args.lang)
     try:
         return run()
     except InstallError as exc:
@@ -104,7 +103,6 @@ def _virtual_mcu(args: argparse.Namespace) -> int:
     from firmware_host.virtual.mcu import VirtualMCU
     from showdown.contract.events import ConfigError
 
-    use_language(args.lang)
     if not 0 <= args.start_ticks < codec.TICKS_PERIOD:
         raise ConfigError(_("--start-ticks must be between 0 and {most}").format(
             most=codec.TICKS_PERIOD - 1))

@@ -7,8 +7,6 @@ from dataclasses import fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from showdown.contract import i18n
-from showdown.contract.errors import CompanionError
 from showdown.contract.events import ConfigError, TiePolicy
 from showdown.contract.i18n import _
 from showdown.duel.engine import MAX_CARDS as MAX_CARDS
@@ -18,22 +16,6 @@ if TYPE_CHECKING:
     from showdown.service.duel_log import DuelLog
 
 _DEFAULTS = DuelConfig()
-
-
-def add_lang_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
-    """Give `parser` the `--lang` every command takes (`help`: what it changes, when more
-    than the output)."""
-    parser.add_argument("--lang", metavar="LANG", help=help or _(
-        "language of the output: en, ru, uk or hy (default: the system's)"))
-
-
-def use_language(lang: str | None) -> None:
-    """Speak `lang` (the system's language when None) from here on; a language with no
-    catalog is a one-line usage error."""
-    try:
-        i18n.set_language(lang)
-    except CompanionError as exc:
-        raise ConfigError(str(exc)) from None
 
 
 def check_range(option: str, value: float, low: float, high: float) -> None:

@@ -10,11 +10,10 @@ from typing import TYPE_CHECKING, TextIO
 
 from showdown.contract.events import ConfigError
 from showdown.contract.i18n import N_, _
+from uno_showdown.commands.common import add_lang
 from uno_showdown.commands.options import (
     add_duel_options,
-    add_lang_option,
     duel_overrides,
-    use_language,
 )
 
 if TYPE_CHECKING:
@@ -51,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--check", action="store_true",
         help=_("exit 1 if a verdict (or whether it is contested) differs from the log's"),
     )
-    add_lang_option(parser, _("language of the messages: en, ru, uk or hy (default: the "
+    add_lang(parser, _("language of the messages: en, ru, uk or hy (default: the "
                               "system's); the verdicts are JSON, the same in every language"))
     add_duel_options(parser)
     parser.set_defaults(func=run)
@@ -60,7 +59,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print each verdict as soon as its duel is read: a log of any length runs in little
     memory (lines are read one at a time, each at most `MAX_LINE_CHARS` long)."""
-    use_language(args.lang)
     try:
         if args.file == "-":
             return _print_verdicts(sys.stdin, args)

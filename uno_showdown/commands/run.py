@@ -23,16 +23,15 @@ from hardware.devices import DEVICES, open_unit
 from hardware.stop_signals import owned_stop_signals
 from showdown.contract.events import ConfigError
 from showdown.contract.i18n import _, ngettext
+from uno_showdown.commands.common import add_lang
 from uno_showdown.commands.options import (
     MAX_CARDS,
     add_duel_options,
-    add_lang_option,
     check_range,
     default_duel_log,
     duel_config,
     fit_to_unit,
     open_duel_log,
-    use_language,
 )
 
 if TYPE_CHECKING:
@@ -74,7 +73,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", metavar="PATH", help=_("the companion's score database"))
     parser.add_argument("--game", type=int, metavar="ID",
                         help=_("record duels with this game"))
-    add_lang_option(parser, _("language of the screen and the output: en, ru, uk or hy "
+    add_lang(parser, _("language of the screen and the output: en, ru, uk or hy "
                               "(default: the system's)"))
     parser.add_argument(
         "--duel-log", metavar="FILE",
@@ -128,7 +127,6 @@ def run(args: argparse.Namespace) -> int:
         level=logging.INFO if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    use_language(args.lang)
     check_range("--most-duel-cards", args.most_duel_cards, 1, MAX_CARDS)
     check_range("--cards", args.cards, 1, args.most_duel_cards)
     windowed = not args.headless and have_display()

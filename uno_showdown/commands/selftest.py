@@ -8,7 +8,7 @@ import threading
 
 from showdown.contract.events import ConfigError
 from showdown.contract.i18n import _
-from uno_showdown.commands.options import add_lang_option, use_language
+from uno_showdown.commands.common import add_lang
 
 #: Units that have a self-test, and the module that opens them.
 SELFTEST_DEVICES = ("gpio",)
@@ -29,12 +29,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-motor", action="store_true", help=_("do not turn the launcher"))
     parser.add_argument("--echo-seconds", type=float, default=30.0, metavar="S",
                         help=_("how long to echo inputs (default 30)"))
-    add_lang_option(parser)
+    add_lang(parser)
     parser.set_defaults(func=selftest)
 
 
 def selftest(args: argparse.Namespace) -> int:
-    use_language(args.lang)
     if not 0 <= args.echo_seconds < 1e6:  # also refuses nan and inf
         raise ConfigError(_("--echo-seconds must be a number of seconds from 0 to 999999"))
     from hardware.gpio import open_unit

@@ -7,14 +7,13 @@ import math
 
 from showdown.contract.events import ConfigError
 from showdown.contract.i18n import _
+from uno_showdown.commands.common import add_lang
 from uno_showdown.commands.options import (
     MAX_CARDS,
     add_duel_options,
-    add_lang_option,
     check_range,
     duel_config,
     open_duel_log,
-    use_language,
 )
 
 #: Each option's range (lowest, highest; both allowed). Past it a value is a slip: a million
@@ -68,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help=_("right player's median reaction, 1 to 60000 (default 260)"),
     )
     parser.add_argument("--log", metavar="FILE", help=_("append every duel to this duel log"))
-    add_lang_option(parser)
+    add_lang(parser)
     add_duel_options(parser)
     parser.set_defaults(func=run)
 
@@ -77,7 +76,6 @@ def run(args: argparse.Namespace) -> int:
     from showdown.contract.events import Side
     from uno_showdown.commands.simulation import PlayerModel, format_report, simulate
 
-    use_language(args.lang)
     for option, value in (("--duels", args.duels), ("--cards", args.cards),
                           ("--jitter-ms", args.jitter_ms), ("--early-rate", args.early_rate),
                           ("--left-ms", args.left_ms), ("--right-ms", args.right_ms)):
