@@ -215,8 +215,9 @@ class DuelBar:
 
     def draw(self, surface: pygame.Surface, keys: Mapping[Side | str, str]) -> None:
         """The buttons, each label whole (on two lines where one is too narrow, as for a
-        long language's "Load"), and the status line under them (on two lines too when
-        it needs them; only what is still too long is cut, ending in "…")."""
+        long language's "Load" or its word for the right paddle), and the status line under
+        them (on two lines too when it needs them; only what is still too long is cut,
+        ending in "…")."""
         r = self.rect
         surface.fill(BAR, r)
         size = self.text_size()
@@ -225,7 +226,7 @@ class DuelBar:
                              border_radius=max(3, b.rect.h // 5))
             button_label(surface, b.label, b.rect, size,
                          BUTTON_TEXT_ON if b.on else BUTTON_TEXT,
-                         two=b.key in ("load", "abort"))
+                         two=b.key in ("load", "abort", "left", "right"))
         theme.line_or_two(surface, self.chooser.status, r.x + 8, r.y + r.h * 3 // 4,
                           r.w - 16, size, STATUS, small=max(theme.MIN_TEXT_PX, size - 2))
         self.dirty = False
@@ -234,8 +235,8 @@ class DuelBar:
 def button_label(surface: pygame.Surface, label: str, rect: pygame.Rect, size: int,
                  colour: tuple[int, int, int], *, two: bool = False) -> None:
     """`label` centred on a bar button: on one line where it fits, else (with `two`) split
-    in two at a space ("Загрузить" over "(F10)"), else cut with "…" (a player's long name
-    on a paddle's button: one line, its start kept)."""
+    in two at a space ("Загрузить" over "(F10)", "П:" over "Правый"), else cut with "…" (a
+    player's name too long for its line keeps its start)."""
     width = rect.w - 8
     split = two_lines(label, size, width) if two else None
     if split is None or theme.fit(label, size, width, bold=True)[0] == label:
