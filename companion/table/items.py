@@ -8,11 +8,13 @@ one a lightning bolt, and every wild card a Bob-omb. The items:
 * Mushroom: whoever played the Wild Item Box takes another turn at once (drawing as usual
   if they have nothing to play).
 * Banana peel: the person who played directly before them must draw two cards. That is
-  whoever actually laid the card before the Wild Item Box: after a Skip or a Draw Two (the
-  player after its layer missed the turn) it is the one who laid the Skip or the Draw Two,
-  two seats back, not the skipped player; after a jump-in it is whoever jumped in. The
-  table says so (`after_skip`, or names the player); otherwise the previous seat in the
-  direction of play played last.
+  whoever actually laid the card before the Wild Item Box: after a card that makes the next
+  player miss their turn (every card of `companion.table.miss_turn`'s one table: Skip, Draw
+  Two, Wild Draw Four, Wild Team Draw Four) it is the one who laid it, two seats back, not
+  the player who missed the turn; after a jump-in it is whoever jumped in. The turn helper
+  knows the seating and the direction, so without a word from the table it names the
+  previous seat; the table corrects it by naming the card before (`after`) or the player
+  (`named`), and the answer says which of the three it went by.
 * Green shell: they choose one opponent, who must draw one card.
 * Lightning: everybody else at the table draws one card, and they take another turn.
 * Bob-omb: they draw two cards themselves and choose the colour to be played next.
@@ -33,7 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from companion.deck.cards import Colour
+from companion.deck.cards import Card, Colour
+from companion.table.miss_turn import misses_turn, names
 from companion.table.turns import Seating
 from showdown.contract.i18n import N_, _
 
@@ -84,6 +87,9 @@ class ItemEffect:
     chosen_draws: int = 0
     plays_again: bool = False
     chooses_colour: bool = False
+    #: Banana peel: how its victim was found: "seat" (the previous seat, the turn helper's
+    #: guess), "card" (the card before made someone miss their turn), "named" (the table said).
+    before_by: str = ""
 
 
 def item_of(colour: Colour | None) -> Item:
@@ -91,29 +97,33 @@ def item_of(colour: Colour | None) -> Item:
     return ITEM_OF_COLOUR[colour]
 
 
-def played_before(seating: Seating, played_by: str, *, after_skip: bool = False,
-                  named: str | None = None) -> str:
-    """Who played directly before `played_by`: `named` when the table says who; after a
-    Skip or a Draw Two (`after_skip`) whoever laid it, two seats back in the direction of
-    play (with two players that is `played_by` themself: they laid it and played again);
-    otherwise the previous seat in the direction of play."""
+def played_before(seating: Seating, played_by: str, *, after: Card | None = None,
+                  named: str | None = None) -> tuple[str, str]:
+    """Who played directly before `played_by`, and how that was found (see `ItemEffect`):
+    `named` when the table says who; after a card that makes the next player miss their
+    turn (`after`), whoever laid it, two seats back in the direction of play (with two
+    players that is `played_by` themself: they laid it and played again); otherwise the
+    previous seat in the direction of play."""
     player = seating.find(played_by)
     if named is not None:
-        return seating.find(named)
-    return seating.after(player, -2 if after_skip else -1)
+        return seating.find(named), "named"
+    if after is not None and misses_turn(after):
+        return seating.after(player, -2), "card"
+    return seating.after(player, -1), "seat"
 
 
 def reveal(seating: Seating, played_by: str, colour: Colour | None, *,
-           after_skip: bool = False, before: str | None = None) -> ItemEffect:
+           after: Card | None = None, before: str | None = None) -> ItemEffect:
     """The effect of the card turned over for `played_by`'s Wild Item Box, of `colour`.
-    `after_skip` and `before` say who played directly before (see `played_before`)."""
+    `after` (the card laid before the Item Box) and `before` (who laid it) say who played
+    directly before (see `played_before`)."""
     player = seating.find(played_by)
     item = item_of(colour)
     if item is Item.MUSHROOM:
         return ItemEffect(item, player, plays_again=True)
     if item is Item.BANANA:
-        last = played_before(seating, player, after_skip=after_skip, named=before)
-        return ItemEffect(item, player, draws=((last, 2),))
+        last, how = played_before(seating, player, after=after, named=before)
+        return ItemEffect(item, player, draws=((last, 2),), before_by=how)
     if item is Item.GREEN_SHELL:
         return ItemEffect(item, player, choose_from=seating.others(player), chosen_draws=1)
     if item is Item.LIGHTNING:
@@ -145,6 +155,17 @@ def describe(effect: ItemEffect) -> list[str]:
                 _("Then {name} takes another turn.").format(name=name)]
     return [_("{name} draws 2 cards and chooses the colour to be played next.").format(
         name=name)]
+
+
+def seat_guess(effect: ItemEffect, faces: tuple[str, ...]) -> str | None:
+    """For a banana peel whose victim is only the previous seat (nobody said otherwise): a
+    sentence saying so and what would change it, naming the deck's cards (`faces`) that make
+    the next player miss their turn; None otherwise."""
+    if effect.item is not Item.BANANA or effect.before_by != "seat":
+        return None
+    return _("{victim} is the seat before {name}; if the card before the Wild Item Box made "
+             "someone miss their turn ({cards}), whoever laid it played directly before.").format(
+                 victim=effect.draws[0][0], name=effect.played_by, cards=names(faces))
 
 
 #: Said under every effect: the turned card's own action does not happen.

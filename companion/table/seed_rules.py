@@ -279,8 +279,9 @@ SEED_004 = (
                  "no card to play, they draw as usual."), seed("004", N_("Items"))),
     SheetRule(N_("Banana peel (yellow)"),
               N_("The person who played directly before the Wild Item Box's player draws "
-                 "two cards: after a Skip or a Draw Two, whoever laid it, not the player "
-                 "who was skipped."), seed("004", N_("Items"))),
+                 "two cards: after a card that makes the next player miss their turn (a "
+                 "Skip, a Draw Two, a Wild Draw Four), whoever laid it, not the player who "
+                 "missed the turn."), seed("004", N_("Items"))),
     SheetRule(N_("Green shell (green)"),
               N_("Whoever played the Wild Item Box chooses one opponent, who draws one "
                  "card."), seed("004", N_("Items"))),

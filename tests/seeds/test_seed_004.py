@@ -4,7 +4,7 @@ Four, End of the round, Scoring)."""
 
 from __future__ import annotations
 
-from companion.deck.cards import Colour
+from companion.deck.cards import Colour, parse_card
 from companion.deck.editions import get_edition
 from companion.table.deal import FirstCardEffect, first_card, highest_card
 from companion.table.items import Item, colour_to_follow, item_of, reveal
@@ -65,18 +65,35 @@ def test_items_mushroom_another_turn() -> None:
 
 def test_items_banana_peel_whoever_played_directly_before() -> None:
     assert reveal(TABLE, "Cid", Colour.YELLOW).draws == (("Bob", 2),)
-    # Ann laid a Skip (or a Draw Two), Bob missed the turn, Cid played the Item Box
-    assert reveal(TABLE, "Cid", Colour.YELLOW, after_skip=True).draws == (("Ann", 2),)
-    assert reveal(TABLE.reversed(), "Cid", Colour.YELLOW, after_skip=True).draws == (
-        ("Ann", 2),)
+    # Ann laid a Skip, a Draw Two or a Wild Draw Four, Bob missed the turn, Cid played the
+    # Item Box: seed 004's Action cards make the next player miss the turn for all three
+    for code in ("rskip", "r+2", "wild+4"):
+        assert reveal(TABLE, "Cid", Colour.YELLOW, after=parse_card(code)).draws == (
+            ("Ann", 2),), code
+        assert reveal(TABLE.reversed(), "Cid", Colour.YELLOW, after=parse_card(code)).draws \
+            == (("Ann", 2),), code
+    assert reveal(TABLE, "Cid", Colour.YELLOW, after=parse_card("rrev")).draws == (
+        ("Bob", 2),)
     assert reveal(TABLE, "Cid", Colour.YELLOW, before="dan").draws == (("Dan", 2),)
 
 
 def test_items_banana_peel_on_the_command_line_after_a_skip(cli: Cli) -> None:
     new(cli)
-    assert "Bob, who played just before Cid" in cli.ok("game", "item", "Cid", "yellow")
+    guessed = cli.ok("game", "item", "Cid", "yellow")
+    assert "Bob, who played just before Cid" in guessed
+    assert "Bob is the seat before Cid" in guessed and "Wild Draw Four" in guessed
     assert "Ann, who played just before Cid" in cli.ok("game", "item", "Cid", "yellow",
                                                         "--after-skip")
+
+
+def test_items_banana_peel_after_a_wild_draw_four(cli: Cli) -> None:
+    """Seed 004, Action cards: after a Wild Draw Four the next player "draws four cards ...
+    and passes their turn": Ann plays it, Bob draws, Cid's Item Box turns a yellow card."""
+    new(cli)
+    said = cli.ok("game", "item", "Cid", "yellow", "--after", "wild+4")
+    assert "Ann, who played just before Cid" in said and "seat before" not in said
+    assert "Dan, who played just before Cid" in cli.ok("game", "item", "Cid", "yellow",
+                                                        "--before", "Dan")
 
 
 def test_items_green_shell_lightning_bob_omb() -> None:

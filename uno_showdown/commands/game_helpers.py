@@ -18,6 +18,7 @@ from showdown.contract.i18n import _
 from uno_showdown.commands.companion_open import opened, rules_line
 
 if TYPE_CHECKING:
+    from companion.deck.cards import Card
     from companion.table.deal import DealerDraw
     from companion.table.game import Game
 
@@ -61,9 +62,12 @@ def _add_item(games: argparse._SubParsersAction, common: argparse.ArgumentParser
     p.add_argument("colour", help=_("the turned card's colour: {choices}").format(
         choices=", ".join(COLOURS)))
     after = p.add_mutually_exclusive_group()
+    after.add_argument("--after", metavar="CARD",
+                       help=_("the card laid just before the Wild Item Box, e.g. wild+4: after "
+                              "one that makes the next player miss their turn (Skip, Draw "
+                              "Two, Wild Draw Four), whoever laid it played directly before"))
     after.add_argument("--after-skip", action="store_true",
-                       help=_("the card before the Wild Item Box was a Skip or a Draw Two: "
-                              "whoever laid it played directly before"))
+                       help=_("the same as --after skip"))
     after.add_argument("--before", metavar="NAME",
                        help=_("who played directly before the Wild Item Box (after a jump-in, "
                               "say)"))
@@ -296,9 +300,34 @@ def cmd_direction(args: argparse.Namespace) -> int:
         return 0
 
 
+def _card_before(game: Game, word: str) -> Card:
+    """The card laid before a Wild Item Box as typed: a card of the deck (wild+4, gskip),
+    or a coloured card's face alone (skip, +2), whose colour does not matter here."""
+    from companion.deck.cards import CardError, parse_card
+
+    try:
+        card = parse_card(word)
+    except CardError:
+        try:
+            card = parse_card("r" + word.strip())
+        except CardError:
+            raise ConfigError(_("{word!r} is not a card: give the card laid before the Wild "
+                                "Item Box, e.g. --after wild+4 or --after skip").format(
+                                    word=word.strip())) from None
+    game.edition.check((card,), _("the card before the Wild Item Box"))
+    return card
+
+
 def cmd_item(args: argparse.Namespace) -> int:
     from companion.deck.cards import Colour
-    from companion.table.items import ONLY_THE_ITEM, colour_to_follow, describe, reveal
+    from companion.table.items import (
+        ONLY_THE_ITEM,
+        colour_to_follow,
+        describe,
+        reveal,
+        seat_guess,
+    )
+    from companion.table.miss_turn import faces_in
 
     colour_word = _word(args.colour).strip().lower()
     colours = dict(zip(COLOURS, [*Colour, None], strict=True))
@@ -311,10 +340,15 @@ def cmd_item(args: argparse.Namespace) -> int:
         if game.edition_key != "mario-kart":
             raise ConfigError(_("only UNO Mario Kart has the Wild Item Box: this game is played "
                                "with {edition}").format(edition=game.edition.title))
+        after_word = "skip" if args.after_skip else args.after
+        after = None if after_word is None else _card_before(game, _word(after_word))
         effect = reveal(game.seating, _word(args.player), colours[colour_word],
-                        after_skip=args.after_skip,
+                        after=after,
                         before=None if args.before is None else _word(args.before))
         print(f"{effect.item.label}: " + " ".join(describe(effect)))
+        guess = seat_guess(effect, faces_in(game.edition.cards()))
+        if guess is not None:
+            print(guess + " " + _("Say so with --after CARD or --before NAME."))
         print(colour_to_follow(effect))
         print(_(ONLY_THE_ITEM))
         return 0

@@ -12,7 +12,10 @@ at a time (the buttons beside Reverse switch them):
   the duel bar of the window the screen sits in (load it there with F10), and is named at
   the bottom.
 * Item Box (UNO Mario Kart): tap who played the Wild Item Box and the colour of the card
-  turned over: the item, what it does and whom it hits, named from the seating.
+  turned over: the item, what it does and whom it hits, named from the seating. A row of
+  the players says who played directly before (the banana peel hits them): the seat before,
+  marked by the turn helper, until the table taps another (whoever laid a Skip, a Draw Two
+  or a Wild Draw Four, or jumped in).
 * First card: tap the kind of card turned up to start the deal: who starts and which way
   (a Reverse turns the direction, as the rules say).
 
@@ -38,7 +41,9 @@ from companion.table.items import (
     colour_to_follow,
     describe,
     reveal,
+    seat_guess,
 )
+from companion.table.miss_turn import faces_in, names
 from companion.table.turns import MAX_DUEL_CARDS, Direction
 from companion.touch import theme
 from companion.touch.i18n import N_, _
@@ -61,6 +66,8 @@ ROW_H = 52
 #: The width of a card-count button in a showdown row.
 COUNT_W = 52
 FOOT_H = 44
+#: The line of words over the Item Box page's row of who played before.
+BEFORE_LABEL_H = 20
 #: The width of the ▲ ▼ buttons that turn the showdown rows' pages.
 PAGE_W = 52
 
@@ -99,9 +106,10 @@ class TableView(View):
         #: Item Box: who played it, and the effect of the colour tapped last.
         self.item_by: str | None = None
         self.effect: ItemEffect | None = None
-        #: Item Box: the card before it was a Skip or a Draw Two, so whoever laid that card
-        #: (two seats back) played directly before, not the skipped player.
-        self.item_after_skip = False
+        #: Item Box: who played directly before it, as the table tapped it (whoever laid a
+        #: card that made the next player miss their turn, or jumped in); None: the seat
+        #: before, the turn helper's own answer.
+        self.item_before: str | None = None
         self.item_colour: Colour | None = None
         #: First card: the opening tapped last.
         self.opening: Opening | None = None
@@ -129,7 +137,7 @@ class TableView(View):
             self._game_id = game_id
             pages = self.pages()
             self.page = next((p for p in ("showdown", "items") if p in pages), "seats")
-            self.wild_by = self.item_by = None
+            self.wild_by = self.item_by = self.item_before = None
             self.first_row = 0
             self.effect = self.opening = None
             self.error = ""
@@ -138,6 +146,8 @@ class TableView(View):
         players = self.players()
         if self.item_by not in players:
             self.item_by, self.effect = None, None
+        if self.item_before not in players:
+            self.item_before = None
         if self.wild_by not in players:
             self.wild_by = None
 
@@ -186,11 +196,20 @@ class TableView(View):
 
     def choose_item_player(self, name: str) -> None:
         self.item_by, self.effect, self.error = name, None, ""
+        self.item_before = None
 
-    def toggle_after_skip(self) -> None:
-        """The card before the Item Box was (or was not) a Skip or a Draw Two; an item
-        already shown is worked out again."""
-        self.item_after_skip = not self.item_after_skip
+    def played_before(self) -> str | None:
+        """Who played directly before the Item Box: as tapped, else the seat before its
+        player in the direction of play (None until its player is tapped)."""
+        game = self.app.game
+        if game is None or self.item_by is None:
+            return None
+        return self.item_before or game.seating.before(self.item_by)
+
+    def choose_before(self, name: str) -> None:
+        """The table says who played directly before the Item Box; an item already shown
+        is worked out again."""
+        self.item_before = name
         if self.effect is not None:
             self.reveal(self.item_colour)
 
@@ -200,7 +219,7 @@ class TableView(View):
             self.error = _("First tap who played the Wild Item Box.")
             return
         self.item_colour = colour
-        self.effect = self._act(partial(reveal, after_skip=self.item_after_skip),
+        self.effect = self._act(partial(reveal, before=self.item_before),
                                 game.seating, self.item_by, colour)
 
     def first_card(self, code: str) -> None:
@@ -403,25 +422,33 @@ class TableView(View):
                               outline=theme.TEXT_DIM if colour is None else None,
                               selected=self.effect is not None and self.effect.item is
                               ITEM_OF_COLOUR[colour]))
-        out.append(Button("item_after_skip", skip, _("Before it: a Skip or a Draw Two"),
-                          self.toggle_after_skip, selected=self.item_after_skip, font_px=16))
+        before = self.played_before()
+        if before is not None:
+            cells = row(pygame.Rect(skip.x, skip.y + BEFORE_LABEL_H, skip.width,
+                                    skip.height - BEFORE_LABEL_H), len(players), 4)
+            for name, cell in zip(players, cells, strict=True):
+                out.append(Button(f"item_before:{name}", cell, name,
+                                  partial(self.choose_before, name), selected=name == before,
+                                  font_px=15))
         return out
 
+
     def _item_layout(self) -> tuple[pygame.Rect, pygame.Rect, pygame.Rect]:
-        """The Item Box page: the players' column, the colour tiles, the Skip toggle (the
-        words go under it). Beside the unit the tiles take the whole width over the rest,
-        so each colour's name and item read whole."""
+        """The Item Box page: the players' column, the colour tiles, the row that says who
+        played before (the words go under it). Beside the unit the tiles take the whole
+        width over the rest, so each colour's name and item read whole."""
         body = self.body_rect()
         left_w = min(220, body.width // 3)
         if self.two_rows():
             tiles = pygame.Rect(body.x, body.y, body.width, 60)
             left = pygame.Rect(body.x, tiles.bottom + 6, left_w, body.bottom - tiles.bottom - 6)
             skip = pygame.Rect(left.right + 12, left.y, body.right - left.right - 12,
-                               theme.TOUCH_PX)
+                               BEFORE_LABEL_H + theme.TOUCH_PX)
             return left, tiles, skip
         left = pygame.Rect(body.x, body.y, left_w, body.height)
         tiles = pygame.Rect(left.right + 12, body.y, body.right - left.right - 12, 60)
-        return left, tiles, pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width, theme.TOUCH_PX)
+        return left, tiles, pygame.Rect(tiles.x, tiles.bottom + 6, tiles.width,
+                                        BEFORE_LABEL_H + theme.TOUCH_PX)
 
     def first_card_choices(self) -> list[tuple[str, str]]:
         game = self.app.game
@@ -591,17 +618,28 @@ class TableView(View):
                           color)
 
     def _draw_items(self, surface: pygame.Surface) -> None:
+        game = self.app.game
+        assert game is not None
         left, _tiles, skip = self._item_layout()
         area = pygame.Rect(skip.x, skip.bottom + 6, skip.width, left.bottom - skip.bottom - 6)
         pygame.draw.rect(surface, theme.PANEL, area, border_radius=8)
         x, width = area.x + 14, area.width - 28
+        cards = names(faces_in(game.edition.cards()))
+        if self.item_by is not None:
+            theme.text(surface, _("Played just before {name}:").format(name=self.item_by),
+                       (skip.x + 4, skip.y), 14, theme.TEXT_DIM, bold=True,
+                       max_width=skip.width - 8)
         hint = None
         if self.item_by is None:
             hint = _("Who played the Wild Item Box? Tap them on the left, then the colour of "
                      "the card turned over.")
         elif self.effect is None:
-            hint = _("{name} played the Wild Item Box: tap the colour of the card turned "
-                     "over.").format(name=self.item_by)
+            hint = " ".join((
+                _("{name} played the Wild Item Box: tap the colour of the card turned "
+                  "over.").format(name=self.item_by),
+                _("The seat before {name} is marked above, unless a card made someone miss "
+                  "their turn ({cards}): then tap whoever laid it.").format(name=self.item_by,
+                                                                cards=cards)))
         if hint is not None or self.effect is None:  # on as many lines as the box needs
             y = area.y + 14
             for line in theme.wrap(hint or "", 16, width):
@@ -614,7 +652,10 @@ class TableView(View):
             for line in theme.wrap(sentence, 19, width):
                 y = theme.text(surface, line, (x, y), 19, max_width=width).bottom + 2
             y += 6
-        for line in [*theme.wrap(colour_to_follow(self.effect), 14, width),
+        guess = seat_guess(self.effect, faces_in(game.edition.cards()))
+        notes = [guess + " " + _("Tap them in the row above.")] if guess else []
+        for line in [*(ln for note in notes for ln in theme.wrap(note, 14, width)),
+                     *theme.wrap(colour_to_follow(self.effect), 14, width),
                      *theme.wrap(core_(ONLY_THE_ITEM), 14, width)]:
             if y + 18 > area.bottom:
                 break

@@ -96,19 +96,26 @@ def test_the_item_box_names_whom_each_item_hits(db: Path) -> None:
     app.close()
 
 
-def test_after_a_skip_the_banana_peel_hits_whoever_laid_it(db: Path) -> None:
-    """Seed 004: "the person who went directly before the Item Box player". Ann lays a Skip,
-    Bob misses the turn, Cid plays the Wild Item Box: Ann played directly before Cid."""
+def test_after_a_wild_draw_four_the_banana_peel_hits_whoever_laid_it(db: Path) -> None:
+    """Seed 004: "the person who went directly before the Item Box player". Ann lays a Wild
+    Draw Four, Bob draws and misses the turn, Cid plays the Wild Item Box: Ann played
+    directly before Cid, and the table says so by tapping her in the row of players."""
     app = open_game(db, "mario-kart")
     driver = Driver(app)
     driver.tap("tab:table")
     driver.tap("item_by:Cid")
+    before = [b for b in driver.screen.buttons() if b.key.startswith("item_before:")]
+    assert [b.key for b in before] == [f"item_before:{n}" for n in app.game.seating.players]
+    assert [b.key for b in before if b.selected] == ["item_before:Bob"]  # the seat before
     driver.tap("colour:yellow")
-    assert driver.view.effect.draws == (("Bob", 2),)  # nobody was skipped
-    driver.tap("item_after_skip")  # the card before was a Skip (or a Draw Two)
+    assert driver.view.effect.draws == (("Bob", 2),)  # nobody said otherwise
+    driver.tap("item_before:Ann")  # she laid the Wild Draw Four, Bob missed the turn
     assert driver.view.effect.draws == (("Ann", 2),)  # worked out again at once
-    driver.tap("item_after_skip")
-    assert driver.view.effect.draws == (("Bob", 2),)
+    assert [b.key for b in driver.screen.buttons()
+            if b.key.startswith("item_before:") and b.selected] == ["item_before:Ann"]
+    driver.tap("item_by:Dan")  # another Item Box: the seat before again, until told
+    driver.tap("colour:yellow")
+    assert driver.view.effect.draws == (("Cid", 2),)
     app.close()
 
 
