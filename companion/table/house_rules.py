@@ -10,8 +10,10 @@ that language):
   +10, the Reverse that sends an action back, two cards for a mistake). Their scoring
   rules (a lone 0, H2O, the lazy count, playing to the last player, seven-round UNO) are
   the scoring method's and its options (`companion.scoring`), shown on the same sheet;
-* UNO Teams: the text's own assumption that a last card which makes a player draw is drawn
-  before the winners collect;
+* UNO Teams: leaving out the text's own assumption that a last card which makes a player
+  draw is drawn before the winners collect (the assumption is the deck's rule by default,
+  as the text's author adopts it: «Поэтому я предполагаю, что это правило действует и в
+  командной игре»);
 * the first card's action applying in the classic decks as it does in UNO Mario Kart (the
   rules digest lists it as a table's choice).
 
@@ -61,7 +63,13 @@ class HouseRule:
 
 CLASSIC = seed("001", N_("Special rules"))
 MISTAKES = seed("001", N_("The «UNO!» rule"))
-TEAMS_NOTE = seed("003", N_("Scoring"))
+TEAMS_CHOICE = inferred(N_("seed 003 says its rules are silent and its author assumes the "
+                          "draw counts; a table that does not share the assumption chooses "
+                          "this"))
+
+#: Keys a table could once choose that are now a deck's own rule: still read from an older
+#: games file or export, and dropped (UNO Teams' last draw is on unless `last_draw_off`).
+RETIRED = frozenset({"last_draw_counts"})
 DIGEST = inferred(N_("the seeds do not offer it; a table that wants the first card's action "
                      "in the classic decks plays it as seed 004 words it"))
 
@@ -147,11 +155,11 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType({r.key: r for r in (
            "the deck."),
         MISTAKES),
     HouseRule(
-        "last_draw_counts", N_("A last card that makes a player draw"),
-        N_("The rules do not say what happens when the last card played makes a player take "
-           "cards. In most versions of UNO that player must draw the cards before the "
-           "winners collect them, so this applies in UNO Teams too."),
-        TEAMS_NOTE, editions=frozenset({"teams"})),
+        "last_draw_off", N_("A last card makes nobody draw"),
+        N_("The author's assumption is left out: when the last card played would make a "
+           "player take cards, nobody draws them and the winners collect the hands as they "
+           "are."),
+        TEAMS_CHOICE, editions=frozenset({"teams"})),
     HouseRule(
         "first_card_action", N_("The first card's action applies"),
         N_("The first card turned up may be an action card, and its action applies: a "
@@ -217,6 +225,8 @@ def check(edition: str, method: str, keys: Iterable[str]) -> frozenset[str]:
     """The house rules chosen, checked against the deck, the method and each other."""
     chosen: list[str] = []
     for name in keys:
+        if name.strip().lower().replace("-", "_") in RETIRED:
+            continue
         key = parse_house_rule(name)
         if key not in chosen:
             chosen.append(key)

@@ -7,8 +7,14 @@ in UNO Showdown, the colour after an item) carries "our inference" and why; the 
 every one (`docs/rule-sources.md`, checked by the tests against `INFERENCES`).
 
 Where the seeds differ, the tables differ: a Draw Two can be escaped with another Draw Two
-in seeds 000 and 001, never in 002 ("they cannot play a card") or 004; a player may draw
+in seed 001 only, never in 002 ("they cannot play a card") or 004, and 000 says nothing of it
+(only a Wild Draw Four is escaped, with a Draw Two of the named colour); a player may draw
 instead of playing in 002, 003 and 004, but only when unable to play in 001.
+
+Every rule citing a seed is held to its words: `tests/seeds/test_quotes.py` keeps, for each
+one, a fragment of the cited clause in the seed's own language and finds it in that clause
+of that seed; where only the official printed sheet says a thing, it is cited
+(`OFFICIAL`); where nobody does, it is "our inference" with why.
 
 Pure: values.
 """
@@ -91,8 +97,8 @@ SEED_000 = (
         seed("000", "2.4.6")),
     SheetRule(
         N_("2.4.7 A card laid"),
-        N_("A card counts as played when the player has taken every finger off it; until "
-           "then it can still be swapped for another. Before that moment, with one card "
+        N_("A card counts as played when the player has taken every finger off it; from "
+           "that moment it cannot be swapped for another. Before that moment, with one card "
            "left in hand, the player must say «UNO!»."), seed("000", "2.4.7")),
     SheetRule(
         N_("2.4.8 Nothing else"),
@@ -173,7 +179,7 @@ SEED_002 = (
     SheetRule(
         N_("Wild Showdown"),
         N_("Its player chooses the colour to follow, the opponent who goes into the "
-           "showdown with them, and how many penalty cards (1, 2 or 3) go into the unit."),
+           "showdown with them, and how many penalty cards go into the unit."),
         seed("002", N_("Wild cards"))),
     SheetRule(
         N_("The duel"),
@@ -187,7 +193,11 @@ SEED_002 = (
         N_("A showdown card last"),
         N_("If a player's last card is a showdown card, the showdown must be played: they "
            "win the round only if they win it; if they lose, they take the cards and play "
-           "goes on."), seed("002", N_("End of the round"))),
+           "goes on."), OFFICIAL),
+    SheetRule(
+        N_("Cards in a duel"),
+        N_("A showdown puts 1, 2 or 3 cards in the unit: as many as the symbol shows, or as "
+           "the Wild Showdown's player chose."), OFFICIAL),
     SheetRule(
         DRAW_INSTEAD,
         N_("A player who cannot play draws one card and may play it if it fits; if not, "
@@ -201,7 +211,7 @@ SEED_002 = (
     SheetRule(
         N_("Wild Draw Four"),
         N_("Its player chooses the colour to follow; the next player draws four cards and "
-           "misses the turn."), seed("002", N_("Wild cards")), basic=True),
+           "misses the turn."), seed("002", N_("Contents")), basic=True),
     SheetRule(
         N_("The challenge"),
         N_("The next player may challenge a Wild Draw Four: if its player had a card of the "
@@ -264,6 +274,12 @@ SEED_003 = (
         N_("The first card"),
         N_("If the first card turned up is an action card, its effect is ignored and "
            "another card is turned."), seed("003", N_("Setup")), basic=True),
+    SheetRule(
+        N_("The last card that makes a player draw"),
+        N_("The rules do not say what happens when the last card played makes a player "
+           "take cards; as in most versions of UNO, that player draws them before the "
+           "winners collect, and they count (`game round --last-draw`)."),
+        seed("003", N_("Scoring: the author's assumption")), unless="last_draw_off"),
 )
 
 # -- seed 004: UNO Mario Kart --------------------------------------------------------------
@@ -306,6 +322,11 @@ SEED_004 = (
         N_("The next player draws two cards and passes the turn: they get no chance to play "
            "a card."), seed("004", N_("Action cards")), unless="stacking", basic=True),
     SheetRule(
+        N_("Wild Draw Four"),
+        N_("Its player chooses the colour to follow; the next player draws four cards, "
+           "unless they challenge it, and passes the turn without playing a card."),
+        seed("004", N_("Action cards")), unless="stacking", basic=True),
+    SheetRule(
         N_("Challenging a Wild Draw Four"),
         N_("The next player may challenge it: the player shows their hand to the "
            "challenger. With a card of the colour on top of the discard pile they draw four "
@@ -318,7 +339,7 @@ SEED_004 = (
            "counting 0. A Wild Draw Four cannot start the game; after a Wild Item Box the "
            "dealer chooses the colour; after a Reverse the dealer plays first; after a "
            "Draw Two the player left of the dealer draws two and passes; after a Skip that "
-           "player is skipped."), seed("004", N_("Setup")), basic=True),
+           "player is skipped."), seed("004", N_("Setup; The play")), basic=True),
     SheetRule(
         N_("The last card"),
         N_("The round ends as soon as a player plays their last card; if it was a Draw Two "
@@ -359,11 +380,22 @@ SCORING_SOURCES: Mapping[str, Source] = MappingProxyType({
 })
 
 
-def scoring_sources(method: str, options: Iterable[str]) -> tuple[Source, ...]:
-    """The sources of a game's scoring: its method's, then its options', each once."""
+#: A deck whose own seed has a scoring clause for the winner-collects method: that clause is
+#: the source of a game of that deck scored so (seed 002 and 004, "Scoring"), not seed 001's.
+DECK_SCORING: Mapping[tuple[str, str], Source] = MappingProxyType({
+    ("showdown", "winner"): seed("002", N_("Scoring")),
+    ("mario-kart", "winner"): seed("004", N_("Scoring")),
+})
+
+
+def scoring_sources(method: str, options: Iterable[str],
+                    edition: str = "classic") -> tuple[Source, ...]:
+    """The sources of a game's scoring: its method's (the deck's own seed's where it words
+    that method), then its options', each once."""
     found: list[Source] = []
     for key in (method, *options):
-        source = SCORING_SOURCES.get(key)
+        source = DECK_SCORING.get((edition, key)) if key == method else None
+        source = source or SCORING_SOURCES.get(key)
         if source is not None and source not in found:
             found.append(source)
     return tuple(found)

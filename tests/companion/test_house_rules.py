@@ -36,8 +36,10 @@ def test_every_optional_rule_of_the_rules_is_offered_to_its_decks() -> None:
         "first_card_action"}
     assert keys(offered("mario-kart", "winner")) == CLASSIC_OPTIONAL - {"blank_plus_ten"}
     assert keys(offered("teams", "teams")) == (CLASSIC_OPTIONAL - {"blank_plus_ten"}) | {
-        "last_draw_counts"}
-    assert set(HOUSE_RULES) == CLASSIC_OPTIONAL | {"first_card_action", "last_draw_counts"}
+        "last_draw_off"}
+    assert set(HOUSE_RULES) == CLASSIC_OPTIONAL | {"first_card_action", "last_draw_off"}
+    # a games file or an export from before the Teams assumption became the deck's rule
+    assert check("teams", "teams", ["last_draw_counts"]) == frozenset()
 
 
 def test_the_championship_regulation_allows_no_other_rule() -> None:

@@ -101,7 +101,12 @@ def test_winning_the_first_to_500(cli: Cli) -> None:
 
 
 def test_every_rule_says_whose_word_it_is() -> None:
-    seeds = {r.source.seed for r in SEED_002 if not r.source.is_inference}
+    seeds = {r.source.seed for r in SEED_002 if not (r.source.is_inference or r.source.official)}
     assert seeds == {"002"}
+    # seed 002 says a showdown must take place on a last showdown card and gives no number
+    # of cards: "must win it" and "1, 2 or 3" are the official sheet's
+    assert [r.title for r in SEED_002 if r.source.official] == ["A showdown card last",
+                                                               "Cards in a duel"]
+    assert "(1, 2 or 3)" not in rule("002", "Wild Showdown").text
     assert [r.title for r in SEED_002 if r.source.is_inference] == ["The challenge",
                                                                    "The first card"]

@@ -69,10 +69,26 @@ def test_scoring_the_worked_example_is_222(cli: Cli) -> None:
     assert "222" in out
 
 
-def test_scoring_a_last_draw_card_is_the_authors_assumption() -> None:
-    assumption = HOUSE_RULES["last_draw_counts"]
-    assert assumption.source.seed == "003" and assumption.source.clause == "Scoring"
-    assert assumption in offered("teams", "teams")
+def test_scoring_a_last_draw_card_is_the_authors_assumption_on_by_default(cli: Cli) -> None:
+    """«Поэтому я предполагаю, что это правило действует и в командной игре»: the author
+    adopts it, so the sheet plays it unless the table leaves it out (`last_draw_off`)."""
+    assumption = rule("003", "The last card that makes a player draw")
+    assert assumption.source.seed == "003"
+    assert "the author's assumption" in assumption.source.label()
+    assert HOUSE_RULES["last_draw_off"] in offered("teams", "teams")
+    new(cli)
+    sheet = cli.ok("game", "rules")
+    assert "The last card that makes a player draw" in sheet
+    assert "seed 003, Scoring: the author's assumption" in sheet
+    out = cli.ok("game", "round", "--winner", "Ann", "--hand", "Cid: -", "--hand", "Bob: r5",
+                 "--hand", "Dan: r1", "--last-draw", "r2 r3")
+    assert "Points this round: Ann & Cid 11." in out and "Bob 10" in out  # r5 + r2 r3
+    cli.ok("game", "new", "--edition", "teams", "--method", "teams", "--players",
+           "Ann+Cid,Bob+Dan", "--house-rule", "last_draw_off")
+    assert "The last card that makes a player draw" not in cli.ok("game", "rules")
+    assert "last_draw_off" in cli.refused(
+        "game", "round", "--winner", "Ann", "--hand", "Cid: -", "--hand", "Bob: r5",
+        "--hand", "Dan: r1", "--last-draw", "r2 r3")
 
 
 def test_every_rule_is_seed_003s() -> None:

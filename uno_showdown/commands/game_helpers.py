@@ -249,7 +249,7 @@ def sheet_lines(game: Game) -> list[str]:
     from companion.table.seed_rules import scoring_sources
 
     drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
-    sources = scoring_sources(game.rules.method.key, game.rules.modifiers)
+    sources = scoring_sources(game.rules.method.key, game.rules.modifiers, game.edition_key)
     lines = [_("Scoring: {rules}.").format(rules=rules_line(game))
              + "".join(f" [{s.label()}]" for s in sources)]
 

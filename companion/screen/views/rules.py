@@ -53,7 +53,7 @@ class RulesView(View):
             return []
         drawn = house.sheet(game.edition_key, game.rules.method.key, game.house_rules)
         def sourced(title: str, key: str) -> str:
-            found = scoring_sources(key, ())
+            found = scoring_sources(key, (), game.edition_key)
             return f"{title} · {found[0].label()}" if found else title
 
         method = game.rules.method
