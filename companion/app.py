@@ -703,7 +703,7 @@ class CompanionApp:
             game = self._require()
             drawn = card if isinstance(card, Card) else parse_card(card)
             opening = first_card(game.edition_key, game.house_rules, drawn, game.dealer,
-                                 game.starter, game.seating.players)
+                                 game.starter, game.seating.players, game.rules.method.key)
             if opening.starter is not None:
                 self.set_direction(opening.direction)
             return opening

@@ -12,9 +12,15 @@ table may also simply say who deals.
   match; a Reverse lets the dealer play first, and play goes to the right; a Draw Two makes
   the player left of the dealer draw two and miss the turn; a Skip skips that player.
 * UNO Teams: an action card's effect is ignored and another card is turned.
-* Classic UNO (also UNO Showdown and UNO H2O, and the championship's rule 2.3): the first
-  card can only be a number; any other is put back and the next card turned. With the
-  `first_card_action` house rule the action applies instead, as in UNO Mario Kart.
+* Classic UNO (also UNO Showdown and UNO H2O): the first card can only be a number; any
+  other is put back and the next card turned. With the `first_card_action` house rule the
+  action applies instead, as in UNO Mario Kart.
+* The championship (rule 2.3), whatever deck the director chose: "the first card can only be
+  a number card", so a Mario Kart deck's Reverse turned up first is put back too.
+
+Which of these holds is decided in one place, `first_card_rule`, from the method, the deck
+and the house rules, and it names the sheet's rule it follows, so the helper's answer and
+the sheet (`game rules`) cannot disagree.
 
 "The player left of the dealer" is whoever would start (`starter`): the method may say
 another player starts (the lazy count's winner), and the first card acts on them.
@@ -29,6 +35,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from companion.deck.cards import Card, CardError, parse_card
+from companion.table.house_rules import HOUSE_RULES, regulated
+from companion.table.rule_sources import Source
+from companion.table.seed_rules import DECK_RULES, SEED_000, SheetRule
 from companion.table.turns import Direction, Seating, TurnError
 from showdown.contract.i18n import _
 
@@ -152,42 +161,66 @@ class Opening:
     direction: Direction = Direction.CLOCKWISE
     hit: str | None = None
     dealer: str = ""
+    #: Whose rule the answer follows (the sheet's rule on the first card).
+    source: Source | None = None
 
 
-def action_applies(edition: str, house_rules: Collection[str]) -> bool | None:
-    """True: the first card's action applies; False: only a number may start (another card
-    is turned); None: an action card's effect is ignored and another card turned (Teams)."""
+def _deck_rule(edition: str) -> SheetRule:
+    """The deck's own sheet rule on the first card (each deck's table has one)."""
+    return next(r for r in DECK_RULES[edition] if "first card" in r.title)
+
+
+def first_card_rule(edition: str, house_rules: Collection[str],
+                    method: str = "") -> tuple[bool | None, Source]:
+    """What the first card does in this game, and whose rule that is: True, its action
+    applies; False, only a number may start (another card is turned); None, an action
+    card's effect is ignored and another card turned (Teams). The championship's rule 2.3
+    comes first, whatever the deck; then the deck's own rule, unless the table chose the
+    `first_card_action` house rule where the deck allows it."""
+    if regulated(method):
+        return False, SEED_000[0].source
     if edition in ACTION_APPLIES:
-        return True
+        return True, _deck_rule(edition).source
     if edition in ACTION_IGNORED:
-        return None
-    return FIRST_CARD_ACTION in house_rules
+        return None, _deck_rule(edition).source
+    if FIRST_CARD_ACTION in house_rules:
+        return True, HOUSE_RULES[FIRST_CARD_ACTION].source
+    return False, _deck_rule(edition).source
+
+
+def action_applies(edition: str, house_rules: Collection[str],
+                   method: str = "") -> bool | None:
+    """`first_card_rule` without its source."""
+    return first_card_rule(edition, house_rules, method)[0]
 
 
 def first_card(edition: str, house_rules: Collection[str], card: Card, dealer: str,
-               starter: str, players: Sequence[str]) -> Opening:
-    """What `card`, turned up first in a deal `dealer` dealt, means for who starts.
+               starter: str, players: Sequence[str], method: str = "") -> Opening:
+    """What `card`, turned up first in a deal `dealer` dealt, means for who starts, under
+    the game's scoring `method` (the championship's 2.3 holds whatever the deck).
 
     `starter` is who would start after a number card; `players` is the seating.
     """
     seating = Seating(tuple(players))
     dealer, starter = seating.find(dealer), seating.find(starter)
-    applies = action_applies(edition, house_rules)
+    applies, source = first_card_rule(edition, house_rules, method)
     if card.is_number:
-        return Opening(card, FirstCardEffect.NONE, starter, dealer=dealer)
+        return Opening(card, FirstCardEffect.NONE, starter, dealer=dealer, source=source)
     if not applies:
-        return Opening(card, FirstCardEffect.TURN_ANOTHER, None, dealer=dealer)
+        return Opening(card, FirstCardEffect.TURN_ANOTHER, None, dealer=dealer, source=source)
     if card.face in ("wild+4", "team+4"):
-        return Opening(card, FirstCardEffect.RESHUFFLE, None, dealer=dealer)
+        return Opening(card, FirstCardEffect.RESHUFFLE, None, dealer=dealer, source=source)
     if card.is_wild:
-        return Opening(card, FirstCardEffect.DEALER_COLOUR, starter, dealer=dealer)
+        return Opening(card, FirstCardEffect.DEALER_COLOUR, starter, dealer=dealer,
+                       source=source)
     if card.face == "rev":
         # the player before the usual starter (the dealer) plays first, to the right
         reversed_seating = Seating(tuple(players), Direction.COUNTERCLOCKWISE)
         return Opening(card, FirstCardEffect.DEALER_STARTS, reversed_seating.after(starter),
-                       Direction.COUNTERCLOCKWISE, dealer=dealer)
+                       Direction.COUNTERCLOCKWISE, dealer=dealer, source=source)
     effect = FirstCardEffect.DRAW_TWO if card.face == "+2" else FirstCardEffect.SKIP
-    return Opening(card, effect, seating.after(starter), hit=starter, dealer=dealer)
+    return Opening(card, effect, seating.after(starter), hit=starter, dealer=dealer,
+                   source=source)
 
 
 def describe_opening(opening: Opening) -> list[str]:

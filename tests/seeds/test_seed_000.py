@@ -86,6 +86,21 @@ def test_rule_2_3_the_first_card_is_a_number_and_whoever_went_out_deals(cli: Cli
     assert "Next round: Cid deals, Ann starts." in out
 
 
+def test_rule_2_3_holds_whatever_deck_the_director_chose(cli: Cli) -> None:
+    """«Первой картой может быть только цифровая карта»: at a championship table playing a
+    Mario Kart deck, a Reverse turned up first is put back, as the sheet's 2.3 says, not
+    played as seed 004 plays it; the helper names the rule it follows."""
+    cli.ok("game", "new", "--edition", "mario-kart", "--method", "championship", "--players",
+           PLAYERS)
+    for card in ("rrev", "b+2", "gskip", "itembox", "wild+4"):
+        said = cli.ok("game", "first-card", card)
+        assert "cannot start the deal" in said and "[seed 000, 2.3]" in said, (card, said)
+    assert "Bob starts" in cli.ok("game", "first-card", "r5")  # Ann deals
+    cli.ok("game", "new", "--edition", "mario-kart", "--method", "winner", "--players",
+           PLAYERS)
+    assert "[seed 004, Setup; The play]" in cli.ok("game", "first-card", "rrev")
+
+
 def test_rule_2_4_2_wild_draw_four_escape_challenge_and_ready_on_the_sheet() -> None:
     text = rule("000", "2.4.2 Wild Draw Four").text
     assert "escapes with a Draw Two of the named colour" in text
@@ -98,6 +113,8 @@ def test_rule_2_4_6_and_2_4_7_on_the_sheet() -> None:
     assert "may not move until the player it is aimed at has taken the second card" in rule(
         "000", "2.4.6 Draw Two").text
     assert "taken every finger off it" in rule("000", "2.4.7 A card laid").text
+    # «В этот момент она не может быть заменена на другую»
+    assert "from that moment it cannot be swapped" in rule("000", "2.4.7 A card laid").text
 
 
 def test_rule_2_4_8_no_other_rule_the_classic_deck_and_no_house_rule(cli: Cli) -> None:

@@ -363,5 +363,7 @@ def cmd_first_card(args: argparse.Namespace) -> int:
         card = game.edition.parse_hand(_word(args.card), _("the first card"))
         if len(card) != 1:
             raise ConfigError(_("give the one card turned up first, e.g. r5"))
-        print(" ".join(describe_opening(app.opening(card[0]))))
+        opening = app.opening(card[0])
+        source = "" if opening.source is None else f" [{opening.source.label()}]"
+        print(" ".join(describe_opening(opening)) + source)
         return 0

@@ -684,4 +684,10 @@ class TableView(View):
                     return
                 y = theme.text(surface, line, (area.x + 14, y), 20, bold=True,
                                max_width=area.width - 28).bottom + 4
+        if self.opening.source is not None:  # whose rule: the sheet's, so both agree
+            for line in theme.wrap(self.opening.source.label(), 14, area.width - 28):
+                if y + 18 > area.bottom:
+                    return
+                y = theme.text(surface, line, (area.x + 14, y + 2), 14, theme.TEXT_DIM,
+                               max_width=area.width - 28).bottom
 
