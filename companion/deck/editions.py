@@ -16,9 +16,11 @@ and two each of Skip, Reverse and Draw Two (100 coloured cards). The wild cards 
 
 The classic deck also has 4 blank cards beside its 108 (seed 001: "spare blank cards, of
 which the deck has 4", played as +10 under the `blank_plus_ten` house rule). They are spares,
-not counted in the deck's size, but a hand may hold them. The seed gives a blank card no
-value in hand: ASSUMPTION (stated on the sheet and in the docs) `BLANK_VALUE`, 50, as the
-seed values the black action cards, which a +10 card is.
+not counted in the deck's size, but a hand may hold them. What a blank does in play (the next
+player takes 10) is the seed's; what one left in a hand is worth it does not say, so that is
+our choice and a setting of the house rule (`blank_worth=N`, `companion.table.house_rules`):
+by default `BLANK_VALUE`, 50, as the seed values the black action cards, which a +10 card
+is. `game rules` and `game house-rules` print both, each with whose word it is.
 
 Values: a number is its face value; Skip, Reverse, Draw Two are 20; Wild Showdown is 40; every
 other wild card is 50 (seed 001: the black action cards are worth 50, and the H2O cards are
@@ -42,15 +44,16 @@ from companion.deck.cards import (
 from showdown.contract.i18n import _
 from showdown.contract.record import field, record
 
-#: A blank card (played as +10) left in a hand: the seed gives no value, so this is ours.
+#: A blank card (played as +10) left in a hand: the seed gives no value, so the default
+#: is ours (the house rule's `blank_worth` setting changes it).
 BLANK = Card("blank")
 BLANK_VALUE = 50
 
 
-def card_value(card: Card) -> int:
-    """What a card left in hand is worth when a round is scored."""
+def card_value(card: Card, blank_value: int = BLANK_VALUE) -> int:
+    """What a card left in hand is worth when a round is scored (a blank: `blank_value`)."""
     if card == BLANK:
-        return BLANK_VALUE
+        return blank_value
     if card.is_number:
         return int(card.face)
     if card.is_action:

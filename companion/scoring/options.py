@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from companion.deck.cards import Card, parse_card
-from companion.deck.editions import Edition, card_value
+from companion.deck.editions import BLANK_VALUE, Edition, card_value
 from showdown.contract.errors import RulesError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
@@ -90,21 +90,23 @@ def check_out_on(rules: RulesFacts, card: Card | None) -> None:
         )
 
 
-def hand_value(cards: Sequence[Card], rules: RulesFacts) -> int:
-    """The worth of a hand under the rules' options."""
-    return card_total(cards, rules.options)
+def hand_value(cards: Sequence[Card], rules: RulesFacts, blank_value: int = BLANK_VALUE) -> int:
+    """The worth of a hand under the rules' options (a blank card worth `blank_value`, the
+    game's `blank_worth` setting)."""
+    return card_total(cards, rules.options, blank_value)
 
 
-def card_total(cards: Sequence[Card], options: Collection[str] = ()) -> int:
+def card_total(cards: Sequence[Card], options: Collection[str] = (),
+               blank_value: int = BLANK_VALUE) -> int:
     """The worth of cards left in a hand, with the options (by key) that change it."""
-    return _hand_value(tuple(cards), LONE_ZERO.key in options)
+    return _hand_value(tuple(cards), LONE_ZERO.key in options, blank_value)
 
 
 @lru_cache(maxsize=8192)
-def _hand_value(cards: tuple[Card, ...], lone_zero_50: bool) -> int:
+def _hand_value(cards: tuple[Card, ...], lone_zero_50: bool, blank_value: int) -> int:
     if lone_zero_50 and len(cards) == 1 and cards[0].face == "0":
         return 50
-    return sum(card_value(c) for c in cards)
+    return sum(card_value(c, blank_value) for c in cards)
 
 
 def apply(rules: RulesFacts, entrants: Sequence[Entrant], entry: RoundInput,

@@ -95,7 +95,7 @@ class Games:
             ).lastrowid or 0)
         conn.executemany(
             "INSERT INTO house_rules (game_id, rule) VALUES (?, ?)",
-            [(game_id, key) for key in house.ordered(game.house_rules)],
+            [(game_id, key) for key in house.stored(game.house_rules)],
         )
         for number, rnd in enumerate(game.rounds, 1):
             self._insert_round(conn, game_id, ids, number, rnd, undone=False)

@@ -163,7 +163,7 @@ def _to_json(game: Game, duels: Sequence[DuelRow]) -> dict[str, Any]:
         "method": game.rules.method.key,
         "target": game.rules.target,
         "options": list(game.rules.modifiers),
-        **({"house_rules": list(house.ordered(game.house_rules))} if game.house_rules else {}),
+        **({"house_rules": list(house.stored(game.house_rules))} if game.house_rules else {}),
         **({"first_dealer": game.first_dealer} if game.first_dealer else {}),
         "created_at": game.created_at,
         "players": [
@@ -194,7 +194,7 @@ def _to_csv(game: Game) -> str:
               "" if game.rules.target is None else game.rules.target,
               " ".join(game.rules.modifiers)]
     seat = {p.name: i for i, p in enumerate(game.players)}
-    chosen = " ".join(house.ordered(game.house_rules))
+    chosen = " ".join(house.stored(game.house_rules))
     for p in game.players:
         cells = {"place": "", "out_on": "", "house_rules": chosen,
                  "deals_first": int(p.name == game.first_dealer), "showdown_out": ""}

@@ -491,10 +491,15 @@ class Game:
 
     # -- rounds --
 
+    @property
+    def blank_value(self) -> int:
+        """What a blank card left in a hand is worth here (the `blank_worth` setting)."""
+        return house.blank_worth(self.house_rules)
+
     def value_of(self, hand: Hand) -> int:
         if hand.cards is None:
             return hand.counted or 0
-        return hand_value(hand.cards, self.rules)
+        return hand_value(hand.cards, self.rules, self.blank_value)
 
     def make_round(
         self, index: int, winner: str | None, hands: Mapping[str, Hand], played_at: str = "",

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
+from companion.deck.editions import BLANK_VALUE
 from companion.scoring import RulesError, registry
 from companion.scoring.base import check_regulation
 from companion.table.rule_sources import Source, inferred, seed
@@ -169,6 +170,45 @@ HOUSE_RULES: Mapping[str, HouseRule] = MappingProxyType({r.key: r for r in (
         DIGEST, editions=CLASSIC_DECKS),
 )})
 
+# -- a house rule's setting: what a blank card left in a hand is worth ---------------------
+
+#: The `blank_plus_ten` house rule's setting, typed `--house-rule blank_worth=N` and stored as
+#: that key: what a blank card left in a hand is worth. The seed words what a blank does in
+#: play (the next player takes 10), not its worth in a hand, so the worth is ours to choose.
+BLANK_WORTH = "blank_worth"
+#: The highest worth a table may give a blank (more than any card of a deck, by far).
+BLANK_WORTH_MAX = 500
+BLANK_WORTH_SOURCE = inferred(N_("seed 001 gives a blank card no value in a hand; 50 by "
+                                 "default, as it values the black action cards, which a +10 "
+                                 "card is"))
+BLANK_WORTH_TITLE = N_("A blank card left in a hand")
+BLANK_WORTH_TEXT = N_("It is worth {points} points when the hands are counted (our choice, "
+                      "{default} unless the table sets --house-rule blank_worth=N).")
+
+
+def blank_worth(keys: Iterable[str]) -> int:
+    """What a blank card left in a hand is worth under the house rules `keys`."""
+    for key in keys:
+        name, sep, value = key.partition("=")
+        if sep and name == BLANK_WORTH:
+            return int(value)
+    return BLANK_VALUE
+
+
+def _setting(name: str) -> str | None:
+    """`blank_worth=N` as typed (any case, spaces), checked: the stored key, or None when
+    `name` is no setting."""
+    key, sep, value = name.strip().lower().replace("-", "_").partition("=")
+    if not sep or key.strip() != BLANK_WORTH:
+        return None
+    text = value.strip()
+    if not text.isdecimal() or int(text) > BLANK_WORTH_MAX:
+        raise RulesError(
+            _("blank_worth takes the points a blank card left in a hand is worth, 0 to {most}, "
+              "not {value!r}").format(most=BLANK_WORTH_MAX, value=value.strip()))
+    return f"{BLANK_WORTH}={int(text)}"
+
+
 # -- the rules always in force: one table per seed (`seed_rules`) ------------------------
 
 #: The championship's regulation, rules 2.3 to 3: the rules it plays by, fixed (2.4.8).
@@ -224,12 +264,21 @@ def check_deck(edition: str, method: str) -> None:
 def check(edition: str, method: str, keys: Iterable[str]) -> frozenset[str]:
     """The house rules chosen, checked against the deck, the method and each other."""
     chosen: list[str] = []
+    settings: list[str] = []
     for name in keys:
         if name.strip().lower().replace("-", "_") in RETIRED:
+            continue
+        setting = _setting(name)
+        if setting is not None:
+            settings = [s for s in settings if not s.startswith(BLANK_WORTH + "=")]
+            settings.append(setting)
             continue
         key = parse_house_rule(name)
         if key not in chosen:
             chosen.append(key)
+    if settings and "blank_plus_ten" not in chosen:
+        raise RulesError(_("blank_worth is a setting of the blank_plus_ten house rule: choose "
+                           "blank_plus_ten too"))
     if not chosen:
         return frozenset()
     found = registry.METHODS.get(method)
@@ -255,13 +304,20 @@ def check(edition: str, method: str, keys: Iterable[str]) -> frozenset[str]:
                     _("{rule} and {other} cannot both be in force: choose one of them").format(
                         rule=key, other=other)
                 )
-    return frozenset(chosen)
+    return frozenset(chosen) | frozenset(settings)
 
 
 def ordered(keys: Iterable[str]) -> tuple[str, ...]:
-    """House rule keys in the order they are listed (stored and exported so)."""
+    """House rule keys in the order they are listed (a setting such as blank_worth=N left
+    out: `stored` keeps it)."""
     wanted = set(keys)
     return tuple(k for k in HOUSE_RULES if k in wanted)
+
+
+def stored(keys: Iterable[str]) -> tuple[str, ...]:
+    """The house rules as stored and exported: the rules in order, then their settings."""
+    wanted = set(keys)
+    return ordered(wanted) + tuple(sorted(k for k in wanted if k.startswith(BLANK_WORTH + "=")))
 
 
 def toggle(edition: str, method: str, chosen: Iterable[str], key: str) -> frozenset[str]:
@@ -272,7 +328,9 @@ def toggle(edition: str, method: str, chosen: Iterable[str], key: str) -> frozen
     rule = HOUSE_RULES[key]
     if key in keys:
         keys.discard(key)
-        keys -= {k for k in keys if key in HOUSE_RULES[k].requires}
+        keys -= {k for k in keys if k in HOUSE_RULES and key in HOUSE_RULES[k].requires}
+        if key == "blank_plus_ten":
+            keys -= {k for k in keys if k.startswith(BLANK_WORTH + "=")}
     elif rule in offered(edition, method):
         keys.add(key)
         keys |= set(rule.requires)
@@ -296,6 +354,15 @@ class Sheet:
     regulation: tuple[SheetRule, ...]
     chosen: tuple[HouseRule, ...]
     not_chosen: tuple[HouseRule, ...]
+    #: Under blank_plus_ten: what a blank left in a hand is worth here (else None).
+    blank_worth: int | None = None
+
+    def settings(self) -> tuple[tuple[str, str, Source], ...]:
+        """The chosen rules' settings as sheet lines: (title, text, source), translated."""
+        if self.blank_worth is None:
+            return ()
+        return ((_(BLANK_WORTH_TITLE), _(BLANK_WORTH_TEXT).format(
+            points=self.blank_worth, default=BLANK_VALUE), BLANK_WORTH_SOURCE),)
 
 
 def sheet(edition: str, method: str, chosen: Iterable[str]) -> Sheet:
@@ -308,4 +375,5 @@ def sheet(edition: str, method: str, chosen: Iterable[str]) -> Sheet:
         regulation=REGULATION if regulated(method) else (),
         chosen=tuple(r for r in HOUSE_RULES.values() if r.key in keys),
         not_chosen=tuple(r for r in offer if r.key not in keys),
+        blank_worth=blank_worth(keys) if "blank_plus_ten" in keys else None,
     )

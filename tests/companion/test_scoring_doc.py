@@ -52,3 +52,20 @@ def run_session(doc: Path, tmp_path: Path, capsys, monkeypatch,
 def test_the_scoring_page_prints_what_it_says(tmp_path, capsys, monkeypatch):
     # The variants; the terminal walkthrough further down is test_readme_session.py's.
     assert run_session(DOC, tmp_path, capsys, monkeypatch, "Variants") >= 8
+
+
+def test_every_points_example_of_the_docs_prints_what_it_shows(capsys, monkeypatch):
+    """`uno-showdown points` needs no games file, so its examples run wherever they are,
+    in any section of any page (a blank's line under the total among them)."""
+    monkeypatch.setenv("LANGUAGE", "en")
+    ran = 0
+    for doc in sorted(DOC.parent.glob("*.md")):
+        for command, expected in session(doc):
+            if not command.startswith("uno-showdown points "):
+                continue
+            main(shlex.split(command)[1:])
+            out, err = capsys.readouterr()
+            assert [line.rstrip() for line in (out + err).splitlines()] == [
+                line.rstrip() for line in expected], (doc.name, command, out + err)
+            ran += 1
+    assert ran >= 2

@@ -111,7 +111,11 @@ def test_special_rules_blank_cards_as_plus_10_and_their_value_in_a_hand(cli: Cli
     deck = get_edition("classic")
     assert deck.copies(BLANK) == 4 and deck.size == 108
     assert BLANK_VALUE == 50
-    assert cli.ok("points", "--edition", "classic", "blank", "+10") == "100\n"
+    said = cli.ok("points", "--edition", "classic", "blank", "+10", "r5")
+    assert said.startswith("105\n")
+    # «+10» is how a blank is played, not a card of its own, and its worth in hand is ours
+    assert "2 × blank (typed blank or +10): a blank card, played as +10" in said
+    assert "counts 50, our choice" in said
     new(cli)
     err = cli.refused("game", "round", "--winner", "Ann", "--hand", "Bob: blank",
                       "--hand", "Cid: r1")
@@ -120,6 +124,31 @@ def test_special_rules_blank_cards_as_plus_10_and_their_value_in_a_hand(cli: Cli
     assert "Ann 51" in cli.ok("game", "round", "--winner", "Ann", "--hand", "Bob: +10",
                               "--hand", "Cid: r1")
     assert "a blank card" not in " ".join(r.text for r in SEED_001)  # it is the house rule's
+
+
+def test_special_rules_a_blanks_play_and_its_worth_in_hand_are_two_things(cli: Cli) -> None:
+    """«можна присвоїти значення «+10 карт», відповідно, наступний гравець повинен взяти 10
+    карт»: the seed words what a blank does in play, not what it is worth left in a hand.
+    The sheet and the list of house rules say both, each with whose word it is, and the
+    worth is the house rule's setting (blank_worth=N), 50 unless the table sets it."""
+    listed = cli.ok("game", "house-rules", "--edition", "classic")
+    assert "a blank left in a hand is worth 50, our choice" in listed
+    assert "blank_worth=N" in listed
+    new(cli, "winner", "--house-rule", "blank_plus_ten")
+    sheet_text = cli.ok("game", "rules")
+    assert "the next player must take 10 cards" in sheet_text
+    assert "[seed 001, Special rules]" in sheet_text
+    assert "A blank card left in a hand: It is worth 50 points" in sheet_text
+    assert "[our inference: seed 001 gives a blank card no value in a hand" in sheet_text
+    new(cli, "winner", "--house-rule", "blank_plus_ten", "--house-rule", "blank_worth=20")
+    assert "It is worth 20 points" in cli.ok("game", "rules")
+    assert "Ann 21" in cli.ok("game", "round", "--winner", "Ann", "--hand", "Bob: +10",
+                              "--hand", "Cid: r1")
+    assert "blank_plus_ten" in cli.refused(
+        "game", "new", "--edition", "classic", "--method", "winner", "--players",
+        "Ann,Bob,Cid", "--house-rule", "blank_worth=20")
+    assert cli.ok("points", "--edition", "classic", "--blank-worth", "20", "+10",
+                  "r5").startswith("25\n")
 
 
 @pytest.mark.parametrize("form", ["json", "csv"])
@@ -131,6 +160,11 @@ def test_special_rules_blank_cards_travel_in_an_export_and_are_checked_on_import
     cli.ok("game", "export", "--format", form, "--output", str(exported))
     cli.ok("game", "import", str(exported))
     assert "Ann        101" in cli.ok("game", "show")
+    new(cli, "winner", "--house-rule", "blank_plus_ten", "--house-rule", "blank_worth=10")
+    cli.ok("game", "round", "--winner", "Ann", "--hand", "Bob: blank blank", "--hand", "Cid: r1")
+    cli.ok("game", "export", "--format", form, "--output", str(exported))
+    cli.ok("game", "import", str(exported))
+    assert "Ann         21" in cli.ok("game", "show")  # the setting travels too
     text = exported.read_text(encoding="utf-8")
     without = text.replace("blank_plus_ten", "jump_in")  # the same game, another rule
     bad = tmp_path / f"bad.{form}"

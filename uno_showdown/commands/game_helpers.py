@@ -217,7 +217,7 @@ def _word(value: object) -> str:
 
 
 def cmd_house_rules(args: argparse.Namespace) -> int:
-    from companion.deck.editions import edition_key
+    from companion.deck.editions import BLANK_VALUE, edition_key
     from companion.scoring import parse_method
     from companion.table import house_rules as house
 
@@ -238,6 +238,9 @@ def cmd_house_rules(args: argparse.Namespace) -> int:
             notes.append(_("needs {keys}").format(keys=", ".join(rule.requires)))
         if rule.excludes:
             notes.append(_("not with {keys}").format(keys=", ".join(rule.excludes)))
+        if rule.key == "blank_plus_ten":
+            notes.append(_("a blank left in a hand is worth {points}, our choice: the seed "
+                           "gives none; blank_worth=N sets it").format(points=BLANK_VALUE))
         note = f" ({'; '.join(notes)})" if notes else ""
         print(f"{rule.key.ljust(width)}  {_(rule.title)}{note}")
     return 0
@@ -266,6 +269,8 @@ def sheet_lines(game: Game) -> list[str]:
         lines.extend(["", _(house.DIRECTORS_DECK).format(deck=game.edition.title)])
     if drawn.chosen:
         section(_("House rules in force:"), drawn.chosen)
+        lines.extend(f"* {title}: {text} [{source.label()}]"
+                     for title, text, source in drawn.settings())
     elif not drawn.regulation:
         lines.extend(["", _("House rules in force: none.")])
     if drawn.not_chosen:

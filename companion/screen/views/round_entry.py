@@ -214,7 +214,7 @@ class RoundEntryView(View):
         assert game is not None
         if name in self.counting:
             return int(self.typed.get(name) or 0)
-        return hand_value(self.hands.get(name, []), game.rules)
+        return hand_value(self.hands.get(name, []), game.rules, game.blank_value)
 
     def round_total(self) -> int:
         return sum(self.hand_total(p) for p in self.counted_players())

@@ -74,7 +74,9 @@ class RulesView(View):
         if drawn.chosen:
             out.append((_("House rules in force"),
                         [(f"{core_(r.title)} · {r.source.label()}", core_(r.text))
-                         for r in drawn.chosen]))
+                         for r in drawn.chosen]
+                        + [(f"{title} · {source.label()}", text)
+                           for title, text, source in drawn.settings()]))
         elif not drawn.regulation:
             out.append((_("House rules in force"), [("", _("None: the table chose none at "
                                                             "the new game."))]))
