@@ -34,23 +34,38 @@ def decimal_text(value: Fraction | None) -> str:
     return f"{whole}.{frac:02d}"
 
 
+def ours(line: str, setting: str | None) -> str:
+    """A setting's line marked as the program's own choice where the regulation (seed 000)
+    is silent, with the option that changes it (or none)."""
+    if setting is None:
+        return line + " " + _("Our choice: the regulation is silent; no setting changes it.")
+    return line + " " + _("Our choice: the regulation is silent; {setting} changes it.").format(
+        setting=setting)
+
+
 def settings_lines(s: Settings) -> list[str]:
+    """The event's settings, one line each: the regulation's numbers as they are, and each of
+    the program's own choices marked as such with the setting that changes it."""
     time_up = (_("When the time is up, the deal in progress is played to its end and counts.")
                if s.time_up is TimeUp.FINISH else
                _("When the time is up, play stops at once and the deal in progress does not "
                  "count."))
     return [
-        _("Tables: {tables} of at most {size} players ({seating}).").format(
+        ours(_("Tables: {tables} of at most {size} players ({seating}).").format(
             tables=s.tables, size=s.table_size,
             seating=_("as few as seat a flight") if s.seating is Seating.FULL
-            else _("every table used")),
+            else _("every table used")), "--seating"),
         _("Qualifying: one flight of {q} min, or two of {f} min with a {fb}-min break; then "
           "a {b}-min break.").format(q=s.qualifying_minutes, f=s.flight_minutes,
                                      fb=s.flight_break_minutes, b=s.break_minutes),
         _("Final: {n} players, {m} min. Games to {t}; deck: {deck}.").format(
             n=s.finalists, m=s.final_minutes, t=s.target, deck=s.edition),
-        time_up,
-        _("Equal results: {order}.").format(order=s.tie_break_text()),
+        ours(_("A result is points ÷ deals played at the table: a \"game\" of the formula is "
+               "one deal, and a game to {t} has no winner of its own.").format(t=s.target),
+             None),
+        ours(time_up, "--time-up"),
+        ours(_("Equal results: {order}.").format(order=s.tie_break_text()), "--tie-break"),
+        ours(_("Late arrivals: registration closes when qualifying starts."), None),
         deck_line(s),
         _("The luckiest: {reading}.").format(reading=s.luckiest_text()),
     ]

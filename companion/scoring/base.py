@@ -80,11 +80,14 @@ class RoundScore:
 
 @record
 class Verdict:
-    """Whether a game is over and who won or lost it."""
+    """Whether a game is over and who won or lost it. `reached`: who reached the target
+    where reaching it ends the game but wins nothing (the championship: rule 2.1 ends the
+    game to 500, and its results are points per deal over a stage, never a game's winner)."""
 
     over: bool
     winners: tuple[str, ...] = ()
     losers: tuple[str, ...] = ()
+    reached: tuple[str, ...] = ()
 
 
 class Seated(Protocol):

@@ -1,6 +1,8 @@
 """The championship (seed 000): scored as own hand; the winner of a round deals the next; a
 player's result is points ÷ rounds played, lower is better; the game runs until someone
-reaches the target (500), and then the lowest result wins. A table seats 2 to 7 players."""
+reaches the target (500, rule 2.1), and then it is over with no winner: the regulation ranks
+players by their results over a stage, across games and tables, and names no winner of a
+game (the table plays on in a new one). A table seats 2 to 7 players."""
 
 from __future__ import annotations
 
@@ -51,14 +53,11 @@ class Championship(OwnHand):
 
     def verdict(self, rules: RulesFacts, totals: Mapping[str, int],
                 results: Mapping[str, Fraction | None]) -> Verdict:
-        """Over once someone reaches the target; the lowest result wins."""
+        """Over once someone reaches the target (rule 2.1), with no winner of its own: the
+        regulation ranks results over a stage, not games."""
         if rules.target is None or not any(t >= rules.target for t in totals.values()):
             return Verdict(False)
-        scored = {n: r for n, r in results.items() if r is not None}
-        if not scored:
-            return Verdict(True)
-        best = min(scored.values())
-        return Verdict(True, tuple(n for n, r in scored.items() if r == best))
+        return Verdict(True, reached=tuple(n for n, t in totals.items() if t >= rules.target))
 
     def rank_key(self, standing: StandingFacts) -> tuple[float | Fraction, ...]:
         r = standing.result

@@ -222,7 +222,7 @@ def test_the_command_line_sets_and_shows_the_helpers(capsys, db) -> None:
     assert cli(capsys, "game", "direction", *base)[1] == (
         "Round 1: play goes clockwise (to the left).\n")
     assert cli(capsys, "game", "first-card", *base, "brev")[1] == (
-        "Ann plays first, and play goes to the right.\n")
+        "Ann plays first, and play goes to the right. [seed 004, Setup; The play]\n")
     assert cli(capsys, "game", "direction", *base)[1].endswith(
         "counter-clockwise (to the right).\n")
     status, out, _ = cli(capsys, "game", "item", *base, "Ann", "yellow")

@@ -70,6 +70,18 @@ def test_rule_2_1_a_game_runs_to_500(cli: Cli) -> None:
     assert make(tables=1).target == 500
 
 
+def test_rule_2_1_reaching_500_ends_the_game_and_nobody_wins_it(cli: Cli) -> None:
+    """The regulation ranks points per game over a stage and awards places only after the
+    final: a table's game that reaches 500 (rule 2.1) is over, but it has no winner."""
+    cli.ok("game", "new", "--edition", "classic", "--method", "championship", "--players",
+           PLAYERS)
+    cli.ok("game", "round", "--winner", "Bob", "--points", "Ann: 300", "--points", "Cid: 250")
+    out = cli.ok("game", "round", "--winner", "Cid", "--points", "Ann: 250", "--points",
+                 "Bob: 10")
+    assert "won" not in out and "WINNER" not in out
+    assert "Ann reached 500: this game is over (rule 2.1) with no winner of its own" in out
+
+
 def test_rule_2_2_each_player_is_charged_their_own_hand_the_one_out_scores_0(cli: Cli) -> None:
     cli.ok("game", "new", "--edition", "classic", "--method", "championship", "--players",
            PLAYERS)
@@ -157,3 +169,17 @@ def test_every_rule_of_the_regulation_names_its_clause() -> None:
         "2.3", "2.4", "2.4.1", "2.4.2", "2.4.2", "2.4.3", "2.4.4", "2.4.5", "2.4.6", "2.4.7",
         "2.4.8", "3"]
     assert all(r.source.seed == "000" for r in SEED_000)
+
+
+def test_where_the_regulation_is_silent_each_choice_of_the_program_says_so() -> None:
+    """The results sheet's Rules block, `event new` and `event show` print these lines: the
+    seed's numbers as they are, and each choice of ours marked, with what changes it."""
+    lines = settings_lines(make(tables=1))
+    for start, setting in (("Tables:", "--seating"), ("When the time is up", "--time-up"),
+                           ("Equal results", "--tie-break"), ("A result is points", None),
+                           ("Late arrivals", None)):
+        line = next(x for x in lines if x.startswith(start))
+        assert "Our choice: the regulation is silent;" in line, line
+        assert (setting or "no setting") in line, line
+    for start in ("Qualifying", "Final", "Rule 2.4.8", "The luckiest"):
+        assert "Our choice" not in next(x for x in lines if x.startswith(start))

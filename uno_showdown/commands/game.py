@@ -319,6 +319,10 @@ def _next_line(game: Game) -> str:
         verdict = game.verdict
         if verdict.winners:
             return _("Game over: {names} won.").format(names=", ".join(verdict.winners))
+        if verdict.reached:
+            return _("{names} reached {points}: this game is over (rule 2.1) with no winner of "
+                     "its own; the championship ranks points per deal over the stage.").format(
+                         names=", ".join(verdict.reached), points=game.rules.target)
         return _("Game over.")
     return game.rules.method.next_line(game)
 

@@ -71,6 +71,13 @@ class GameOverView(View):
                               anchor="midtop", max_width=r.width - 120)
             draw_star(surface, (rect.x - 24, rect.centery), 16, theme.ACCENT)
             y = rect.bottom + 6
+        if game.verdict.reached:  # the championship: the game ends, nobody wins it
+            for line in theme.wrap(_("{names} reached {points}: the game is over with no "
+                                     "winner; the championship ranks points per deal.").format(
+                    names=", ".join(game.verdict.reached), points=game.rules.target), 20,
+                    r.width - 40):
+                y = theme.text(surface, line, (r.centerx, y), 20, theme.TEXT, anchor="midtop",
+                               max_width=r.width - 40).bottom + 2
         if losers:
             rect = theme.text(surface, _("{names} reached {points} and lost").format(
                 names=", ".join(losers), points=game.rules.target), (r.centerx, y), 20,

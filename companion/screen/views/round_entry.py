@@ -409,9 +409,15 @@ class RoundEntryView(View):
         number = len(game.rounds) + 1
         if summary is not None and summary.continued_in is not None:
             # the game ended inside the table's time box: the table plays on in a new game
-            self.nav.notify(_("Game over: {names} won. A new game starts, {dealer} deals").format(
-                names=", ".join(summary.winners), dealer=self.app.game.dealer
-                if self.app.game is not None else ""))
+            dealer = self.app.game.dealer if self.app.game is not None else ""
+            if summary.winners:
+                self.nav.notify(_("Game over: {names} won. A new game starts, {dealer} "
+                                  "deals").format(names=", ".join(summary.winners),
+                                                  dealer=dealer))
+            else:  # the championship: reaching 500 wins nothing
+                self.nav.notify(_("The game to {points} is over, with no winner. A new game "
+                                  "starts, {dealer} deals").format(
+                                      points=game.rules.target, dealer=dealer))
             self.nav.go("standings")
             return
         self.nav.notify(_("Round {n} saved: {name} went out").format(n=number, name=winner))
