@@ -26,3 +26,10 @@ def test_every_rule_of_every_sheet_names_a_seed_or_says_it_is_ours() -> None:
             source = rule.source
             assert source.is_inference or source.official or (
                 source.seed in SEEDS and source.clause), rule.title
+
+
+def test_the_blank_cards_worth_in_a_hand_is_listed_as_ours() -> None:
+    from companion.table.house_rules import BLANK_WORTH_SOURCE
+
+    assert BLANK_WORTH_SOURCE.inference is not None
+    assert BLANK_WORTH_SOURCE.inference in PAGE.read_text(encoding="utf-8")
