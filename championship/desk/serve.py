@@ -33,6 +33,11 @@ from championship.store.ledger import Ledger
 
 log = logging.getLogger("uno-showdown.serve")
 
+#: Seconds the page has to end its streams and close when `event serve` is stopped; after
+#: them it is left behind (a daemon thread), so SIGTERM stops the process within 5 s
+#: whatever the phones do.
+STOP_GRACE_S = 2.5
+
 
 def parse_host_port(text: str, default_host: str, what: str) -> tuple[str, int]:
     """`HOST:PORT`, `:PORT` or `PORT`; refused in one sentence otherwise."""
@@ -231,13 +236,27 @@ def _run_web(hub: object, web: tuple[str, int], sock: socket.socket,
     elif sys.stdout.isatty():
         say(preflight.qr_text(urls[0]))
 
-    def watch() -> None:
-        stop.wait()
-        hub.close()  # the phones' streams end first: nothing left for the server to cancel
-        server.should_exit = True
+    failed: list[BaseException] = []
 
-    threading.Thread(target=watch, name="web-stop", daemon=True).start()
-    asyncio.run(server.serve(sockets=[sock]))
+    def run() -> None:
+        try:
+            asyncio.run(server.serve(sockets=[sock]))
+        except BaseException as exc:  # raised again in the main thread
+            failed.append(exc)
+        finally:
+            stop.set()  # a page that ended by itself stops the rest too
+
+    page = threading.Thread(target=run, name="web", daemon=True)
+    page.start()
+    stop.wait()
+    hub.close()  # the phones' streams end first: nothing left for the server to cancel
+    server.should_exit = True
+    page.join(STOP_GRACE_S)
+    if page.is_alive():  # whatever the streams do, the stop is the director's
+        server.force_exit = True
+        page.join(1.0)
+    if failed:
+        raise failed[0]
 
 
 class _QuietServer(uvicorn.Server):
