@@ -11,6 +11,9 @@ ring, two players nobody at the table could tell apart. Here a name is:
   overrides), which no keyboard at the table types and which hide what a name says;
 * free of the separators the CLI and the files use: `:` (`--hand "Bob: r5"`), `,`
   (`--players Ann,Bob`) and `+` (teams, `Ann+Cid`);
+* not starting with `-`: the command line would take `--winner -2-3` for an option, so
+  such a name could be registered and never named again (a name starting with `=` or `@`
+  is kept as typed: only the CSV files mark it, `companion.table.spreadsheet`);
 * trimmed, with runs of spaces inside made one space;
 * 1 to `MAX_NAME_LENGTH` characters, so it fits the screen's columns;
 * unique at its table by `name_key`: case-folded NFC, so `ann`, `ANN` and `Ann` are one
@@ -68,6 +71,10 @@ def check_name(name: str) -> str:
                 name=clean
             )
         )
+    if clean.startswith("-"):
+        raise PlayerNameError(
+            _("{name!r} cannot be a player's name: a name cannot start with -, which the "
+              "command line takes for an option").format(name=clean))
     if len(clean) > MAX_NAME_LENGTH:
         raise PlayerNameError(
             _("{name!r} is longer than {max} characters: shorten the name").format(

@@ -528,16 +528,18 @@ def lines_csv(stages: Sequence[tuple[str, Sequence[Line]]]) -> str:
     import csv
     import io
 
+    from companion.table import spreadsheet
+
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["stage", "rank", "number", "name", "points", "games", "result", "exact",
                 "withdrawn"])
     for stage, lines in stages:
-        for ln in lines:
-            w.writerow([stage, "" if ln.rank is None else ln.rank, ln.number, ln.name,
-                        ln.points, ln.games, "" if ln.result is None else decimal_text(
-                            ln.result), "" if ln.result is None else str(ln.result),
-                        "yes" if ln.withdrawn else ""])
+        for ln in lines:  # a name that starts with = + - @ gets a ' (`spreadsheet.cell`)
+            w.writerow(spreadsheet.row([
+                stage, "" if ln.rank is None else ln.rank, ln.number, ln.name, ln.points,
+                ln.games, "" if ln.result is None else decimal_text(ln.result),
+                "" if ln.result is None else str(ln.result), "yes" if ln.withdrawn else ""]))
     return out.getvalue()
 
 
