@@ -30,6 +30,7 @@ from collections.abc import Iterable
 
 from showdown.contract.errors import GameError
 from showdown.contract.i18n import _
+from showdown.contract.text import HIDDEN_CATEGORIES
 
 #: The longest name, in characters: room for a full name ("Константин Константинович
 #: Воскресенский" is 39), none for a paragraph; the screen cuts what its columns cannot show.
@@ -37,8 +38,9 @@ MAX_NAME_LENGTH = 40
 #: Characters the CLI and the export files use to separate names from what follows them.
 SEPARATORS = ":,+"
 #: Unicode categories no name may contain: control, format (zero-width, direction marks),
-#: surrogate, private use, unassigned, and line and paragraph separators.
-_FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: surrogate, private use, unassigned, and line and paragraph separators (the one rule of
+#: every free text, `showdown.contract.text`).
+_FORBIDDEN_CATEGORIES = HIDDEN_CATEGORIES
 
 
 class PlayerNameError(GameError):
