@@ -85,8 +85,9 @@ def test_a_why_or_by_that_is_not_utf8_is_one_line(
     argv[argv.index(option) + 1 if option in argv else len(argv):] = []
     argv += [option, "x\udc9b"]  # what Python makes of the byte 0x9b in an argument
     refused(cli(capsys, *argv), "not UTF-8")
-    refused(cli(capsys, "event", "cards", "--db", cup, "--html", "c.html", "--url",
-                "http://x\udc9b/"), "not UTF-8")
+    err = refused(cli(capsys, "event", "cards", "--db", cup, "--html", "c.html", "--url",
+                      "http://x\udc9b/"), "not UTF-8")
+    assert "damaged" not in err
     assert dump(Path(cup)) == before
 
 
@@ -212,8 +213,10 @@ def test_a_full_disk_says_the_disk_is_full(full_disk: Path,
 @pytest.mark.parametrize("table", ["-1", "0", "99"])
 def test_a_table_the_event_does_not_have_is_refused(
         cup: str, capsys: pytest.CaptureFixture[str], table: str) -> None:
-    refused(cli(capsys, "event", "deals", "--db", cup, f"--table={table}"),
-            f"has no table {table}", "1 to 1")
+    err = refused(cli(capsys, "event", "deals", "--db", cup, f"--table={table}"),
+                  f"has no table {table}", "1 to 1")
+    assert err == (f"uno-showdown event: the event has no table {table}: its tables are 1 "
+                   "to 1\n")
     refused(cli(capsys, "event", "void", "--db", cup, f"--table={table}", "--deal", "g1:1",
                 "--why", "x"), f"has no table {table}")
 
@@ -271,8 +274,9 @@ def test_control_characters_are_refused_in_every_free_text(
                  ["restore", "--table", "1", "--deal", "g1:1", "--why", text],
                  ["void", "--table", "1", "--deal", f"g1:1{text}", "--why", "recount"],
                  ["cards", "--html", str(tmp_path / "c.html"), "--url", f"http://x/{text}"]):
-        err = refused(cli(capsys, "event", *argv[:1], "--db", cup, *argv[1:]), "U+")
-        assert "\x1b" not in err and "\x07" not in err
+        err = refused(cli(capsys, "event", *argv[:1], "--db", cup, *argv[1:]), "U+",
+                      "cannot hold the invisible or control character")
+        assert "\x1b" not in err and "\x07" not in err and "damaged" not in err
     assert dump(Path(cup)) == before
     assert not (tmp_path / "c.html").exists()
     new = tmp_path / "new.db"

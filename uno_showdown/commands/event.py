@@ -262,6 +262,8 @@ def _opened(args: argparse.Namespace, create: bool = False) -> Iterator[Champion
         raise _damaged(args.db, exc) from None
     try:
         yield champ
+    except ConfigError:  # the command's own refusal, already one line
+        raise
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
     except _DAMAGED as exc:
