@@ -11,6 +11,7 @@ import contextlib
 import errno
 import logging
 import multiprocessing
+import multiprocessing.connection
 import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -183,6 +184,31 @@ class EmbeddedBroker:
             mine.close()
             raise OSError(code or 0, reason)
         self._process, self._conn = process, mine
+
+    def wait_ended(self, timeout: float) -> int | None:
+        """Wait up to `timeout` s for the broker's process to end by itself; its exit
+        status when it has (a SIGKILL: -9), None while it runs or when it was not started."""
+        process = self._process
+        if process is None:
+            return None
+        multiprocessing.connection.wait([process.sentinel], timeout)
+        if process.is_alive():
+            return None
+        process.join()  # reaped: no <defunct> process left behind
+        return process.exitcode if process.exitcode is not None else -1
+
+    def restart(self, timeout: float = 20.0) -> None:
+        """Start the broker again after its process ended, on the same address with the
+        same users, passwords and client ids (the password file is kept for the broker's
+        whole life): the tables' and the director's credentials stay good, and they
+        reconnect by themselves. OSError when it cannot listen again yet."""
+        if self._conn is not None:
+            with contextlib.suppress(OSError):
+                self._conn.close()
+        if self._process is not None:
+            self._process.join(timeout)
+        self._process = self._conn = None
+        self.start(timeout)
 
     def stop(self, timeout: float = 20.0) -> None:
         process, conn = self._process, self._conn

@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -108,6 +109,10 @@ class GuardedBroker(Broker):
         try:
             await self._client_connected(listener_name, BoundedReader(reader),
                                          StreamWriterAdapter(writer))
+        except (OSError, asyncio.IncompleteReadError):
+            # the client went away under us (a refused CONNECT whose client reset at once,
+            # ENOTCONN, EPIPE): nothing to answer, and nothing for the log
+            pass
         finally:
             self._connections -= 1
             if not writer.is_closing():
@@ -123,14 +128,16 @@ class GuardedBroker(Broker):
         except (TimeoutError, MQTTError, NoDataError, PacketTooLarge, OSError,
                 asyncio.IncompleteReadError) as exc:
             self.refused += 1
-            await writer.close()
+            with contextlib.suppress(OSError):
+                await writer.close()
             raise AMQTTError(f"no valid CONNECT: {exc!r}") from None
         if not await self._authenticated(incoming):
             self.refused += 1
             incoming.parent = 0
             handler.attach(incoming, reader, writer)
-            await handler.mqtt_connack_authorize(False)
-            await writer.close()
+            with contextlib.suppress(OSError):  # a client that reset at once hears nothing
+                await handler.mqtt_connack_authorize(False)
+                await writer.close()
             raise AMQTTError("not authorised")
         session = incoming
         previous = self._sessions.get(incoming.client_id)
@@ -142,8 +149,9 @@ class GuardedBroker(Broker):
             self.refused += 1
             incoming.parent = 0
             handler.attach(incoming, reader, writer)
-            await handler._send_packet(ConnackPacket.build(0, IDENTIFIER_REJECTED))
-            await writer.close()
+            with contextlib.suppress(OSError):
+                await handler._send_packet(ConnackPacket.build(0, IDENTIFIER_REJECTED))
+                await writer.close()
             raise AMQTTError("the client id is connected")
         if previous is not None and previous[0].transitions.is_connected():
             await _close(previous[1])  # the old connection's owner must see it go

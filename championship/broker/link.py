@@ -43,8 +43,13 @@ def parse_broker(url: str) -> BrokerAddress:
         port = parts.port
     except ValueError:
         parts, port = None, None
+    port_text = parts.netloc.rpartition("]")[2].rpartition(":")[2] if parts and (
+        ":" in parts.netloc.rpartition("]")[2]) else ""
     if parts is None or parts.scheme not in ("mqtt", "mqtts") or not parts.hostname or (
-            parts.path not in ("", "/")) or parts.username or parts.password:
+            parts.path not in ("", "/")) or parts.username or parts.password or (
+            parts.query or parts.fragment or "?" in url or "#" in url) or port == 0 or (
+            port_text and not (port_text.isascii() and port_text.isdigit())) or (
+            not url.isprintable()):
         raise ChampionshipError(_("{url} is not a broker address: write mqtt://HOST:PORT (or "
                            "mqtts://HOST:PORT for TLS)").format(url=url or "''"))
     tls = parts.scheme == "mqtts"

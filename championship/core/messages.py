@@ -39,9 +39,31 @@ VERSION = 1
 #: The largest message either side accepts; a bigger one is refused unread.
 MAX_PAYLOAD = 256 * 1024
 MAX_INT = 2**63 - 1
-STAGE = re.compile(r"^(flight-[1-9][0-9]?|final)$")
-DEAL_ID = re.compile(r"^[A-Za-z0-9:._-]{1,64}$")
-SOURCE = re.compile(r"^[0-9a-f]{16,64}$")
+# Every identifier is matched whole (`fullmatch`: `$` lets a trailing newline through) and in
+# ASCII (`re.ASCII`: no other script's digits where digits are meant).
+STAGE = re.compile(r"flight-[1-9][0-9]?|final", re.ASCII)
+#: A deal at a table (`g<game>:<round>`) or a duel (`g<game>:d<duel>`), as the table's file
+#: names it; `deal_id` gives the one spelling that is kept.
+DEAL_ID = re.compile(r"g([0-9]{1,19}):(d?)([0-9]{1,19})", re.ASCII)
+SOURCE = re.compile(r"[0-9a-f]{16,64}", re.ASCII)
+#: How deep a message's JSON may nest (the deepest real one is 5): deeper is refused
+#: before anything walks it (json.dumps recursed ~1,000 deep and raised RecursionError).
+MAX_DEPTH = 16
+
+
+def deal_id(text: object) -> str | None:
+    """The one spelling of a deal's (or duel's) id, or None for text that is not one:
+    `g01:1` is `g1:1`, and `g1:1\n`, `g1:١` or `G1:1` are none. Every deal id that reaches
+    the store passes here, so no two spellings of one deal can both be kept."""
+    if not isinstance(text, str):
+        return None
+    m = DEAL_ID.fullmatch(text)
+    if m is None:
+        return None
+    game, duel, number = int(m.group(1)), m.group(2), int(m.group(3))
+    if game > MAX_INT or number > MAX_INT:
+        return None
+    return f"g{game}:{duel}{number}"
 
 
 def prefix(event_id: int) -> str:
@@ -157,6 +179,8 @@ def opened(payload: bytes, secret: str | None = None) -> dict[str, Any]:
         raise WireError("the message is not JSON") from exc
     if not isinstance(data, dict):
         raise WireError("the message is not a JSON object")
+    if _too_deep(data):
+        raise WireError(f"the message nests deeper than {MAX_DEPTH}")
     mac = data.pop("mac", None)
     if secret is not None:
         if not isinstance(mac, str):
@@ -237,8 +261,8 @@ def decode_up(payload: bytes, secret: str) -> Up:
                     raise WireError("a deal's points are whole numbers from 0 to 1000000")
                 parsed[number] = v
             points = parsed
-        report = DealReport(stage, _str(d, "deal", DEAL_ID), _int(d, "rev", 0, MAX_INT), points,
-                            _opt_int(d, "at"))
+        report = DealReport(stage, _deal_id(d, "deal", duel=False),
+                            _int(d, "rev", 0, MAX_INT), points, _opt_int(d, "at"))
     elif kind == "duel":
         winner = d.get("winner")
         if winner is not None and not (_is_int(winner) and 1 <= winner <= 1_000_000):
@@ -246,7 +270,7 @@ def decode_up(payload: bytes, secret: str) -> Up:
         outcome = d.get("outcome")
         if not (isinstance(outcome, str) and 1 <= len(outcome) <= 32 and _plain(outcome)):
             raise WireError("a duel's outcome is a short text")
-        report = DuelReport(stage, _str(d, "duel", DEAL_ID), _int(d, "rev", 0, MAX_INT),
+        report = DuelReport(stage, _deal_id(d, "duel", duel=True), _int(d, "rev", 0, MAX_INT),
                             _int(d, "challenger", 1, 1_000_000),
                             _int(d, "opponent", 1, 1_000_000), outcome, winner)
     elif kind == "status":
@@ -326,7 +350,7 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
         if not isinstance(box, dict) or box.get("state") not in BOX_STATES:
             raise WireError("a stage's clock is not valid")
         nxt = s.get("next")
-        if nxt is not None and not (isinstance(nxt, str) and STAGE.match(nxt)):
+        if nxt is not None and not (isinstance(nxt, str) and STAGE.fullmatch(nxt)):
             raise WireError("a stage's next stage is not valid")
         label = s.get("label")
         if not (isinstance(label, str) and 0 < len(label) <= 200 and _plain(label)):
@@ -339,7 +363,7 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
     event = d.get("event")
     edition = d.get("edition")
     if not (isinstance(event, str) and 0 < len(event) <= 200 and _plain(event)
-            and isinstance(edition, str) and EDITION.match(edition)):
+            and isinstance(edition, str) and EDITION.fullmatch(edition)):
         raise WireError("a seating names its event and edition")
     return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out))
 
@@ -358,7 +382,7 @@ class Seen:
     digest: str
 
 
-DIGEST = re.compile(r"^[0-9a-f]{32}$")
+DIGEST = re.compile(r"[0-9a-f]{32}", re.ASCII)
 
 
 def seating_digest(payload: bytes) -> str:
@@ -422,8 +446,8 @@ def decode_ack(payload: bytes, secret: str, table: int) -> Ack:
     for item in items:
         if not (isinstance(item, list) and len(item) == 4 and _is_int(item[0])
                 and 1 <= item[0] <= MAX_INT and isinstance(item[1], str)
-                and STAGE.match(item[1]) and isinstance(item[2], str)
-                and DEAL_ID.match(item[2]) and item[3] in REFUSALS):
+                and STAGE.fullmatch(item[1]) and deal_id(item[2]) == item[2]
+                and item[3] in REFUSALS):
             raise WireError("an acknowledgement's refusal is [seq, stage, deal, reason]")
         refused.append(Refused(item[0], item[1], item[2], item[3]))
     return Ack(_str(d, "source", SOURCE), _int(d, "seq", 0, MAX_INT), tuple(refused))
@@ -495,10 +519,10 @@ def _standing_line(line: object) -> bool:
 # -- field checks --
 
 #: A deck's name: what `settings.EDITIONS` holds, in the same letters.
-EDITION = re.compile(r"^[a-z][a-z0-9-]{0,31}$")
+EDITION = re.compile(r"[a-z][a-z0-9-]{0,31}", re.ASCII)
 #: The characters a number is written in: ASCII digits only ("²".isdigit() is true and
 #: int("²") fails; int("١٢") is 12).
-DIGITS = re.compile(r"^(0|[1-9][0-9]{0,5})$")
+DIGITS = re.compile(r"0|[1-9][0-9]{0,5}", re.ASCII)
 
 
 def _number_key(key: object) -> int | None:
@@ -536,6 +560,28 @@ def _opt_int(d: Mapping[str, Any], key: str) -> int | None:
 
 def _str(d: Mapping[str, Any], key: str, pattern: re.Pattern[str]) -> str:
     v = d.get(key)
-    if not isinstance(v, str) or not pattern.match(v):
+    if not isinstance(v, str) or not pattern.fullmatch(v):
         raise WireError(f"{key!r} is not a valid text")
     return v
+
+
+def _deal_id(d: Mapping[str, Any], key: str, duel: bool) -> str:
+    """A deal's id (`duel`: a duel's) in its one spelling (`deal_id`)."""
+    v = deal_id(d.get(key))
+    if v is None or (":d" in v) != duel:
+        raise WireError(f"{key!r} is not a {'duel' if duel else 'deal'} of the table's file")
+    return v
+
+
+def _too_deep(data: object) -> bool:
+    """Does the parsed JSON nest deeper than `MAX_DEPTH`? (Walked without recursion.)"""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False

@@ -64,6 +64,7 @@ from companion.table.timebox import State, TimeBox, clock_text
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import set_language
 from showdown.contract.record import replace
+from showdown.contract.text import check_plain
 
 #: How a reader that keeps the stored event gives it, inside the read's transaction.
 DataOf = Callable[[sqlite3.Connection], ChampionshipData]
@@ -1000,7 +1001,7 @@ def _find_deal(book: DealBook, table_no: int, deal: str) -> DealRef:
 
 def event_name(name: str) -> str:
     """An event's name as kept (spaces tidied), checked."""
-    clean = " ".join(name.split())
+    clean = " ".join(check_plain(name, _("an event's name")).split())
     if not clean:
         raise ChampionshipError(_("an event needs a name, e.g. \"UNO Cup\""))
     if len(clean) > MAX_EVENT_NAME:

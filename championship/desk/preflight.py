@@ -8,6 +8,7 @@ bar's network can open, never 0.0.0.0, with a QR code of the first for the termi
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import ipaddress
@@ -114,17 +115,29 @@ def check_folder(folder: Path) -> None:
     """The credentials folder: a folder we may write, or one we may make in a folder that is
     there (its parents are not made: a typo must not plant folders)."""
     try:
-        if folder.exists():
-            ok = folder.is_dir() and os.access(folder, os.W_OK | os.X_OK)
-        else:
-            parent = folder.parent
-            ok = parent.is_dir() and os.access(parent, os.W_OK | os.X_OK)
+        where = folder if folder.exists() else folder.parent
+        ok = where.is_dir() and os.access(where, os.W_OK | os.X_OK) and _can_make_a_file(where)
     except (OSError, ValueError):
         ok = False
     if not ok:
         raise ChampionshipError(_("cannot write the tables' credentials to {folder}: it is not "
                                   "a folder this user can write, or its parent is not there; "
                                   "choose another --credentials-dir").format(folder=folder))
+
+
+def _can_make_a_file(folder: Path) -> bool:
+    """Can a file really be made in `folder`? (`os.access` says yes to root everywhere, and
+    to /proc, where nothing can be written.) The probe is removed at once."""
+    import tempfile
+
+    try:
+        handle, name = tempfile.mkstemp(prefix=".uno-showdown-probe-", dir=folder)
+    except OSError:
+        return False
+    os.close(handle)
+    with contextlib.suppress(OSError):
+        os.unlink(name)
+    return True
 
 
 def check_host(host: str, option: str) -> None:

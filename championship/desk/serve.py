@@ -33,6 +33,11 @@ from championship.store.ledger import Ledger
 
 log = logging.getLogger("uno-showdown.serve")
 
+#: Seconds the page has to end its streams and close when `event serve` is stopped; after
+#: them it is left behind (a daemon thread), so SIGTERM stops the process within 5 s
+#: whatever the phones do.
+STOP_GRACE_S = 2.5
+
 
 def parse_host_port(text: str, default_host: str, what: str) -> tuple[str, int]:
     """`HOST:PORT`, `:PORT` or `PORT`; refused in one sentence otherwise."""
@@ -120,6 +125,8 @@ class Served:
                             for t, c in tables.items()}
         self.sync: DirectorSync | None = None
         self.web_server: object | None = None
+        self._stopping = threading.Event()
+        self._watcher: threading.Thread | None = None
 
     def write_files(self) -> list[str]:
         try:
@@ -161,6 +168,9 @@ class Served:
                 raise ChampionshipError(_("the broker cannot listen on {addr}: {reason}; choose "
                                    "another with --listen HOST:PORT").format(
                     addr=self.opts.listen, reason=exc.strerror or exc)) from None
+            self._watcher = threading.Thread(target=self._watch_broker, name="broker-watch",
+                                             daemon=True)
+            self._watcher.start()
         self.sync = DirectorSync(self.db, self.event_id, self.address, self.director_creds,
                                  self.table_creds, lang=self.opts.lang, on_state=on_state,
                                  ca_pem=self.ca_pem, check_hostname=self.broker is None)
@@ -171,8 +181,47 @@ class Served:
             self.web_socket.close()
             self.web_socket = None
 
+    def _watch_broker(self) -> None:
+        """The embedded broker, watched while `event serve` runs: when its process ends by
+        itself (killed, out of memory), it is reaped and started again on the same address
+        with the same credentials, said once in the terminal and the log; the director and
+        the tables reconnect by themselves, and the director sends each table its seating
+        again until the table says it holds it."""
+        broker = self.broker
+        assert broker is not None
+        while not self._stopping.is_set():
+            status = broker.wait_ended(0.5)
+            if status is None or self._stopping.is_set():
+                continue
+            text = _("The broker stopped (exit status {status}): starting it again on {addr}; "
+                     "the tables reconnect by themselves.").format(status=status,
+                                                                   addr=self.opts.listen)
+            log.warning("%s", text)
+            self.opts.say(text)
+            tries = 0
+            while not self._stopping.is_set():
+                try:
+                    broker.restart()
+                except OSError as exc:  # the port not free yet: again, a little later
+                    tries += 1
+                    if tries == 1:
+                        log.warning("the broker cannot start again yet (%s): trying on", exc)
+                    self._stopping.wait(min(0.2 * tries, 2.0))
+                    continue
+                if self._stopping.is_set():
+                    broker.stop()
+                    return
+                text = _("The broker is back on {addr}.").format(addr=self.opts.listen)
+                log.warning("%s", text)
+                self.opts.say(text)
+                break
+
     def stop(self) -> None:
+        self._stopping.set()
         self.close_web_socket()
+        if self._watcher is not None:
+            self._watcher.join(25)
+            self._watcher = None
         if self.sync is not None:
             self.sync.stop()
             self.sync = None
@@ -231,13 +280,27 @@ def _run_web(hub: object, web: tuple[str, int], sock: socket.socket,
     elif sys.stdout.isatty():
         say(preflight.qr_text(urls[0]))
 
-    def watch() -> None:
-        stop.wait()
-        hub.close()  # the phones' streams end first: nothing left for the server to cancel
-        server.should_exit = True
+    failed: list[BaseException] = []
 
-    threading.Thread(target=watch, name="web-stop", daemon=True).start()
-    asyncio.run(server.serve(sockets=[sock]))
+    def run() -> None:
+        try:
+            asyncio.run(server.serve(sockets=[sock]))
+        except BaseException as exc:  # raised again in the main thread
+            failed.append(exc)
+        finally:
+            stop.set()  # a page that ended by itself stops the rest too
+
+    page = threading.Thread(target=run, name="web", daemon=True)
+    page.start()
+    stop.wait()
+    hub.close()  # the phones' streams end first: nothing left for the server to cancel
+    server.should_exit = True
+    page.join(STOP_GRACE_S)
+    if page.is_alive():  # whatever the streams do, the stop is the director's
+        server.force_exit = True
+        page.join(1.0)
+    if failed:
+        raise failed[0]
 
 
 class _QuietServer(uvicorn.Server):

@@ -36,6 +36,7 @@ from championship.desk.quiet_log import QuietLog
 from championship.store.table_file import TableFile
 from companion.store import wallclock
 from companion.store.games import Store
+from showdown.contract.errors import CompanionError
 
 log = logging.getLogger("uno-showdown.table")
 quiet = QuietLog(log)
@@ -316,3 +317,6 @@ class TableAgent:
         except wire.WireError as exc:
             self.ignored += 1
             quiet.warning(f"table {self.table}: ignored a message on {topic}: {exc}")
+        except CompanionError as exc:  # signed, but not a seating this table can hold (a
+            self.ignored += 1  # deck it does not know, two names that are one player)
+            quiet.warning(f"table {self.table}: cannot use the message on {topic}: {exc}")

@@ -49,7 +49,14 @@ def _dumps(doc: dict[str, Any]) -> str:
 
 class Hub:
     """The newest document and the patch from the one before, and a way to wait for the
-    next (in the server's loop)."""
+    next (in the server's loop).
+
+    A waiting stream holds no lock: each version has its own `asyncio.Event`, set once when
+    the next version replaces it, and a stream waits on the event of the version it has.
+    A stream cancelled while it waits (its phone hung up) only leaves that event's list of
+    waiters, so any number of them closing at once cannot leave anything held. (A
+    condition waited on with `asyncio.wait_for` re-acquired its lock wrongly on Python 3.11
+    when cancelled: "Lock is not acquired", then every stream and the stop blocked.)"""
 
     def __init__(self) -> None:
         self.text = "{}"
@@ -58,12 +65,12 @@ class Hub:
         self._doc: dict[str, Any] = {}
         self._order = threading.Lock()  # publishers' documents are numbered in turn
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._changed: asyncio.Condition | None = None
+        self._next: asyncio.Event | None = None  # set when a newer version (or the end) comes
         self.closed = False  # the server is stopping: every stream ends
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
-        self._changed = asyncio.Condition()
+        self._next = asyncio.Event()
 
     def publish(self, state: dict[str, Any]) -> None:
         """From any thread: the page's new document (the patch is worked out here, on the
@@ -76,7 +83,8 @@ class Hub:
             if loop is None or loop.is_closed():
                 self.text, self.patch, self.version = text, patch, self.version + 1
                 return
-            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._set(text, patch)))
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._set, text, patch)
 
     def close(self) -> None:
         """From any thread, before the server stops: every open event stream ends now, so a
@@ -86,30 +94,34 @@ class Hub:
         if loop is None or loop.is_closed():
             self.closed = True
             return
-        loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self._close()))
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._close)
 
-    async def _close(self) -> None:
-        assert self._changed is not None
-        async with self._changed:
-            self.closed = True
-            self._changed.notify_all()
+    def _wake(self) -> None:
+        """In the loop: wake every stream waiting now; later ones wait on a fresh event."""
+        woken, self._next = self._next, asyncio.Event()
+        if woken is not None:
+            woken.set()
 
-    async def _set(self, text: str, patch: str) -> None:
-        assert self._changed is not None
-        async with self._changed:
-            self.text, self.patch, self.version = text, patch, self.version + 1
-            self._changed.notify_all()
+    def _close(self) -> None:
+        self.closed = True
+        self._wake()
+
+    def _set(self, text: str, patch: str) -> None:
+        self.text, self.patch, self.version = text, patch, self.version + 1
+        self._wake()
 
     async def wait_newer(self, version: int) -> tuple[int, str]:
         """The next version and what a page at `version` needs of it: the patch when it is
-        the very next one, else the whole document."""
-        assert self._changed is not None
-        async with self._changed:
-            if self.version <= version and not self.closed:
-                await asyncio.wait_for(self._changed.wait(), KEEPALIVE_S)
-            if self.version == version + 1 and self.patch:
-                return self.version, self.patch
-            return self.version, self.text
+        the very next one, else the whole document. TimeoutError after `KEEPALIVE_S` with
+        nothing newer."""
+        if self.version <= version and not self.closed:
+            assert self._next is not None
+            async with asyncio.timeout(KEEPALIVE_S):
+                await self._next.wait()
+        if self.version == version + 1 and self.patch:
+            return self.version, self.patch
+        return self.version, self.text
 
 
 def create_app(hub: Hub, lang: str = "en") -> Starlette:

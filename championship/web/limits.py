@@ -7,7 +7,9 @@ a thousand of them take every file descriptor of the process, the broker's too. 
 
 * a request's headers must arrive within `HEADER_TIMEOUT_S` of its first byte (and a
   new connection's first request within as long), else the connection is closed;
-* the headers are at most `MAX_HEADER_BYTES` (h11 refuses more);
+* the headers are at most `MAX_HEADER_BYTES`, however they arrive (h11 bounds only a head
+  still incomplete: 100 KB sent at once were read): a longer head is answered 431 and the
+  connection closed;
 * at most `MAX_CONNECTIONS` connections at once; when a new one comes at the cap, the
   oldest connection still sending its headers is closed to make room (a slow client
   loses its place, a phone does not), and only when every one is a real request is the
@@ -43,6 +45,7 @@ class Counts:
     slow_closed: int = 0
     evicted: int = 0
     turned_away: int = 0
+    too_large: int = 0
 
 
 LIMITS = Counts()
@@ -55,6 +58,7 @@ class BoundedH11(H11Protocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self.waiting_since: float | None = None  # sending a request's headers since then
+        self._head_bytes = 0  # of the request head being sent now
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -86,6 +90,7 @@ class BoundedH11(H11Protocol):
             self._deadline.cancel()
             self._deadline = None
         self.waiting_since = None
+        self._head_bytes = 0
 
     def _too_slow(self) -> None:
         self._deadline = None
@@ -101,7 +106,25 @@ class BoundedH11(H11Protocol):
     def data_received(self, data: bytes) -> None:
         if self.cycle is None or self.cycle.response_complete:
             self._arm()  # the first byte of a request: its headers have the timeout
+            end = data.find(b"\r\n\r\n")
+            self._head_bytes += len(data) if end < 0 else end + 4
+            if self._head_bytes > MAX_HEADER_BYTES:
+                self._too_large()
+                return
+            if end >= 0:
+                self._head_bytes = 0
         super().data_received(data)
+
+    def _too_large(self) -> None:
+        """A request head over MAX_HEADER_BYTES: 431, and the connection closed."""
+        LIMITS.too_large += 1
+        if not self.transport.is_closing():
+            self.transport.write(b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+                                 b"content-length: 0\r\nconnection: close\r\n\r\n")
+        self._disarm()
+        self.connections.discard(self)
+        if not self.transport.is_closing():
+            self.transport.close()  # after the answer is written
 
     def handle_events(self) -> None:
         before = self.cycle

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -68,6 +69,16 @@ def _read_only_text() -> str:
 _READ_ONLY = frozenset({8, 3, 14, 23})
 _BUSY = frozenset({5, 6})
 _FULL = 13
+_IOERR = 10
+
+
+def _disk_full(path: Path) -> bool:
+    """Is the disk of the games file `path` full (so SQLite's I/O error means just that)?"""
+    try:
+        info = os.statvfs(Path(path).resolve().parent)
+    except (OSError, ValueError):
+        return False
+    return info.f_bavail * info.f_frsize < 64 * 1024
 
 
 class GamesFile:
@@ -125,6 +136,11 @@ class GamesFile:
             if isinstance(cause, sqlite3.Error):  # a migration's write failed: say why
                 raise self._unusable(cause) from exc
             raise
+        except UnicodeDecodeError as exc:  # SQLite's own message quotes a schema that is
+            self.conn.close()  # not UTF-8 (one flipped bit), which Python cannot decode
+            raise StoreError(_("{path} is not a games file ({reason}): choose another with "
+                               "--db").format(path=self.path, reason=_(
+                                   "its schema is damaged: not UTF-8 text"))) from exc
 
     def _unusable(self, exc: sqlite3.Error) -> StoreError:
         """Why the file cannot be the games file, told apart by SQLite's error code."""
@@ -134,9 +150,12 @@ class GamesFile:
         elif code in _BUSY:
             text = _("the games file {path} is locked by another program ({reason}): close "
                      "it and try again, or choose another with --db")
-        elif code == _FULL:
+        elif code == _FULL or (code == _IOERR and _disk_full(self.path)):
+            # a full disk reaches SQLite as a failed write of the journal: "disk I/O error"
             text = _("cannot write the games file {path} ({reason}): free some disk space, "
                      "or choose another with --db")
+            if code == _IOERR:
+                exc = sqlite3.OperationalError(_("the disk is full"))
         else:
             text = _("{path} is not a games file ({reason}): choose another with --db")
         return StoreError(text.format(path=self.path, reason=exc))

@@ -39,6 +39,7 @@ from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.deck.editions import get_edition
 from companion.scoring import MAX_TARGET, Entry, Rules, RulesError
 from companion.table import house_rules as house
+from companion.table import spreadsheet
 from companion.table.game import (
     MAX_HAND_POINTS,
     MAX_PLAYERS,
@@ -189,7 +190,7 @@ def _to_csv(game: Game) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     extra = _variant_columns(game)
-    writer.writerow([*CSV_COLUMNS, *extra])
+    writer.writerow(spreadsheet.row([*CSV_COLUMNS, *extra]))
     common = [game.edition_key, game.rules.method.key,
               "" if game.rules.target is None else game.rules.target,
               " ".join(game.rules.modifiers)]
@@ -198,9 +199,10 @@ def _to_csv(game: Game) -> str:
     for p in game.players:
         cells = {"place": "", "out_on": "", "house_rules": chosen,
                  "deals_first": int(p.name == game.first_dealer), "showdown_out": ""}
-        writer.writerow([*common, 0, game.created_at, seat[p.name], p.name,
-                         "" if p.team is None else p.team, p.joined_round, "", "", "", "",
-                         *(cells[c] for c in extra)])
+        writer.writerow(spreadsheet.row([
+            *common, 0, game.created_at, seat[p.name], p.name,
+            "" if p.team is None else p.team, p.joined_round, "", "", "", "",
+            *(cells[c] for c in extra)]))
     for index, (rnd, score) in enumerate(zip(game.rounds, game.scores, strict=True)):
         names = rnd.order or tuple(rnd.hands) or tuple(game.seated_in(index))
         for name in names:
@@ -211,7 +213,7 @@ def _to_csv(game: Game) -> str:
                      and name == rnd.winner else "",
                      "house_rules": chosen, "deals_first": "",
                      "showdown_out": int(rnd.showdown_out) if name == rnd.winner else ""}
-            writer.writerow([
+            writer.writerow(spreadsheet.row([
                 *common, index + 1, rnd.played_at, seat[name], name,
                 "" if p.team is None else p.team, p.joined_round,
                 int(name == rnd.winner),
@@ -219,7 +221,7 @@ def _to_csv(game: Game) -> str:
                 score.hand_values.get(name, ""),
                 score.points.get(game.entrant_of(name).name, 0),
                 *(cells[c] for c in extra),
-            ])
+            ]))
     return out.getvalue()
 
 
@@ -459,7 +461,8 @@ def _sides(d: dict[str, Any], where: str, outcome: Outcome,
 
 
 def _from_csv(text: str) -> Game:
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = [{k: spreadsheet.text_of(v) if isinstance(v, str) else v for k, v in r.items()}
+            for r in csv.DictReader(io.StringIO(text))]  # the `'` before a formula's = taken off
     if not rows or set(CSV_COLUMNS) - set(rows[0]):
         raise ValueError("the header must be " + ",".join(CSV_COLUMNS))
 

@@ -11,6 +11,9 @@ ring, two players nobody at the table could tell apart. Here a name is:
   overrides), which no keyboard at the table types and which hide what a name says;
 * free of the separators the CLI and the files use: `:` (`--hand "Bob: r5"`), `,`
   (`--players Ann,Bob`) and `+` (teams, `Ann+Cid`);
+* not starting with `-`: the command line would take `--winner -2-3` for an option, so
+  such a name could be registered and never named again (a name starting with `=` or `@`
+  is kept as typed: only the CSV files mark it, `companion.table.spreadsheet`);
 * trimmed, with runs of spaces inside made one space;
 * 1 to `MAX_NAME_LENGTH` characters, so it fits the screen's columns;
 * unique at its table by `name_key`: case-folded NFC, so `ann`, `ANN` and `Ann` are one
@@ -27,6 +30,7 @@ from collections.abc import Iterable
 
 from showdown.contract.errors import GameError
 from showdown.contract.i18n import _
+from showdown.contract.text import HIDDEN_CATEGORIES
 
 #: The longest name, in characters: room for a full name ("Константин Константинович
 #: Воскресенский" is 39), none for a paragraph; the screen cuts what its columns cannot show.
@@ -34,8 +38,9 @@ MAX_NAME_LENGTH = 40
 #: Characters the CLI and the export files use to separate names from what follows them.
 SEPARATORS = ":,+"
 #: Unicode categories no name may contain: control, format (zero-width, direction marks),
-#: surrogate, private use, unassigned, and line and paragraph separators.
-_FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+#: surrogate, private use, unassigned, and line and paragraph separators (the one rule of
+#: every free text, `showdown.contract.text`).
+_FORBIDDEN_CATEGORIES = HIDDEN_CATEGORIES
 
 
 class PlayerNameError(GameError):
@@ -68,6 +73,10 @@ def check_name(name: str) -> str:
                 name=clean
             )
         )
+    if clean.startswith("-"):
+        raise PlayerNameError(
+            _("{name!r} cannot be a player's name: a name cannot start with -, which the "
+              "command line takes for an option").format(name=clean))
     if len(clean) > MAX_NAME_LENGTH:
         raise PlayerNameError(
             _("{name!r} is longer than {max} characters: shorten the name").format(

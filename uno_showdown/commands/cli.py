@@ -249,6 +249,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = " ".join(["uno-showdown", *(w for w in named if w in COMMANDS)])
         print(one_line(f"{command}: {exc}"), file=sys.stderr)
         return 2
+    undecodable = next((w for w in words if _not_utf8(w)), None)
+    if undecodable is not None:  # refused before anything is opened: nothing is written
+        named = _without_lang(words)[:1]
+        command = " ".join(["uno-showdown", *(w for w in named if w in COMMANDS)])
+        shown = undecodable.encode("utf-8", "surrogateescape").decode("ascii", "backslashreplace")
+        print(one_line(f"{command}: " + _(
+            "the argument '{arg}' is not UTF-8 text: type it again (check the terminal's "
+            "encoding)").format(arg=shown)), file=sys.stderr)
+        return 2
     parser = build_parser(words)
     if not words:  # nothing asked: say what can be
         parser.print_help()
@@ -282,6 +291,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
         return 2
     return int(status or 0)
+
+
+def _not_utf8(word: str) -> bool:
+    """Was this argument bytes that are not UTF-8? Python hands them over as lone surrogates
+    (U+DC80 to U+DCFF), which no file, catalog or terminal can take."""
+    return any("\udc80" <= ch <= "\udcff" for ch in word)
 
 
 def _drop_stdout() -> None:

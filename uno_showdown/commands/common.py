@@ -85,3 +85,14 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
                  for i, (c, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(parts).rstrip())
     return "\n".join(lines)
+
+
+def whole_number(text: str) -> int:
+    """An option's whole number, written as people write one: ASCII digits, an optional
+    `-` (`int()` takes `٣`, ` 5` and `1_0` too, which nobody means as a number of tables)."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+        raise argparse.ArgumentTypeError(
+            _("{value!r} is not a whole number: write it in the digits 0 to 9, e.g. 5").format(
+                value=text))
+    return int(text)

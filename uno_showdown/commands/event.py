@@ -31,7 +31,7 @@ from championship.core.text import (
 )
 from showdown.contract.errors import CompanionError
 from showdown.contract.events import ConfigError
-from uno_showdown.commands.common import text_table
+from uno_showdown.commands.common import text_table, whole_number
 
 if TYPE_CHECKING:
     from championship.core.snapshot import Snapshot
@@ -45,19 +45,19 @@ def _settings_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     def d(text: str, value: object) -> str:
         return _("{help} (default: {value})").format(help=text, value=value) if defaults else text
 
-    p.add_argument("--table-size", type=int, metavar="N",
+    p.add_argument("--table-size", type=whole_number, metavar="N",
                    help=d(_("most players at a table, 2 to 7"), 7))
-    p.add_argument("--qualifying-minutes", type=int, metavar="MIN",
+    p.add_argument("--qualifying-minutes", type=whole_number, metavar="MIN",
                    help=d(_("length of the qualifying when it is one flight"), 60))
-    p.add_argument("--flight-minutes", type=int, metavar="MIN",
+    p.add_argument("--flight-minutes", type=whole_number, metavar="MIN",
                    help=d(_("length of each flight when the qualifying is two"), 45))
-    p.add_argument("--flight-break-minutes", type=int, metavar="MIN",
+    p.add_argument("--flight-break-minutes", type=whole_number, metavar="MIN",
                    help=d(_("break between the two flights"), 15))
-    p.add_argument("--break-minutes", type=int, metavar="MIN",
+    p.add_argument("--break-minutes", type=whole_number, metavar="MIN",
                    help=d(_("break after the qualifying, while the results are copied"), 10))
-    p.add_argument("--final-minutes", type=int, metavar="MIN",
+    p.add_argument("--final-minutes", type=whole_number, metavar="MIN",
                    help=d(_("length of the final"), 60))
-    p.add_argument("--finalists", type=int, metavar="N",
+    p.add_argument("--finalists", type=whole_number, metavar="N",
                    help=d(_("players at the final's table"), 7))
     p.add_argument("--time-up", metavar="RULE",
                    help=d(_("the deal in progress when the time is up: finish (played to its "
@@ -74,7 +74,7 @@ def _settings_options(p: argparse.ArgumentParser, defaults: bool) -> None:
     p.add_argument("--luckiest", metavar="HOW",
                    help=d(_("the luckiest award: points (the seed's most qualifying points) or "
                             "result (the highest points ÷ games)"), "points"))
-    p.add_argument("--target", type=int, metavar="POINTS",
+    p.add_argument("--target", type=whole_number, metavar="POINTS",
                    help=d(_("a game at a table ends and starts again when someone reaches "
                             "this"), 500))
 
@@ -94,7 +94,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help=_("language of the output: en, ru, uk or hy (default: the "
                              "system's)"))
     common = argparse.ArgumentParser(add_help=False, parents=[base])
-    common.add_argument("--event", type=int, metavar="ID",
+    common.add_argument("--event", type=whole_number, metavar="ID",
                         help=_("the event (default: the most recent one)"))
     with_json = argparse.ArgumentParser(add_help=False, parents=[common])
     with_json.add_argument("--json", action="store_true", help=_("print JSON"))
@@ -108,14 +108,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("new", parents=[base], help=_("create an event; prints its id"))
     p.add_argument("name", help=_("the event's name"))
-    p.add_argument("--tables", type=int, required=True, metavar="N",
+    p.add_argument("--tables", type=whole_number, required=True, metavar="N",
                    help=_("the bar's tables for the championship"))
     _settings_options(p, defaults=True)
     p.set_defaults(func=cmd_new)
 
     p = actions.add_parser("set", parents=[common],
                            help=_("change settings before the championship starts"))
-    p.add_argument("--tables", type=int, metavar="N", help=_("the bar's tables"))
+    p.add_argument("--tables", type=whole_number, metavar="N", help=_("the bar's tables"))
     _settings_options(p, defaults=False)
     p.set_defaults(func=cmd_set)
 
@@ -133,12 +133,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("withdraw", parents=[common],
                            help=_("a player leaves; their table plays on without them"))
-    p.add_argument("number", type=int, help=_("the player's number"))
+    p.add_argument("number", type=whole_number, help=_("the player's number"))
     p.set_defaults(func=cmd_withdraw)
 
     p = actions.add_parser("draw", parents=[with_json],
                            help=_("draw the seats: flights, tables, seats"))
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=whole_number, metavar="S",
                    help=_("the draw's seed; the same seed gives the same draw (default: "
                           "chosen at random, and printed)"))
     p.set_defaults(func=cmd_draw)
@@ -154,7 +154,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("done", parents=[common],
                            help=_("after the time is up: a table has no deal in progress"))
-    p.add_argument("--table", type=int, required=True, metavar="N", help=_("the table"))
+    p.add_argument("--table", type=whole_number, required=True, metavar="N", help=_("the table"))
     p.set_defaults(func=cmd_done)
 
     p = actions.add_parser("standings", parents=[with_json],
@@ -186,7 +186,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = actions.add_parser("deals", parents=[with_json],
                            help=_("a table's deals: counted, void, held for the director"))
-    p.add_argument("--table", type=int, required=True, metavar="N", help=_("the table"))
+    p.add_argument("--table", type=whole_number, required=True, metavar="N", help=_("the table"))
     p.set_defaults(func=cmd_deals)
 
     for name, text, func in (
@@ -194,7 +194,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         ("restore", _("the director's word: a void or held deal counts"), cmd_restore),
     ):
         p = actions.add_parser(name, parents=[common], help=text)
-        p.add_argument("--table", type=int, required=True, metavar="N", help=_("the table"))
+        p.add_argument("--table", type=whole_number, required=True, metavar="N",
+                       help=_("the table"))
         p.add_argument("--deal", required=True, metavar="ID",
                        help=_("the deal, as `event deals` names it (e.g. g1:3)"))
         p.add_argument("--why", required=True, metavar="TEXT",
@@ -257,12 +258,31 @@ def _opened(args: argparse.Namespace, create: bool = False) -> Iterator[Champion
                                   create=create)
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
+    except _DAMAGED as exc:
+        raise _damaged(args.db, exc) from None
     try:
         yield champ
+    except ConfigError:  # the command's own refusal, already one line
+        raise
     except CompanionError as exc:
         raise ConfigError(str(exc)) from None
+    except _DAMAGED as exc:
+        raise _damaged(str(champ.store.path), exc) from None
     finally:
         champ.close()
+
+
+#: What a championship's column holding garbage raises when it is read (JSON that is not
+#: JSON, or not the shape kept, bytes where text is kept): the file was damaged outside the
+#: program, and the command says so in one line instead of a traceback.
+_DAMAGED = (ValueError, TypeError, AttributeError, KeyError, IndexError, OverflowError)
+
+
+def _damaged(db: str | None, exc: Exception) -> ConfigError:
+    reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
+    return ConfigError(_("the championship's records in {path} cannot be read ({reason}): "
+                         "the file was damaged; restore a copy of it, or choose another "
+                         "with --db").format(path=db or _("the games file"), reason=reason))
 
 
 def _print_json(data: Any) -> None:
@@ -528,16 +548,18 @@ def lines_csv(stages: Sequence[tuple[str, Sequence[Line]]]) -> str:
     import csv
     import io
 
+    from companion.table import spreadsheet
+
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["stage", "rank", "number", "name", "points", "games", "result", "exact",
                 "withdrawn"])
     for stage, lines in stages:
-        for ln in lines:
-            w.writerow([stage, "" if ln.rank is None else ln.rank, ln.number, ln.name,
-                        ln.points, ln.games, "" if ln.result is None else decimal_text(
-                            ln.result), "" if ln.result is None else str(ln.result),
-                        "yes" if ln.withdrawn else ""])
+        for ln in lines:  # a name that starts with = + - @ gets a ' (`spreadsheet.cell`)
+            w.writerow(spreadsheet.row([
+                stage, "" if ln.rank is None else ln.rank, ln.number, ln.name, ln.points,
+                ln.games, "" if ln.result is None else decimal_text(ln.result),
+                "" if ln.result is None else str(ln.result), "yes" if ln.withdrawn else ""]))
     return out.getvalue()
 
 
@@ -546,6 +568,8 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
     with _opened(args) as champ:
         snap = champ.snapshot()
+        if args.url is not None:
+            _plain_option(args.url, "--url")
         if args.url is not None and not args.url.startswith(("http://", "https://")):
             raise ConfigError(_("--url must be the page's address, e.g. "
                                 "http://192.168.1.20:8080/"))
@@ -703,16 +727,40 @@ def _who(args: argparse.Namespace) -> str:
     import getpass
 
     if args.by:
-        return str(args.by).strip()[:60] or "?"
+        return _plain_option(str(args.by), "--by").strip()[:60] or "?"
     try:
         return getpass.getuser()
     except (KeyError, OSError):
         return "?"
 
 
+def _event_table(champ: Championship, table: int) -> int:
+    """A table of the event (1 to its number of tables), else one line saying which are."""
+    tables = champ.snapshot().settings.tables
+    if not 1 <= table <= tables:
+        raise ConfigError(_("the event has no table {table}: its tables are 1 to {n}").format(
+            table=table, n=tables))
+    return table
+
+
+def _plain_option(value: str, option: str) -> str:
+    """A free text typed for `option` (`--why`, `--by`): refused in one line when it holds
+    a control or invisible character (it reaches the results sheet and terminals), by the
+    rule players' names follow (`showdown.contract.text`)."""
+    from showdown.contract.text import check_plain
+
+    try:
+        return check_plain(value, option)
+    except CompanionError as exc:
+        raise ConfigError(str(exc)) from None
+
+
 def cmd_void(args: argparse.Namespace) -> int:
     with _opened(args) as champ:
-        ref = champ.void_deal(args.table, args.deal, args.why, _who(args))
+        _event_table(champ, args.table)
+        _plain_option(args.deal, "--deal")
+        ref = champ.void_deal(args.table, args.deal, _plain_option(args.why, "--why"),
+                              _who(args))
         print(_("Deal {deal} of table {table} ({stage}) is void: it no longer counts.").format(
             deal=ref.short, table=ref.table, stage=champ.snapshot().stage_title(ref.stage)))
         return 0
@@ -720,7 +768,10 @@ def cmd_void(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     with _opened(args) as champ:
-        ref = champ.restore_deal(args.table, args.deal, args.why, _who(args))
+        _event_table(champ, args.table)
+        _plain_option(args.deal, "--deal")
+        ref = champ.restore_deal(args.table, args.deal, _plain_option(args.why, "--why"),
+                                 _who(args))
         print(_("Deal {deal} of table {table} ({stage}) counts again.").format(
             deal=ref.short, table=ref.table, stage=champ.snapshot().stage_title(ref.stage)))
         return 0
@@ -731,6 +782,7 @@ def cmd_deals(args: argparse.Namespace) -> int:
     from championship.desk.operations import deal_list
 
     with _opened(args) as champ:
+        _event_table(champ, args.table)
         book = champ.deal_book(args.table)
         snap = champ.snapshot()
         items = deal_list(book, args.table)

@@ -21,6 +21,7 @@ from typing import Any
 from championship.core.i18n import _
 from showdown.contract.errors import CompanionError
 from showdown.contract.events import ConfigError
+from uno_showdown.commands.common import whole_number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -40,8 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                            help=_("join the championship and keep the director in step"))
     p.add_argument("--broker", required=True, metavar="URL",
                    help=_("the director's broker, mqtt://HOST:PORT (mqtts:// for TLS)"))
-    p.add_argument("--event", type=int, required=True, metavar="ID", help=_("the event"))
-    p.add_argument("--table", type=int, required=True, metavar="N", help=_("this table"))
+    p.add_argument("--event", type=whole_number, required=True, metavar="ID", help=_("the event"))
+    p.add_argument("--table", type=whole_number, required=True, metavar="N", help=_("this table"))
     p.add_argument("--credentials", required=True, metavar="FILE",
                    help=_("the table's credentials file from `event serve` (mode 600)"))
     p.add_argument("--take-over", action="store_true",

@@ -17,6 +17,21 @@ reply (`{"ok": "what happens now"}` or `{"error": "what to change"}`). The servi
 answers from the listener's threads (one per connection, so a client that connects and
 says nothing delays nobody else), one request at a time; nothing here touches the
 service's loop.
+
+Nobody else's socket is trusted, and nobody holds the service:
+
+* a service makes its folder itself (mode 0700: the user's runtime folder, else
+  `/tmp/uno-showdown-UID`) and checks an existing one: a real folder (not a link), the
+  user's own, that nobody else may write; another user's is refused in one line;
+* the client asks the kernel who listens (SO_PEERCRED) before it reads a byte: the user,
+  root, or the owner of a folder root made for a service (systemd's /run/uno-showdown);
+  anyone else's socket (one planted in /tmp first) is refused, unread;
+* a reply is printed as text: a control character in it is written out (`\x1b`), never
+  obeyed by the terminal;
+* a request is at most `MAX_LINE` bytes, all of it within `TIMEOUT_S` (not per read: a
+  client trickling a byte at a time is cut off too), JSON nested at most `MAX_DEPTH`; at
+  most `MAX_CLIENTS` connections are answered at once, the next is told in one line; a
+  malformed request gets one line back, never a traceback.
 """
 
 from __future__ import annotations
@@ -27,12 +42,15 @@ import logging
 import os
 import socket
 import stat
+import struct
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from showdown.contract.i18n import _
+from showdown.contract.text import shown
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +60,16 @@ SYSTEM_DIR = Path("/run/uno-showdown")
 #: A folder that stands in for `/` in the fixed places the socket is looked for and made
 #: (SYSTEM_DIR, /run/user/UID, /tmp); unset or empty, they are the machine's own.
 ROOT_VARIABLE = "UNO_SHOWDOWN_SOCKET_ROOT"
-#: Only the owner and the group may use the socket, or enter a folder made for it.
+#: Only the owner and the group may use the socket; a folder the service makes is its own.
 SOCKET_MODE = 0o660
-FOLDER_MODE = 0o750
-#: The most a request may be, and how long either side waits for the other.
+FOLDER_MODE = 0o700
+#: The most a request may be, and how long either side waits for the whole of the other's.
 MAX_LINE = 4096
 TIMEOUT_S = 5.0
+#: How deep a request's JSON may nest (a real one is 3 deep).
+MAX_DEPTH = 8
+#: The most connections answered at once; the next is told the service is busy.
+MAX_CLIENTS = 16
 
 Handler = Callable[[dict[str, Any]], dict[str, str]]
 
@@ -117,13 +139,14 @@ def find_socket() -> Path:
 
 
 def _private_folder(folder: Path) -> None:
-    """Make `folder` for the socket, or check that an existing one is safe to use."""
-    if folder.is_symlink():
-        raise SocketError(_("{folder} is a symbolic link: remove it, or give another "
-                            "--socket").format(folder=folder))
+    """Make `folder` for the socket (mode 0700), or check that an existing one is safe to
+    use: a folder, not a link, the user's own, that nobody else may write."""
     try:
         folder.mkdir(mode=FOLDER_MODE, parents=False, exist_ok=True)
-        info = folder.stat()
+        info = folder.lstat()  # the name itself: a link to a folder is not the folder
+    except FileExistsError:  # mkdir's answer for a link to nowhere, or a file
+        raise SocketError(_("{folder} is not a folder of yours: remove it, or give another "
+                            "--socket").format(folder=folder)) from None
     except FileNotFoundError:
         raise SocketError(_("the folder {folder} does not exist: create it, or give another "
                             "--socket").format(folder=folder.parent)) from None
@@ -131,11 +154,37 @@ def _private_folder(folder: Path) -> None:
         raise SocketError(_("cannot make the folder {folder} for the socket ({reason}): give "
                             "another --socket").format(folder=folder, reason=exc.strerror)
                           ) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise SocketError(_("{folder} is a symbolic link: remove it, or give another "
+                            "--socket").format(folder=folder))
+    if not stat.S_ISDIR(info.st_mode):
+        raise SocketError(_("{folder} is not a folder of yours: remove it, or give another "
+                            "--socket").format(folder=folder))
     if info.st_uid != os.getuid():
         raise SocketError(_("{folder} belongs to another user: give another --socket").format(
             folder=folder))
-    if info.st_mode & 0o007:
-        os.chmod(folder, info.st_mode & ~0o007 & 0o7777)  # nobody else may even look inside
+    if stat.S_IMODE(info.st_mode) != FOLDER_MODE:
+        os.chmod(folder, FOLDER_MODE)  # ours: nobody else may write in it, or look inside
+
+
+def _peer_uid(conn: socket.socket) -> int:
+    """The user id of the process at the other end of a Unix socket (the kernel's word)."""
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return int(uid)
+
+
+def _trusted_uids(path: Path) -> set[int]:
+    """Whose service a client may believe at `path`: its own user, root, and the owner of
+    the socket's folder when root made that folder for a service (its parent is root's and
+    nobody else may write there, as systemd's /run/uno-showdown under /run)."""
+    trusted = {os.getuid(), 0}
+    with contextlib.suppress(OSError):
+        folder, parent = path.parent.lstat(), path.parent.parent.lstat()
+        if (stat.S_ISDIR(folder.st_mode) and not folder.st_mode & 0o002
+                and parent.st_uid == 0 and not parent.st_mode & 0o022):
+            trusted.add(folder.st_uid)
+    return trusted
 
 
 def _answering(path: Path) -> bool:
@@ -165,6 +214,7 @@ class DuelSocketServer:
         self._thread: threading.Thread | None = None
         self._closed = threading.Event()
         self._handling = threading.Lock()
+        self._clients = threading.BoundedSemaphore(MAX_CLIENTS)
 
     def start(self) -> DuelSocketServer:
         if not self.path.parent.is_dir():
@@ -228,23 +278,39 @@ class DuelSocketServer:
                 log.exception("the duel socket stopped accepting")
                 return
             # Each connection on a thread of its own: a client that connects and says
-            # nothing holds up only itself (for TIMEOUT_S), never the next `duel`.
+            # nothing holds up only itself (for TIMEOUT_S), never the next `duel`; past
+            # MAX_CLIENTS at once, the next is told so at once and closed.
+            if not self._clients.acquire(blocking=False):
+                with conn:
+                    conn.settimeout(0.5)
+                    with contextlib.suppress(OSError):
+                        conn.sendall(json.dumps({"error": _(
+                            "the service is answering {n} others: try again in a few "
+                            "seconds").format(n=MAX_CLIENTS)}).encode() + b"\n")
+                continue
             threading.Thread(target=self._answer, args=(conn,), name="duel-socket client",
                              daemon=True).start()
 
     def _answer(self, conn: socket.socket) -> None:
-        with conn:
-            self._answer_on(conn)
+        try:
+            with conn:
+                self._answer_on(conn)
+        finally:
+            self._clients.release()
 
     def _answer_on(self, conn: socket.socket) -> None:
-        conn.settimeout(TIMEOUT_S)
         try:
-            request = json.loads(_read_line(conn))
+            request = json.loads(_read_line(conn, TIMEOUT_S))
             if not isinstance(request, dict):
                 raise ValueError(_("not a JSON object"))
-        except (OSError, ValueError) as exc:
+            if _too_deep(request):
+                raise ValueError(_("nested deeper than {n}").format(n=MAX_DEPTH))
+        except RecursionError:
             reply: dict[str, str] = {"error": _("the request was not understood ({reason})")
-                                     .format(reason=exc)}
+                                     .format(reason=_("nested too deep"))}
+        except (OSError, ValueError) as exc:
+            reply = {"error": _("the request was not understood ({reason})").format(
+                reason=exc)}
         else:
             try:
                 with self._handling:  # requests are answered one at a time
@@ -254,12 +320,19 @@ class DuelSocketServer:
                 reply = {"error": _("the service could not do it: {reason}").format(
                     reason=exc)}
         with contextlib.suppress(OSError):
+            conn.settimeout(TIMEOUT_S)
             conn.sendall(json.dumps(reply).encode() + b"\n")
 
 
-def _read_line(conn: socket.socket) -> str:
+def _read_line(conn: socket.socket, timeout_s: float) -> str:
+    """One line of at most MAX_LINE bytes, the whole of it within `timeout_s`."""
+    deadline = time.monotonic() + timeout_s
     data = b""
     while b"\n" not in data:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(_("it took longer than {s:g} s").format(s=timeout_s))
+        conn.settimeout(left)
         chunk = conn.recv(1024)
         if not chunk:
             break
@@ -267,6 +340,20 @@ def _read_line(conn: socket.socket) -> str:
         if len(data) > MAX_LINE:
             raise ValueError(_("the request is too long"))
     return data.split(b"\n", 1)[0].decode("utf-8")
+
+
+def _too_deep(data: object) -> bool:
+    """Does the parsed JSON nest deeper than MAX_DEPTH? (Walked without recursion.)"""
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return False
 
 
 def _not_allowed(path: Path) -> str:
@@ -302,20 +389,32 @@ def ask(path: Path, request: dict[str, Any], timeout_s: float = TIMEOUT_S) -> di
             raise SocketError(_("cannot reach the service at {path}: {reason}").format(
                 path=path, reason=exc.strerror)) from None
         try:
+            peer = _peer_uid(conn)
+        except OSError as exc:
+            raise SocketError(_("cannot reach the service at {path}: {reason}").format(
+                path=path, reason=exc.strerror)) from None
+        if peer not in _trusted_uids(path):  # before a byte is read from it
+            raise SocketError(_("the socket {path} is served by another user (uid {uid}), "
+                                "not by you or the system's service: it was not used; "
+                                "remove it, or give another --socket").format(
+                path=path, uid=peer))
+        try:
             conn.sendall(json.dumps(request).encode() + b"\n")
-            line = _read_line(conn)
+            line = _read_line(conn, timeout_s)
         except (OSError, ValueError) as exc:
             raise SocketError(_("the service at {path} did not answer ({reason})").format(
                 path=path, reason=exc)) from None
     try:
         reply = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise SocketError(_("the service at {path} gave an answer that is not JSON").format(
             path=path)) from None
-    if not isinstance(reply, dict):
+    if not isinstance(reply, dict) or not all(
+            isinstance(v, str) for k, v in reply.items() if k in ("ok", "error")):
         raise SocketError(_("the service at {path} gave an answer that is not a JSON object")
                           .format(path=path))
-    return reply
+    # printed as text: a control character in it is shown, never obeyed by the terminal
+    return {k: shown(v) for k, v in reply.items() if isinstance(v, str)}
 
 
 def open_server(path: Path | None, handler: Handler) -> DuelSocketServer:
