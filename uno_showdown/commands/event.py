@@ -34,6 +34,7 @@ from showdown.contract.events import ConfigError
 from uno_showdown.commands.common import text_table
 
 if TYPE_CHECKING:
+    from championship.core.model import HeldDeal
     from championship.core.snapshot import Snapshot
     from championship.core.standings import Line
     from championship.desk.operations import Championship, Seated
@@ -607,7 +608,7 @@ def results_json(snap: Snapshot) -> dict[str, Any]:
         "number": a.luckiest.number, "name": a.luckiest.name,
         "points": a.luckiest.points, "result": fraction_text(a.luckiest.result),
         "by": a.luckiest_by.value}
-    return {"event": snap.event.name, "complete": snap.over, "places": places,
+    return {"event": snap.event.name, "complete": a.final_over, "places": places,
             "luckiest": luckiest, "final": [line_json(ln) for ln in snap.final],
             "qualifying": [line_json(ln) for ln in snap.qualifying]}
 
@@ -631,6 +632,13 @@ def cmd_results(args: argparse.Namespace) -> int:
         a = snap.awards
         if not snap.over:
             print(_("Provisional: the final is not over."))
+        elif not a.final_over:
+            held = [h for h in snap.held if h.stage == "final"]
+            print(ngettext("Provisional: {n} deal of the final is held for the director, and "
+                           "the awards wait for it: {deals}.",
+                           "Provisional: {n} deals of the final are held for the director, "
+                           "and the awards wait for them: {deals}.", len(held)).format(
+                n=len(held), deals="; ".join(champ.decide_text(h) for h in held)))
         titles = [_("1st place"), _("2nd place"), _("3rd place")]
         for title, ln in zip(titles, a.places, strict=False):
             points, games = points_in_games(ln.points, ln.games)
@@ -694,7 +702,7 @@ def cmd_show(args: argparse.Namespace) -> int:
         if snap.clock.stage is not None:
             for line in _tables_text(snap, snap.clock.stage):
                 print(line)
-        for line in _presence_lines(snap):
+        for line in _presence_lines(snap, champ.decide_text):
             print(line)
         return 0
 
@@ -750,7 +758,7 @@ def cmd_deals(args: argparse.Namespace) -> int:
         return 0
 
 
-def _presence_lines(snap: Snapshot) -> list[str]:
+def _presence_lines(snap: Snapshot, decide: Callable[[HeldDeal], str]) -> list[str]:
     """Each table as the director hears it, the broker, and the deals held or voided."""
     from championship.core import presence as pr
     from championship.desk.operations import short_deal_id
@@ -780,9 +788,12 @@ def _presence_lines(snap: Snapshot) -> list[str]:
                 text += ", " + _("waiting to be sent: {n}").format(n=heard.waiting)
         lines.append("  " + _("Table {n}").format(n=table) + ": " + text)
     for h in snap.held:
-        lines.append(_("Held for the director: table {table}, deal {deal}: {why} "
-                       "(`event restore` or `event void`).").format(
-            table=h.table, deal=short_deal_id(h.deal_id), why=pr.held_text(h.reason)))
+        if snap.stage_closed(h.stage):  # left by an older version: nothing decides it now
+            lines.append(_("Held and not counted: table {table}, deal {deal}: {why} (the "
+                           "qualifying results are closed).").format(
+                table=h.table, deal=short_deal_id(h.deal_id), why=pr.held_text(h.reason)))
+        else:
+            lines.append(_("Held for the director: {deal}.").format(deal=decide(h)))
     return lines
 
 

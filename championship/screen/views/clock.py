@@ -230,10 +230,12 @@ class ClockView(DirectorView):
                 color = theme.DANGER if heard[1] else color
             theme.text(surface, line, (chip.x + 10, chip.bottom - 6), 15, color,
                        anchor="bottomleft", max_width=room)
-        if snap.held:
+        if snap.undecided:
             area = self.chips_rect()
-            theme.text(surface, _("{n} deals held for the director").format(n=len(snap.held))
-                       + " · `event deals`", (area.x, area.y - 4), 16, theme.DANGER,
+            n = len(snap.undecided)
+            theme.text(surface, ngettext("{n} deal held for the director: see the Deals tab",
+                                         "{n} deals held for the director: see the Deals tab",
+                                         n).format(n=n), (area.x, area.y - 4), 16, theme.DANGER,
                        anchor="bottomleft", max_width=area.width)
 
 

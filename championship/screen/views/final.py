@@ -111,8 +111,9 @@ class FinalView(DirectorView):
     def _draw_awards(self, surface: pygame.Surface, snap: Any) -> None:
         aw = self.awards_rect()
         a = snap.awards
-        title = _("Awards") if snap.over else _("Awards (provisional)")
-        theme.text(surface, title, (aw.x + 4, aw.y + 14), 20, theme.ACCENT if snap.over
+        given = a.final_over  # the final is over and none of its deals is held
+        title = _("Awards") if given else _("Awards (provisional)")
+        theme.text(surface, title, (aw.x + 4, aw.y + 14), 20, theme.ACCENT if given
                    else theme.TEXT_DIM, bold=True, anchor="midleft", max_width=aw.width)
         places: list[Line | None] = list(a.places) + [None] * (3 - len(a.places))
         entries = [(_("1st place"), places[0]), (_("2nd place"), places[1]),
@@ -122,7 +123,7 @@ class FinalView(DirectorView):
             card = pygame.Rect(aw.x, y, aw.width, AWARD_H)
             pygame.draw.rect(surface, theme.PANEL_HI if i == 0 else theme.PANEL, card,
                              border_radius=8)
-            if i == 0 and line is not None and snap.over:
+            if i == 0 and line is not None and given:
                 pygame.draw.rect(surface, theme.ACCENT, card, width=2, border_radius=8)
             theme.text(surface, label, (card.x + 12, card.y + 8), 14, theme.TEXT_DIM, bold=True,
                        max_width=card.width - 24)
