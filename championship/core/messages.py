@@ -42,6 +42,7 @@ MAX_INT = 2**63 - 1
 STAGE = re.compile(r"^(flight-[1-9][0-9]?|final)$")
 DEAL_ID = re.compile(r"^[A-Za-z0-9:._-]{1,64}$")
 SOURCE = re.compile(r"^[0-9a-f]{16,64}$")
+AGENT = re.compile(r"^[0-9a-f]{16,32}$")
 
 
 def prefix(event_id: int) -> str:
@@ -115,10 +116,19 @@ class Heartbeat:
     """A table's sign of life, sent now and then while it has the broker and never queued:
     its wall clock when sent (the director measures the table's clock offset by it), how
     many messages wait in its outbox, and its games file (the only `source` whose deals the
-    director takes as plausible). Its `seq` is 0: it is not acknowledged."""
+    director takes as plausible). Its `seq` is 0: it is not acknowledged.
+
+    It also names the agent that sends it (`agent`: a token of this run of `table join`,
+    the computer it runs on, and whether it was asked to take the table over): the director
+    lets one agent hold a table, whatever the broker does with two clients of the same
+    credentials, and tells any other to stop (`Stop`)."""
 
     at_us: int
     waiting: int
+    agent: str | None = None
+    host: str = ""
+    take_over: bool = False
+    leaving: bool = False  # the agent's last word: it stops, and leaves the table free
 
 
 Report = DealReport | DuelReport | StatusReport | Heartbeat
@@ -179,7 +189,12 @@ def up_body(up: Up) -> dict[str, Any]:
     body: dict[str, Any] = {"v": VERSION, "table": up.table, "source": up.source,
                             "seq": up.seq}
     if isinstance(r, Heartbeat):
-        return body | {"kind": "beat", "at": r.at_us, "waiting": r.waiting}
+        body |= {"kind": "beat", "at": r.at_us, "waiting": r.waiting}
+        if r.agent is not None:
+            body["agent"] = {"id": r.agent, "host": r.host, "take_over": r.take_over}
+            if r.leaving:
+                body["agent"]["leaving"] = True
+        return body
     body["stage"] = r.stage
     if isinstance(r, DealReport):
         body |= {"kind": "deal", "deal": r.deal_id, "rev": r.revision,
@@ -218,8 +233,17 @@ def decode_up(payload: bytes, secret: str) -> Up:
     kind = d.get("kind")
     if kind == "beat":
         _int(d, "seq", 0, 0)
-        return Up(table, source, 0, Heartbeat(_int(d, "at", 0, MAX_INT),
-                                              _int(d, "waiting", 0, MAX_INT)))
+        agent = d.get("agent")
+        if agent is None:  # an agent of an older version
+            return Up(table, source, 0, Heartbeat(_int(d, "at", 0, MAX_INT),
+                                                  _int(d, "waiting", 0, MAX_INT)))
+        if not (isinstance(agent, dict) and isinstance(agent.get("take_over"), bool)
+                and isinstance(agent.get("leaving", False), bool) and _host(agent.get("host"))):
+            raise WireError("a heartbeat's agent is {id, host, take_over, leaving}")
+        return Up(table, source, 0, Heartbeat(
+            _int(d, "at", 0, MAX_INT), _int(d, "waiting", 0, MAX_INT),
+            _str(agent, "id", AGENT), str(agent["host"]), bool(agent["take_over"]),
+            bool(agent.get("leaving", False))))
     seq = _int(d, "seq", 1, MAX_INT)
     stage = _str(d, "stage", STAGE)
     report: Report
@@ -456,6 +480,45 @@ def decode_time(payload: bytes, secret: str, table: int) -> TimeReply:
     return TimeReply(_int(d, "echo", 0, MAX_INT), _int(d, "now", 0, MAX_INT))
 
 
+#: Why the director tells an agent to stop: another holds the table (it was refused), or
+#: another took the table over from it.
+STOP_HELD = "held"
+STOP_TAKEN = "taken"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """The director to one agent of a table (on the table's `ack` topic, not retained): stop,
+    as the agent `holder` on `host` holds the table since `since_us` (director's clock)."""
+
+    agent: str
+    why: str  # STOP_HELD or STOP_TAKEN
+    holder: str
+    host: str
+    since_us: int
+
+
+def encode_stop(table: int, stop: Stop, secret: str) -> bytes:
+    return sign({"v": VERSION, "kind": "stop", "table": table, "agent": stop.agent,
+                 "why": stop.why, "holder": stop.holder, "host": stop.host,
+                 "since": stop.since_us}, secret)
+
+
+def is_stop(payload: bytes) -> bool:
+    """Is a message on the `ack` topic a stop (read before its signature is checked)?"""
+    return b'"kind":"stop"' in payload[:MAX_PAYLOAD]
+
+
+def decode_stop(payload: bytes, secret: str, table: int) -> Stop:
+    d = opened(payload, secret)
+    if d.get("kind") != "stop" or d.get("table") != table:
+        raise WireError(f"the message is not a stop for table {table}")
+    if d.get("why") not in (STOP_HELD, STOP_TAKEN) or not _host(d.get("host")):
+        raise WireError("a stop says why and who holds the table")
+    return Stop(_str(d, "agent", AGENT), str(d["why"]), _str(d, "holder", AGENT),
+                str(d["host"]), _int(d, "since", 0, MAX_INT))
+
+
 def encode_standings(state: Mapping[str, Any]) -> bytes:
     return canonical({"v": VERSION, "kind": "standings", **state})
 
@@ -513,6 +576,11 @@ def _plain(text: str) -> bool:
     """Text that prints as itself: no control characters, so no terminal escape sequence
     and no line break reach a table's terminal from a message."""
     return text.isprintable()
+
+
+def _host(value: object) -> bool:
+    """A computer's name as an agent says it: short printable text (may be empty)."""
+    return isinstance(value, str) and len(value) <= 64 and _plain(value)
 
 
 def _name(value: object) -> bool:

@@ -33,6 +33,7 @@ from championship.broker.link import BrokerAddress, BrokerLink, Inbound
 from championship.core import messages as wire
 from championship.core import presence
 from championship.core.access import Credentials
+from championship.core.agents import Contest, Holder, TableAgents
 from championship.core.clock import FINAL, Kind
 from championship.core.i18n import _
 from championship.core.model import ChampionshipData
@@ -41,6 +42,7 @@ from championship.core.snapshot import Snapshot
 from championship.desk.operations import Championship
 from championship.desk.quiet_log import QuietLog
 from championship.store.ledger import Ledger
+from companion.store.wallclock import local_time
 from companion.table.timebox import State, TimeBoxError
 from showdown.contract.record import replace
 
@@ -137,6 +139,8 @@ class DirectorSync:
         self._unreachable_said = False
         self._ever_linked = False
         self.link_url = address.url
+        #: Which agent holds each table (one per table, whatever the broker does).
+        self._agents: dict[int, TableAgents] = {}
 
     # -- running --
 
@@ -291,9 +295,13 @@ class DirectorSync:
             self.acks_sent += 1
 
     def _beat(self, conn: Any, up: wire.Up, arrived: int) -> None:
-        """A table's heartbeat: measure its clock, note it was heard and what it announced."""
+        """A table's heartbeat: which agent holds the table (`agents`), then measure its
+        clock, note it was heard and what it announced. An agent told to stop is not heard
+        as the table."""
         beat = up.report
         assert isinstance(beat, wire.Heartbeat)
+        if not self._arbitrate(conn, up, beat, arrived):
+            return
         samples = self._samples.setdefault(up.table, deque(maxlen=presence.SAMPLES))
         samples.append(beat.at_us - arrived)
         heard = presence.Heard(arrived, presence.offset_of(samples), beat.waiting)
@@ -312,6 +320,25 @@ class DirectorSync:
         if events.put_source(conn, self.event_id, up.table, up.source):
             events.release_source(conn, self.event_id, up.table, up.source,
                                   presence.HELD_SOURCE)
+
+    def _arbitrate(self, conn: Any, up: wire.Up, beat: wire.Heartbeat, arrived: int) -> bool:
+        """One agent per table: tell whichever agent must stop, say what happened once (the
+        log, and the ledger for `event show`); False if this heartbeat's agent must stop."""
+        agents = self._agents.setdefault(up.table, TableAgents())
+        was = agents.holder
+        stop, contest = agents.heard(beat, up.source, arrived)
+        holder = agents.holder
+        if holder is not None and (was is None or was.agent != holder.agent):
+            self.ledger.put_holder(conn, self.event_id, up.table, holder.host,
+                                   holder.since_us)
+        if stop is not None:
+            self.link.publish(wire.ack_topic(self.event_id, up.table),
+                              wire.encode_stop(up.table, stop, self.secrets[up.table]))
+        if contest is not None:
+            self.ledger.put_contest(conn, self.event_id, up.table, contest.why,
+                                    contest.loser_host, contest.at_us)
+            log.warning("%s", contest_text(up.table, contest, holder))
+        return stop is None or stop.agent != beat.agent
 
     def _check(self, msg: Inbound) -> wire.Up | None:
         table = wire.table_of_topic(self.event_id, msg.topic)
@@ -563,3 +590,15 @@ def final_table(snap: Snapshot) -> int | None:
 
 def dumps(state: Mapping[str, Any]) -> str:
     return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+
+
+def contest_text(table: int, contest: Contest, holder: Holder | None) -> str:
+    """A second agent of a table told to stop, as the director's log says it."""
+    if contest.why == wire.STOP_TAKEN:
+        return _("table {table}: the agent on {host} took the table over from the agent on "
+                 "{old}, which was told to stop").format(
+            table=table, host=contest.holder_host or "?", old=contest.loser_host or "?")
+    return _("table {table}: a second agent, on {host}, was told to stop: the agent on "
+             "{holder} holds the table since {time}").format(
+        table=table, host=contest.loser_host or "?", holder=contest.holder_host or "?",
+        time=local_time(holder.since_us) if holder is not None else "?")

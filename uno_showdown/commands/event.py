@@ -16,7 +16,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from championship.core.snapshot import Snapshot
     from championship.core.standings import Line
     from championship.desk.operations import Championship, Seated
+    from championship.store.ledger import AgentNote
 
 
 def _settings_options(p: argparse.ArgumentParser, defaults: bool) -> None:
@@ -702,7 +703,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         if snap.clock.stage is not None:
             for line in _tables_text(snap, snap.clock.stage):
                 print(line)
-        for line in _presence_lines(snap, champ.decide_text):
+        from championship.store.ledger import agent_notes
+
+        with champ.events.reading() as conn:
+            agents = agent_notes(conn, snap.event.id)
+        for line in _presence_lines(snap, champ.decide_text, agents):
             print(line)
         return 0
 
@@ -758,10 +763,14 @@ def cmd_deals(args: argparse.Namespace) -> int:
         return 0
 
 
-def _presence_lines(snap: Snapshot, decide: Callable[[HeldDeal], str]) -> list[str]:
-    """Each table as the director hears it, the broker, and the deals held or voided."""
+def _presence_lines(snap: Snapshot, decide: Callable[[HeldDeal], str],
+                    agents: Mapping[int, AgentNote] | None = None) -> list[str]:
+    """Each table as the director hears it (and the agent that holds it), the broker, and
+    the deals held or voided."""
     from championship.core import presence as pr
+    from championship.core.messages import STOP_TAKEN
     from championship.desk.operations import short_deal_id
+    from companion.store.wallclock import local_time
 
     lines: list[str] = []
     broker = snap.presence.get(0)
@@ -786,6 +795,16 @@ def _presence_lines(snap: Snapshot, decide: Callable[[HeldDeal], str]) -> list[s
                 text += " " + _("(off: check its clock)")
             if heard.waiting:
                 text += ", " + _("waiting to be sent: {n}").format(n=heard.waiting)
+        note = (agents or {}).get(table)
+        if note is not None:
+            text += ", " + _("its agent on {host} since {time}").format(
+                host=note.host or "?", time=local_time(note.since_us))
+            if note.contest is not None and note.contest_us is not None:
+                text += "; " + (_("it took the table over from the agent on {host} at {time}")
+                                if note.contest == STOP_TAKEN else
+                                _("a second agent, on {host}, was told to stop at {time}")
+                                ).format(host=note.contest_host or "?",
+                                         time=local_time(note.contest_us))
         lines.append("  " + _("Table {n}").format(n=table) + ": " + text)
     for h in snap.held:
         if snap.stage_closed(h.stage):  # left by an older version: nothing decides it now
