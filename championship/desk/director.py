@@ -99,6 +99,7 @@ class DirectorSync:
         self.champ = Championship.open(db_path, event_id, lang=lang, clock=clock)
         self.event_id = event_id
         self.ledger = Ledger(self.champ.store)
+        self.ledger.serve()
         self.secrets = {t: c.secret for t, c in tables.items()}
         self.link = BrokerLink(address, director.client_id, director.username,
                          director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,

@@ -57,8 +57,9 @@ CREATE TABLE director_sync_duels (
 
 # One agent per table (`championship.core.agents`): the agent that holds each table (its
 # computer, since when) and the last time a second agent was told to stop, so `event show`
-# says it after the director's log has scrolled away.
-_V2 = """
+# says it after the director's log has scrolled away. A part of its own, made when a
+# director first serves the file: a file only opened by the ledger stays as it was.
+_AGENTS_V1 = """
 CREATE TABLE director_sync_agents (
     event_id INTEGER NOT NULL,
     table_no INTEGER NOT NULL,
@@ -91,7 +92,10 @@ def _tables_made(conn: sqlite3.Connection) -> int:
 
 
 #: The director's side of the sync: credentials, acknowledgements, reported duels.
-PART = schema.register(schema.Part("director sync", (_V1, _V2), _tables_made, newer))
+PART = schema.register(schema.Part("director sync", (_V1,), _tables_made, newer))
+#: The agent that holds each table, as the director decided (`Ledger.serve`).
+AGENTS_PART = schema.register(schema.Part("director agents", (_AGENTS_V1,), lambda _c: 0,
+                                          newer))
 
 
 class Ledger:
@@ -165,6 +169,10 @@ class Ledger:
             return int(conn.execute(
                 "SELECT COUNT(*) FROM director_sync_duels WHERE event_id = ?",
                 (event_id,)).fetchone()[0])
+
+    def serve(self) -> None:
+        """Ready the file for a director that serves it (the agents' notes)."""
+        schema.migrate(self.store, AGENTS_PART)
 
     @staticmethod
     def put_holder(conn: sqlite3.Connection, event_id: int, table: int, host: str,
