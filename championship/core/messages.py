@@ -306,28 +306,76 @@ class StageSeat:
     next_stage: str | None
 
 
+#: The director's word on a deal of a table (`Word.state`).
+WORD_HELD = "held"  # held for the director: it does not count until decided
+WORD_VOID = "void"  # voided: it no longer counts
+WORD_RESTORED = "restored"  # counted by the director (a void or held deal)
+WORDS = (WORD_HELD, WORD_VOID, WORD_RESTORED)
+#: The most words one seating carries (the newest).
+MAX_WORDS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """The director's word on one deal of table N's games file `source`: held (and why: a
+    `presence.HELD_REASONS` code), voided or restored (and the director's why), and when
+    (the director's clock, µs)."""
+
+    stage: str
+    source: str
+    deal: str
+    state: str
+    why: str
+    at_us: int
+
+
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Everything table N needs from the director: what it plays, where, and when."""
+    """Everything table N needs from the director: what it plays, where, and when; and the
+    director's word on its deals, so the table says it."""
 
     table: int
     event: str
     edition: str
     target: int
     stages: tuple[StageSeat, ...]
+    words: tuple[Word, ...] = ()
 
 
 BOX_STATES = ("waiting", "open", "paused", "finished", "sealed")
 
 
 def encode_seating(seating: Seating, secret: str) -> bytes:
-    return sign({"v": VERSION, "kind": "seating", "table": seating.table,
-                 "event": seating.event, "edition": seating.edition, "target": seating.target,
-                 "stages": [{"stage": s.stage, "label": s.label, "seating_id": s.seating_id,
-                             "players": [list(p) for p in s.players],
-                             "box": {"state": s.box.state, "ends_at_us": s.box.ends_at_us,
-                                     "left_us": s.box.left_us, "grace": s.box.grace_rounds},
-                             "next": s.next_stage} for s in seating.stages]}, secret)
+    body = {"v": VERSION, "kind": "seating", "table": seating.table,
+            "event": seating.event, "edition": seating.edition, "target": seating.target,
+            "stages": [{"stage": s.stage, "label": s.label, "seating_id": s.seating_id,
+                        "players": [list(p) for p in s.players],
+                        "box": {"state": s.box.state, "ends_at_us": s.box.ends_at_us,
+                                "left_us": s.box.left_us, "grace": s.box.grace_rounds},
+                        "next": s.next_stage} for s in seating.stages]}
+    if seating.words:
+        body["words"] = [[w.stage, w.source, w.deal, w.state, w.why, w.at_us]
+                         for w in seating.words[-MAX_WORDS:]]
+    return sign(body, secret)
+
+
+def _words(items: object) -> tuple[Word, ...]:
+    """The director's words on a table's deals, checked (none from an older director)."""
+    if items is None:
+        return ()
+    if not isinstance(items, list) or len(items) > MAX_WORDS:
+        raise WireError("a seating's words are a short list")
+    out = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 6 and isinstance(item[0], str)
+                and STAGE.match(item[0]) and isinstance(item[1], str)
+                and SOURCE.match(item[1]) and isinstance(item[2], str)
+                and DEAL_ID.match(item[2]) and item[3] in WORDS
+                and isinstance(item[4], str) and len(item[4]) <= 200 and _plain(item[4])
+                and _is_int(item[5]) and 0 <= item[5] <= MAX_INT):
+            raise WireError("a word is [stage, source, deal, state, why, at]")
+        out.append(Word(item[0], item[1], item[2], item[3], item[4], item[5]))
+    return tuple(out)
 
 
 def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
@@ -365,7 +413,8 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
     if not (isinstance(event, str) and 0 < len(event) <= 200 and _plain(event)
             and isinstance(edition, str) and EDITION.match(edition)):
         raise WireError("a seating names its event and edition")
-    return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out))
+    return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out),
+                   _words(d.get("words")))
 
 
 # -- a table's word that it has the director's seating --

@@ -580,8 +580,33 @@ def seatings_of(snap: Snapshot) -> dict[int, wire.Seating]:
             wire.BoxState(box.state.value, box.ends_at_us, box.left_us, box.grace_rounds),
             by_box.get(box.next_box_id) if box.next_box_id is not None else None))
     settings = snap.settings
+    words = words_of(snap)
     return {table: wire.Seating(table, snap.event.name, settings.edition, settings.target,
-                                tuple(seats)) for table, seats in stages.items()}
+                                tuple(seats), tuple(words.get(table, {}).values()))
+            for table, seats in stages.items()}
+
+
+def words_of(snap: Snapshot) -> dict[int, dict[str, wire.Word]]:
+    """The director's last word on each deal a table reported (by table, by deal): voided
+    or restored (the audit, in order), or held now. Deals played in the director's own
+    file have no table to tell."""
+    out: dict[int, dict[str, wire.Word]] = {}
+
+    def note(deal_id: str, table: int, stage: str, state: str, why: str, at_us: int) -> None:
+        parts = deal_id.split("/")
+        if len(parts) == 4 and parts[0] == f"t{table}":
+            out.setdefault(table, {})[deal_id] = wire.Word(stage, parts[2], parts[3], state,
+                                                           why, at_us)
+
+    for a in snap.audit:  # the why as the table can print it (no control character)
+        why = "".join(c for c in a.why if c.isprintable())[:200]
+        note(a.deal_id, a.table, a.stage,
+             wire.WORD_VOID if a.action == "void" else wire.WORD_RESTORED, why, a.at_us)
+    for h in snap.held:
+        words = out.get(h.table, {})
+        words.pop(h.deal_id, None)  # held again (a newer revision): newest last
+        note(h.deal_id, h.table, h.stage, wire.WORD_HELD, h.reason, h.at_us or 0)
+    return out
 
 
 def final_table(snap: Snapshot) -> int | None:

@@ -325,6 +325,9 @@ class TableAgent:
                     self.say(_("Seated for {stage}: game {game} in {path}.").format(
                         stage=stage, game=self.file.current_game(stage),
                         path=self.store.path))
+                for text in self.file.note_words(seating.words):  # the director's word
+                    log.info("table %s: %s", self.table, text)
+                    self.say(text)
                 self.seated.set()
                 self.scan()
                 # in the file: the director may stop sending it again

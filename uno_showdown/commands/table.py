@@ -171,15 +171,17 @@ def stopped_text(args: argparse.Namespace, told: Any) -> str:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from championship.store.table_file import TableFile
+    from championship.store.table_file import TableFile, agent_running
     from companion.store import wallclock
     from companion.store.games import Store
+    from companion.store.wallclock import local_time
     from companion.table.timebox import Phase, clock_text
 
     try:
         if not _is_file(args.db):  # a status never makes a file (nor its folders)
             raise ConfigError(_("there is no games file at {path}: check --db").format(
                 path=args.db))
+        running = agent_running(args.db)  # before the store opens the file (see there)
         with Store(args.db) as store:
             row = TableFile.joined(store)
             if row is None:
@@ -204,13 +206,16 @@ def cmd_status(args: argparse.Namespace) -> int:
             link = json.loads(row["link"]) if "link" in row else None
             if link is not None and link.get("stopped"):
                 print(_("`uno-showdown table join` stopped at {time}: nothing is sent until "
-                        "it runs again.").format(time=wallclock.iso(int(link["since"]))))
+                        "it runs again.").format(time=local_time(int(link["since"]))))
+            elif link is not None and not running:  # killed, or its computer went off
+                print(_("`uno-showdown table join` is not running on this file (it ended "
+                        "without stopping): nothing is sent until it runs again."))
             elif link is not None and not link["linked"]:
                 print(_("The broker was lost at {time}: the table keeps recording and sends "
-                        "when it is back.").format(time=wallclock.iso(int(link["since"]))))
+                        "when it is back.").format(time=local_time(int(link["since"]))))
             elif link is not None:
                 print(_("The broker: connected since {time}.").format(
-                    time=wallclock.iso(int(link["since"]))))
+                    time=local_time(int(link["since"]))))
             clock = json.loads(row["clock"]) if "clock" in row else None
             if clock is not None:
                 from championship.core.presence import clock_off, offset_text
@@ -220,8 +225,13 @@ def cmd_status(args: argparse.Namespace) -> int:
                         ).format(offset=offset_text(offset), warning=_(
                             " (off: the table counts on the director's time)")
                             if clock_off(offset) else ""))
-            print(_("Waiting to be sent: {n}.").format(n=file.pending()))
+            # What waits in the file: the outbox, and what the table recorded since its
+            # agent last looked (a stopped or killed agent queued nothing more).
+            print(_("Waiting to be sent: {n}.").format(
+                n=file.pending() + (0 if running else file.scan(dry=True))))
             for line in file.refused():
+                print(line)
+            for line in file.words():
                 print(line)
             lines = [ln for ln in _standings(row.get("standings")).get("qualifying", [])
                      if ln.get("rank")]
