@@ -721,9 +721,11 @@ class Championship:
         if waiting:
             raise ChampionshipError(
                 _("{stage} is not over: {tables} may still record the deal in progress; "
-                  "record it, or mark the table done with `uno-showdown event done --table "
-                  "N`").format(stage=snap.stage_title(stage),
-                               tables=", ".join(table_title(t.table) for t in waiting)))
+                  "record it, or mark each table done: {commands}").format(
+                    stage=snap.stage_title(stage),
+                    tables=", ".join(table_title(t.table) for t in waiting),
+                    commands=", ".join("`" + self.typed(f"event done --table {t.table}") + "`"
+                                       for t in waiting)))
 
     def _running(self, snap: Snapshot, *allowed: Status) -> str:
         view = snap.clock

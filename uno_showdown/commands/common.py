@@ -85,3 +85,31 @@ def text_table(headers: Sequence[str], rows: Sequence[Sequence[object]],
                  for i, (c, w) in enumerate(zip(row, widths, strict=True))]
         lines.append("  ".join(parts).rstrip())
     return "\n".join(lines)
+
+
+def runnable(text: str, args: argparse.Namespace) -> str:
+    """`text` with every `event`, `game` or `table status` command it names between
+    backticks as it runs when typed after this one: given the games file (`--db`) and, for
+    an `event` command, the event (`--event`) this command was given, unless it names them
+    already. A hint such as "`uno-showdown event end` calls time" then works where the
+    organiser's file is not the default one."""
+    import re
+    import shlex
+
+    db = getattr(args, "db", None)
+    event = getattr(args, "event", None) if getattr(args, "command", None) == "event" else None
+    if not db and event is None:
+        return text
+
+    def fix(found: re.Match[str]) -> str:
+        command = found.group(1)
+        words = command.split()
+        extra: list[str] = []
+        if db and "--db" not in words:
+            extra += ["--db", shlex.quote(str(db))]
+        if event is not None and words[1] == "event" and words[2:3] not in (["new"], ["list"]) \
+                and "--event" not in words:
+            extra += ["--event", str(event)]
+        return "`" + " ".join([command, *extra]) + "`"
+
+    return re.sub(r"`(uno-showdown (?:event|game|table status)\b[^`]*)`", fix, text)

@@ -26,9 +26,9 @@ from tests.championship.tables.serving import ROOT, uno
 class Join:
     """`uno-showdown table join` as a process, its lines read as they come."""
 
-    def __init__(self, argv: list[str]) -> None:
+    def __init__(self, argv: list[str], cwd: Path = ROOT) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uno_showdown.commands.cli", *argv], cwd=ROOT,
+            [sys.executable, "-m", "uno_showdown.commands.cli", *argv], cwd=cwd,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self.out: list[str] = []
