@@ -143,7 +143,8 @@ class TableFile:
                                   s.box.grace_rounds)
                     box_id = self.store.boxes.create(box)
                     if len(names) >= 2:
-                        self._new_game(conn, box_id, seating.edition, rules, names, now)
+                        self._new_game(conn, box_id, seating.edition, rules, names, now,
+                                       s.seating_id)
                     conn.execute("INSERT INTO table_sync_stages VALUES (?, ?, ?, ?)",
                                  (s.stage, box_id, s.seating_id, json.dumps(numbers)))
                     new.append(s.stage)
@@ -157,7 +158,8 @@ class TableFile:
                             and boxed.box.state not in (State.FINISHED, State.SEALED)
                             and (current is None
                                  or [n.casefold() for n in current.names] != seated)):
-                        self._new_game(conn, box_id, seating.edition, rules, names, now)
+                        self._new_game(conn, box_id, seating.edition, rules, names, now,
+                                       s.seating_id)
                     conn.execute("UPDATE table_sync_stages SET seating_id = ?, players = ? "
                                  "WHERE stage = ?",
                                  (s.seating_id, json.dumps({**players, **numbers}), s.stage))
@@ -175,11 +177,14 @@ class TableFile:
         return new
 
     def _new_game(self, conn: sqlite3.Connection, box_id: int, edition: str, rules: Rules,
-                  names: list[str], now: int) -> int:
+                  names: list[str], now: int, number: int) -> int:
+        """The seated game, numbered as the director numbers it (`number`, the director's
+        game) where this file has that number free: the director, the page, the table's
+        screen and `game ... --game N` at the table then name one game alike."""
         from companion.store.wallclock import iso
 
         game = Game.new(edition, rules, names, created_at=iso(now))
-        game_id = self.store.games.create(game)
+        game_id = self.store.games.create(game, game_id=number or None)
         self.store.boxes.put_game(box_id, game_id)
         return game_id
 
