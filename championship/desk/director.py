@@ -104,7 +104,7 @@ class DirectorSync:
         self.link = BrokerLink(address, director.client_id, director.username,
                          director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,
                          check_hostname=check_hostname,
-                         on_change=lambda text: log.warning("director: %s", text))
+                         on_change=lambda text: log.info("director: %s", text))
         self.on_state = on_state
         self.rejected: list[str] = []  # what was ignored, newest last (kept short)
         self.taken = 0
@@ -206,9 +206,13 @@ class DirectorSync:
             self._unreachable_said = True  # never connected: say so once
             log.warning("%s", _("the broker at {url} does not answer: the tables cannot reach "
                                 "the director until it does").format(url=self.link_url))
-        if was is not None and linked != was:
-            (log.info if linked else log.warning)(
-                "%s", _("the broker is back") if linked else _("lost the broker"))
+        if linked and not self._ever_linked and self._unreachable_said:  # said it did not
+            log.warning("%s", _("the broker at {url} answers now: the tables reach the "
+                                "director").format(url=self.link_url))
+        if was is not None and linked != was:  # one line each way (the link's own is info)
+            log.warning("%s", _("the broker at {url} is back").format(url=self.link_url)
+                        if linked else _("lost the broker at {url}: the tables keep recording "
+                                         "and send when it is back").format(url=self.link_url))
         if linked != was or (linked and now - self._broker_noted
                              > presence.HEARTBEAT_S * 1_000_000):
             with self.champ.store.transaction() as conn:

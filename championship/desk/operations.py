@@ -842,7 +842,7 @@ class Championship:
             else:  # a held deal restored: the audit says so too
                 self.events.add_audit(conn, event_id, ref.deal_id, table_no, ref.stage,
                                       "restore", who, now, why)
-        return ref
+        return DealRef(ref.deal_id, ref.short, ref.stage, ref.table, held)
 
     # -- the final --
 
@@ -952,6 +952,7 @@ class DealRef:
     short: str
     stage: str
     table: int
+    held: bool = False  # it was held for the director (restored: it never counted before)
 
 
 @dataclass(frozen=True, slots=True)

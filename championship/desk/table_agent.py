@@ -220,7 +220,7 @@ class TableAgent:
         if was and not linked:
             self._lost = True
             self.say(_("Lost the broker at {time}: the table keeps recording (waiting to be "
-                       "sent: {n}).").format(time=wallclock.iso(since)[11:19],
+                       "sent: {n}).").format(time=wallclock.local_time(since),
                                                   n=self.file.pending()))
         elif linked and self._lost:
             self._lost = False

@@ -469,7 +469,8 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
 
 
 def _hhmm(at_us: int) -> str:
-    """A moment as this table's clock shows it, to the minute."""
-    from datetime import datetime
+    """A moment as this table's clock shows it, to the minute: the one time format for
+    people (`wallclock.local_time`)."""
+    from companion.store.wallclock import local_time
 
-    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
+    return local_time(at_us)

@@ -127,3 +127,22 @@ def test_the_deals_tab_offers_no_word_on_a_closed_stage(db: str, clock: SimClock
         driver.tap(closed[0])
         driver.tap(open_[0])
         assert driver.button("decide").label == "Void it"
+
+
+def test_a_held_deal_restored_counts_now_and_deals_name_their_players(
+        db: str, clock: SimClock, capsys: pytest.CaptureFixture[str]) -> None:
+    make_state(db, clock, "time_up")
+    hold(db, "flight-1", 1, "g1:9", {1: 0, 2: 30})
+    status, out, _err = run(capsys, "event", "deals", "--db", db, "--table", "1")
+    assert status == 0
+    with Championship.open(db) as champ:
+        snap = champ.snapshot()
+        ann, bob = snap.name_of(1), snap.name_of(2)
+    assert f"g1:9  held (nobody went out)  1 {ann}: 0, 2 {bob}: 30" in out, out
+    status, out, _err = run(capsys, "event", "restore", "--db", db, "--table", "1",
+                            "--deal", "g1:9", "--why", "checked")
+    assert (status, out) == (0, "Deal g1:9 of table 1 (Flight 1) counts now.\n")
+    run(capsys, "event", "void", "--db", db, "--table", "1", "--deal", "g1:9", "--why", "no")
+    status, out, _err = run(capsys, "event", "restore", "--db", db, "--table", "1",
+                            "--deal", "g1:9", "--why", "yes after all")
+    assert (status, out) == (0, "Deal g1:9 of table 1 (Flight 1) counts again.\n")

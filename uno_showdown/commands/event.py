@@ -281,9 +281,9 @@ def _settings_values(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _local_time(at_us: int) -> str:
-    from datetime import datetime
+    from companion.store.wallclock import local_time
 
-    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
+    return local_time(at_us)
 
 
 # --- commands ----------------------------------------------------------------
@@ -734,8 +734,10 @@ def cmd_void(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     with _opened(args) as champ:
         ref = champ.restore_deal(args.table, args.deal, args.why, _who(args))
-        print(_("Deal {deal} of table {table} ({stage}) counts again.").format(
-            deal=ref.short, table=ref.table, stage=champ.snapshot().stage_title(ref.stage)))
+        said = (_("Deal {deal} of table {table} ({stage}) counts now.") if ref.held else
+                _("Deal {deal} of table {table} ({stage}) counts again."))
+        print(said.format(deal=ref.short, table=ref.table,
+                          stage=champ.snapshot().stage_title(ref.stage)))
         return 0
 
 
@@ -754,8 +756,9 @@ def cmd_deals(args: argparse.Namespace) -> int:
                          for d in items])
             return 0
         states = {"counts": _("counts"), "void": _("void"), "held": _("held")}
-        for d in items:
-            points = ", ".join(f"{n}: {v}" for n, v in sorted(d.points.items()))
+        for d in items:  # each player by number and name, as the standings name them
+            points = ", ".join(f"{n} {snap.name_of(n)}: {v}" for n, v in sorted(
+                d.points.items()))
             why = f" ({held_text(d.held)})" if d.held else ""
             print(f"{snap.stage_title(d.stage)}  {d.short}  {states[d.state]}{why}  {points}")
         if not items:

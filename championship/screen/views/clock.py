@@ -257,8 +257,7 @@ def presence_note(snap: Snapshot, table: int) -> tuple[str, bool] | None:
 
 
 def _local(at_us: int | None) -> str:
-    from datetime import datetime
+    """The one time format for people (`wallclock.local_time`)."""
+    from companion.store.wallclock import local_time
 
-    if at_us is None:
-        return "–"
-    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
+    return "–" if at_us is None else local_time(at_us)

@@ -72,7 +72,7 @@ def test_implausible_deals_are_held_for_the_director_and_said(
     status, out, _err = run(capsys, "event", "restore", "--db", cluster.director_db,
                             "--table", "1", "--deal", "g1:1", "--why", "checked the sheet",
                             "--by", "Rita")
-    assert (status, out) == (0, "Deal g1:1 of table 1 (Qualifying) counts again.\n")
+    assert (status, out) == (0, "Deal g1:1 of table 1 (Qualifying) counts now.\n")
     assert _games(cluster) == 2
     status, out, _err = run(capsys, "event", "void", "--db", cluster.director_db, "--table",
                             "1", "--deal", "g1:1", "--why", "nobody went out after all",
