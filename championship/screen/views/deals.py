@@ -141,8 +141,8 @@ class DealsView(DirectorView):
         for i, item in enumerate(self.items):
             cell = pygame.Rect(area.x, area.y + i * (ROW_H + 4) - self.scroll.offset,
                                area.width, ROW_H)
-            if cell.bottom <= area.y or cell.y >= area.bottom:
-                continue
+            if cell.y < area.y or cell.bottom > area.bottom:
+                continue  # only whole rows: a row cut at the bottom lay over the hint
             out.append(Button(f"deal:{item.deal_id}", cell, self._label(item),
                               partial(self.choose, item.deal_id), font_px=16,
                               selected=self.selected == item.deal_id,

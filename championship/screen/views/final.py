@@ -14,7 +14,7 @@ import pygame
 from championship.core.i18n import _
 from championship.core.standings import Line
 from championship.core.text import decimal_text
-from championship.screen.views.base import DirectorView, draw_lines
+from championship.screen.views.base import NAME_MIN_PX, DirectorView, draw_lines
 from companion.touch import theme
 from companion.touch.widgets import Button
 
@@ -133,7 +133,8 @@ class FinalView(DirectorView):
             else:
                 who = f"{line.number}  {line.name}"
                 theme.text(surface, who, (card.x + 12, card.bottom - 10), 22, bold=True,
-                           anchor="bottomleft", max_width=card.width - 100)
+                           anchor="bottomleft", max_width=card.width - 100,
+                           min_size=NAME_MIN_PX)  # a long name ends in "…", still readable
                 theme.text(surface, decimal_text(line.result), (card.right - 12,
                                                                 card.bottom - 10), 20,
                            theme.ACCENT if i < 3 else theme.TEXT, bold=True,
