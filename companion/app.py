@@ -229,7 +229,9 @@ class CompanionApp:
         lang: str | None = None, *, unfinished_only: bool = True, follow: bool = True,
         clock: Callable[[], int] | None = None, lazy: bool = False,
     ) -> CompanionApp:
-        """Open the store (default place when None) and the game, or the latest unfinished one.
+        """Open the store (default place when None) and the game: without one, the game a
+        table plays now against a running clock (a championship's stage in progress), else
+        the latest unfinished one.
 
         With `unfinished_only=False` the latest game is opened even if it is over; with
         `follow=False` the game asked for is kept even if its table has moved on. With
@@ -239,8 +241,9 @@ class CompanionApp:
         set_language(lang)
         store = Store(db_path)
         try:
-            if game_id is None:
-                game_id = store.games.latest_id(unfinished_only=unfinished_only)
+            if game_id is None:  # the game in play against a clock, else the newest
+                game_id = store.boxes.in_play() or store.games.latest_id(
+                    unfinished_only=unfinished_only)
             game = store.games.load(game_id, lazy=lazy) if game_id is not None else None
             return cls(store, game, clock=clock, follow=follow)
         except BaseException:

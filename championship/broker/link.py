@@ -74,8 +74,9 @@ class BrokerLink:
                  subscriptions: Sequence[str], *, ca_pem: str | None = None,
                  keepalive: int = KEEPALIVE_S, check_hostname: bool = True,
                  on_change: Callable[[str], None] | None = None,
-                 take_over: bool = False) -> None:
+                 clean_session: bool = False) -> None:
         self.address = address
+        self.client_id = client_id
         self.subscriptions = tuple(subscriptions)
         self.inbox: queue.Queue[Inbound] = queue.Queue()
         self.connected = threading.Event()
@@ -85,10 +86,12 @@ class BrokerLink:
         self.lost = 0  # how many times an open connection was lost
         self._closing = False
         self.on_change = on_change or (lambda text: None)  # told, from paho's thread
-        # A clean session is a take-over: the embedded broker refuses a persistent one while
-        # another client holds the id (`guarded`), and closes that client's for a clean one.
+        # A clean session replaces a connection the broker still holds for the id: the
+        # embedded broker refuses a persistent one while another client holds the id
+        # (`guarded`), and closes that client's for a clean one. A table's agent connects
+        # with an id of its own run and a clean session (`table_agent`).
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id,
-                             clean_session=take_over, protocol=mqtt.MQTTv311)
+                             clean_session=clean_session, protocol=mqtt.MQTTv311)
         client.username_pw_set(username, password)
         if address.tls:
             context = ssl.create_default_context(cadata=ca_pem) if ca_pem else \
@@ -116,6 +119,16 @@ class BrokerLink:
     def publish(self, topic: str, payload: bytes, *, retain: bool = False) -> None:
         """Hand a message to paho (QoS 1): it is sent now, or when the link is back."""
         self.client.publish(topic, payload, qos=1, retain=retain)
+
+    def publish_last(self, topic: str, payload: bytes, timeout: float) -> bool:
+        """Publish a last word before closing: wait (at most `timeout` seconds) until the
+        broker has it; True if it does."""
+        info = self.client.publish(topic, payload, qos=1)
+        try:
+            info.wait_for_publish(timeout)
+        except (RuntimeError, ValueError):  # not connected, or the queue is full
+            return False
+        return info.is_published()
 
     # -- paho's thread --
 

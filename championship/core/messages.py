@@ -46,6 +46,8 @@ STAGE = re.compile(r"flight-[1-9][0-9]?|final", re.ASCII)
 #: names it; `deal_id` gives the one spelling that is kept.
 DEAL_ID = re.compile(r"g([0-9]{1,19}):(d?)([0-9]{1,19})", re.ASCII)
 SOURCE = re.compile(r"[0-9a-f]{16,64}", re.ASCII)
+#: An agent's token (a `table join` run), as its heartbeat names it.
+AGENT = re.compile(r"[0-9a-f]{16,32}", re.ASCII)
 #: How deep a message's JSON may nest (the deepest real one is 5): deeper is refused
 #: before anything walks it (json.dumps recursed ~1,000 deep and raised RecursionError).
 MAX_DEPTH = 16
@@ -137,10 +139,19 @@ class Heartbeat:
     """A table's sign of life, sent now and then while it has the broker and never queued:
     its wall clock when sent (the director measures the table's clock offset by it), how
     many messages wait in its outbox, and its games file (the only `source` whose deals the
-    director takes as plausible). Its `seq` is 0: it is not acknowledged."""
+    director takes as plausible). Its `seq` is 0: it is not acknowledged.
+
+    It also names the agent that sends it (`agent`: a token of this run of `table join`,
+    the computer it runs on, and whether it was asked to take the table over): the director
+    lets one agent hold a table, whatever the broker does with two clients of the same
+    credentials, and tells any other to stop (`Stop`)."""
 
     at_us: int
     waiting: int
+    agent: str | None = None
+    host: str = ""
+    take_over: bool = False
+    leaving: bool = False  # the agent's last word: it stops, and leaves the table free
 
 
 Report = DealReport | DuelReport | StatusReport | Heartbeat
@@ -203,7 +214,12 @@ def up_body(up: Up) -> dict[str, Any]:
     body: dict[str, Any] = {"v": VERSION, "table": up.table, "source": up.source,
                             "seq": up.seq}
     if isinstance(r, Heartbeat):
-        return body | {"kind": "beat", "at": r.at_us, "waiting": r.waiting}
+        body |= {"kind": "beat", "at": r.at_us, "waiting": r.waiting}
+        if r.agent is not None:
+            body["agent"] = {"id": r.agent, "host": r.host, "take_over": r.take_over}
+            if r.leaving:
+                body["agent"]["leaving"] = True
+        return body
     body["stage"] = r.stage
     if isinstance(r, DealReport):
         body |= {"kind": "deal", "deal": r.deal_id, "rev": r.revision,
@@ -242,8 +258,17 @@ def decode_up(payload: bytes, secret: str) -> Up:
     kind = d.get("kind")
     if kind == "beat":
         _int(d, "seq", 0, 0)
-        return Up(table, source, 0, Heartbeat(_int(d, "at", 0, MAX_INT),
-                                              _int(d, "waiting", 0, MAX_INT)))
+        agent = d.get("agent")
+        if agent is None:  # an agent of an older version
+            return Up(table, source, 0, Heartbeat(_int(d, "at", 0, MAX_INT),
+                                                  _int(d, "waiting", 0, MAX_INT)))
+        if not (isinstance(agent, dict) and isinstance(agent.get("take_over"), bool)
+                and isinstance(agent.get("leaving", False), bool) and _host(agent.get("host"))):
+            raise WireError("a heartbeat's agent is {id, host, take_over, leaving}")
+        return Up(table, source, 0, Heartbeat(
+            _int(d, "at", 0, MAX_INT), _int(d, "waiting", 0, MAX_INT),
+            _str(agent, "id", AGENT), str(agent["host"]), bool(agent["take_over"]),
+            bool(agent.get("leaving", False))))
     seq = _int(d, "seq", 1, MAX_INT)
     stage = _str(d, "stage", STAGE)
     report: Report
@@ -306,28 +331,76 @@ class StageSeat:
     next_stage: str | None
 
 
+#: The director's word on a deal of a table (`Word.state`).
+WORD_HELD = "held"  # held for the director: it does not count until decided
+WORD_VOID = "void"  # voided: it no longer counts
+WORD_RESTORED = "restored"  # counted by the director (a void or held deal)
+WORDS = (WORD_HELD, WORD_VOID, WORD_RESTORED)
+#: The most words one seating carries (the newest).
+MAX_WORDS = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    """The director's word on one deal of table N's games file `source`: held (and why: a
+    `presence.HELD_REASONS` code), voided or restored (and the director's why), and when
+    (the director's clock, µs)."""
+
+    stage: str
+    source: str
+    deal: str
+    state: str
+    why: str
+    at_us: int
+
+
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Everything table N needs from the director: what it plays, where, and when."""
+    """Everything table N needs from the director: what it plays, where, and when; and the
+    director's word on its deals, so the table says it."""
 
     table: int
     event: str
     edition: str
     target: int
     stages: tuple[StageSeat, ...]
+    words: tuple[Word, ...] = ()
 
 
 BOX_STATES = ("waiting", "open", "paused", "finished", "sealed")
 
 
 def encode_seating(seating: Seating, secret: str) -> bytes:
-    return sign({"v": VERSION, "kind": "seating", "table": seating.table,
-                 "event": seating.event, "edition": seating.edition, "target": seating.target,
-                 "stages": [{"stage": s.stage, "label": s.label, "seating_id": s.seating_id,
-                             "players": [list(p) for p in s.players],
-                             "box": {"state": s.box.state, "ends_at_us": s.box.ends_at_us,
-                                     "left_us": s.box.left_us, "grace": s.box.grace_rounds},
-                             "next": s.next_stage} for s in seating.stages]}, secret)
+    body = {"v": VERSION, "kind": "seating", "table": seating.table,
+            "event": seating.event, "edition": seating.edition, "target": seating.target,
+            "stages": [{"stage": s.stage, "label": s.label, "seating_id": s.seating_id,
+                        "players": [list(p) for p in s.players],
+                        "box": {"state": s.box.state, "ends_at_us": s.box.ends_at_us,
+                                "left_us": s.box.left_us, "grace": s.box.grace_rounds},
+                        "next": s.next_stage} for s in seating.stages]}
+    if seating.words:
+        body["words"] = [[w.stage, w.source, w.deal, w.state, w.why, w.at_us]
+                         for w in seating.words[-MAX_WORDS:]]
+    return sign(body, secret)
+
+
+def _words(items: object) -> tuple[Word, ...]:
+    """The director's words on a table's deals, checked (none from an older director)."""
+    if items is None:
+        return ()
+    if not isinstance(items, list) or len(items) > MAX_WORDS:
+        raise WireError("a seating's words are a short list")
+    out = []
+    for item in items:
+        if not (isinstance(item, list) and len(item) == 6 and isinstance(item[0], str)
+                and STAGE.fullmatch(item[0]) and isinstance(item[1], str)
+                and SOURCE.fullmatch(item[1]) and deal_id(item[2]) == item[2]
+                and item[3] in WORDS
+                and isinstance(item[4], str) and len(item[4]) <= 200 and _plain(item[4])
+                and _is_int(item[5]) and 0 <= item[5] <= MAX_INT):
+            raise WireError("a word is [stage, source, deal, state, why, at]")
+        out.append(Word(item[0], item[1], item[2], item[3], item[4], item[5]))
+    return tuple(out)
 
 
 def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
@@ -365,7 +438,8 @@ def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
     if not (isinstance(event, str) and 0 < len(event) <= 200 and _plain(event)
             and isinstance(edition, str) and EDITION.fullmatch(edition)):
         raise WireError("a seating names its event and edition")
-    return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out))
+    return Seating(table, event, edition, _int(d, "target", 1, 1_000_000), tuple(out),
+                   _words(d.get("words")))
 
 
 # -- a table's word that it has the director's seating --
@@ -480,6 +554,45 @@ def decode_time(payload: bytes, secret: str, table: int) -> TimeReply:
     return TimeReply(_int(d, "echo", 0, MAX_INT), _int(d, "now", 0, MAX_INT))
 
 
+#: Why the director tells an agent to stop: another holds the table (it was refused), or
+#: another took the table over from it.
+STOP_HELD = "held"
+STOP_TAKEN = "taken"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """The director to one agent of a table (on the table's `ack` topic, not retained): stop,
+    as the agent `holder` on `host` holds the table since `since_us` (director's clock)."""
+
+    agent: str
+    why: str  # STOP_HELD or STOP_TAKEN
+    holder: str
+    host: str
+    since_us: int
+
+
+def encode_stop(table: int, stop: Stop, secret: str) -> bytes:
+    return sign({"v": VERSION, "kind": "stop", "table": table, "agent": stop.agent,
+                 "why": stop.why, "holder": stop.holder, "host": stop.host,
+                 "since": stop.since_us}, secret)
+
+
+def is_stop(payload: bytes) -> bool:
+    """Is a message on the `ack` topic a stop (read before its signature is checked)?"""
+    return b'"kind":"stop"' in payload[:MAX_PAYLOAD]
+
+
+def decode_stop(payload: bytes, secret: str, table: int) -> Stop:
+    d = opened(payload, secret)
+    if d.get("kind") != "stop" or d.get("table") != table:
+        raise WireError(f"the message is not a stop for table {table}")
+    if d.get("why") not in (STOP_HELD, STOP_TAKEN) or not _host(d.get("host")):
+        raise WireError("a stop says why and who holds the table")
+    return Stop(_str(d, "agent", AGENT), str(d["why"]), _str(d, "holder", AGENT),
+                str(d["host"]), _int(d, "since", 0, MAX_INT))
+
+
 def encode_standings(state: Mapping[str, Any]) -> bytes:
     return canonical({"v": VERSION, "kind": "standings", **state})
 
@@ -537,6 +650,11 @@ def _plain(text: str) -> bool:
     """Text that prints as itself: no control characters, so no terminal escape sequence
     and no line break reach a table's terminal from a message."""
     return text.isprintable()
+
+
+def _host(value: object) -> bool:
+    """A computer's name as an agent says it: short printable text (may be empty)."""
+    return isinstance(value, str) and len(value) <= 64 and _plain(value)
 
 
 def _name(value: object) -> bool:

@@ -107,7 +107,7 @@ def page_state(snap: Snapshot, now_us: int) -> dict[str, Any]:
         "deck": deck_line(snap.settings),
         "deals": deals,
         "total_deals": sum(deals.values()),
-        "held": len(snap.held),
+        "held": len(snap.undecided),
         "broker": _broker(snap),
         "words": words(),
     }

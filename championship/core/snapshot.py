@@ -201,6 +201,24 @@ class Snapshot:
     def over(self) -> bool:
         return self.stage_done(FINAL)
 
+    def stage_closed(self, stage: str) -> bool:
+        """Whether a stage's results are closed: a qualifying flight's once the final is
+        seated (its results chose the finalists). The final's never close: a deal of the
+        final can be decided until the awards are given, and they wait for it."""
+        return stage != FINAL and self.final_seated
+
+    @property
+    def undecided(self) -> tuple[HeldDeal, ...]:
+        """The deals held for the director that can still be decided (their stage is not
+        closed): what the director is asked to restore or void."""
+        return tuple(h for h in self.held if not self.stage_closed(h.stage))
+
+    @property
+    def awards_final(self) -> bool:
+        """Whether the awards are given: the final is over and none of its deals is held for
+        the director (a held deal could change the places)."""
+        return self.over and not any(h.stage == FINAL for h in self.held)
+
     def stage_title(self, stage: str) -> str:
         return stage_title(stage, self.flights)
 
@@ -333,7 +351,8 @@ def build_snapshot(reading: Reading, now: int, tables: TablesAt | None = None) -
     view = clock_view(data.clock, plan, now) if plan else ClockView(
         None, Status.NOT_STARTED, None, None, None, None)
     qualifying, final = reading.lines
+    final_over = at.final_over and not any(h.stage == FINAL for h in reading.held)
     return Snapshot(data, now, flights, plan, view, at.tables, qualifying, final,
-                    awards(qualifying, final, at.final_over, settings.luckiest,
+                    awards(qualifying, final, final_over, settings.luckiest,
                            reading.ranked[0].leaders), reading.version,
                     reading.held, reading.audit, reading.presence)

@@ -33,6 +33,7 @@ from championship.broker.link import BrokerAddress, BrokerLink, Inbound
 from championship.core import messages as wire
 from championship.core import presence
 from championship.core.access import Credentials
+from championship.core.agents import Contest, Holder, TableAgents
 from championship.core.clock import FINAL, Kind
 from championship.core.i18n import _
 from championship.core.model import ChampionshipData
@@ -41,6 +42,7 @@ from championship.core.snapshot import Snapshot
 from championship.desk.operations import Championship
 from championship.desk.quiet_log import QuietLog
 from championship.store.ledger import Ledger
+from companion.store.wallclock import local_time
 from companion.table.timebox import State, TimeBoxError
 from showdown.contract.record import replace
 
@@ -97,11 +99,12 @@ class DirectorSync:
         self.champ = Championship.open(db_path, event_id, lang=lang, clock=clock)
         self.event_id = event_id
         self.ledger = Ledger(self.champ.store)
+        self.ledger.serve()
         self.secrets = {t: c.secret for t, c in tables.items()}
         self.link = BrokerLink(address, director.client_id, director.username,
                          director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,
                          check_hostname=check_hostname,
-                         on_change=lambda text: log.warning("director: %s", text))
+                         on_change=lambda text: log.info("director: %s", text))
         self.on_state = on_state
         self.rejected: list[str] = []  # what was ignored, newest last (kept short)
         self.taken = 0
@@ -137,6 +140,8 @@ class DirectorSync:
         self._unreachable_said = False
         self._ever_linked = False
         self.link_url = address.url
+        #: Which agent holds each table (one per table, whatever the broker does).
+        self._agents: dict[int, TableAgents] = {}
 
     # -- running --
 
@@ -201,9 +206,13 @@ class DirectorSync:
             self._unreachable_said = True  # never connected: say so once
             log.warning("%s", _("the broker at {url} does not answer: the tables cannot reach "
                                 "the director until it does").format(url=self.link_url))
-        if was is not None and linked != was:
-            (log.info if linked else log.warning)(
-                "%s", _("the broker is back") if linked else _("lost the broker"))
+        if linked and not self._ever_linked and self._unreachable_said:  # said it did not
+            log.warning("%s", _("the broker at {url} answers now: the tables reach the "
+                                "director").format(url=self.link_url))
+        if was is not None and linked != was:  # one line each way (the link's own is info)
+            log.warning("%s", _("the broker at {url} is back").format(url=self.link_url)
+                        if linked else _("lost the broker at {url}: the tables keep recording "
+                                         "and send when it is back").format(url=self.link_url))
         if linked != was or (linked and now - self._broker_noted
                              > presence.HEARTBEAT_S * 1_000_000):
             with self.champ.store.transaction() as conn:
@@ -291,9 +300,13 @@ class DirectorSync:
             self.acks_sent += 1
 
     def _beat(self, conn: Any, up: wire.Up, arrived: int) -> None:
-        """A table's heartbeat: measure its clock, note it was heard and what it announced."""
+        """A table's heartbeat: which agent holds the table (`agents`), then measure its
+        clock, note it was heard and what it announced. An agent told to stop is not heard
+        as the table."""
         beat = up.report
         assert isinstance(beat, wire.Heartbeat)
+        if not self._arbitrate(conn, up, beat, arrived):
+            return
         samples = self._samples.setdefault(up.table, deque(maxlen=presence.SAMPLES))
         samples.append(beat.at_us - arrived)
         heard = presence.Heard(arrived, presence.offset_of(samples), beat.waiting)
@@ -312,6 +325,25 @@ class DirectorSync:
         if events.put_source(conn, self.event_id, up.table, up.source):
             events.release_source(conn, self.event_id, up.table, up.source,
                                   presence.HELD_SOURCE)
+
+    def _arbitrate(self, conn: Any, up: wire.Up, beat: wire.Heartbeat, arrived: int) -> bool:
+        """One agent per table: tell whichever agent must stop, say what happened once (the
+        log, and the ledger for `event show`); False if this heartbeat's agent must stop."""
+        agents = self._agents.setdefault(up.table, TableAgents())
+        was = agents.holder
+        stop, contest = agents.heard(beat, up.source, arrived)
+        holder = agents.holder
+        if holder is not None and (was is None or was.agent != holder.agent):
+            self.ledger.put_holder(conn, self.event_id, up.table, holder.host,
+                                   holder.since_us)
+        if stop is not None:
+            self.link.publish(wire.ack_topic(self.event_id, up.table),
+                              wire.encode_stop(up.table, stop, self.secrets[up.table]))
+        if contest is not None:
+            self.ledger.put_contest(conn, self.event_id, up.table, contest.why,
+                                    contest.loser_host, contest.at_us)
+            log.warning("%s", contest_text(up.table, contest, holder))
+        return stop is None or stop.agent != beat.agent
 
     def _check(self, msg: Inbound) -> wire.Up | None:
         table = wire.table_of_topic(self.event_id, msg.topic)
@@ -552,8 +584,33 @@ def seatings_of(snap: Snapshot) -> dict[int, wire.Seating]:
             wire.BoxState(box.state.value, box.ends_at_us, box.left_us, box.grace_rounds),
             by_box.get(box.next_box_id) if box.next_box_id is not None else None))
     settings = snap.settings
+    words = words_of(snap)
     return {table: wire.Seating(table, snap.event.name, settings.edition, settings.target,
-                                tuple(seats)) for table, seats in stages.items()}
+                                tuple(seats), tuple(words.get(table, {}).values()))
+            for table, seats in stages.items()}
+
+
+def words_of(snap: Snapshot) -> dict[int, dict[str, wire.Word]]:
+    """The director's last word on each deal a table reported (by table, by deal): voided
+    or restored (the audit, in order), or held now. Deals played in the director's own
+    file have no table to tell."""
+    out: dict[int, dict[str, wire.Word]] = {}
+
+    def note(deal_id: str, table: int, stage: str, state: str, why: str, at_us: int) -> None:
+        parts = deal_id.split("/")
+        if len(parts) == 4 and parts[0] == f"t{table}":
+            out.setdefault(table, {})[deal_id] = wire.Word(stage, parts[2], parts[3], state,
+                                                           why, at_us)
+
+    for a in snap.audit:  # the why as the table can print it (no control character)
+        why = "".join(c for c in a.why if c.isprintable())[:200]
+        note(a.deal_id, a.table, a.stage,
+             wire.WORD_VOID if a.action == "void" else wire.WORD_RESTORED, why, a.at_us)
+    for h in snap.held:
+        words = out.get(h.table, {})
+        words.pop(h.deal_id, None)  # held again (a newer revision): newest last
+        note(h.deal_id, h.table, h.stage, wire.WORD_HELD, h.reason, h.at_us or 0)
+    return out
 
 
 def final_table(snap: Snapshot) -> int | None:
@@ -563,3 +620,15 @@ def final_table(snap: Snapshot) -> int | None:
 
 def dumps(state: Mapping[str, Any]) -> str:
     return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+
+
+def contest_text(table: int, contest: Contest, holder: Holder | None) -> str:
+    """A second agent of a table told to stop, as the director's log says it."""
+    if contest.why == wire.STOP_TAKEN:
+        return _("table {table}: the agent on {host} took the table over from the agent on "
+                 "{old}, which was told to stop").format(
+            table=table, host=contest.holder_host or "?", old=contest.loser_host or "?")
+    return _("table {table}: a second agent, on {host}, was told to stop: the agent on "
+             "{holder} holds the table since {time}").format(
+        table=table, host=contest.loser_host or "?", holder=contest.holder_host or "?",
+        time=local_time(holder.since_us) if holder is not None else "?")

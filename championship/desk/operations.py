@@ -18,6 +18,7 @@ The clock is wall-clock microseconds from `clock` (tests pass a simulated one).
 from __future__ import annotations
 
 import secrets
+import shlex
 import sqlite3
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -28,7 +29,7 @@ from typing import overload
 from championship.core.clock import FINAL, Kind, Status, flight_key, stage_plan
 from championship.core.draw import Draw, make_draw
 from championship.core.errors import ChampionshipError
-from championship.core.i18n import _
+from championship.core.i18n import _, ngettext
 from championship.core.model import ChampionshipData, HeldDeal, TableRow
 from championship.core.ranking import moved
 from championship.core.settings import MAX_TABLE_SIZE, Seating, Settings, TimeUp
@@ -110,6 +111,9 @@ class Championship:
         self._boxes_moved: set[int] | None = None
         #: One snapshot at a time moves what is kept (a screen's thread and the director's).
         self._keeping = threading.RLock()
+        #: Whether the games file was named (not the user's default one): the commands this
+        #: event prints name it too, so that they run as printed.
+        self.named_file = False
 
     @classmethod
     def open(cls, db_path: str | Path | None = None, event_id: int | None = None, *,
@@ -132,6 +136,7 @@ class Championship:
         store = Store(db_path)
         try:
             champ = cls(store, None, clock=clock)
+            champ.named_file = db_path is not None and not _is_default(db_path)
             ids = _event_ids(champ)
             if event_id is None:
                 champ.event_id = ids[-1] if ids else None
@@ -154,6 +159,41 @@ class Championship:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def typed(self, words: str) -> str:
+        """A command for this event as it runs when typed: `uno-showdown WORDS`, with `--db`
+        when the games file is not the default one and `--event` when the event is not the
+        file's newest (a command the program prints must run as printed)."""
+        extra = []
+        if self.named_file:
+            extra += ["--db", shlex.quote(str(self.store.path))]
+        if self.event_id is not None and self.event_id != max(self.events.event_ids(),
+                                                               default=None):
+            extra += ["--event", str(self.event_id)]
+        return " ".join(["uno-showdown", words, *extra])
+
+    def decide_text(self, held: HeldDeal) -> str:
+        """A deal held for the director, named with the two commands that decide it."""
+        from championship.core.presence import held_text
+
+        deal = short_deal_id(held.deal_id)
+        where = f"--table {held.table} --deal {deal} --why \"…\""
+        return _("table {table}, deal {deal} ({why}): `{restore}` counts it, `{void}` leaves "
+                 "it out").format(table=held.table, deal=deal, why=held_text(held.reason),
+                                  restore=self.typed(f"event restore {where}"),
+                                  void=self.typed(f"event void {where}"))
+
+    def _require_decided(self, snap: Snapshot, stages: Sequence[str]) -> None:
+        """Refuse to close the results of `stages` while a deal of theirs is held for the
+        director: once closed, it could never be decided, and it may change who goes on."""
+        held = [h for h in snap.held if h.stage in stages]
+        if held:
+            raise ChampionshipError(
+                ngettext("{n} deal of qualifying is held for the director and could change who "
+                         "plays the final; decide it first: {deals}",
+                         "{n} deals of qualifying are held for the director and could change "
+                         "who plays the final; decide each first: {deals}", len(held)).format(
+                    n=len(held), deals="; ".join(self.decide_text(h) for h in held)))
 
     def _require(self) -> int:
         if self.event_id is None:
@@ -682,9 +722,11 @@ class Championship:
         if waiting:
             raise ChampionshipError(
                 _("{stage} is not over: {tables} may still record the deal in progress; "
-                  "record it, or mark the table done with `uno-showdown event done --table "
-                  "N`").format(stage=snap.stage_title(stage),
-                               tables=", ".join(table_title(t.table) for t in waiting)))
+                  "record it, or mark each table done: {commands}").format(
+                    stage=snap.stage_title(stage),
+                    tables=", ".join(table_title(t.table) for t in waiting),
+                    commands=", ".join("`" + self.typed(f"event done --table {t.table}") + "`"
+                                       for t in waiting)))
 
     def _running(self, snap: Snapshot, *allowed: Status) -> str:
         view = snap.clock
@@ -801,7 +843,7 @@ class Championship:
             else:  # a held deal restored: the audit says so too
                 self.events.add_audit(conn, event_id, ref.deal_id, table_no, ref.stage,
                                       "restore", who, now, why)
-        return ref
+        return DealRef(ref.deal_id, ref.short, ref.stage, ref.table, held)
 
     # -- the final --
 
@@ -825,6 +867,7 @@ class Championship:
                         _("{stage} has not been played yet: `uno-showdown event "
                           "start` starts it").format(stage=snap.stage_title(stage)))
                 self._require_done(snap, stage)
+            self._require_decided(snap, snap.qualifying_stages)
             return self._reseat_final(conn, data, snap, now)
 
     def _reseat_final(self, conn: sqlite3.Connection, data: ChampionshipData, snap: Snapshot,
@@ -910,6 +953,7 @@ class DealRef:
     short: str
     stage: str
     table: int
+    held: bool = False  # it was held for the director (restored: it never counted before)
 
 
 @dataclass(frozen=True, slots=True)
@@ -922,6 +966,9 @@ class DealItem:
     points: dict[int, int]
     state: str  # "counts", "void" or "held"
     held: str = ""  # why it is held (one of presence.HELD_REASONS)
+    #: Its stage's results are closed (a qualifying deal once the final is seated): the
+    #: director's word on it is refused, so nothing offers it.
+    closed: bool = False
 
     @property
     def short(self) -> str:
@@ -951,21 +998,24 @@ def deal_list(book: DealBook, table: int | None = None) -> list[DealItem]:
     first, then the void ones, then those that count, newest last in each."""
     held = {h.deal_id: h for h in book.held}
     out: dict[str, list[DealItem]] = {"held": [], "void": [], "counts": []}
+    final_seated = any(t.stage == FINAL for t in book.data.tables)
     for t in book.data.tables:
         if table is not None and t.table != table:
             continue
         local = book.local(t.box_id, t.stage)
+        closed = final_seated and t.stage != FINAL
         for d in (*local, *book.remote.get((t.stage, t.table), ())):
             if d.deal_id in held:
                 h = held[d.deal_id]
                 out["held"].append(DealItem(t.table, t.stage, d.deal_id, {
-                    int(k): int(v) for k, v in (h.points or {}).items()}, "held", h.reason))
+                    int(k): int(v) for k, v in (h.points or {}).items()}, "held", h.reason,
+                    closed))
             elif d.deal_id in book.voided:
                 out["void"].append(DealItem(t.table, t.stage, d.deal_id, dict(d.points or {}),
-                                            "void"))
+                                            "void", closed=closed))
             elif d.points is not None:
                 out["counts"].append(DealItem(t.table, t.stage, d.deal_id, dict(d.points),
-                                              "counts"))
+                                              "counts", closed=closed))
     return [*out["held"], *out["void"], *out["counts"]]
 
 
@@ -1015,6 +1065,14 @@ def _live(by_kind: Mapping[str, Mapping[int, tuple[int, int]]]
     """Sums without the players at nought (kept rows a correction took back to zero)."""
     return {k: {n: v for n, v in sums.items() if v != (0, 0)} for k, sums in by_kind.items()
             if any(v != (0, 0) for v in sums.values())}
+
+
+def _is_default(db_path: str | Path) -> bool:
+    """Whether `db_path` names the user's default games file."""
+    try:
+        return Path(db_path).resolve() == default_db_path().resolve()
+    except (OSError, ValueError, RuntimeError):
+        return False
 
 
 def _rules(settings: Settings) -> Rules:

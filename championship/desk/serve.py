@@ -137,6 +137,17 @@ class Served:
                                "choose another --credentials-dir").format(
                 folder=self.folder, reason=reason)) from None
 
+    def join_lines(self) -> list[str]:
+        """`table join` for each table, as it runs when typed: the broker as tables reach
+        it, the table's credentials file where it was written, a games file of its own."""
+        import shlex
+
+        return ["  " + _("Table {n}: {command}").format(n=t, command="`" + shlex.join([
+            "uno-showdown", "table", "join", "--broker", self.public.url, "--event",
+            str(self.event_id), "--table", str(t), "--credentials",
+            str(self.folder / f"table-{t}.json"), "--db", f"table{t}.db"]) + "`")
+            for t in self.table_creds]
+
     def _write_files(self) -> list[str]:
         lines = []
         for t, creds in self.table_creds.items():
@@ -245,9 +256,10 @@ def serve(opts: ServeOptions, stop: threading.Event) -> int:
 
             hub = Hub()
         served.start(on_state=hub.publish if hub is not None else None)
-        say(_("The broker: {url} (tables join with `uno-showdown table join --broker {url} "
-              "--event {event} --table N --credentials table-N.json`).").format(
-            url=served.public.url, event=served.event_id))
+        say(_("The broker: {url}. Each table joins with its line, on its own computer "
+              "(with its credentials file there):").format(url=served.public.url))
+        for line in served.join_lines():
+            say(line)
         if web is not None and hub is not None and served.web_socket is not None:
             _run_web(hub, web, served.web_socket, say, stop)
         else:

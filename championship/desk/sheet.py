@@ -165,9 +165,10 @@ def results_sheet(snap: Snapshot) -> str:
         f"<h1>{escape(snap.event.name)}</h1>",
         f'<div class="sub">{escape(_("Results"))} · {escape(snap.event.created_at[:10])}</div>',
     ]
-    if not snap.over:
-        parts.append(f'<div class="provisional">{escape(_("Provisional: the final is not over"))}'
-                     "</div>")
+    if not snap.awards.final_over:
+        why = (_("Provisional: the final is not over") if not snap.over else
+               _("Provisional: a deal of the final is held for the director"))
+        parts.append(f'<div class="provisional">{escape(why)}</div>')
     parts.append("</header>")
     parts.append(f"<h2>{escape(_('Awards'))}</h2><div class=\"awards\">{''.join(cards)}</div>")
     if snap.final:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import secrets
+import socket
 import threading
 import time
 from collections import deque
@@ -53,8 +55,19 @@ POLL_S = 0.1
 STANDINGS_WRITE_S = 1.0
 #: The least change of the measured clock offset (µs) that moves the clocks in the file.
 CLOCK_STEP_US = 200_000
+#: The longest a stopping agent waits for the broker to take its last word.
+LEAVE_S = 2.0
 #: The most queued messages sent in one step.
 OUTBOX_BATCH = 1000
+
+
+def host_name() -> str:
+    """This computer's name as the director is told it: printable, at most 64 characters."""
+    try:
+        name = socket.gethostname()
+    except OSError:
+        return ""
+    return "".join(c for c in name if c.isprintable())[:64]
 
 
 class TableAgent:
@@ -68,11 +81,23 @@ class TableAgent:
         self.table = table
         self.store = Store(db_path)
         self.file = TableFile(self.store, creds.event, table)
-        self.link = BrokerLink(address, creds.client_id,
+        #: This run of the agent, as the director knows it (`championship.core.agents`): a
+        #: token, this computer's name, and whether it was asked to take the table over.
+        self.token = secrets.token_hex(8)
+        self.host = host_name()
+        self.take_over = take_over
+        #: Set when the director told this agent to stop (another holds the table).
+        self.stopped: wire.Stop | None = None
+        # A client id of its own (the credentials' id and the token), in a clean session: a
+        # broker never throws one agent of a table off for another (mosquitto lets the newer
+        # of two connections with one id win, for ever in turn); the director decides which
+        # agent holds the table, and a reconnection of this one replaces its own old
+        # connection at once.
+        self.link = BrokerLink(address, f"{creds.client_id}-{self.token}",
                          creds.username, creds.secret,
                          [wire.down_topic(creds.event, table), wire.ack_topic(creds.event, table),
                           wire.standings_topic(creds.event)], ca_pem=creds.ca_pem,
-                         on_change=self._said, take_over=take_over)
+                         on_change=self._said, clean_session=True)
         self.say = say or (lambda text: None)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -97,9 +122,9 @@ class TableAgent:
         self.ignored = 0
 
     def _said(self, text: str) -> None:
-        """The link lost the broker or found it again: the table's terminal says so."""
-        log.warning("table %s: %s", self.table, text)
-        self.say(text)
+        """The link lost the broker or found it again: logged (the table's terminal hears it
+        once, from `note_link`, with what waits to be sent)."""
+        log.info("table %s: %s", self.table, text)
 
     # -- running --
 
@@ -111,8 +136,10 @@ class TableAgent:
 
     def stop(self) -> None:
         self._stop.set()
-        if self._thread is not None:
+        if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(10)
+        if self.stopped is None and self.link.connected.is_set():
+            self._leave()
         if self._thread is None or not self._thread.is_alive():  # else it still owns the file
             try:
                 self.write_standings(force=True)
@@ -124,9 +151,18 @@ class TableAgent:
         self.link.close()
         self.store.close()
 
+    def _leave(self) -> None:
+        """The agent's last heartbeat: it stops, so the table is free for another agent (a
+        replacement machine) at once, not once the director stops hearing this one."""
+        up = wire.Up(self.table, self.file.source, 0, wire.Heartbeat(
+            wallclock.now(), self.file.pending(), self.token, self.host, self.take_over,
+            leaving=True))
+        self.link.publish_last(wire.up_topic(self.event_id, self.table),
+                               wire.encode_up(up, self.creds.secret), LEAVE_S)
+
     def _run(self) -> None:
         self.scan()
-        while not self._stop.is_set():
+        while not self._stop.is_set() and self.stopped is None:
             msgs = []
             try:
                 msgs.append(self.link.inbox.get(timeout=POLL_S))
@@ -139,6 +175,8 @@ class TableAgent:
                     self._handle(msg.topic, msg.payload)
                 except Exception:  # a bad message must not end the table's sync
                     log.exception("table %s: a message on %s failed", self.table, msg.topic)
+            if self.stopped is not None:  # told to stop: not a lost broker, nothing to send
+                break
             try:
                 self.step()
             except Exception:  # a bad moment must not end the table's sync
@@ -166,7 +204,8 @@ class TableAgent:
             return
         self._beaten = now
         up = wire.Up(self.table, self.file.source, 0,
-                     wire.Heartbeat(wallclock.now(), self.file.pending()))
+                     wire.Heartbeat(wallclock.now(), self.file.pending(), self.token,
+                                    self.host, self.take_over))
         self.link.publish(wire.up_topic(self.event_id, self.table),
                           wire.encode_up(up, self.creds.secret))
 
@@ -182,7 +221,7 @@ class TableAgent:
         if was and not linked:
             self._lost = True
             self.say(_("Lost the broker at {time}: the table keeps recording (waiting to be "
-                       "sent: {n}).").format(time=wallclock.iso(since)[11:19],
+                       "sent: {n}).").format(time=wallclock.local_time(since),
                                                   n=self.file.pending()))
         elif linked and self._lost:
             self._lost = False
@@ -287,6 +326,9 @@ class TableAgent:
                     self.say(_("Seated for {stage}: game {game} in {path}.").format(
                         stage=stage, game=self.file.current_game(stage),
                         path=self.store.path))
+                for text in self.file.note_words(seating.words):  # the director's word
+                    log.info("table %s: %s", self.table, text)
+                    self.say(text)
                 self.seated.set()
                 self.scan()
                 # in the file: the director may stop sending it again
@@ -296,6 +338,13 @@ class TableAgent:
                 # it (a heartbeat sent before it listened was lost, and the next is up to
                 # HEARTBEAT_S away: the first deals would be held as from an unknown file).
                 self._beaten = -HEARTBEAT_S
+            elif topic == wire.ack_topic(self.event_id, self.table) and wire.is_stop(payload):
+                stop = wire.decode_stop(payload, self.creds.secret, self.table)
+                if stop.agent == self.token:  # another agent holds the table: this one ends
+                    log.info("table %s: told to stop (%s, the agent on %s holds it)",
+                                self.table, stop.why, stop.host)
+                    self.stopped = stop
+                    self.link.close()
             elif topic == wire.ack_topic(self.event_id, self.table) and wire.is_time(payload):
                 self._took_time(wire.decode_time(payload, self.creds.secret, self.table))
             elif topic == wire.ack_topic(self.event_id, self.table):

@@ -11,6 +11,7 @@ included: a table drops from its outbox only what is on the director's disk.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 
 from championship.core.access import Credentials, director_user, new_secret, table_user
 from championship.store.event_store import newer
@@ -54,6 +55,37 @@ CREATE TABLE director_sync_duels (
 """
 
 
+# One agent per table (`championship.core.agents`): the agent that holds each table (its
+# computer, since when) and the last time a second agent was told to stop, so `event show`
+# says it after the director's log has scrolled away. A part of its own, made when a
+# director first serves the file: a file only opened by the ledger stays as it was.
+_AGENTS_V1 = """
+CREATE TABLE director_sync_agents (
+    event_id INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    since_us INTEGER NOT NULL,
+    contest TEXT,
+    contest_host TEXT,
+    contest_us INTEGER,
+    PRIMARY KEY (event_id, table_no)
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentNote:
+    """The agent that holds a table as the director last decided, and the last contest: a
+    second agent told to stop (`contest`: messages.STOP_HELD or STOP_TAKEN), its computer
+    and when."""
+
+    host: str
+    since_us: int
+    contest: str | None
+    contest_host: str | None
+    contest_us: int | None
+
+
 def _tables_made(conn: sqlite3.Connection) -> int:
     """Before `schema_parts`, the tables were made all at once when missing: 1 if they are."""
     return int(schema.has_table(conn, "director_sync_users"))
@@ -61,6 +93,9 @@ def _tables_made(conn: sqlite3.Connection) -> int:
 
 #: The director's side of the sync: credentials, acknowledgements, reported duels.
 PART = schema.register(schema.Part("director sync", (_V1,), _tables_made, newer))
+#: The agent that holds each table, as the director decided (`Ledger.serve`).
+AGENTS_PART = schema.register(schema.Part("director agents", (_AGENTS_V1,), lambda _c: 0,
+                                          newer))
 
 
 class Ledger:
@@ -134,3 +169,34 @@ class Ledger:
             return int(conn.execute(
                 "SELECT COUNT(*) FROM director_sync_duels WHERE event_id = ?",
                 (event_id,)).fetchone()[0])
+
+    def serve(self) -> None:
+        """Ready the file for a director that serves it (the agents' notes)."""
+        schema.migrate(self.store, AGENTS_PART)
+
+    @staticmethod
+    def put_holder(conn: sqlite3.Connection, event_id: int, table: int, host: str,
+                   since_us: int) -> None:
+        """Note the agent that holds a table now (its last contest stays)."""
+        conn.execute("INSERT INTO director_sync_agents (event_id, table_no, host, since_us) "
+                     "VALUES (?, ?, ?, ?) ON CONFLICT (event_id, table_no) DO UPDATE SET "
+                     "host = excluded.host, since_us = excluded.since_us",
+                     (event_id, table, host, since_us))
+
+    @staticmethod
+    def put_contest(conn: sqlite3.Connection, event_id: int, table: int, why: str,
+                    host: str, at_us: int) -> None:
+        """Note that a second agent of a table (on `host`) was told to stop."""
+        conn.execute("UPDATE director_sync_agents SET contest = ?, contest_host = ?, "
+                     "contest_us = ? WHERE event_id = ? AND table_no = ?",
+                     (why, host, at_us, event_id, table))
+
+
+def agent_notes(conn: sqlite3.Connection, event_id: int) -> dict[int, AgentNote]:
+    """Each table's agent as the director noted it (none in a file no director served)."""
+    if not schema.has_table(conn, "director_sync_agents"):
+        return {}
+    return {int(t): AgentNote(h, int(s), c, ch, None if cu is None else int(cu))
+            for t, h, s, c, ch, cu in conn.execute(
+                "SELECT table_no, host, since_us, contest, contest_host, contest_us FROM "
+                "director_sync_agents WHERE event_id = ?", (event_id,))}

@@ -143,7 +143,8 @@ class TableFile:
                                   s.box.grace_rounds)
                     box_id = self.store.boxes.create(box)
                     if len(names) >= 2:
-                        self._new_game(conn, box_id, seating.edition, rules, names, now)
+                        self._new_game(conn, box_id, seating.edition, rules, names, now,
+                                       s.seating_id)
                     conn.execute("INSERT INTO table_sync_stages VALUES (?, ?, ?, ?)",
                                  (s.stage, box_id, s.seating_id, json.dumps(numbers)))
                     new.append(s.stage)
@@ -157,7 +158,8 @@ class TableFile:
                             and boxed.box.state not in (State.FINISHED, State.SEALED)
                             and (current is None
                                  or [n.casefold() for n in current.names] != seated)):
-                        self._new_game(conn, box_id, seating.edition, rules, names, now)
+                        self._new_game(conn, box_id, seating.edition, rules, names, now,
+                                       s.seating_id)
                     conn.execute("UPDATE table_sync_stages SET seating_id = ?, players = ? "
                                  "WHERE stage = ?",
                                  (s.seating_id, json.dumps({**players, **numbers}), s.stage))
@@ -175,11 +177,14 @@ class TableFile:
         return new
 
     def _new_game(self, conn: sqlite3.Connection, box_id: int, edition: str, rules: Rules,
-                  names: list[str], now: int) -> int:
+                  names: list[str], now: int, number: int) -> int:
+        """The seated game, numbered as the director numbers it (`number`, the director's
+        game) where this file has that number free: the director, the page, the table's
+        screen and `game ... --game N` at the table then name one game alike."""
         from companion.store.wallclock import iso
 
         game = Game.new(edition, rules, names, created_at=iso(now))
-        game_id = self.store.games.create(game)
+        game_id = self.store.games.create(game, game_id=number or None)
         self.store.boxes.put_game(box_id, game_id)
         return game_id
 
@@ -191,11 +196,12 @@ class TableFile:
 
     # -- the outbox --
 
-    def scan(self) -> int:
+    def scan(self, *, dry: bool = False) -> int:
         """Queue every deal, duel and stage status that changed since it was last queued, in
-        one transaction; returns how many messages were queued."""
+        one transaction; returns how many messages were queued. `dry`: only count them,
+        writing nothing (what a stopped agent left unqueued, for `table status`)."""
         queued = 0
-        with self.store.transaction() as conn:
+        with self.store.reading() if dry else self.store.transaction() as conn:
             sent = {k: (d, r) for k, d, r in conn.execute(
                 "SELECT key, digest, revision FROM table_sync_sent")}
             seen: set[str] = set()
@@ -217,7 +223,7 @@ class TableFile:
                         if at is not None:  # the director judges a late deal by it
                             report["at"] = at
                         queued += self._queue(conn, sent, key, {str(k): v for k, v in sorted(
-                            points.items())}, game.revision, report)
+                            points.items())}, game.revision, report, dry)
                     for duel in self.store.duels.of_game(gid):
                         key = f"{stage}/g{gid}:d{duel.id}"
                         body = {"kind": "duel", "stage": stage, "duel": f"g{gid}:d{duel.id}",
@@ -226,12 +232,12 @@ class TableFile:
                                 "outcome": duel.outcome[:32],
                                 "winner": numbers.get((duel.winner or "").casefold())}
                         seen.add(key)
-                        queued += self._queue(conn, sent, key, body, None, body)
+                        queued += self._queue(conn, sent, key, body, None, body, dry)
                 key = f"{stage}/status"
                 seen.add(key)
                 body = {"kind": "status", "stage": stage, "late": boxed.box.late_rounds,
                         "deals": deals}
-                queued += self._queue(conn, sent, key, body, None, body)
+                queued += self._queue(conn, sent, key, body, None, body, dry)
             for key, (digest, revision) in sent.items():
                 if key in seen or digest == "null" or "/status" in key or ":d" in key:
                     continue
@@ -240,7 +246,7 @@ class TableFile:
                 game_rev = self.store.games.revision(gid)
                 rev = max(revision + 1, game_rev or 0)
                 queued += self._queue(conn, sent, key, None, rev, {
-                    "kind": "deal", "stage": stage, "deal": deal, "points": None})
+                    "kind": "deal", "stage": stage, "deal": deal, "points": None}, dry)
         return queued
 
     def _stages_in(self, conn: sqlite3.Connection) -> Iterator[
@@ -251,11 +257,14 @@ class TableFile:
             yield s, (int(b), int(i), json.loads(p))
 
     def _queue(self, conn: sqlite3.Connection, sent: Mapping[str, tuple[str, int]], key: str,
-               content: object, revision: int | None, body: dict[str, Any]) -> int:
+               content: object, revision: int | None, body: dict[str, Any],
+               dry: bool = False) -> int:
         digest = json.dumps(content, sort_keys=True)
         known = sent.get(key)
         if known is not None and known[0] == digest:
             return 0
+        if dry:
+            return 1
         if revision is None:  # duels and statuses: their own counter
             revision = (known[1] + 1) if known is not None else 1
         elif known is not None:
@@ -304,6 +313,25 @@ class TableFile:
                 self.set_meta(conn, "refused", json.dumps(kept[-wire.MAX_REFUSED:]))
         return lines
 
+    def note_words(self, words: Sequence[wire.Word]) -> list[str]:
+        """Keep the director's words on this file's deals (for `table status` and the
+        screen); returns a line for each word new since the last seating, to say now."""
+        ours: list[list[Any]] = [[w.stage, w.deal, w.state, w.why, w.at_us] for w in words
+                if w.source == self.source]
+        with self.store.transaction() as conn:
+            row = conn.execute("SELECT value FROM table_sync_meta WHERE key = 'words'"
+                               ).fetchone()
+            kept = json.loads(row[0]) if row else []
+            if kept == ours:
+                return []
+            self.set_meta(conn, "words", json.dumps(ours))
+        return [word_text(*w) for w in ours if w not in kept]
+
+    def words(self) -> list[str]:
+        """The director's word on each of this file's deals it decided or holds, as said."""
+        text = self.meta("words")
+        return [word_text(*w) for w in json.loads(text)] if text else []
+
     def refused(self) -> list[str]:
         """What the director refused, newest last."""
         text = self.meta("refused")
@@ -323,6 +351,9 @@ class LinkState:
     since_us: int
     stopped: bool  # `table join` is not running
     waiting: int
+    #: The director's word on the table's deals, one line each, newest last.
+    words: tuple[str, ...] = ()
+    held: int = 0  # of them, the deals the director holds now
 
 
 def link_state(store: Store) -> LinkState | None:
@@ -335,9 +366,13 @@ def link_state(store: Store) -> LinkState | None:
         if row is None:
             return None
         waiting = int(conn.execute("SELECT COUNT(*) FROM table_sync_outbox").fetchone()[0])
+        said = conn.execute("SELECT value FROM table_sync_meta WHERE key = 'words'"
+                            ).fetchone()
     note = json.loads(row[0])
+    kept = json.loads(said[0]) if said else []
     return LinkState(bool(note["linked"]), int(note["since"]), bool(note.get("stopped")),
-                     waiting)
+                     waiting, tuple(word_text(*w) for w in kept),
+                     sum(w[2] == wire.WORD_HELD for w in kept))
 
 
 def _wall_us(played_at: str) -> int | None:
@@ -351,6 +386,24 @@ def _wall_us(played_at: str) -> int | None:
     if when.tzinfo is None:
         when = when.replace(tzinfo=UTC)
     return int(when.timestamp()) * 1_000_000 + when.microsecond
+
+
+def word_text(stage: str, deal: str, state: str, why: str, _at_us: int) -> str:
+    """The director's word on one of the table's deals, as the table says it, in the
+    table's language."""
+    from championship.core.i18n import _
+    from championship.core.presence import held_text
+
+    game, _sep, number = deal.lstrip("g").partition(":")
+    if state == wire.WORD_HELD:
+        return _("The director holds round {round} of game {game} ({stage}): {why}; it does "
+                 "not count until the director decides.").format(
+            round=number, game=game, stage=stage, why=held_text(why))
+    if state == wire.WORD_VOID:
+        return _("The director voided round {round} of game {game} ({stage}): {why}.").format(
+            round=number, game=game, stage=stage, why=why)
+    return _("The director counts round {round} of game {game} ({stage}) now: {why}.").format(
+        round=number, game=game, stage=stage, why=why)
 
 
 def refused_text(r: wire.Refused) -> str:
@@ -385,6 +438,23 @@ def director_file(path: str | Path) -> bool:
         return False
     finally:
         conn.close()
+
+
+def agent_running(path: str | Path) -> bool:
+    """Whether a `table join` runs on the games file now: its hold (`hold`), which ends with
+    the process however it ends, not the last words it wrote. Call it before the file is
+    opened as a store: closing a second descriptor of the file would drop SQLite's locks."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # the probe's shared hold goes with it
+    return False
 
 
 def hold(path: str | Path) -> int | None:

@@ -31,7 +31,7 @@ from companion.screen.views.standings import StandingsView
 from companion.screen.views.table import TableView
 from companion.table.timebox import Phase, clock_text
 from companion.touch import theme
-from companion.touch.i18n import N_, _
+from companion.touch.i18n import N_, _, ngettext
 from companion.touch.shell import Shell, run_loop, screen_window
 from companion.touch.view import View
 from companion.touch.widgets import Button, row_weighted
@@ -93,8 +93,10 @@ def _tab_width(label: str, size: int, hyphens: bool = False) -> int:
 
 class TableLink(Protocol):
     """What the banner shows of a championship table's link to the director, as the table's
-    agent last noted it: whether the director hears the table, since when (µs), and how many
-    messages wait to be sent."""
+    agent last noted it: whether the director hears the table, since when (µs), how many
+    messages wait to be sent, and the director's word on the table's deals (held, voided,
+    restored: one line each, in the table's language, newest last; `held` of them hold a
+    deal now)."""
 
     @property
     def linked(self) -> bool: ...
@@ -104,6 +106,12 @@ class TableLink(Protocol):
 
     @property
     def waiting(self) -> int: ...
+
+    @property
+    def words(self) -> tuple[str, ...]: ...
+
+    @property
+    def held(self) -> int: ...
 
 
 class CompanionScreen(Shell[View]):
@@ -185,6 +193,10 @@ class CompanionScreen(Shell[View]):
         if link is not None and not link.linked:  # the director does not hear this table
             status += " · " + _("no link to the director since {time} · {n} to send").format(
                 time=_hhmm(link.since_us), n=link.waiting)
+        if link is not None and link.held:  # the director holds a deal of this table
+            status += " · " + ngettext("{n} deal held by the director",
+                                       "{n} deals held by the director", link.held).format(
+                n=link.held)
         return box.label, status, phase
 
     # -- what views may ask (base.Navigator; `go` and `notify` are the shell's) --
@@ -245,7 +257,9 @@ class CompanionScreen(Shell[View]):
     def _poll(self) -> None:
         try:
             self.app.refresh()  # a round entered from the command line shows up here too
-            self._link = None if self._link_state is None else self._link_state()
+            link = None if self._link_state is None else self._link_state()
+            self._tell_words(link)
+            self._link = link
         except Exception as exc:  # the table's window must outlive any bad read
             self._refresh_failed(exc)
         signature = self._app_signature()
@@ -254,6 +268,16 @@ class CompanionScreen(Shell[View]):
             self._signature = signature
             self.current.enter()
             self._dirty = True
+
+    def _tell_words(self, link: TableLink | None) -> None:
+        """A word of the director on this table's deals that came since the last poll is
+        shown as a notice (the banner keeps saying how many deals are held)."""
+        before = self._link.words if self._link is not None else None
+        if link is None or before is None:
+            return
+        new = [w for w in link.words if w not in before]
+        if new:
+            self.notify(new[-1])
 
     def _app_signature(self) -> tuple[object, ...]:
         """What changes when someone else (the CLI, the showdown unit) changes the app's state.
@@ -445,7 +469,8 @@ def run_companion(app: CompanionApp, *, fullscreen: bool = False,
 
 
 def _hhmm(at_us: int) -> str:
-    """A moment as this table's clock shows it, to the minute."""
-    from datetime import datetime
+    """A moment as this table's clock shows it, to the minute: the one time format for
+    people (`wallclock.local_time`)."""
+    from companion.store.wallclock import local_time
 
-    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
+    return local_time(at_us)

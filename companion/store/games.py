@@ -68,19 +68,26 @@ class Games:
 
     # -- games --
 
-    def create(self, game: Game, duels: Sequence[DuelRow] = ()) -> int:
+    def create(self, game: Game, duels: Sequence[DuelRow] = (), *,
+               game_id: int | None = None) -> int:
         """Insert a whole game (new, or imported with its rounds and duels) in one transaction.
 
         The duels' names must be the game's players (`transfer` checks an imported file).
+        `game_id`, when given and free in this file, is the game's number (a championship's
+        table numbers its games as the director does); otherwise the next one is.
         """
         with self.file.transaction() as conn:
-            return self._insert(conn, game, duels)
+            if game_id is not None and conn.execute("SELECT 1 FROM games WHERE id = ?",
+                                                    (game_id,)).fetchone() is not None:
+                game_id = None
+            return self._insert(conn, game, duels, game_id)
 
-    def _insert(self, conn: sqlite3.Connection, game: Game, duels: Sequence[DuelRow]) -> int:
+    def _insert(self, conn: sqlite3.Connection, game: Game, duels: Sequence[DuelRow],
+                game_id: int | None = None) -> int:
         cur = conn.execute(
-            "INSERT INTO games (edition, method, target, modifiers, created_at, revision, "
-            "reversed_round) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game.edition_key, game.rules.method.key, game.rules.target,
+            "INSERT INTO games (id, edition, method, target, modifiers, created_at, revision, "
+            "reversed_round) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, game.edition_key, game.rules.method.key, game.rules.target,
              ",".join(game.rules.modifiers), game.created_at, game.revision,
              game.reversed_round),
         )

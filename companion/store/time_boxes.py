@@ -129,6 +129,18 @@ class TimeBoxes:
         return {i: BoxedGame(_box_from_row(rows[i]), games[i][-1] if games[i] else 0,
                              tuple(games[i])) for i in ids}
 
+    def in_play(self) -> int | None:
+        """The game a table plays now against a running clock (its box open or paused, the
+        newest such box), or None: at a championship's table whose next stage is seated
+        already, the stage in progress, not the newest game."""
+        with self.file.reading() as conn:
+            row = conn.execute("SELECT id FROM time_boxes WHERE state IN (?, ?) ORDER BY id "
+                               "DESC LIMIT 1", (State.OPEN.value, State.PAUSED.value)
+                               ).fetchone()
+            if row is None:
+                return None
+            return self.load(int(row[0])).current_game_id or None
+
     def of_game(self, game_id: int) -> BoxedGame | None:
         """The box the game was played in, or None for a game played without a clock."""
         with self.file.reading() as conn:

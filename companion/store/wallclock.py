@@ -23,3 +23,10 @@ def now() -> int:
 def iso(now_us: int) -> str:
     """A wall-clock instant as stored in the games file: ISO 8601, UTC, to the second."""
     return datetime.fromtimestamp(now_us / 1_000_000, UTC).isoformat(timespec="seconds")
+
+
+def local_time(at_us: int) -> str:
+    """A wall-clock instant as people read it: the hour and minute on this computer's local
+    clock, 24-hour ("21:07"). The one format every screen, page and command shows (ISO 8601
+    only in `--json`)."""
+    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")

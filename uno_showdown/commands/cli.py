@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from showdown.contract.i18n import N_, LanguageError, _
 from uno_showdown.commands import argparse_words
-from uno_showdown.commands.common import add_lang, chosen_language, lang_everywhere
+from uno_showdown.commands.common import add_lang, chosen_language, lang_everywhere, runnable
 from uno_showdown.commands.help_format import Formatter
 
 if TYPE_CHECKING:
@@ -288,7 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         errors = sys.modules.get("showdown.contract.errors")
         if errors is None or not isinstance(exc, errors.ConfigError):
             raise
-        print(one_line(f"uno-showdown {args.command}: {exc}"), file=sys.stderr)
+        print(one_line(f"uno-showdown {args.command}: " + runnable(str(exc), args)),
+              file=sys.stderr)
         return 2
     return int(status or 0)
 

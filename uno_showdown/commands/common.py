@@ -96,3 +96,31 @@ def whole_number(text: str) -> int:
             _("{value!r} is not a whole number: write it in the digits 0 to 9, e.g. 5").format(
                 value=text))
     return int(text)
+
+
+def runnable(text: str, args: argparse.Namespace) -> str:
+    """`text` with every `event`, `game` or `table status` command it names between
+    backticks as it runs when typed after this one: given the games file (`--db`) and, for
+    an `event` command, the event (`--event`) this command was given, unless it names them
+    already. A hint such as "`uno-showdown event end` calls time" then works where the
+    organiser's file is not the default one."""
+    import re
+    import shlex
+
+    db = getattr(args, "db", None)
+    event = getattr(args, "event", None) if getattr(args, "command", None) == "event" else None
+    if not db and event is None:
+        return text
+
+    def fix(found: re.Match[str]) -> str:
+        command = found.group(1)
+        words = command.split()
+        extra: list[str] = []
+        if db and "--db" not in words:
+            extra += ["--db", shlex.quote(str(db))]
+        if event is not None and words[1] == "event" and words[2:3] not in (["new"], ["list"]) \
+                and "--event" not in words:
+            extra += ["--event", str(event)]
+        return "`" + " ".join([command, *extra]) + "`"
+
+    return re.sub(r"`(uno-showdown (?:event|game|table status)\b[^`]*)`", fix, text)

@@ -16,7 +16,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,9 +34,11 @@ from showdown.contract.events import ConfigError
 from uno_showdown.commands.common import text_table, whole_number
 
 if TYPE_CHECKING:
+    from championship.core.model import HeldDeal
     from championship.core.snapshot import Snapshot
     from championship.core.standings import Line
     from championship.desk.operations import Championship, Seated
+    from championship.store.ledger import AgentNote
 
 
 def _settings_options(p: argparse.ArgumentParser, defaults: bool) -> None:
@@ -299,9 +301,9 @@ def _settings_values(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _local_time(at_us: int) -> str:
-    from datetime import datetime
+    from companion.store.wallclock import local_time
 
-    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
+    return local_time(at_us)
 
 
 # --- commands ----------------------------------------------------------------
@@ -631,7 +633,7 @@ def results_json(snap: Snapshot) -> dict[str, Any]:
         "number": a.luckiest.number, "name": a.luckiest.name,
         "points": a.luckiest.points, "result": fraction_text(a.luckiest.result),
         "by": a.luckiest_by.value}
-    return {"event": snap.event.name, "complete": snap.over, "places": places,
+    return {"event": snap.event.name, "complete": a.final_over, "places": places,
             "luckiest": luckiest, "final": [line_json(ln) for ln in snap.final],
             "qualifying": [line_json(ln) for ln in snap.qualifying]}
 
@@ -655,6 +657,13 @@ def cmd_results(args: argparse.Namespace) -> int:
         a = snap.awards
         if not snap.over:
             print(_("Provisional: the final is not over."))
+        elif not a.final_over:
+            held = [h for h in snap.held if h.stage == "final"]
+            print(ngettext("Provisional: {n} deal of the final is held for the director, and "
+                           "the awards wait for it: {deals}.",
+                           "Provisional: {n} deals of the final are held for the director, "
+                           "and the awards wait for them: {deals}.", len(held)).format(
+                n=len(held), deals="; ".join(champ.decide_text(h) for h in held)))
         titles = [_("1st place"), _("2nd place"), _("3rd place")]
         for title, ln in zip(titles, a.places, strict=False):
             points, games = points_in_games(ln.points, ln.games)
@@ -718,7 +727,11 @@ def cmd_show(args: argparse.Namespace) -> int:
         if snap.clock.stage is not None:
             for line in _tables_text(snap, snap.clock.stage):
                 print(line)
-        for line in _presence_lines(snap):
+        from championship.store.ledger import agent_notes
+
+        with champ.events.reading() as conn:
+            agents = agent_notes(conn, snap.event.id)
+        for line in _presence_lines(snap, champ.decide_text, agents):
             print(line)
         return 0
 
@@ -772,8 +785,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
         _plain_option(args.deal, "--deal")
         ref = champ.restore_deal(args.table, args.deal, _plain_option(args.why, "--why"),
                                  _who(args))
-        print(_("Deal {deal} of table {table} ({stage}) counts again.").format(
-            deal=ref.short, table=ref.table, stage=champ.snapshot().stage_title(ref.stage)))
+        said = (_("Deal {deal} of table {table} ({stage}) counts now.") if ref.held else
+                _("Deal {deal} of table {table} ({stage}) counts again."))
+        print(said.format(deal=ref.short, table=ref.table,
+                          stage=champ.snapshot().stage_title(ref.stage)))
         return 0
 
 
@@ -793,8 +808,9 @@ def cmd_deals(args: argparse.Namespace) -> int:
                          for d in items])
             return 0
         states = {"counts": _("counts"), "void": _("void"), "held": _("held")}
-        for d in items:
-            points = ", ".join(f"{n}: {v}" for n, v in sorted(d.points.items()))
+        for d in items:  # each player by number and name, as the standings name them
+            points = ", ".join(f"{n} {snap.name_of(n)}: {v}" for n, v in sorted(
+                d.points.items()))
             why = f" ({held_text(d.held)})" if d.held else ""
             print(f"{snap.stage_title(d.stage)}  {d.short}  {states[d.state]}{why}  {points}")
         if not items:
@@ -802,10 +818,14 @@ def cmd_deals(args: argparse.Namespace) -> int:
         return 0
 
 
-def _presence_lines(snap: Snapshot) -> list[str]:
-    """Each table as the director hears it, the broker, and the deals held or voided."""
+def _presence_lines(snap: Snapshot, decide: Callable[[HeldDeal], str],
+                    agents: Mapping[int, AgentNote] | None = None) -> list[str]:
+    """Each table as the director hears it (and the agent that holds it), the broker, and
+    the deals held or voided."""
     from championship.core import presence as pr
+    from championship.core.messages import STOP_TAKEN
     from championship.desk.operations import short_deal_id
+    from companion.store.wallclock import local_time
 
     lines: list[str] = []
     broker = snap.presence.get(0)
@@ -830,11 +850,24 @@ def _presence_lines(snap: Snapshot) -> list[str]:
                 text += " " + _("(off: check its clock)")
             if heard.waiting:
                 text += ", " + _("waiting to be sent: {n}").format(n=heard.waiting)
+        note = (agents or {}).get(table)
+        if note is not None:
+            text += ", " + _("its agent on {host} since {time}").format(
+                host=note.host or "?", time=local_time(note.since_us))
+            if note.contest is not None and note.contest_us is not None:
+                text += "; " + (_("it took the table over from the agent on {host} at {time}")
+                                if note.contest == STOP_TAKEN else
+                                _("a second agent, on {host}, was told to stop at {time}")
+                                ).format(host=note.contest_host or "?",
+                                         time=local_time(note.contest_us))
         lines.append("  " + _("Table {n}").format(n=table) + ": " + text)
     for h in snap.held:
-        lines.append(_("Held for the director: table {table}, deal {deal}: {why} "
-                       "(`event restore` or `event void`).").format(
-            table=h.table, deal=short_deal_id(h.deal_id), why=pr.held_text(h.reason)))
+        if snap.stage_closed(h.stage):  # left by an older version: nothing decides it now
+            lines.append(_("Held and not counted: table {table}, deal {deal}: {why} (the "
+                           "qualifying results are closed).").format(
+                table=h.table, deal=short_deal_id(h.deal_id), why=pr.held_text(h.reason)))
+        else:
+            lines.append(_("Held for the director: {deal}.").format(deal=decide(h)))
     return lines
 
 

@@ -14,7 +14,6 @@ import json
 import os
 import signal
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -117,21 +116,14 @@ def cmd_join(args: argparse.Namespace) -> int:
           flush=True)
     warned = False
     status = 0
-    rejected_since: float | None = None
     try:
-        while not stop.wait(1.0):
-            # Refused for a while, not once: after a network drop the broker may hold this
-            # agent's own old connection for a few seconds more.
-            rejected = agent.link.refused_code == IDENTIFIER_REJECTED
-            rejected_since = (rejected_since or time.monotonic()) if rejected else None
-            if rejected_since is not None and time.monotonic() - rejected_since > REJECTED_S:
-                print(_("Another agent is connected as table {table} of event {event} (on this "
-                        "computer or another): this one stops. To move the table here, stop "
-                        "that one, or run `table join` again with --take-over.").format(
-                    table=args.table, event=args.event), file=sys.stderr, flush=True)
+        while not stop.wait(STOP_POLL_S):
+            told = agent.stopped
+            if told is not None:  # the director: another agent holds the table
+                print(stopped_text(args, told), file=sys.stderr, flush=True)
                 status = 2
                 break
-            if agent.link.refused and not warned:
+            if agent.link.refused and agent.link.refused_code in NOT_AUTHORISED and not warned:
                 print(_("The broker refused this table's credentials ({reason}): ask the "
                         "director for a fresh file.").format(reason=agent.link.refused),
                       flush=True)
@@ -142,24 +134,55 @@ def cmd_join(args: argparse.Namespace) -> int:
     return status
 
 
-#: paho's reason code for a CONNACK "identifier rejected": the embedded broker's answer to a
-#: second agent with the same credentials while the first is connected.
-IDENTIFIER_REJECTED = 133
-#: Seconds of such refusals before `table join` stops: more than the broker takes to notice
-#: that a connection it still holds is dead (one and a half keep-alives).
-REJECTED_S = 10.0
+#: How often `table join` looks whether its agent was told to stop.
+STOP_POLL_S = 0.5
+#: paho's reason codes of a CONNACK that refuses the credentials themselves (bad user name
+#: or password, not authorised): only these call for a fresh credentials file.
+NOT_AUTHORISED = (4, 5, 134, 135)
+
+
+def join_command(args: argparse.Namespace, *extra: str) -> str:
+    """This `table join` as typed again (with `extra` options): a command printed for the
+    user runs as printed."""
+    import shlex
+
+    words = ["uno-showdown", "table", "join", "--db", args.db, "--broker", args.broker,
+             "--event", str(args.event), "--table", str(args.table), "--credentials",
+             args.credentials]
+    if args.lang:
+        words += ["--lang", args.lang]
+    return shlex.join([*words, *extra])
+
+
+def stopped_text(args: argparse.Namespace, told: Any) -> str:
+    """Why this agent stops, in one line: who holds the table, since when, from where."""
+    from championship.core import messages as wire
+    from companion.store.wallclock import local_time
+
+    host = told.host or "?"
+    if told.why == wire.STOP_TAKEN:
+        return _("Table {table} of event {event} was taken over at {time} by the agent on "
+                 "{host}: this one stops.").format(table=args.table, event=args.event,
+                                                   time=local_time(told.since_us), host=host)
+    return _("Another agent holds table {table} of event {event}, on {host} since {time}: "
+             "this one stops. To move the table here, stop that one, or take it over: "
+             "`{command}`").format(table=args.table, event=args.event, host=host,
+                                   time=local_time(told.since_us),
+                                   command=join_command(args, "--take-over"))
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from championship.store.table_file import TableFile
+    from championship.store.table_file import TableFile, agent_running
     from companion.store import wallclock
     from companion.store.games import Store
+    from companion.store.wallclock import local_time
     from companion.table.timebox import Phase, clock_text
 
     try:
         if not _is_file(args.db):  # a status never makes a file (nor its folders)
             raise ConfigError(_("there is no games file at {path}: check --db").format(
                 path=args.db))
+        running = agent_running(args.db)  # before the store opens the file (see there)
         with Store(args.db) as store:
             row = TableFile.joined(store)
             if row is None:
@@ -184,13 +207,16 @@ def cmd_status(args: argparse.Namespace) -> int:
             link = json.loads(row["link"]) if "link" in row else None
             if link is not None and link.get("stopped"):
                 print(_("`uno-showdown table join` stopped at {time}: nothing is sent until "
-                        "it runs again.").format(time=wallclock.iso(int(link["since"]))))
+                        "it runs again.").format(time=local_time(int(link["since"]))))
+            elif link is not None and not running:  # killed, or its computer went off
+                print(_("`uno-showdown table join` is not running on this file (it ended "
+                        "without stopping): nothing is sent until it runs again."))
             elif link is not None and not link["linked"]:
                 print(_("The broker was lost at {time}: the table keeps recording and sends "
-                        "when it is back.").format(time=wallclock.iso(int(link["since"]))))
+                        "when it is back.").format(time=local_time(int(link["since"]))))
             elif link is not None:
                 print(_("The broker: connected since {time}.").format(
-                    time=wallclock.iso(int(link["since"]))))
+                    time=local_time(int(link["since"]))))
             clock = json.loads(row["clock"]) if "clock" in row else None
             if clock is not None:
                 from championship.core.presence import clock_off, offset_text
@@ -200,8 +226,13 @@ def cmd_status(args: argparse.Namespace) -> int:
                         ).format(offset=offset_text(offset), warning=_(
                             " (off: the table counts on the director's time)")
                             if clock_off(offset) else ""))
-            print(_("Waiting to be sent: {n}.").format(n=file.pending()))
+            # What waits in the file: the outbox, and what the table recorded since its
+            # agent last looked (a stopped or killed agent queued nothing more).
+            print(_("Waiting to be sent: {n}.").format(
+                n=file.pending() + (0 if running else file.scan(dry=True))))
             for line in file.refused():
+                print(line)
+            for line in file.words():
                 print(line)
             lines = [ln for ln in _standings(row.get("standings")).get("qualifying", [])
                      if ln.get("rank")]

@@ -83,6 +83,11 @@ def columns(rect: pygame.Rect) -> list[tuple[int, int, str]]:
     ]
 
 
+#: The least size a player's name shrinks to before it is cut with "…": readable from a step
+#: back, on the Pi's 800×480 and on a TV.
+NAME_MIN_PX = 16
+
+
 def draw_lines(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[Line],
                cut: int | None, offset: int = 0, line_h: int = LINE_H,
                cut_label: str = "") -> int:
@@ -132,7 +137,8 @@ def draw_lines(surface: pygame.Surface, rect: pygame.Rect, lines: Sequence[Line]
                 theme.text(surface, value, (x, row.centery), 18,
                            theme.ACCENT if finalist and title == _("Result") else color,
                            bold=finalist or title == "#", anchor=anchor,
-                           max_width=name_w if side < 0 else None)
+                           max_width=name_w if side < 0 else None,
+                           min_size=NAME_MIN_PX)  # a long name ends in "…", still readable
         y += line_h
     surface.set_clip(clip)
     return y + offset - body.y

@@ -25,6 +25,10 @@ from companion.touch.widgets import Button, row
 SIDE_W = 240
 BUTTON_H = 56
 CHIP_H = 64
+#: The strip of the line of the deals held for the director, above the tables' cards.
+HELD_LINE_H = 24
+#: A table's card lower than this draws its two lines smaller (15 tables at 800×480).
+COMPACT_CHIP_H = 52
 #: The clock turns yellow when this little time is left (microseconds).
 HURRY_US = 5 * 60 * 1_000_000
 
@@ -98,8 +102,13 @@ class ClockView(DirectorView):
         return pygame.Rect(r.right - 8 - SIDE_W, r.y + 8, SIDE_W, 3 * BUTTON_H + 16)
 
     def chips_rect(self) -> pygame.Rect:
+        """The tables' cards, below the clock and the buttons, and below the line of the
+        deals held for the director when there is one (it has its own strip: above the
+        cards it lay over the clock's last line)."""
         r = self.rect
         top = max(self.side_rect().bottom + 16, r.y + 200)
+        if self.snap is not None and self.snap.undecided:
+            top += HELD_LINE_H
         return pygame.Rect(r.x + 8, top, r.width - 16, r.bottom - 8 - top)
 
     def chip_rects(self, count: int) -> list[pygame.Rect]:
@@ -198,7 +207,7 @@ class ClockView(DirectorView):
         theme.text(surface, title, (left.x, left.y + 4), 28, theme.TEXT_DIM, bold=True,
                    max_width=left.width)
         if big:
-            theme.text(surface, big, (left.x, left.centery + 14), 96, color, bold=True,
+            theme.text(surface, big, (left.x, left.centery + 8), 96, color, bold=True,
                        anchor="midleft", max_width=left.width, min_size=32)
         theme.text(surface, line, (left.x, left.bottom - 6), 20, theme.TEXT_DIM,
                    anchor="bottomleft", max_width=left.width)
@@ -214,13 +223,23 @@ class ClockView(DirectorView):
             if t.phase is Phase.LAST_DEAL:
                 pygame.draw.rect(surface, theme.DANGER, chip, width=2, border_radius=8)
             room = chip.width - (100 if t.phase is Phase.LAST_DEAL else 20)
+            # Many tables make short cards: their two lines smaller, closer to the edges,
+            # so that they do not run into each other.
+            compact = chip.height < COMPACT_CHIP_H
+            pad, big, small = (2, 15, 13) if compact else (6, 18, 15)
             title = theme.text(surface, _("Table {n}").format(n=t.table),
-                               (chip.x + 10, chip.y + 6), 18, bold=True, max_width=room)
+                               (chip.x + 10, chip.y + pad), big, bold=True, max_width=room)
             seated = ngettext("{n} player", "{n} players", len(t.players)).format(
                 n=len(t.players))
-            theme.text(surface, f"{seated} · " + _("game {id}").format(id=t.game_id),
-                       (title.right + 12, title.centery), 14, theme.TEXT_DIM,
-                       anchor="midleft", max_width=max(0, chip.x + room - title.right - 12))
+            game = _("game {id}").format(id=t.game_id)
+            width = max(0, chip.x + room - title.right - 12)
+            # Many tables make narrow cards: the game's number stays whole, the players'
+            # count goes first.
+            said = f"{seated} · {game}"
+            if theme.fit(said, small, width)[0] != said:
+                said = game
+            theme.text(surface, said, (title.right + 12, title.centery), small,
+                       theme.TEXT_DIM, anchor="midleft", max_width=width)
             deals = ngettext("{n} deal", "{n} deals", t.deals).format(n=t.deals)
             color = theme.GOOD if t.phase is Phase.DONE else theme.TEXT_DIM
             line = f"{phase_text(t.phase)} · {deals}"
@@ -228,12 +247,14 @@ class ClockView(DirectorView):
             if heard is not None:
                 line += f" · {heard[0]}"
                 color = theme.DANGER if heard[1] else color
-            theme.text(surface, line, (chip.x + 10, chip.bottom - 6), 15, color,
+            theme.text(surface, line, (chip.x + 10, chip.bottom - pad), small, color,
                        anchor="bottomleft", max_width=room)
-        if snap.held:
+        if snap.undecided:
             area = self.chips_rect()
-            theme.text(surface, _("{n} deals held for the director").format(n=len(snap.held))
-                       + " · `event deals`", (area.x, area.y - 4), 16, theme.DANGER,
+            n = len(snap.undecided)
+            theme.text(surface, ngettext("{n} deal held for the director: see the Deals tab",
+                                         "{n} deals held for the director: see the Deals tab",
+                                         n).format(n=n), (area.x, area.y - 6), 16, theme.DANGER,
                        anchor="bottomleft", max_width=area.width)
 
 
@@ -255,8 +276,7 @@ def presence_note(snap: Snapshot, table: int) -> tuple[str, bool] | None:
 
 
 def _local(at_us: int | None) -> str:
-    from datetime import datetime
+    """The one time format for people (`wallclock.local_time`)."""
+    from companion.store.wallclock import local_time
 
-    if at_us is None:
-        return "–"
-    return datetime.fromtimestamp(at_us / 1_000_000).astimezone().strftime("%H:%M")
+    return "–" if at_us is None else local_time(at_us)

@@ -141,15 +141,15 @@ class DealsView(DirectorView):
         for i, item in enumerate(self.items):
             cell = pygame.Rect(area.x, area.y + i * (ROW_H + 4) - self.scroll.offset,
                                area.width, ROW_H)
-            if cell.bottom <= area.y or cell.y >= area.bottom:
-                continue
+            if cell.y < area.y or cell.bottom > area.bottom:
+                continue  # only whole rows: a row cut at the bottom lay over the hint
             out.append(Button(f"deal:{item.deal_id}", cell, self._label(item),
                               partial(self.choose, item.deal_id), font_px=16,
                               selected=self.selected == item.deal_id,
                               text_color=theme.DANGER if item.state == "held" else (
                                   theme.TEXT_DIM if item.state == "void" else None)))
         chosen = self.chosen()
-        if chosen is not None:
+        if chosen is not None and not chosen.closed:
             bar = self.bar_rect()
             field = pygame.Rect(bar.x, bar.y, bar.width - 216, bar.height)
             out.append(Button("why", field, self.why or _("Why? (tap to type)"),
@@ -175,13 +175,15 @@ class DealsView(DirectorView):
         return not self.typing and self.scroll.handle(event, self.list_rect())
 
     def handle_text(self, event: pygame.event.Event) -> bool:
-        if self.chosen() is None:
+        chosen = self.chosen()
+        if chosen is None or chosen.closed:
             return False
         self._type(event.text)
         return True
 
     def handle_key(self, event: pygame.event.Event) -> bool:
-        if event.key == pygame.K_BACKSPACE and self.chosen() is not None:
+        chosen = self.chosen()
+        if event.key == pygame.K_BACKSPACE and chosen is not None and not chosen.closed:
             self._backspace()
             return True
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE) and self.typing:
@@ -212,7 +214,13 @@ class DealsView(DirectorView):
                        _("Deals held for the director, void ones and every deal that counts "
                          "appear here"))
             return
-        if self.chosen() is None:
+        chosen = self.chosen()
+        if chosen.closed if chosen is not None else all(d.closed for d in self.items):
+            theme.text(surface, _("The final is seated, so the qualifying results are closed: "
+                                  "their deals stay as they are"),
+                       (self.bar_rect().x + 8, self.bar_rect().centery), 18, theme.TEXT_DIM,
+                       anchor="midleft", max_width=self.bar_rect().width - 16)
+        elif chosen is None:
             theme.text(surface, _("Tap a deal to void it or count it"),
                        (self.bar_rect().x + 8, self.bar_rect().centery), 18, theme.TEXT_DIM,
                        anchor="midleft", max_width=self.bar_rect().width - 16)

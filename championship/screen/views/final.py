@@ -14,7 +14,7 @@ import pygame
 from championship.core.i18n import _
 from championship.core.standings import Line
 from championship.core.text import decimal_text
-from championship.screen.views.base import DirectorView, draw_lines
+from championship.screen.views.base import NAME_MIN_PX, DirectorView, draw_lines
 from companion.touch import theme
 from companion.touch.widgets import Button
 
@@ -111,8 +111,9 @@ class FinalView(DirectorView):
     def _draw_awards(self, surface: pygame.Surface, snap: Any) -> None:
         aw = self.awards_rect()
         a = snap.awards
-        title = _("Awards") if snap.over else _("Awards (provisional)")
-        theme.text(surface, title, (aw.x + 4, aw.y + 14), 20, theme.ACCENT if snap.over
+        given = a.final_over  # the final is over and none of its deals is held
+        title = _("Awards") if given else _("Awards (provisional)")
+        theme.text(surface, title, (aw.x + 4, aw.y + 14), 20, theme.ACCENT if given
                    else theme.TEXT_DIM, bold=True, anchor="midleft", max_width=aw.width)
         places: list[Line | None] = list(a.places) + [None] * (3 - len(a.places))
         entries = [(_("1st place"), places[0]), (_("2nd place"), places[1]),
@@ -122,7 +123,7 @@ class FinalView(DirectorView):
             card = pygame.Rect(aw.x, y, aw.width, AWARD_H)
             pygame.draw.rect(surface, theme.PANEL_HI if i == 0 else theme.PANEL, card,
                              border_radius=8)
-            if i == 0 and line is not None and snap.over:
+            if i == 0 and line is not None and given:
                 pygame.draw.rect(surface, theme.ACCENT, card, width=2, border_radius=8)
             theme.text(surface, label, (card.x + 12, card.y + 8), 14, theme.TEXT_DIM, bold=True,
                        max_width=card.width - 24)
@@ -132,7 +133,8 @@ class FinalView(DirectorView):
             else:
                 who = f"{line.number}  {line.name}"
                 theme.text(surface, who, (card.x + 12, card.bottom - 10), 22, bold=True,
-                           anchor="bottomleft", max_width=card.width - 100)
+                           anchor="bottomleft", max_width=card.width - 100,
+                           min_size=NAME_MIN_PX)  # a long name ends in "…", still readable
                 theme.text(surface, decimal_text(line.result), (card.right - 12,
                                                                 card.bottom - 10), 20,
                            theme.ACCENT if i < 3 else theme.TEXT, bold=True,

@@ -139,3 +139,33 @@ def test_serve_on_a_busy_port_says_so_in_one_line(tmp_path: Path) -> None:
     assert done.stderr.count("\n") == 1 and f"port {port} is in use" in done.stderr
     assert "--listen HOST:PORT" in done.stderr
     assert not (tmp_path / "creds").exists()  # refused before the credentials were made
+
+
+def test_the_join_lines_serve_prints_run_as_printed(tmp_path: Path) -> None:
+    """Each table's `table join` line, as `event serve` prints it, joins that table: it used
+    to lack `--db` ("the following arguments are required: --db") and name no file."""
+    import re
+    import shlex
+
+    from tests.championship.tables.test_one_agent import Join
+
+    with serving(tmp_path) as s:
+        assert s.proc.stdout is not None
+        lines: dict[int, str] = {}
+        while len(lines) < 2:
+            line = s.proc.stdout.readline()
+            assert line, "event serve ended"
+            found = re.fullmatch(r"\s*Table (\d+): `(uno-showdown table join [^`]*)`\s*", line)
+            if found:
+                lines[int(found.group(1))] = found.group(2)
+        words = shlex.split(lines[1])
+        assert "--db" in words and words[words.index("--table") + 1] == "1"
+        here = tmp_path / "table-computer"
+        here.mkdir()
+        join = Join(words[1:], cwd=here)
+        try:
+            eventually(lambda: join.said("Seated for flight-1"), 30, "the table seated")
+        finally:
+            join.stop()
+        assert not join.err, join.err
+        assert (here / "table1.db").exists()

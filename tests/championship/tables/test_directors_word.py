@@ -72,7 +72,7 @@ def test_implausible_deals_are_held_for_the_director_and_said(
     status, out, _err = run(capsys, "event", "restore", "--db", cluster.director_db,
                             "--table", "1", "--deal", "g1:1", "--why", "checked the sheet",
                             "--by", "Rita")
-    assert (status, out) == (0, "Deal g1:1 of table 1 (Qualifying) counts again.\n")
+    assert (status, out) == (0, "Deal g1:1 of table 1 (Qualifying) counts now.\n")
     assert _games(cluster) == 2
     status, out, _err = run(capsys, "event", "void", "--db", cluster.director_db, "--table",
                             "1", "--deal", "g1:1", "--why", "nobody went out after all",
@@ -104,14 +104,15 @@ def test_the_directors_refusals_are_one_line(cluster: Cluster,
         (("restore", *db, "--deal", "g1:1", "--why", "x"),
          "deal g1:1 of table 1 counts already: only a void or held deal can be restored"),
         (("void", *db, "--deal", "g7:7", "--why", "x"),
-         "table 1 has no deal g7:7: `uno-showdown event deals --table 1` lists them"),
+         "table 1 has no deal g7:7: `uno-showdown event deals --table 1 --db "
+         f"{cluster.director_db}` lists them"),
         (("void", *db, "--deal", "g1:1", "--why", "  "),
          "say why in a few words with --why TEXT (at most 200 characters)"),
     ]
     for argv, said in cases:
         status, out, err = run(capsys, "event", *argv)
         assert (status, out) == (2, "")
-        assert err.strip().endswith(said) and err.count("\n") == 1
+        assert err.strip().endswith(said) and err.count("\n") == 1, err
     assert run(capsys, "event", "void", *db, "--deal", "g1:1", "--why", "dispute")[0] == 0
     status, _out, err = run(capsys, "event", "void", *db, "--deal", "g1:1", "--why", "again")
     assert status == 2 and err.strip().endswith("deal g1:1 of table 1 is already void")

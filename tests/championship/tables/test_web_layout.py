@@ -126,3 +126,58 @@ def test_a_phone_finds_my_seat_first_and_the_awards_first_after_the_final(
         order = sorted(tops, key=tops.get)
         assert order[:4] == ["find", "awards", "final", "standings"]
         check_fits(page.evaluate(LAYOUT), one_screen=False)
+
+
+LONG = "Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenhaft"
+
+
+def _renamed(state: dict[str, Any], old: str, new: str) -> dict[str, Any]:
+    import json
+
+    return json.loads(json.dumps(state).replace(f'"{old}"', f'"{new}"'))
+
+
+def _notice_covers_nothing(page: Any) -> None:
+    """The held badge is shown, and no row, card or section's text lies under it."""
+    found = page.evaluate("""() => {
+      const n = document.getElementById("notice");
+      if (n.hidden) return null;
+      const r = n.getBoundingClientRect(), a = [r.left, r.top, r.right, r.bottom];
+      const items = [...document.querySelectorAll(
+        "tr[data-number], .tbl, .award, .hit, .note, .cutnote, section h2")]
+        .filter(e => e.offsetParent !== null && e.getClientRects().length > 0)
+        .map(e => { const b = e.getBoundingClientRect();
+                    return [b.left, b.top, b.right, b.bottom]; });
+      return {badge: a, items};
+    }""")
+    assert found is not None, "the held badge is not shown"
+    assert not [i for i in found["items"] if _overlap(found["badge"], i)], "the badge covers"
+
+
+def test_a_long_unbroken_name_wraps_on_a_phone_and_the_held_badge_covers_nothing(
+        browser: Any) -> None:
+    """Issue: a long unbroken name widened the page to 455 px on a 390 px phone (the result
+    column, the search box and the awards cut), and the fixed red badge of the deals held
+    for the director lay over the standings' rows."""
+    state = _renamed(demo_state(23, over=True), "Vera", LONG)
+    state["held"] = 2
+    with opened(browser, state, PHONE, tv=False) as page:
+        page.fill("#find input", LONG[:12])
+        layout = page.evaluate(LAYOUT)
+        check_fits(layout, one_screen=False)
+        assert LONG in page.inner_text("#standings")
+        _notice_covers_nothing(page)
+
+
+@pytest.mark.parametrize("size", TV_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tv_after_the_final_pages_without_cutting_and_the_badge_covers_nothing(
+        browser: Any, size: tuple[int, int]) -> None:
+    """Issue: after the final the TV's Seating panel showed its heading and a sliver of
+    "Table 1"; and the held badge lay over the standings."""
+    state = _renamed(demo_state(23, over=True), "Vera", LONG)
+    state["held"] = 1
+    with opened(browser, state, size, tv=True) as page:
+        for turn in range(3):
+            layout = page.evaluate(f"() => {{ pageTurn = {turn}; fitTv(); return ({LAYOUT})(); }}")
+            check_fits(layout, one_screen=True)
+        _notice_covers_nothing(page)

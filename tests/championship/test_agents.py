@@ -1,0 +1,65 @@
+"""The director's arbitration between the agents of one table (`championship.core.agents`):
+one holds the table, any other is told to stop, a take-over stops the holder once and for
+all, and a table is freed by an agent that leaves, dies on its own file or goes silent."""
+
+from __future__ import annotations
+
+from championship.core import messages as wire
+from championship.core.agents import GONE_AFTER_US, TableAgents
+
+S = 1_000_000
+A, B, C = "a" * 16, "b" * 16, "c" * 16
+FILE_A, FILE_B = "1" * 16, "2" * 16
+
+
+def beat(agent: str, host: str, take_over: bool = False,
+         leaving: bool = False) -> wire.Heartbeat:
+    return wire.Heartbeat(0, 0, agent, host, take_over, leaving)
+
+
+def test_the_first_agent_holds_the_table_and_a_second_is_told_who_and_since_when() -> None:
+    table = TableAgents()
+    assert table.heard(beat(A, "pi-1"), FILE_A, 10 * S) == (None, None)
+    assert table.heard(beat(A, "pi-1"), FILE_A, 15 * S) == (None, None)
+    stop, contest = table.heard(beat(B, "laptop"), FILE_B, 16 * S)
+    assert stop == wire.Stop(B, wire.STOP_HELD, A, "pi-1", 10 * S)
+    assert contest is not None and (contest.why, contest.loser_host) == (wire.STOP_HELD,
+                                                                         "laptop")
+    stop, contest = table.heard(beat(B, "laptop"), FILE_B, 17 * S)
+    assert stop is not None and contest is None  # told again, said once
+    assert table.holder is not None and table.holder.agent == A
+
+
+def test_a_take_over_stops_the_holder_for_good_and_cannot_be_taken_back() -> None:
+    table = TableAgents()
+    table.heard(beat(A, "pi-1"), FILE_A, 10 * S)
+    stop, contest = table.heard(beat(B, "laptop", take_over=True), FILE_B, 20 * S)
+    assert stop == wire.Stop(A, wire.STOP_TAKEN, B, "laptop", 20 * S)
+    assert contest is not None and contest.why == wire.STOP_TAKEN
+    # The old agent, still running a moment, even asking to take over: told again.
+    for ask in (False, True):
+        stop, contest = table.heard(beat(A, "pi-1", take_over=ask), FILE_A, 21 * S)
+        assert stop == wire.Stop(A, wire.STOP_TAKEN, B, "laptop", 20 * S) and contest is None
+    assert table.holder is not None and table.holder.agent == B
+
+
+def test_a_table_is_freed_by_leaving_by_its_own_file_or_by_silence() -> None:
+    table = TableAgents()
+    table.heard(beat(A, "pi-1"), FILE_A, 10 * S)
+    assert table.heard(beat(A, "pi-1", leaving=True), FILE_A, 11 * S) == (None, None)
+    assert table.heard(beat(B, "laptop"), FILE_B, 12 * S) == (None, None)  # Ctrl-C freed it
+    assert table.heard(beat(C, "laptop"), FILE_B, 13 * S) == (None, None)  # B's file: B died
+    assert table.holder is not None and table.holder.agent == C
+    later = 13 * S + GONE_AFTER_US + 1
+    assert table.heard(beat(A, "pi-1"), FILE_A, later) == (None, None)  # C went silent
+    assert table.holder is not None and table.holder.agent == A
+
+
+def test_the_agent_and_the_stop_go_over_the_wire_signed() -> None:
+    secret = "s" * 32
+    up = wire.Up(3, FILE_A, 0, beat(A, "pi-1", take_over=True))
+    assert wire.decode_up(wire.encode_up(up, secret), secret) == up
+    stop = wire.Stop(A, wire.STOP_TAKEN, B, "laptop", 5 * S)
+    payload = wire.encode_stop(3, stop, secret)
+    assert wire.is_stop(payload) and not wire.is_time(payload)
+    assert wire.decode_stop(payload, secret, 3) == stop
