@@ -4,6 +4,8 @@ idempotent by deal id and revision, exact results, the tie-break, the awards."""
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from hypothesis import given
@@ -211,9 +213,12 @@ def test_a_table_and_the_event_rank_by_one_exact_result() -> None:
     ann, bob = (3 * 2**53 + 3, 3), (3 * 2**53, 3)  # 2**53 + 1 and 2**53 per game
     assert ann[0] / ann[1] == bob[0] / bob[1]  # as floats: a tie
     assert METHOD.result(*ann) == result(*ann) == Fraction(2**53 + 1)
+    # At the table (rule 2.1: a game to 500 names no winner) the exact results still rank.
     verdict = METHOD.verdict(Rules.make("championship", 500), {"Ann": ann[0], "Bob": bob[0]},
                              {"Ann": METHOD.result(*ann), "Bob": METHOD.result(*bob)})
-    assert verdict.winners == ("Bob",)
+    assert verdict.winners == ()
+    seated = {n: SimpleNamespace(result=METHOD.result(*p)) for n, p in (("Ann", ann), ("Bob", bob))}
+    assert sorted(seated, key=lambda n: METHOD.rank_key(cast(Any, seated[n]))) == ["Bob", "Ann"]
     lines = standings([Entrant(1, "Ann", lot=1), Entrant(2, "Bob", lot=2)],
                       [Deal(f"a{i}", 1, "qualifying", {1: ann[0] // 3, 2: bob[0] // 3})
                        for i in range(3)], "qualifying", (TieKey.POINTS, TieKey.LOT))
