@@ -120,17 +120,44 @@ class Root:
         self._mounts.clear()
 
 
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
+#: Our own binfmt_misc entry: the same qemu for arm64 programs, with the C flag, so a
+#: set-user-ID program (sudo, as the guide's maker types it) runs with its owner's rights.
+#: The entry registered last is tried first; it is removed when the check ends.
+OUR_ENTRY = "uno-showdown-aarch64"
+
+
 def binfmt_ready() -> bool:
-    """Whether the kernel runs arm64 programs through qemu (binfmt_misc), registering it
-    when it can."""
-    entry = Path("/proc/sys/fs/binfmt_misc/qemu-aarch64")
-    if not Path("/proc/sys/fs/binfmt_misc/register").exists():
-        subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc",
-                        "/proc/sys/fs/binfmt_misc"], capture_output=True, check=False)
+    """Whether the kernel runs arm64 programs through qemu (binfmt_misc) with set-user-ID
+    honoured, registering what it can."""
+    if not (BINFMT / "register").exists():
+        subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT)],
+                       capture_output=True, check=False)
+    entry = BINFMT / "qemu-aarch64"
     if not entry.exists() and shutil.which("update-binfmts"):
         subprocess.run(["update-binfmts", "--enable", "qemu-aarch64"], capture_output=True,
                        check=False)
-    return entry.exists() and entry.read_text().startswith("enabled")
+    if not entry.exists() or not entry.read_text().startswith("enabled"):
+        return False
+    if (BINFMT / OUR_ENTRY).exists():
+        return True
+    fields = dict(line.split(" ", 1) for line in entry.read_text().splitlines()[1:]
+                  if " " in line)
+    def escaped(hexes: str) -> str:
+        return "".join(f"\\x{b:02x}" for b in bytes.fromhex(hexes))
+    line = (f":{OUR_ENTRY}:M:{fields['offset']}:{escaped(fields['magic'])}:"
+            f"{escaped(fields['mask'])}:{fields['interpreter']}:POCF")
+    try:
+        (BINFMT / "register").write_text(line)
+    except OSError as exc:
+        print(f"pi-check: cannot register {OUR_ENTRY} ({exc}): sudo will not work in the "
+              "root", file=sys.stderr)
+    return True
+
+
+def binfmt_done() -> None:
+    if (BINFMT / OUR_ENTRY).exists():
+        (BINFMT / OUR_ENTRY).write_text("-1")
 
 
 def base_root(cache: Path, suite: str, proot: bool) -> Path:
@@ -219,8 +246,17 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
         policy.write_text("#!/bin/sh\nexit 101\n")
         policy.chmod(0o755)
         shutil.copy("/etc/resolv.conf", root.path / "etc" / "resolv.conf")
+        hosts = root.path / "etc" / "hosts"  # sudo looks up this machine's name
+        hosts.write_text(hosts.read_text() + f"127.0.1.1 {os.uname().nodename}\n")
         root.run("apt-get update -q && apt-get install -y -q --no-install-recommends "
                  + " ".join(BASE_PACKAGES))
+        # A machine behind a TLS-inspecting proxy trusts its certificate authority in
+        # /usr/local/share/ca-certificates: the root does as the host does (pip, git).
+        local_cas = Path("/usr/local/share/ca-certificates")
+        if local_cas.is_dir():
+            shutil.copytree(local_cas, root.path / local_cas.relative_to("/"),
+                            dirs_exist_ok=True)
+            root.run("update-ca-certificates >/dev/null")
         root.run(f"id {MAKER} >/dev/null 2>&1 || useradd -m -s /bin/bash {MAKER}; "
                  f"echo '{MAKER} ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/{MAKER}; "
                  "id outsider >/dev/null 2>&1 || useradd -m -s /bin/bash outsider")
@@ -322,6 +358,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path("/var/cache/uno-showdown-pi-check"),
                         help="where the debootstrapped base is kept between runs")
     parser.add_argument("--keep", action="store_true", help="keep the root afterwards")
+    parser.add_argument("--start-at", metavar="STEP",
+                        help="go on in the root a --keep run left, from this step (its name "
+                             "as the table prints it)")
     args = parser.parse_args(argv)
     if os.geteuid() != 0:
         print("pi-check: run it as root (debootstrap, chroot and mounts need it)",
@@ -349,14 +388,22 @@ def main(argv: list[str] | None = None) -> int:
     report.rows.append(("debootstrap (cached base)", time.monotonic() - started,
                         "ok: " + ("proot + qemu" if proot else "binfmt_misc + qemu")))
     work = args.cache / f"{args.suite}-arm64-run"
-    shutil.rmtree(work, ignore_errors=True)
-    subprocess.run(["cp", "-a", str(base), str(work)], check=True)
+    if args.start_at is None or not work.exists():
+        shutil.rmtree(work, ignore_errors=True)
+        subprocess.run(["cp", "-a", str(base), str(work)], check=True)
     root = Root(work, proot)
     failed = False
     try:
         root.mount()
-        for name, step in steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")),
-                                args.suite):
+        todo = steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")), args.suite)
+        names = [name for name, _step in todo]
+        if args.start_at is not None:
+            if args.start_at not in names:
+                print(f"pi-check: no step {args.start_at!r}: {', '.join(names)}",
+                      file=sys.stderr)
+                return 2
+            todo = todo[names.index(args.start_at):]
+        for name, step in todo:
             began = time.monotonic()
             try:
                 result = step()
@@ -369,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {result}", flush=True)
     finally:
         root.unmount()
+        binfmt_done()
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     report.print(args.suite)
