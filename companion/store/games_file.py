@@ -19,7 +19,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import functools
+import os
 import sqlite3
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -38,8 +40,14 @@ DB_NAME = "games.sqlite3"
 def default_db_path() -> Path:
     """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown).
 
-    platformdirs is imported here, not with the module: a command given `--db` never asks
-    for the default, and a Pi pays for each import at every start."""
+    On Linux (the Pi) this is platformdirs' own rule, `$XDG_DATA_HOME` or else
+    `~/.local/share`, without importing it: `uno-showdown game list` pays for every import
+    at every start, and under a Pi-class CPU platformdirs alone was a good part of that.
+    Elsewhere platformdirs says, imported here, not with the module."""
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser(
+            "~/.local/share")
+        return Path(base) / APP_NAME / DB_NAME
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
