@@ -319,6 +319,17 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
         levels = re.findall(r"(uno-showdown[\w-]*)\.service: ([\d.]+)", scores)
         return "ok: verify clean; " + ", ".join(f"{n} {v}" for n, v in levels)
 
+    def start_up() -> str:
+        """benchmarks/cli_startup.py in the root: the commands typed at the Pi beside
+        `python3 -c pass`, both under the same emulation."""
+        done = root.run("cd /opt/uno-showdown && venv/bin/python benchmarks/cli_startup.py "
+                        "--runs 3", user=MAKER, timeout=3600)
+        print(done.stdout, flush=True)
+        ratios = {line[:26].strip(): line.split()[-2] for line in done.stdout.splitlines()
+                  if line.startswith("uno-showdown game") or line.startswith("uno-showdown --")}
+        return "ok: x pass (min) " + ", ".join(f"{k.removeprefix('uno-showdown ')} {v}"
+                                               for k, v in ratios.items())
+
     def remove_quietly() -> str:
         done = root.run(blocks["remove"], user=MAKER, check=False)
         noise = [line for line in done.stderr.splitlines() if "does not exist" in line
@@ -347,6 +358,7 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
         ("guide: keeping score", block("keeping-score")),
         ("guide: duel, headless table", duel),
         ("companion, SDL dummy", companion_dummy),
+        ("start-up under emulation", start_up),
         ("guide: update", block("update")),
         ("guide: remove", remove_quietly),
     ]
