@@ -87,7 +87,10 @@ class Root:
         home = "/root" if user == "root" else f"/home/{user}"
         base = {"HOME": home, "USER": user, "LOGNAME": user, "LANG": "C.UTF-8",
                 "PATH": "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin",
-                "DEBIAN_FRONTEND": "noninteractive", "TERM": "dumb"}
+                "DEBIAN_FRONTEND": "noninteractive", "TERM": "dumb",
+                # no systemd runs here: systemctl enables units and starts none, as in any
+                # chroot (it cannot tell this one by itself under emulation)
+                "SYSTEMD_OFFLINE": "1"}
         base.update(env or {})
         prefix = f"cd {shlex.quote(cwd or home)} && " if cwd or user != "root" else ""
         inner = ["env", "-i", *(f"{k}={v}" for k, v in base.items()),
@@ -258,7 +261,8 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
                             dirs_exist_ok=True)
             root.run("update-ca-certificates >/dev/null")
         root.run(f"id {MAKER} >/dev/null 2>&1 || useradd -m -s /bin/bash {MAKER}; "
-                 f"echo '{MAKER} ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/{MAKER}; "
+                 f"printf '%s\\n' '{MAKER} ALL=(ALL) NOPASSWD: ALL' "
+                 f"'Defaults env_keep += \"SYSTEMD_OFFLINE\"' > /etc/sudoers.d/{MAKER}; "
                  "id outsider >/dev/null 2>&1 || useradd -m -s /bin/bash outsider")
         clone_into(root.path)
         return "sudo, systemd, a login user with sudo (as Imager makes)"
