@@ -274,7 +274,8 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
         policy.chmod(0o755)
         shutil.copy("/etc/resolv.conf", root.path / "etc" / "resolv.conf")
         hosts = root.path / "etc" / "hosts"  # sudo looks up this machine's name
-        hosts.write_text(hosts.read_text() + f"127.0.1.1 {os.uname().nodename}\n")
+        known = hosts.read_text() if hosts.exists() else "127.0.0.1 localhost\n"
+        hosts.write_text(known + f"127.0.1.1 {os.uname().nodename}\n")
         root.run("apt-get update -q && apt-get install -y -q --no-install-recommends "
                  + " ".join(BASE_PACKAGES))
         systemctl_stand_in(root.path)
@@ -448,7 +449,7 @@ def main(argv: list[str] | None = None) -> int:
             began = time.monotonic()
             try:
                 result = step()
-            except (StepFailed, subprocess.TimeoutExpired, KeyError) as exc:
+            except Exception as exc:  # any failure ends the check at this step, said why
                 report.rows.append((name, time.monotonic() - began, "FAILED"))
                 print(f"pi-check: step '{name}' failed: {exc}", file=sys.stderr)
                 failed = True
