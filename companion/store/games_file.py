@@ -16,13 +16,13 @@ tables up to date (`companion.store.schema`, part "games").
 
 from __future__ import annotations
 
+import _thread  # its RLock is threading's, without threading.py's import at start
 import contextlib
 import errno
 import functools
 import os
 import sqlite3
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -87,7 +87,7 @@ class GamesFile:
         before it gives up with `StoreBusyError`."""
         self.path = Path(path) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
-        self.lock = threading.RLock()
+        self.lock = _thread.RLock()
         self._writing = 0  # how deep in `transaction` the thread holding `lock` is
         try:
             if self.path.is_dir():
