@@ -121,6 +121,7 @@ class Root:
         for where in reversed(self._mounts):
             subprocess.run(["umount", "-R", "-l", str(where)], check=False)
         self._mounts.clear()
+        unmount_under(self.path)
 
 
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
@@ -128,6 +129,21 @@ BINFMT = Path("/proc/sys/fs/binfmt_misc")
 #: set-user-ID program (sudo, as the guide's maker types it) runs with its owner's rights.
 #: The entry registered last is tried first; it is removed when the check ends.
 OUR_ENTRY = "uno-showdown-aarch64"
+
+
+def unmount_under(path: Path) -> None:
+    """Unmount whatever is mounted inside `path` (deepest first): a root is never removed
+    with the machine's /dev or /proc still bound into it."""
+    inside = str(path.resolve()) + "/"
+    mounts = [line.split()[1] for line in Path("/proc/self/mounts").read_text().splitlines()]
+    for where in sorted({m for m in mounts if m.startswith(inside)}, reverse=True):
+        subprocess.run(["umount", "-l", where], capture_output=True, check=False)
+
+
+def remove_root(path: Path) -> None:
+    if path.exists():
+        unmount_under(path)
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def binfmt_ready() -> bool:
@@ -169,7 +185,7 @@ def base_root(cache: Path, suite: str, proot: bool) -> Path:
     if (base / "etc" / "os-release").exists():
         return base
     work = cache / f"{suite}-arm64-partial"
-    shutil.rmtree(work, ignore_errors=True)
+    remove_root(work)
     cache.mkdir(parents=True, exist_ok=True)
     argv = ["debootstrap", "--arch=arm64", "--variant=minbase",
             f"--cache-dir={cache / 'debs'}"]
@@ -431,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
                         "ok: " + ("proot + qemu" if proot else "binfmt_misc + qemu")))
     work = args.cache / f"{args.suite}-arm64-run"
     if args.start_at is None or not work.exists():
-        shutil.rmtree(work, ignore_errors=True)
+        remove_root(work)
         subprocess.run(["cp", "-a", str(base), str(work)], check=True)
     root = Root(work, proot)
     failed = False
@@ -460,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
         root.unmount()
         binfmt_done()
         if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+            remove_root(work)
     report.print(args.suite)
     return 1 if failed else 0
 
