@@ -100,8 +100,11 @@ class Root:
         done = subprocess.run(self.argv(inner), capture_output=True, text=True,
                               timeout=timeout, check=False)
         if check and done.returncode != 0:
-            raise StepFailed(f"exit {done.returncode}\n{script}\n{done.stdout[-3000:]}"
-                             f"{done.stderr[-3000:]}")
+            # progress lines (git's "Updating files: 42%") would crowd out the reason
+            err = "\n".join(line for line in done.stderr.splitlines()
+                             if "Updating files:" not in line and "Receiving objects:" not in line)
+            raise StepFailed(f"exit {done.returncode}\n{script}\n{done.stdout[-3000:]}\n"
+                             f"{err[-6000:]}")
         return done
 
     def mount(self) -> None:
