@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-deep lint bench screenshots translations clean
+.PHONY: run test test-deep lint bench screenshots translations clean pi-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,6 +67,13 @@ bench: $(TEST_STAMP) node_modules/.installed
 # (tools/screenshots.py): SDL's dummy driver for the screens, headless Chromium for the page.
 screenshots: $(TEST_STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m tools.screenshots
+
+# The guide followed on a Debian arm64 system under qemu-user, outside `make test`: as root,
+# with debootstrap and qemu-user-static (tools/pi_check.py says how; docs/raspberry-pi.md
+# marks the commands it runs). PI_SUITES=bookworm for one; it takes tens of minutes.
+PI_SUITES ?= bookworm trixie
+pi-check:
+	for suite in $(PI_SUITES); do $(PYTHON) -m tools.pi_check --suite $$suite || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules

@@ -23,6 +23,7 @@ Why it looks like this:
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import warnings
 from collections.abc import Callable
@@ -43,6 +44,7 @@ from gpiozero import (
 from hardware.gpio_clock import TickClock, factory_clock
 from hardware.gpio_display import CountdownDisplay
 from hardware.gpio_sound import Beeper
+from hardware.gpio_workdir import lgpio_folder
 from hardware.launcher import Launcher
 from hardware.pinmap import BuzzerKind, InputPin, PinMap, load_pinmap
 from showdown.contract.events import (
@@ -332,16 +334,35 @@ class GpioUnit(ShowdownUnit):
 def open_unit(args: argparse.Namespace) -> GpioUnit:
     """`--device gpio`: the unit on this Pi's header, pins from `--pins` (or the default map).
 
-    Works headless: nothing here needs a display.
+    Works headless: nothing here needs a display. lgpio is given a working folder of ours
+    first (`hardware.gpio_workdir`), so the unit opens whatever folder the program starts in.
     """
     pinmap = load_pinmap(getattr(args, "pins", None))
-    try:
-        with warnings.catch_warnings():
-            # gpiozero warns once per library it tries; the one line below says it all.
-            warnings.simplefilter("ignore", PinFactoryFallback)
+    with lgpio_folder(), warnings.catch_warnings(record=True) as fallbacks:
+        # gpiozero warns once per library it tries; the one line below says it all.
+        warnings.simplefilter("always", PinFactoryFallback)
+        try:
             Device.ensure_pin_factory()
-    except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
-        raise ConfigError(
-            _("no GPIO library could be loaded ({problem}): on a Raspberry Pi install lgpio "
-              "(see docs/raspberry-pi.md)").format(problem=exc)) from None
+        except (GPIOZeroError, ImportError, OSError, KeyError, ValueError) as exc:
+            raise library_error(exc, [str(w.message) for w in fallbacks
+                                      if issubclass(w.category, PinFactoryFallback)]) from None
     return GpioUnit(pinmap, Device.pin_factory)
+
+
+def library_error(exc: BaseException, fallbacks: list[str]) -> ConfigError:
+    """The one line for a pin library that failed: its own reason, and the advice to install
+    lgpio only when lgpio is not there.
+
+    `fallbacks` are gpiozero's "Falling back from NAME: REASON" warnings, one per library it
+    tried; with `GPIOZERO_PIN_FACTORY` set it tries one and `exc` is that library's reason.
+    """
+    reasons = dict(line.removeprefix("Falling back from ").split(": ", 1)
+                   for line in fallbacks if ": " in line)
+    if importlib.util.find_spec("lgpio") is None:
+        problem = "; ".join(f"{name}: {why}" for name, why in reasons.items()) or str(exc)
+        return ConfigError(
+            _("no GPIO library could be loaded ({problem}): on a Raspberry Pi install lgpio "
+              "(see docs/raspberry-pi.md)").format(problem=problem))
+    why = reasons.get("lgpio") or str(exc) or type(exc).__name__
+    return ConfigError(
+        _("the GPIO library lgpio is installed but could not start: {why}").format(why=why))

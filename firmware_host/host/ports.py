@@ -58,7 +58,9 @@ def check_free(port: str) -> None:
     except OSError as exc:
         if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
             raise OSError(errno.EBUSY, _("{port} is in use by another program: stop "
-                                         "`uno-showdown run` or the service first").format(
+                                         "`uno-showdown run`, or the Pico table's service "
+                                         "(`sudo systemctl stop uno-showdown-serial`), "
+                                         "first").format(
                                              port=port)) from None
     else:
         fcntl.flock(fd, fcntl.LOCK_UN)

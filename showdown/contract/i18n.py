@@ -16,12 +16,15 @@ import functools
 import gettext
 import os
 import sys
-from pathlib import Path
 
 from showdown.contract.errors import CompanionError
 
 DOMAIN = "uno_showdown"
-LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"  # showdown/locale
+# showdown/locale. os.path, not pathlib: every command imports this module first, and
+# pathlib (with fnmatch, urllib.parse and ipaddress behind it) costs a Pi's start-up more
+# than all the rest of it.
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))),
+                          "locale")
 #: Languages with a catalog: English, Russian, Ukrainian, Armenian (the languages of the rules).
 LANGUAGES = ("en", "ru", "uk", "hy")
 
@@ -75,7 +78,7 @@ def _catalog(code: str) -> gettext.NullTranslations:
     if code == "en":
         return gettext.NullTranslations()
     try:
-        with open(LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as fp:
+        with open(os.path.join(LOCALE_DIR, code, "LC_MESSAGES", f"{DOMAIN}.mo"), "rb") as fp:
             return gettext.GNUTranslations(fp)
     except FileNotFoundError:  # English is the source language: it needs no catalog
         return gettext.NullTranslations()
@@ -120,11 +123,11 @@ class Domain:
         self.catalog = functools.cache(self._load)
 
     @property
-    def locale_dir(self) -> Path:
+    def locale_dir(self) -> str:
         """`<owner>/locale`: the owning package is loaded already (its i18n module is in it)."""
         package = sys.modules[self.owner]
         assert package.__file__ is not None, f"{self.owner} is a package with a file"
-        return Path(package.__file__).resolve().parent / "locale"
+        return os.path.join(os.path.dirname(os.path.realpath(package.__file__)), "locale")
 
     def _load(self, lang: str) -> gettext.NullTranslations:
         return gettext.translation(self.name, self.locale_dir, languages=[lang], fallback=True)

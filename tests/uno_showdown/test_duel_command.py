@@ -522,6 +522,9 @@ def test_no_service_running_is_one_line(tmp_path: Path, monkeypatch: pytest.Monk
         f"{tmp_path / 'root' / 'run' / 'uno-showdown' / 'duel.sock'} or "
         f"{tmp_path / 'runtime' / 'uno-showdown' / 'duel.sock'} or "
         f"{tmp_path / 'root' / 'tmp' / f'uno-showdown-{os.getuid()}' / 'duel.sock'}): ")
+    # the service of each kind of table by its own name
+    assert ("`sudo systemctl start uno-showdown` for a GPIO table, `uno-showdown-serial` for "
+            "a Pico table") in err
     stale = tmp_path / "stale.sock"
     import socket
 

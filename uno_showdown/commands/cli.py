@@ -20,15 +20,18 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
 
 from showdown.contract.i18n import N_, LanguageError, _
 from uno_showdown.commands import argparse_words
 from uno_showdown.commands.common import add_lang, chosen_language, lang_everywhere, runnable
 from uno_showdown.commands.help_format import Formatter
 
+#: typing.TYPE_CHECKING without importing typing (what `--help` pays for at start; mypy takes
+#: any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any, NoReturn
 
 # argparse's own words ("usage:", "the following arguments are required") in the language
 # `main` chooses: looked up when shown, so this once, before any parser, is enough.

@@ -61,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     size = parse_size(args.size)
+    from uno_showdown.commands.screen_libraries import check_kmsdrm
+
+    check_kmsdrm()  # on Pi OS Lite: a missing GBM/EGL/GLES library by name, with its apt line
     from championship.store.table_file import link_state
     from companion.app import CompanionApp
     from companion.screen.screen import run_companion

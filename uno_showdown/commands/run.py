@@ -130,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
     check_range("--most-duel-cards", args.most_duel_cards, 1, MAX_CARDS)
     check_range("--cards", args.cards, 1, args.most_duel_cards)
     windowed = not args.headless and have_display()
+    if windowed:
+        from uno_showdown.commands.screen_libraries import check_kmsdrm
+
+        check_kmsdrm()  # before anything opens the pins: a missing library, by name
     if args.device == "emulator" and not windowed:
         raise ConfigError(_("the emulator unit lives in a window, and there is no display "
                             "here (or --headless was given): run `uno-showdown emulator` on a "

@@ -133,7 +133,9 @@ def find_socket() -> Path:
         raise SocketError(_not_allowed(refused))
     raise SocketError(
         _("no headless service is running here (nothing listens at {places}): start one with "
-          "`uno-showdown run --headless` (or the systemd service), or give its --socket")
+          "`uno-showdown run --headless` (or the table's service: `sudo systemctl start "
+          "uno-showdown` for a GPIO table, `uno-showdown-serial` for a Pico table), or give "
+          "its --socket")
         .format(places=_(" or ").join(str(p) for p in candidates))
     )
 

@@ -1,0 +1,73 @@
+"""What the commands typed at a Pi import before they answer: a Pi-class CPU (or the Pi
+under emulation) pays for each module at every start.
+
+`uno-showdown game list` as the guide has it (the games file found at its default place,
+no `--db`) imports no platformdirs: on Linux the default place is platformdirs' own rule,
+followed without its import, and still the same place. `--help` and `--version` import
+neither typing nor pathlib; `game list` neither threading nor platformdirs. The
+interpreter is started without site (`-S`) so what is counted is ours, not what a
+development install's import hooks load.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import platformdirs
+import pytest
+
+from companion.store.games_file import APP_NAME, DB_NAME, default_db_path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("data_home", [None, "", "   ", "/srv/elsewhere"])
+def test_the_default_games_file_is_where_platformdirs_puts_it(data_home: str | None,
+                                                              monkeypatch) -> None:
+    if data_home is None:
+        monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_DATA_HOME", data_home)
+    expected = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
+    assert default_db_path() == expected
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the rule is Linux's")
+def test_game_list_without_db_imports_no_platformdirs(tmp_path: Path) -> None:
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    code = ("import sys\nfrom uno_showdown.commands.cli import main\n"
+            "status = main(['game', 'list'])\n"
+            "print(status, 'platformdirs' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=60, check=False)
+    assert done.stdout.split()[-2:] == ["0", "False"], done.stdout + done.stderr
+    assert (tmp_path / APP_NAME / DB_NAME).exists()  # it did open the default file
+
+
+def imported_by(tmp_path: Path, *argv: str) -> set[str]:
+    """The modules a fresh interpreter (no site) holds after `uno-showdown ARGV`."""
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    code = ("import sys\nfrom uno_showdown.commands.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print('\\n'.join(sorted(sys.modules)), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-S", "-c", code, *argv], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, timeout=60, check=False)
+    return set(done.stderr.split())
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the rule is Linux's")
+def test_help_version_and_game_list_leave_the_heavy_standard_modules_alone(
+        tmp_path: Path) -> None:
+    for argv in (("--help",), ("--version",)):
+        listed = imported_by(tmp_path, *argv)
+        assert "uno_showdown.commands.cli" in listed  # it ran
+        assert not {"typing", "pathlib"} & listed, (argv, {"typing", "pathlib"} & listed)
+    new = ("game", "new", "--edition", "showdown", "--method", "winner", "--players", "Ann,Bob")
+    assert "companion.store.games" in imported_by(tmp_path, *new)
+    listing = imported_by(tmp_path, "game", "list")
+    assert "companion.store.game_list" in listing
+    heavy = {"threading", "platformdirs"}
+    assert not heavy & listing, heavy & listing
