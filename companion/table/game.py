@@ -429,7 +429,8 @@ class Game:
     reversed_round: int | None = field(default=None, compare=False)
     #: The rounds (1-based numbers) held out of the game's end: a championship's director
     #: holds or voids them, and until a round counts again it does not take anyone to the
-    #: target (rule 2.1), though it stays in the rounds and the totals as entered.
+    #: target (rule 2.1) nor toward it (the standings' progress), though it stays in the
+    #: rounds and the totals as entered.
     held: frozenset[int] = field(default=frozenset(), compare=False)
 
     @classmethod
@@ -983,6 +984,7 @@ class Game:
         # the dealer's mark only where someone deals the next round
         dealer = self.dealer if method.deals_every_round or not self.rounds else None
         target = self.rules.target
+        counted = self.counted_totals  # a held round takes nobody toward the target
         lines = [
             Standing(
                 name=e.name,
@@ -991,7 +993,7 @@ class Game:
                 rank=0,
                 is_leader=False,
                 is_dealer=dealer in e.members,
-                progress=max(0.0, min(1.0, totals[e.name] / target)) if target else 0.0,
+                progress=max(0.0, min(1.0, counted[e.name] / target)) if target else 0.0,
                 rounds_played=played[e.name],
                 wins=wins[e.name],
                 losses=losses[e.name],

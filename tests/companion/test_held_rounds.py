@@ -41,6 +41,7 @@ def test_holding_the_round_that_ended_a_game_opens_it_and_the_screen_goes_back(
         app.refresh()
         assert app.game is not None and app.game.id == game_id  # back in the open game
         assert not app.game.verdict.over
+        assert all(line.progress < 1 for line in app.game.standings())  # "to target"
         app.record_round("Bob", points={"Ann": 3, "Cid": 4})  # the same game goes on
         assert app.game.id == game_id and len(app.game.rounds) == 2
         with Store(db) as store:
