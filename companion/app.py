@@ -389,8 +389,13 @@ class CompanionApp:
         game = self.game
         if game is None or game.id is None:
             return
-        if self.store.games.revision(game.id) is None:  # deleted elsewhere: nothing to show
-            self.game = None
+        if self.store.games.revision(game.id) is None:  # deleted elsewhere
+            # A game of a time box goes when the director holds the deal that ended the
+            # game before it (`Games.set_held`): the table is back in the box's game.
+            boxed = self._boxed
+            current = (self.store.boxes.load(boxed.box.id).current_game_id
+                       if boxed is not None and boxed.box.id else 0)
+            self.game = self.store.games.load(current) if current else None
             self._attach()
             return
         # Any other error (the file damaged, unreadable for a moment) goes to the caller, and

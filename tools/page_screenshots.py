@@ -76,9 +76,17 @@ def _deals(db: str, champ: Championship, clock: _Clock, stage: str, rng: random.
             clock.now_us += MINUTE_US // 4
 
 
-def demo_state(players: int = 200, *, over: bool = False, lang: str = "en") -> dict[str, Any]:
+#: The night's states a page is drawn in: drawn but not started, flight 1 running, the
+#: break after the qualifying, the final seated, the final over.
+STAGES = ("before", "running", "break", "final", "over")
+
+
+def demo_state(players: int = 200, *, over: bool = False, lang: str = "en",
+               stage: str | None = None) -> dict[str, Any]:
     """The page's document for a championship of `players` in flight 1 with deals at every
-    table (with `over`: played to the end, the awards given)."""
+    table (with `over`: played to the end, the awards given; `stage`, one of `STAGES`,
+    names the state instead)."""
+    stage = stage or ("over" if over else "running")
     set_language(lang)
     folder = tempfile.mkdtemp(prefix="uno-page-")
     try:
@@ -89,9 +97,10 @@ def demo_state(players: int = 200, *, over: bool = False, lang: str = "en") -> d
             champ.new_event("Discovery UNO Cup", Settings(tables=max(3, -(-players // 14))))
             champ.register(names(players))
             champ.draw(seed=2017)
-            champ.start()
-            _deals(db, champ, clock, "flight-1", rng, 3)
-            if over:
+            if stage != "before":
+                champ.start()
+                _deals(db, champ, clock, "flight-1", rng, 3)
+            if stage in ("break", "final", "over"):
                 flights = champ.snapshot().flights
                 for n in range(1, flights + 1):
                     if n > 1:
@@ -100,7 +109,9 @@ def demo_state(players: int = 200, *, over: bool = False, lang: str = "en") -> d
                     champ.end()
                     for t in champ.snapshot().stage_tables(f"flight-{n}"):
                         champ.done(t.table)
+            if stage in ("final", "over"):
                 champ.seat_final()
+            if stage == "over":
                 champ.start()
                 _deals(db, champ, clock, FINAL, rng, 4)
                 champ.end()
@@ -157,6 +168,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 
 #: The pictures `shoot` draws (docs/many-tables.md shows each).
 NAMES = ("many-tables-page-tv-1080p.png", "many-tables-page-tv-720p.png",
+         "many-tables-page-tv-final-720p.png",
          "many-tables-page-phone.png", "many-tables-page-phone-over.png")
 
 
@@ -176,6 +188,10 @@ def shoot(out: Path = SHOTS) -> list[Path]:
                 path = out / f"many-tables-page-tv-{h}p.png"
                 page.screenshot(path=str(path))
                 written.append(path)
+        with opened(browser, demo_state(200, stage="final"), TV_SIZES[1], tv=True) as page:
+            path = out / "many-tables-page-tv-final-720p.png"
+            page.screenshot(path=str(path))
+            written.append(path)
         with opened(browser, phone_state, PHONE, tv=False) as page:
             page.fill("#find input", "Vera")
             page.wait_for_selector("#find .hit b")

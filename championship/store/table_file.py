@@ -27,7 +27,7 @@ from championship.core import messages as wire
 from championship.store.event_store import newer
 from companion.scoring import Rules
 from companion.store import schema, wallclock
-from companion.store.games import Store
+from companion.store.games import HeldChange, Store
 from companion.table.game import Game
 from companion.table.timebox import State, TimeBox
 
@@ -318,14 +318,46 @@ class TableFile:
         screen); returns a line for each word new since the last seating, to say now."""
         ours: list[list[Any]] = [[w.stage, w.deal, w.state, w.why, w.at_us] for w in words
                 if w.source == self.source]
+        told = self._hold(ours)
         with self.store.transaction() as conn:
             row = conn.execute("SELECT value FROM table_sync_meta WHERE key = 'words'"
                                ).fetchone()
             kept = json.loads(row[0]) if row else []
             if kept == ours:
-                return []
+                return told
             self.set_meta(conn, "words", json.dumps(ours))
-        return [word_text(*w) for w in ours if w not in kept]
+        return [word_text(*w) for w in ours if w not in kept] + told
+
+    def _hold(self, words: Sequence[Sequence[Any]]) -> list[str]:
+        """Make the table's games hold out of their end (rule 2.1) the rounds the director
+        holds or voided, and count again those it restored (`Games.set_held`, the
+        companion's own): a deal held does not end the table's game. Returns a line for
+        each game whose end this changed."""
+        wanted: dict[int, set[int]] = {}
+        for _stage, deal, state, _why, _at in words:  # in order: the newest word wins
+            game, _sep, number = str(deal).lstrip("g").partition(":")
+            if not (game.isdigit() and number.isdigit()):
+                continue
+            numbers = wanted.setdefault(int(game), set())
+            if state == wire.WORD_RESTORED:
+                numbers.discard(int(number))
+            else:
+                numbers.add(int(number))
+        with self.store.reading() as conn:
+            if schema.has_table(conn, "held_rounds"):
+                for (gid,) in conn.execute("SELECT DISTINCT game_id FROM held_rounds"):
+                    wanted.setdefault(int(gid), set())
+        from companion.store.wallclock import iso
+
+        lines: list[str] = []
+        for gid, numbers in sorted(wanted.items()):
+            if self.store.games.revision(gid) is None:
+                continue
+            change = self.store.games.set_held(gid, frozenset(numbers), iso(wallclock.now()))
+            line = held_change_text(change)
+            if line:
+                lines.append(line)
+        return lines
 
     def words(self) -> list[str]:
         """The director's word on each of this file's deals it decided or holds, as said."""
@@ -404,6 +436,25 @@ def word_text(stage: str, deal: str, state: str, why: str, _at_us: int) -> str:
             round=number, game=game, stage=stage, why=why)
     return _("The director counts round {round} of game {game} ({stage}) now: {why}.").format(
         round=number, game=game, stage=stage, why=why)
+
+
+def held_change_text(change: HeldChange) -> str | None:
+    """What the director's word did to the end of one of the table's games, as the table
+    says it (None: nothing)."""
+    from championship.core.i18n import _
+
+    if change.dropped is not None:
+        return _("Game {game} is not over: the deal that took it to the target is held, so "
+                 "the table plays on in game {game} (game {dropped} had no round and is "
+                 "taken back).").format(game=change.game_id, dropped=change.dropped)
+    if change.plays_on is not None:
+        return _("Game {game} would not be over without the held deal, but game {next} has "
+                 "rounds already: the table plays on in game {next}, and game {game} stays "
+                 "as it was played.").format(game=change.game_id, next=change.plays_on)
+    if change.started is not None:
+        return _("Game {game} is over again now that its deal counts (rule 2.1): the table "
+                 "plays on in game {next}.").format(game=change.game_id, next=change.started)
+    return None
 
 
 def refused_text(r: wire.Refused) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
-from companion.store import game_list, game_watchers
+from companion.store import game_list, game_watchers, held_rounds, schema
 from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
@@ -36,9 +36,10 @@ from companion.store.time_boxes import TimeBoxes
 from companion.table import house_rules as house
 from companion.table.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.table.records import DuelRow, GameInfo, Recorded
+from companion.table.timebox import State
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _
-from showdown.contract.record import field, record
+from showdown.contract.record import field, record, replace
 
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
@@ -57,6 +58,22 @@ class _StoredRound:
     showdown_out: bool = False
     hands: dict[str, Hand] = field(default_factory=dict)
     places: dict[int, str] = field(default_factory=dict)
+
+
+@record
+class HeldChange:
+    """What holding or counting again a game's rounds did (`Games.set_held`): whether the
+    game was over before and is now; `dropped`, the table's next game that was taken back
+    (it had no round yet: the table plays the reopened game again); `plays_on`, the table's
+    next game that stays the one played (it has rounds: the reopened game is left open);
+    `started`, the next game begun because the game is over again."""
+
+    game_id: int
+    was_over: bool
+    over: bool
+    dropped: int | None = None
+    plays_on: int | None = None
+    started: int | None = None
 
 
 class Games:
@@ -210,6 +227,7 @@ class Games:
             edition, rules, tuple(players), rounds, tuple(reversed(undone)),
             id=game_id, created_at=created, revision=revision, house_rules=chosen,
             first_dealer=first_dealer, reversed_round=reversed_round,
+            held=held_rounds.held_of(conn, game_id),
         )
         if tally is not None:
             game.__dict__["tally"] = tally
@@ -455,6 +473,53 @@ class Games:
                         (game.id, p.name, seat, p.joined_round, p.team),
                     )
             self._save_tally(conn, game)
+
+    def set_held(self, game_id: int, numbers: frozenset[int], created_at: str = ""
+                 ) -> HeldChange:
+        """Make `numbers` the rounds of `game_id` held out of its end (`Game.held`), in one
+        transaction, and keep the table's time box in step with whether the game is over:
+
+        * a game that ended only by a round now held is open again; the table's next game,
+          begun when it ended, is taken back if it has no round, no undone round and no duel
+          yet (the table plays on in the reopened game), else it stays the game played and
+          the reopened one is left open (`plays_on`: its rounds are not moved, the
+          director already has them under that game);
+        * a game over again (a round counts again) that is still the box's game, in a box
+          that plays on and is not finished, is followed by its next game, as a round that
+          ends it is (`append_round`).
+
+        The game's revision moves on, so every screen holding it reads it again."""
+        schema.migrate(self.file, held_rounds.PART)
+        with self.file.transaction() as conn:
+            game = self.load(game_id)
+            held = frozenset(numbers)
+            if held == game.held:
+                return HeldChange(game_id, game.verdict.over, game.verdict.over)
+            new = replace(game, held=held, revision=game.revision + 1)
+            conn.execute("UPDATE games SET revision = ? WHERE id = ?", (new.revision, game_id))
+            held_rounds.write(conn, game_id, held)
+            self._save_tally(conn, new, rewrite=False)  # the points are as they were
+            change = HeldChange(game_id, game.verdict.over, new.verdict.over)
+            boxed = self.boxes.of_game(game_id)
+            if boxed is None or change.was_over == change.over:
+                return change
+            later = boxed.game_ids[boxed.game_ids.index(game_id) + 1:]
+            if change.was_over and later:
+                nxt = later[0]
+                untouched = len(later) == 1 and conn.execute(
+                    "SELECT (SELECT COUNT(*) FROM rounds WHERE game_id = ?) + "
+                    "(SELECT COUNT(*) FROM duels WHERE game_id = ?)", (nxt, nxt)
+                ).fetchone()[0] == 0
+                if untouched:
+                    conn.execute("DELETE FROM games WHERE id = ?", (nxt,))
+                    return replace(change, dropped=nxt)
+                return replace(change, plays_on=boxed.current_game_id)
+            if (change.over and boxed.current_game_id == game_id and boxed.box.play_on
+                    and boxed.box.state not in (State.FINISHED, State.SEALED)):
+                new_id = self._insert(conn, new.next_game(created_at), ())
+                self.boxes.put_game(boxed.box.id or 0, new_id)
+                return replace(change, started=new_id)
+            return change
 
     def _play_on(self, conn: sqlite3.Connection, game: Game, late: bool,
                  successor: Game | None) -> int | None:

@@ -427,6 +427,11 @@ class Game:
     #: The round (0-based) whose play goes counter-clockwise after a Reverse; any other
     #: round goes clockwise. Table state of the deal in play, so not compared or exported.
     reversed_round: int | None = field(default=None, compare=False)
+    #: The rounds (1-based numbers) held out of the game's end: a championship's director
+    #: holds or voids them, and until a round counts again it does not take anyone to the
+    #: target (rule 2.1) nor toward it (the standings' progress), though it stays in the
+    #: rounds and the totals as entered.
+    held: frozenset[int] = field(default=frozenset(), compare=False)
 
     @classmethod
     def new(
@@ -932,7 +937,32 @@ class Game:
 
     @cached_property
     def verdict(self) -> Verdict:
-        return self.rules.method.verdict(self.rules, self.totals, self.results)
+        """Whether the game is over (and who won) by its method, over the rounds that count:
+        a held round (`held`) takes nobody to the target."""
+        return self.rules.method.verdict(self.rules, self.counted_totals, self.results)
+
+    @property
+    def counted_totals(self) -> dict[str, int]:
+        """Each entrant's total without the held rounds' points: what ends the game."""
+        totals = self.totals
+        if not self.held:
+            return totals
+        totals = dict(totals)
+        for number in self.held:
+            if 1 <= number <= len(self.rounds):
+                for name, points in self.score_of(number - 1).points.items():
+                    totals[name] = totals.get(name, 0) - points
+        return totals
+
+    def next_game(self, created_at: str = "") -> Game:
+        """The table's next game once this one ended inside a time box: the same edition,
+        rules, house rules and players in the same seats, turned so that the player the rules
+        name to deal next deals first (the one who went out, under the championship's
+        rules)."""
+        names = self.names
+        first = names.index(self.dealer) if self.dealer in names else 0
+        return Game.new(self.edition_key, self.rules, names[first:] + names[:first],
+                        created_at=created_at, house_rules=self.house_rules)
 
     def series(self) -> dict[str, list[int]]:
         """Each entrant's cumulative total after every round, for a chart."""
@@ -954,6 +984,7 @@ class Game:
         # the dealer's mark only where someone deals the next round
         dealer = self.dealer if method.deals_every_round or not self.rounds else None
         target = self.rules.target
+        counted = self.counted_totals  # a held round takes nobody toward the target
         lines = [
             Standing(
                 name=e.name,
@@ -962,7 +993,7 @@ class Game:
                 rank=0,
                 is_leader=False,
                 is_dealer=dealer in e.members,
-                progress=max(0.0, min(1.0, totals[e.name] / target)) if target else 0.0,
+                progress=max(0.0, min(1.0, counted[e.name] / target)) if target else 0.0,
                 rounds_played=played[e.name],
                 wins=wins[e.name],
                 losses=losses[e.name],

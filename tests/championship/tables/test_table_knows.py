@@ -93,3 +93,45 @@ def test_the_directors_word_on_a_deal_is_said_at_its_table(cluster: Cluster) -> 
         assert banner is not None and "held by the director" not in banner[1]
     status = _status(table.db)
     assert voided in status and held not in status
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_a_held_deal_does_not_end_the_tables_game_and_a_restore_does(
+        cluster: Cluster) -> None:
+    said: list[str] = []
+    cluster.start_director()
+    table = cluster.start_table(1)
+    assert table.agent is not None
+    table.agent.say = said.append
+    cluster.seated(1)
+    with table.app() as app:  # 5,000 points each: past the target, more than the deck holds
+        assert app.game is not None and app.game.id is not None
+        game_id, names = app.game.id, list(app.game.names)
+        recorded = app.record_round(names[0], points={n: 5000 for n in names[1:]})
+        assert recorded.continued_in is not None  # the table's game went past 500
+    reopened = (f"Game {game_id} is not over: the deal that took it to the target is held, "
+                f"so the table plays on in game {game_id} (game {recorded.continued_in} had "
+                "no round and is taken back).")
+    eventually(lambda: reopened in said, 30, "the table says its game is open again")
+    with Store(table.db) as store:
+        game = store.games.load(game_id)
+        assert not game.verdict.over
+        assert store.games.revision(recorded.continued_in) is None
+
+    points = [a for n in names[1:] for a in ("--points", f"{n}: 7")]
+    done = uno("game", "round", "--db", table.db, "--winner", names[0], *points,
+               "--lang", "en")
+    assert done.returncode == 0, done.stderr
+    with Store(table.db) as store:
+        assert len(store.games.load(game_id).history()) == 2  # the same game goes on
+
+    with Championship.open(cluster.director_db, cluster.event_id) as champ:
+        champ.restore_deal(1, f"g{game_id}:1", "they did score that much", "Rita")
+    ended = (f"Game {game_id} is over again now that its deal counts (rule 2.1): the table "
+             "plays on in game")
+    eventually(lambda: any(line.startswith(ended) for line in said), 30,
+               "the table says the restore ended its game")
+    with Store(table.db) as store:
+        assert store.games.load(game_id).verdict.over
+        box = store.boxes.of_game(game_id)
+        assert box is not None and box.current_game_id != game_id

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tools.page_screenshots import ARGS, PHONE, TV_SIZES, chromium, demo_state, opened
+from tools.page_screenshots import ARGS, PHONE, STAGES, TV_SIZES, chromium, demo_state, opened
 
 CHROMIUM = chromium()
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
@@ -181,3 +181,31 @@ def test_the_tv_after_the_final_pages_without_cutting_and_the_badge_covers_nothi
             layout = page.evaluate(f"() => {{ pageTurn = {turn}; fitTv(); return ({LAYOUT})(); }}")
             check_fits(layout, one_screen=True)
         _notice_covers_nothing(page)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("size", TV_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tv_pages_every_panel_without_cutting_in_every_state(
+        browser: Any, size: tuple[int, int], stage: str) -> None:
+    """Every state of the night with 200 players (15 tables a flight, two flights, long
+    lists beside the final's and the awards' panels): each page of the TV fits the screen,
+    no table card nor row is cut, and every table of the seating is on some page: the
+    stages still to play once one is played out (the final seated: its table, not the
+    flights' thirty), every stage's otherwise (the break: both flights, paged).
+
+    Issue: with the final seated, the seating was left a sliver below the awards and the
+    final, its first table card cut at the screen's bottom."""
+    state = demo_state(200, stage=stage)
+    state["held"] = 1
+    to_play = [s for s in state["stages"] if any(t["phase"] != "done" for t in s["tables"])]
+    cards = {f"{s['stage']}/{t['table']}" for s in to_play or state["stages"]
+             for t in s["tables"]}
+    with opened(browser, state, size, tv=True) as page:
+        seen: set[str] = set()
+        for turn in range(40):
+            layout = page.evaluate(f"() => {{ pageTurn = {turn}; fitTv(); return ({LAYOUT})(); }}")
+            check_fits(layout, one_screen=True)
+            seen |= set(page.evaluate("""() => [...document.querySelectorAll("#seating .tbl")]
+              .filter(e => e.offsetParent !== null).map(e => e.dataset.table)"""))
+        if stage != "over":  # after the final the TV shows no seating
+            assert seen == cards, f"tables never shown: {sorted(cards - seen)}"
