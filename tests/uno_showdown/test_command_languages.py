@@ -62,7 +62,7 @@ def test_duel_refuses_and_the_duel_socket_replies_in_russian(capsys) -> None:
     status, _out, err = cli(capsys, "duel", "ANN", "--lang", "ru")
     assert status == 2 and "назовите двух игроков" in err
     status, _out, err = cli(capsys, "duel", "--lang", "ru")  # no table runs in this test's world
-    assert status == 2 and "здесь не работает служба без экрана" in err
+    assert status == 2 and "здесь не запущена служба без экрана" in err
     # The table's replies, which `duel` prints, in the table's language.
     service = ShowdownService(FakeUnit(), DuelConfig())
     table = HeadlessTable(service, 1, None, say=lambda line: None)
