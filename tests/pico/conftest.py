@@ -33,6 +33,14 @@ LINK_OPTIONS = {"heartbeat_s": 0.1, "board_timeout_s": 5.0, "ack_timeout_s": 0.5
 SETTLE_US = 600_000
 #: how long a test waits for the board to do something (wall seconds)
 WAIT_S = 30.0
+#: the slowest the emulated core runs, as a share of real time (a fifth on an idle machine;
+#: far less with busy loops beside it)
+SLOWEST_SPEED = 0.02
+
+
+def emulated_wait_s(us: float) -> float:
+    """Wall seconds to wait for `us` of the emulated board's time, however slow it runs."""
+    return max(WAIT_S, us / 1e6 / SLOWEST_SPEED)
 
 
 @dataclass
