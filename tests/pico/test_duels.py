@@ -32,7 +32,7 @@ from showdown.contract.events import (
     VerdictGiven,
 )
 from tests.hil.conftest import FAST, Table, open_table
-from tests.pico.conftest import LINK_OPTIONS, SETTLE_US, WAIT_S, deep
+from tests.pico.conftest import SETTLE_US, WAIT_S, deep, link_options
 from tests.pico.emulated_pico import EmulatedPico
 
 pytestmark = pytest.mark.pico
@@ -52,7 +52,7 @@ def _stamp_error(summary: Callable[[str, str], None], what: str, error: float) -
 
 @pytest.fixture
 def table(pico: EmulatedPico) -> Iterator[Table]:
-    with open_table(pico.port, DUEL, link_options=LINK_OPTIONS, settle_us=SETTLE_US) as tab:
+    with open_table(pico.port, DUEL, link_options=link_options(pico), settle_us=SETTLE_US) as tab:
         yield tab
 
 
@@ -205,7 +205,8 @@ def test_presses_at_the_same_instant_are_a_tie(
     pico: EmulatedPico, summary: Callable[[str, str], None]
 ) -> None:
     config = replace(DUEL, tie_window_us=1_000, tie_policy="split")
-    with open_table(pico.port, config, link_options=LINK_OPTIONS, settle_us=SETTLE_US) as table:
+    options = link_options(pico)
+    with open_table(pico.port, config, link_options=options, settle_us=SETTLE_US) as table:
         reports = _board_reports(table)
         pico.press_after("go_led", 1, [("paddle_left", 25_000), ("paddle_right", 25_000)],
                          tag="tie")
@@ -228,7 +229,8 @@ def test_presses_at_the_same_instant_are_a_tie(
 
 def test_nobody_presses_and_the_duel_times_out_without_a_launch(pico: EmulatedPico) -> None:
     config = replace(DUEL, response_timeout_us=300_000)
-    with open_table(pico.port, config, link_options=LINK_OPTIONS, settle_us=SETTLE_US) as table:
+    options = link_options(pico)
+    with open_table(pico.port, config, link_options=options, settle_us=SETTLE_US) as table:
         changes = len(pico.changes)
         duel_id = _start(table, 2, 250_000)
         verdict = _verdict(table, duel_id)

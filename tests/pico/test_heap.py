@@ -15,11 +15,11 @@ import pytest
 from showdown.contract.events import CountdownStarted, LaunchFinished
 from tests.hil.conftest import FAST, Table, open_table
 from tests.pico.conftest import (
-    LINK_OPTIONS,
     WAIT_S,
     boot_to_firmware,
     boot_to_repl,
     deep,
+    link_options,
     mpremote,
 )
 from tests.pico.emulated_pico import EmulatedPico
@@ -62,7 +62,8 @@ def test_free_heap_stays_flat_across_duels(at_repl: EmulatedPico,
     source = (HERE / "heap_probe.py").read_text().replace("DUELS = 10", f"DUELS = {DUELS}")
     mpremote(pico, "exec", "--no-follow", source)
     config = replace(FAST, response_timeout_us=2_000_000)
-    with open_table(pico.port, config, link_options=LINK_OPTIONS, settle_us=100_000) as table:
+    options = link_options(pico, 3)  # a gc.collect() at every turn of the board's loop
+    with open_table(pico.port, config, link_options=options, settle_us=100_000) as table:
         _play(table, pico, DUELS)
         assert pico.wait_for(lambda p: any(c.pin == "board_led" and c.level == 1
                                            for c in p.changes), WAIT_S), "no heap figures"
