@@ -41,14 +41,17 @@ def _after(mcu: VirtualMCU, us: int) -> None:
     assert mcu.wait_until(lambda: codec.ticks_diff(mcu.ticks_us(), since) >= us, 3)
 
 
-def _presses(host: RawHost, count: int) -> list[tuple[int, int]]:
-    """The next `count` paddle reports as (side, stamp), acknowledged as the host would."""
+def _presses(host: RawHost, count: int, seen: set[int]) -> list[tuple[int, int]]:
+    """The next `count` paddle reports as (side, stamp), acknowledged as the host would; a
+    report the board sent again (its receipt came late, on a busy machine) counts once."""
     got: list[tuple[int, int]] = []
     while len(got) < count:
         frame = host.expect(lambda f: f[1] == codec.PADDLE, 3)
         assert frame is not None, f"only {len(got)} of {count} presses reported"
         host.send(0, codec.EVACK, (frame[0],))
-        got.append((frame[2][0], frame[2][1]))
+        if frame[0] not in seen:
+            seen.add(frame[0])
+            got.append((frame[2][0], frame[2][1]))
     return got
 
 
@@ -57,9 +60,10 @@ def test_fifty_simultaneous_presses_are_stamped_as_ties(
 ) -> None:
     mcu, host = board
     gaps: list[int] = []
+    seen: set[int] = set()
     for _ in range(TRIALS):
         mcu.press_both()
-        stamps = dict(_presses(host, 2))
+        stamps = dict(_presses(host, 2, seen))
         assert set(stamps) == {codec.LEFT, codec.RIGHT}
         gaps.append(codec.ticks_diff(stamps[codec.RIGHT], stamps[codec.LEFT]))
         _after(mcu, 6_000)  # past the debounce, as a player's next press would be
@@ -73,13 +77,15 @@ def test_presses_apart_keep_their_order_and_a_lone_press_stays_alone(
     board: tuple[VirtualMCU, RawHost],
 ) -> None:
     mcu, host = board
+    seen: set[int] = set()
     mcu.press(codec.RIGHT)
     _after(mcu, 300)
     mcu.press(codec.LEFT)
-    (right, right_t), (left, left_t) = _presses(host, 2)
+    (right, right_t), (left, left_t) = _presses(host, 2, seen)
     assert (right, left) == (codec.RIGHT, codec.LEFT)
     assert codec.ticks_diff(left_t, right_t) >= 300
     _after(mcu, 6_000)
     mcu.press(codec.LEFT)
-    assert _presses(host, 1)[0][0] == codec.LEFT
-    assert host.expect(lambda f: f[1] == codec.PADDLE, 0.2) is None  # no phantom right
+    assert _presses(host, 1, seen)[0][0] == codec.LEFT
+    phantom = host.expect(lambda f: f[1] == codec.PADDLE and f[0] not in seen, 0.2)
+    assert phantom is None  # no right press the left one made up
