@@ -470,7 +470,7 @@ class ShowdownService:
         if self._timing_pending and result.outcome is Outcome.EARLY_PRESS:
             # the other player's reaction is timed up to the response timeout after the go
             # the countdown would have shown: say how long the next duel waits for that
-            log.warning("%s", _("duel {duel}: early press; the next duel can start in {seconds} "
+            log.info("%s", _("duel {duel}: early press; the next duel can start in {seconds} "
                                 "s, once the other player's time to react is up").format(
                                     duel=self.duel_id, seconds=self._next_duel_in_s()))
         if result.launch and self._launching_id == self.duel_id:

@@ -29,7 +29,7 @@ from showdown.service.loop import ShowdownService
 def test_the_wait_after_an_early_press_is_said_and_a_button_press_meanwhile_is_told(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="showdown.service.loop")
+    caplog.set_level(logging.INFO, logger="showdown.service.loop")
     unit = FakeUnit()
     service = ShowdownService(unit, DuelConfig(settle_us=25_000), rng=random.Random(1))
     feed = service.subscribe("test")
@@ -50,13 +50,17 @@ def test_the_wait_after_an_early_press_is_said_and_a_button_press_meanwhile_is_t
     unit.deliver(PaddlePressed(Side.LEFT, start + 500_000))  # early, half a second in
     until(lambda: any(isinstance(e, VerdictGiven) for e in heard))
     # go would have come at 6 s, the reaction is timed up to 3 s after it: 8.5 s from the press
-    said = [r.getMessage() for r in caplog.records]
-    assert said == ["duel 1: early press; the next duel can start in 8.5 s, once the other "
-                    "player's time to react is up"], said
+    said = [(r.levelno, r.getMessage()) for r in caplog.records]
+    # said with `run --verbose` (`run --headless` prints it with the verdict, quiet otherwise:
+    # `simulate` plays thousands of duels)
+    assert said == [(logging.INFO, "duel 1: early press; the next duel can start in 8.5 s, "
+                     "once the other player's time to react is up")], said
     unit.advance_to(start + 4_500_000)
     unit.deliver(TimerPressed(start + 4_500_000))
     until(lambda: len(caplog.records) == 2)
+    assert caplog.records[1].levelno == logging.WARNING  # shown by `run`
     assert caplog.records[1].getMessage() == (
         "the timer button does nothing yet: duel 1 is still timing the other player's "
         "reaction; the next duel can start in 4.5 s")
     until(lambda: any(isinstance(e, ReactionsTimed) for e in heard))
+
