@@ -238,8 +238,10 @@ def open_table(port: str, config: DuelConfig = FAST, *, duel_log: DuelLog | None
     service.add_listener(tab.hear)
     thread = threading.Thread(target=service.run, name="service", daemon=True)
     try:
-        assert unit.link.wait_ready(3 if link_options is None else 15), \
-            "the board did not answer the hello"
+        # a slower board (the emulated Pico, its timeouts scaled by its speed) gets longer
+        ready_s = 3.0 if link_options is None else max(
+            15.0, 3 * link_options.get("board_timeout_s", 5.0))
+        assert unit.link.wait_ready(ready_s), "the board did not answer the hello"
         thread.start()
         yield tab
     finally:
