@@ -33,7 +33,7 @@ from showdown.contract.events import (
 )
 from tests.hil.conftest import FAST, Table, open_table
 from tests.pico.conftest import SETTLE_US, WAIT_S, deep, link_options
-from tests.pico.emulated_pico import EmulatedPico
+from tests.pico.emulated_pico import PINS, EmulatedPico
 
 pytestmark = pytest.mark.pico
 
@@ -182,9 +182,18 @@ def test_an_early_press_loses_and_lights_the_arrow_toward_the_loser(
 ) -> None:
     reports = _board_reports(table)
     changes = len(pico.changes)
-    # the countdown's first LED lights when the board starts counting: 30 ms later, right
-    pico.press_after("countdown_1", 1, [("paddle_right", 30_000)], tag="early")
-    duel_id = _start(table, 2, 400_000)
+    duel_id = _start(table, 2, 1_000_000)
+    # right, 300 ms into the countdown on the board's own clock (its ticks are the emulated
+    # µs since boot): not after the countdown's LEDs light, since the host's estimate of
+    # the board clock may run ahead of a slowed core (by 250 ms at most), and the board
+    # counts from the engine's start, which may then lie just after the LEDs lit
+    started = table.wait_for(_of(duel_id, CountdownStarted), WAIT_S)[-1]
+    now = pico.now_us()
+    at = now + codec.ticks_diff(table.unit.link.to_raw(started.t_us + 300_000),  # type: ignore[attr-defined]
+                                int(now) % codec.TICKS_PERIOD)
+    pico.request("at", steps=[
+        {"gpio": PINS["paddle_right"], "level": 0, "at_us": at, "tag": "early:paddle_right"},
+        {"gpio": PINS["paddle_right"], "level": None, "at_us": at + 30_000}])
     verdict = _verdict(table, duel_id)
     assert verdict.result.outcome is Outcome.EARLY_PRESS and verdict.result.loser is Side.RIGHT
     assert table.wait_for(lambda e: isinstance(e, EarlyPressSeen), WAIT_S)
