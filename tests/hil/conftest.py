@@ -150,9 +150,10 @@ class RawHost:
                 return None
             self.frames.extend(self.dec.feed(self.ser.read(max(1, self.ser.in_waiting))))
 
-    def hello(self, version: int = codec.VERSION) -> tuple[int, str, tuple[int, ...]] | None:
+    def hello(self, version: int = codec.VERSION, timeout_s: float = 1.0
+              ) -> tuple[int, str, tuple[int, ...]] | None:
         self.send(0, codec.HELLO, (version,))
-        return self.expect(lambda f: f[1] == codec.HELLO and len(f[2]) == 3)
+        return self.expect(lambda f: f[1] == codec.HELLO and len(f[2]) == 3, timeout_s)
 
     def command(self, seq: int, kind: str, args: tuple[int, ...] = (),
                 timeout_s: float = 1.0) -> tuple[int, str, tuple[int, ...]] | None:

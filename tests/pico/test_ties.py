@@ -19,7 +19,7 @@ import pytest
 
 from firmware_host.wire import codec
 from tests.hil.conftest import RawHost
-from tests.pico.conftest import emulated_wait_s
+from tests.pico.conftest import WAIT_S, emulated_wait_s
 from tests.pico.emulated_pico import PINS, EmulatedPico
 
 pytestmark = pytest.mark.pico
@@ -36,7 +36,7 @@ TITLE = "emulated Pico: both paddles at one instant, 50 trials (emulated µs)"
 def host(pico: EmulatedPico) -> Iterator[RawHost]:
     raw = RawHost(pico.port)
     try:
-        assert raw.hello() is not None, "the board did not answer the hello"
+        assert raw.hello(timeout_s=WAIT_S) is not None, "the board did not answer the hello"
         yield raw
     finally:
         raw.close()
