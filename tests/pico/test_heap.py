@@ -56,6 +56,9 @@ def _play(table: Table, pico: EmulatedPico, duels: int) -> None:
                                   before + 1)) > before, f"duel {n + 1} never launched"
 
 
+# Five duels with a gc.collect() at every turn of the board's loop: about a minute on a quiet
+# machine, several with busy loops beside it (the suite's 120 s limit cut it short).
+@pytest.mark.timeout(600)
 def test_free_heap_stays_flat_across_duels(at_repl: EmulatedPico,
                                            summary: Callable[[str, str], None]) -> None:
     pico = at_repl
