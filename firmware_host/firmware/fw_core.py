@@ -7,8 +7,9 @@ dataclasses, no typing at run time.
 
 What it decides, and what it leaves to the host:
 * Edges are stamped in the hard IRQ handler with `ticks_us` before anything
-  else and stored in preallocated arrays; the handler allocates nothing. The
-  main loop reports them as sequenced events the host acknowledges.
+  else and stored in preallocated arrays; the handler allocates nothing. Both
+  paddles' edges pending at one interrupt get the same stamp (a tie stays a tie).
+  The main loop reports them as sequenced events the host acknowledges.
 * The countdown runs here, from the host's start instant and length, so "go"
   lights at a board time the board reports. A paddle edge stamped after the
   start and before "go" freezes the countdown at once. Who won is the host's
@@ -139,6 +140,14 @@ class Firmware:
         self.hw = hw
         self.version = version
         self.ticks = hw.ticks_us  # looked up once: the IRQ handlers call it first thing
+        # Both paddles' edges pending at one interrupt get one stamp: the chip runs the
+        # handlers one after the other (on a Pico the second stamp was 73-77 µs later, the
+        # left always first), so each paddle's handler also reads the raw interrupt byte
+        # and stamps the other paddle's pending edge with its own time; the debounce then
+        # drops the other handler's later stamp of that same edge.
+        self._edges = hw.paddle_edges
+        self._edge_left_bit = hw.EDGE_LEFT
+        self._edge_right_bit = hw.EDGE_RIGHT
         # edge ring, written by IRQ handlers, read by the main loop
         self._ring_t = array("i", [0] * RING)
         self._ring_k = array("b", [0] * RING)
@@ -205,10 +214,14 @@ class Firmware:
     def _edge_left(self, pin):
         t = self.ticks()
         self._push(K_LEFT, t)
+        if self._edges() & self._edge_right_bit:  # the right paddle's edge came too: a tie
+            self._push(K_RIGHT, t)
 
     def _edge_right(self, pin):
         t = self.ticks()
         self._push(K_RIGHT, t)
+        if self._edges() & self._edge_left_bit:
+            self._push(K_LEFT, t)
 
     def _edge_button(self, pin):
         t = self.ticks()

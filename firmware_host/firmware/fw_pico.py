@@ -30,6 +30,17 @@ MOTOR_IN1 = 14  # PWM slice 7 A
 MOTOR_IN2 = 15  # PWM slice 7 B
 BUZZER = 16  # PWM slice 0 A
 MOTOR_PWM_HZ = 20_000
+# IO_BANK0's raw interrupt status (INTR0 at 0x400140f0 holds GPIO 0-7, four bits each:
+# level low, level high, edge low, edge high). Both paddles' nibbles sit in one byte of it,
+# so one `mem8` read (a small integer: a 32-bit read would make a heap integer, which an
+# IRQ under heap_lock cannot) tells a paddle's handler whether the other one's falling edge
+# is pending too. MicroPython acknowledges a pin just before it calls that pin's handler, so
+# at one interrupt the second paddle's edge is still set while the first handler runs.
+INTR0 = 0x400140F0
+PADDLE_EDGES = INTR0 + PADDLE_LEFT // 2  # the byte with both paddles' bits
+EDGE_LOW = 4  # a nibble's "edge low" bit: a falling edge
+if PADDLE_LEFT // 2 != PADDLE_RIGHT // 2:
+    raise ValueError("the paddles' pins must share one byte of INTR0 (GP2 and GP3)")
 WATCHDOG_REASON = 0x40058008  # WATCHDOG_BASE + REASON: bit 0 timer, bit 1 forced
 WATCHDOG_REASON_TIMER = 1
 
@@ -45,13 +56,26 @@ def motor_off():
     Pin(MOTOR_IN2, Pin.OUT, value=0)
 
 
+_mem8 = machine.mem8
+
+
+def paddle_edges():
+    """The raw interrupt byte holding both paddles' bits (called in the hard IRQ: no
+    allocation)."""
+    return _mem8[PADDLE_EDGES]
+
+
 class Hardware:
     """Pins, PWM, clock, watchdog and the USB serial line of a Pico."""
 
     FALLING = Pin.IRQ_FALLING
+    # each paddle's falling-edge bit in `paddle_edges()`
+    EDGE_LEFT = EDGE_LOW << (4 * (PADDLE_LEFT % 2))
+    EDGE_RIGHT = EDGE_LOW << (4 * (PADDLE_RIGHT % 2))
 
     def __init__(self):
         self.ticks_us = ticks_us
+        self.paddle_edges = paddle_edges
         self.paddle_left = Pin(PADDLE_LEFT, Pin.IN, Pin.PULL_UP)
         self.paddle_right = Pin(PADDLE_RIGHT, Pin.IN, Pin.PULL_UP)
         self.button = Pin(TIMER_BUTTON, Pin.IN, Pin.PULL_UP)

@@ -34,7 +34,7 @@ import serial
 
 from firmware_host.host import board_files, link
 from firmware_host.host.board_files import pico_extra_how
-from firmware_host.host.ports import check_free, check_port
+from firmware_host.host.ports import check_access, check_free, check_port
 from firmware_host.wire import codec
 from showdown.contract.i18n import _, ngettext
 
@@ -72,6 +72,7 @@ def resolve_port(port: str | None) -> str:
             raise InstallError(_("no Pico found: plug it in with a data USB cable, or pass "
                                  "its port with --port (e.g. --port /dev/ttyACM0)"))
     try:
+        check_access(port)  # found by its USB id: the user may see it and not open it
         check_free(port)
     except OSError as exc:
         raise InstallError(exc.strerror or str(exc)) from None

@@ -28,6 +28,7 @@ already made (closed and opened again when the link starts over).
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import queue
 import threading
@@ -37,6 +38,7 @@ from collections.abc import Callable
 import serial
 from serial.tools import list_ports
 
+from firmware_host.host.ports import permission_text
 from firmware_host.wire import codec
 from firmware_host.wire.board_clock import BoardClock
 from firmware_host.wire.session import (
@@ -157,6 +159,9 @@ class BoardLink:
         self._ser: serial.SerialBase | None = None
         self._to_tell: list[LinkReport] = []  # taken under the lock, told after it
         self._complained: str | None = None
+        self._trying: str | None = None  # the port being opened (found by USB id, or given)
+        self._reached = False  # the board answered on the port open now
+        self._said_waiting = False  # "no answer yet" said since the board last answered
 
     # -- what the session knows --
 
@@ -283,17 +288,31 @@ class BoardLink:
             self._out.put((self._ser, frame))
         self._to_tell += self.session.reports()
         if self.session.state is LinkState.DISCONNECTED and self._ser is not None:
-            log.warning("link lost: %s", self.session.last_loss)
+            if self._reached:
+                log.warning("link lost: %s", self.session.last_loss)
+            elif not self._said_waiting:  # a board still booting, or without the firmware
+                self._said_waiting = True
+                log.warning("%s", _("no answer yet from the board on {port}: waiting for it (is "
+                                 "the Showdown firmware on it? `uno-showdown firmware version` "
+                                 "says)").format(port=self._trying or self.session.port))
+            self._reached = False
             self._drop_port()
         if self.session.ready:
+            self._reached = True
+            self._said_waiting = False
             self._ready.notify_all()
 
     def _open(self) -> bool:
         try:
             opened = self._open_port()
         except _PORT_ERRORS as exc:
-            self._complain(_("cannot open {port} ({reason})").format(port=self.port,
-                                                                     reason=exc))
+            name = self._trying or self.port or "?"
+            if isinstance(exc, PermissionError) or getattr(exc, "errno", None) in (
+                    errno.EACCES, errno.EPERM):
+                self._complain(permission_text(name))
+            else:
+                self._complain(_("cannot open {port} ({reason})").format(port=name,
+                                                                         reason=exc))
             return False
         if opened is None:
             self._complain(_("no board found yet: waiting for a Pico with the Showdown "
@@ -317,6 +336,7 @@ class BoardLink:
                 ser.open()
             return ser, _port_name(ser)
         name = self.port or find_board()
+        self._trying = name
         if name is None:
             return None
         return serial.serial_for_url(name, BAUD, timeout=READ_TIMEOUT_S,

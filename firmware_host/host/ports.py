@@ -4,14 +4,23 @@
 A path must exist and be a terminal device (a tty, a pty, a USB serial adapter): a plain
 file, a directory or /dev/null would "open" or fail quietly in a reader thread, which would
 then wait for a board forever. A name that is no path (COM3) must be one the system lists.
+
+It imports on Windows too (no `fcntl` there: Windows itself opens a COM port for one
+program at a time, so `check_free` has nothing to add), and macOS names a Pico
+/dev/cu.usbmodem....
 """
 
 from __future__ import annotations
 
 import errno
-import fcntl
 import os
 import stat
+import sys
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from serial.tools import list_ports
 
@@ -49,10 +58,12 @@ def check_free(port: str) -> None:
     open; taking the same lock without waiting, and letting it go at once, tells whether
     some program holds it, before a link opens it and waits for a board that cannot answer.
     """
+    if fcntl is None:
+        return  # Windows: a COM port held by another program cannot be opened at all
     try:
         fd = os.open(port, os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError:
-        return  # not a path (COM3), or not ours to open: whoever opens it says why
+        return  # not a path (COM3), or not ours to open: `check_access` says why
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
@@ -68,7 +79,35 @@ def check_free(port: str) -> None:
         os.close(fd)
 
 
-_PORT_HINT = N_("(e.g. --port /dev/ttyACM0), or leave out --port to find the Pico by itself")
+def check_access(port: str) -> None:
+    """Refuse a port this user may not open (PermissionError naming it and what to do).
+
+    A Pico found by its USB id is checked before anything waits on it: on Linux a user
+    outside the `dialout` group can see the port but not open it.
+    """
+    if not os.path.exists(port):
+        return  # COM3, or gone meanwhile: whoever opens it says why
+    try:
+        fd = os.open(port, os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0))
+    except PermissionError:
+        raise PermissionError(permission_text(port)) from None
+    except OSError:
+        return
+    os.close(fd)
+
+
+def permission_text(port: str) -> str:
+    """What to do when this user may not open `port`, in one sentence."""
+    if sys.platform.startswith("linux"):
+        return _("your user may not open {port} (permission denied): join the dialout group "
+                 "(sudo usermod -aG dialout $USER), log out and in again, and retry").format(
+                     port=port)
+    return _("your user may not open {port} (permission denied): check your access to it, "
+             "and that no other program holds it").format(port=port)
+
+
+_PORT_HINT = N_("(e.g. --port /dev/ttyACM0 on Linux, /dev/cu.usbmodem1101 on macOS, COM3 on "
+                "Windows), or leave out --port to find the Pico by itself")
 
 
 def _is_terminal(port: str) -> bool:
@@ -79,6 +118,8 @@ def _is_terminal(port: str) -> bool:
     flags = os.O_RDWR | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(port, flags)
+    except PermissionError:
+        raise PermissionError(permission_text(port)) from None
     except OSError as exc:
         raise OSError(_("cannot open the serial port {port} ({why}): check your access to it "
                         "(on Linux, membership of the dialout group)").format(

@@ -262,9 +262,11 @@ class VirtualMCU:
 
     def press(self, side: int, at_ticks: int | None = None) -> None:
         """A paddle press (protocol.LEFT or RIGHT), stamped now or at `at_ticks`."""
-        hw = self._hw()
-        pin = hw.paddle_left if side == codec.LEFT else hw.paddle_right
-        pin.fall(hw.clock, at_ticks)
+        self._hw().press_paddles(side == codec.LEFT, side != codec.LEFT, at_ticks)
+
+    def press_both(self, at_ticks: int | None = None) -> None:
+        """Both paddles pressed at one instant (their edges pending at one interrupt)."""
+        self._hw().press_paddles(True, True, at_ticks)
 
     def press_button(self, at_ticks: int | None = None) -> None:
         hw = self._hw()

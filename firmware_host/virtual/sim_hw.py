@@ -155,6 +155,10 @@ class SimHardware:
     """What fw_core needs, backed by a pseudo-terminal's master side and simulated parts."""
 
     FALLING = SimPin.IRQ_FALLING
+    # The paddles' falling-edge bits in `paddle_edges()`, as in the RP2040's raw interrupt
+    # byte that fw_pico reads (GP2 and GP3 in INTR0).
+    EDGE_LEFT = 0x04
+    EDGE_RIGHT = 0x40
 
     def __init__(
         self,
@@ -169,6 +173,7 @@ class SimHardware:
         self.turns = 0
         self.clock = clock
         self.ticks_us = clock.ticks_us
+        self._edges = 0  # the paddles' pending edges, as the chip's raw interrupt byte
         self.paddle_left = SimPin("paddle_left")
         self.paddle_right = SimPin("paddle_right")
         self.button = SimPin("button")
@@ -202,6 +207,25 @@ class SimHardware:
         self._line_lock = threading.Lock()
         self._line_faults: list[LineFault] = []
         self.garbled: list[bytes] = []  # every frame garbled on the line, as it was sent
+
+    # -- the paddles' interrupts, as the RP2040 and MicroPython run them --
+
+    def paddle_edges(self) -> int:
+        """The paddles' edges pending now (the firmware's IRQ handlers read it)."""
+        return self._edges
+
+    def press_paddles(self, left: bool, right: bool, at_ticks: int | None = None) -> None:
+        """Falling edges on the paddles at one instant: both pending at once, then each
+        pin's handler in pin order, its own edge acknowledged just before (MicroPython's
+        gpio_irq), so the first handler sees the second edge still pending."""
+        pins = [(pin, bit) for pin, bit, on in ((self.paddle_left, self.EDGE_LEFT, left),
+                                                 (self.paddle_right, self.EDGE_RIGHT, right))
+                if on]
+        for _, bit in pins:
+            self._edges |= bit
+        for pin, bit in pins:
+            self._edges &= ~bit
+            pin.fall(self.clock, at_ticks)
 
     # -- the firmware's view --
 

@@ -11,7 +11,13 @@ every 2^29 µs, which heartbeats (ten a second) make certain.
 time of the last heartbeat reply plus the host time elapsed since it arrived.
 It trails the true board time by that reply's one-way latency (well under a
 millisecond over USB), never runs backwards, and only feeds the engine's
-deadlines; fairness uses the board's own stamps. After a board reset the new
+deadlines; fairness uses the board's own stamps. It never runs more than
+MAX_AHEAD_US past the last time the board said: a board whose clock runs slower
+than the host's (an emulated one on a loaded machine), or whose replies are late,
+would otherwise let the engine's deadlines (the response timeout, the settle
+time) pass by the host's clock while the board had not got there (seconds ahead,
+measured on the emulated Pico under load). Heartbeats come ten times a second,
+so on a real board the cap is never reached. After a board reset the new
 session is placed just after the last time handed out, so the device clock
 stays monotonic across resets.
 
@@ -22,6 +28,9 @@ from __future__ import annotations
 
 from firmware_host.wire.codec import TICKS_PERIOD, ticks_diff
 
+#: How far the estimate may run past the board's last word: a few heartbeats.
+MAX_AHEAD_US = 250_000
+
 
 class BoardClock:
     """Unwraps board ticks into device microseconds; see the module docstring."""
@@ -31,6 +40,7 @@ class BoardClock:
         self._ref_dev = 0
         self._offset_us = 0  # device µs minus host µs: before any board, the host's clock
         self._last_now = 0
+        self._said_dev = 0  # the device time the board last said it was (hello, heartbeat)
 
     @property
     def synced(self) -> bool:
@@ -43,6 +53,7 @@ class BoardClock:
         device = max(self.now_us(host_us), self._ref_dev) + 1
         self._ref_raw, self._ref_dev = raw, device
         self._offset_us = device - host_us
+        self._said_dev = device
         return device
 
     def unwrap(self, raw: int) -> int:
@@ -58,11 +69,16 @@ class BoardClock:
         """The board said "it is `raw` now" and the host heard it at `host_us`."""
         device = self.unwrap(raw)
         self._offset_us = device - host_us
+        self._said_dev = max(self._said_dev, device)
         return device
 
     def now_us(self, host_us: int) -> int:
-        """The board clock now, estimated; monotonic."""
-        self._last_now = max(self._last_now, host_us + self._offset_us)
+        """The board clock now, estimated; monotonic, at most MAX_AHEAD_US past the board's
+        last word."""
+        estimate = host_us + self._offset_us
+        if self._ref_raw is not None:
+            estimate = min(estimate, self._said_dev + MAX_AHEAD_US)
+        self._last_now = max(self._last_now, estimate)
         return self._last_now
 
     def to_raw(self, device_us: int) -> int:

@@ -334,7 +334,11 @@ class Duel:
         await_go_report: bool = False,
     ):
         """`await_go_report`: the unit runs its own countdown and reports when it showed go
-        (`GoShown`), so no verdict after go is given before that report has arrived."""
+        (`GoShown`), so no verdict after go is given before that report has arrived, and
+        the countdown goes on (`counting`) until it does: the host's estimate of the unit's
+        clock may run ahead of the unit, and a press the unit stamped before its go must
+        still freeze the countdown when it reaches the engine after that estimate passed go.
+        """
         self.config = config or DuelConfig()
         self._rng = rng or random.Random()
         self.await_go_report = await_go_report
@@ -400,7 +404,7 @@ class Duel:
         if not self.phase.running:
             return []
         assert self.go_at_us is not None and self.start_us is not None
-        if self.phase is Phase.COUNTING and now_us >= self.go_at_us:
+        if self.phase is Phase.COUNTING and now_us >= self.go_at_us and not self.await_go_report:
             # Nothing is judged in this call: presses are judged against the go the players
             # saw, and the unit says when that was (`GoShown`) only once it has shown it.
             self.phase = Phase.GO
@@ -417,7 +421,7 @@ class Duel:
             return None
         assert self.go_at_us is not None
         commit = self._judge().commit_at_us
-        if self.phase is Phase.COUNTING:
+        if self.phase is Phase.COUNTING and not self.await_go_report:
             return min(self.go_at_us, commit)
         return commit
 
@@ -541,9 +545,14 @@ class Duel:
         return verdict
 
     def _check_early(self) -> list[Action]:
-        """Freeze the countdown the moment an early press is known."""
-        if self.phase is not Phase.COUNTING:
-            return []  # frozen already, or "go" is on: there is nothing left to stop
+        """Freeze the countdown the moment an early press is known.
+
+        Also once "go" is on: a press stamped before go that reaches the engine after it
+        (a lost frame, a late report) is an early press all the same, and the table
+        hears it as one (the freeze, its beep and its event), not only in the verdict.
+        """
+        if self.phase not in (Phase.COUNTING, Phase.GO):
+            return []  # frozen already: the early press has been told
         verdict = self._judge()
         if verdict.outcome in (Outcome.EARLY_PRESS, Outcome.TIE) and verdict.first is not None:
             first_t = verdict.counted[verdict.first]

@@ -361,6 +361,12 @@ class ShowdownService:
 
     def _start(self, t_us: int, countdown_us: int | None) -> None:
         duel = self.duel
+        if duel is not None and duel.phase is Phase.DONE and self._timing_pending:
+            log.warning("%s", _("the timer button does nothing yet: duel {duel} is still timing "
+                                "the other player's reaction; the next duel can start in "
+                                "{seconds} s").format(duel=self.duel_id,
+                                                      seconds=self._next_duel_in_s()))
+            return
         if duel is None or duel.phase is not Phase.LOADED:
             return  # the timer button does nothing without loaded cards
         if countdown_us is None:  # draw here, so the log replays exactly
@@ -461,12 +467,28 @@ class ShowdownService:
             self.unit.set_arrow(None)
             self.unit.show_idle()
         self._timing_pending = not result.rematch and result.outcome is not Outcome.ABORTED
+        if self._timing_pending and result.outcome is Outcome.EARLY_PRESS:
+            # the other player's reaction is timed up to the response timeout after the go
+            # the countdown would have shown: say how long the next duel waits for that
+            log.info("%s", _("duel {duel}: early press; the next duel can start in {seconds} "
+                                "s, once the other player's time to react is up").format(
+                                    duel=self.duel_id, seconds=self._next_duel_in_s()))
         if result.launch and self._launching_id == self.duel_id:
             self._launched = _Launched(self.duel_id, result, load, self._players)
         self._emit(
             VerdictGiven(self.duel_id, result, load.challenger, load.opponent, load.cards,
                          self._players)
         )
+
+    def _next_duel_in_s(self) -> str:
+        """How long until the duel in hand has timed its reactions (the next one can start),
+        in seconds with one decimal, by the unit's clock."""
+        duel = self.duel
+        if duel is None or duel.result is None or duel.result.go_us is None:
+            return "0.0"
+        cfg = duel.config
+        left = duel.result.go_us + cfg.response_timeout_us + cfg.settle_us - self.unit.now_us()
+        return f"{max(0, left) / 1_000_000:.1f}"
 
     def _launch_failed(self, t_us: int, reason: str) -> None:
         """The unit did not confirm the launch a verdict called for: that duel ends as

@@ -46,3 +46,20 @@ def test_now_follows_heartbeats_and_maps_back_to_board_ticks() -> None:
     at = clock.observe(TICKS_PERIOD + 200_000 - TICKS_PERIOD, 200_000)  # 199 ms later
     assert clock.now_us(210_000) == at + 10_000
     assert clock.to_raw(at + 10_000) == 210_000
+
+
+def test_the_estimate_stays_near_a_board_whose_clock_runs_slow() -> None:
+    """An emulated board on a loaded machine: its clock runs at a twentieth of the host's and
+    its heartbeat replies come a second apart. The engine's deadlines follow the estimate, so
+    it must not race ahead of the board (it did, by seconds): at most 250 ms past it."""
+    clock = BoardClock()
+    base = clock.start_session(0, 0)
+    board = 0
+    worst = 0
+    for beat in range(1, 11):  # 10 s of host time
+        host = beat * 1_000_000
+        for between in range(0, 1_000_000, 50_000):  # the engine asks in between
+            worst = max(worst, clock.now_us(host - 1_000_000 + between) - (base + board))
+        board += 50_000  # the board's clock moved 50 ms meanwhile
+        clock.observe(board, host)
+    assert worst <= 250_000, worst

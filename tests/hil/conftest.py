@@ -150,9 +150,10 @@ class RawHost:
                 return None
             self.frames.extend(self.dec.feed(self.ser.read(max(1, self.ser.in_waiting))))
 
-    def hello(self, version: int = codec.VERSION) -> tuple[int, str, tuple[int, ...]] | None:
+    def hello(self, version: int = codec.VERSION, timeout_s: float = 1.0
+              ) -> tuple[int, str, tuple[int, ...]] | None:
         self.send(0, codec.HELLO, (version,))
-        return self.expect(lambda f: f[1] == codec.HELLO and len(f[2]) == 3)
+        return self.expect(lambda f: f[1] == codec.HELLO and len(f[2]) == 3, timeout_s)
 
     def command(self, seq: int, kind: str, args: tuple[int, ...] = (),
                 timeout_s: float = 1.0) -> tuple[int, str, tuple[int, ...]] | None:
@@ -238,8 +239,10 @@ def open_table(port: str, config: DuelConfig = FAST, *, duel_log: DuelLog | None
     service.add_listener(tab.hear)
     thread = threading.Thread(target=service.run, name="service", daemon=True)
     try:
-        assert unit.link.wait_ready(3 if link_options is None else 15), \
-            "the board did not answer the hello"
+        # a slower board (the emulated Pico, its timeouts scaled by its speed) gets longer
+        ready_s = 3.0 if link_options is None else max(
+            15.0, 3 * link_options.get("board_timeout_s", 5.0))
+        assert unit.link.wait_ready(ready_s), "the board did not answer the hello"
         thread.start()
         yield tab
     finally:

@@ -96,10 +96,13 @@ class Hardware:
     """What fw_core needs, with an in-memory line: `inbox` from the host, `outbox` to it."""
 
     FALLING = 2
+    EDGE_LEFT = 0x04  # the paddles' bits in `paddle_edges()`, as on the RP2040
+    EDGE_RIGHT = 0x40
 
     def __init__(self, start_ticks, card_sensor, boot_id):
         self.clock = Clock(start_ticks)
         self.ticks_us = self.clock.ticks_us
+        self.edges = 0  # the paddles' pending edges (the chip's raw interrupt byte)
         self.paddle_left = Pin()
         self.paddle_right = Pin()
         self.button = Pin()
@@ -117,6 +120,9 @@ class Hardware:
         self.watchdog_ms = 0
         self.fed = 0
         self.kbd_intr = True
+
+    def paddle_edges(self):
+        return self.edges
 
     def read(self, wait_ms):
         if not self.inbox:
@@ -228,6 +234,15 @@ class Board:
     def press(self, side, at=-1):
         self.irq(self.hw.paddle_left if side == protocol.LEFT else self.hw.paddle_right, at)
 
+    def press_both(self, at=-1):
+        """Both paddles at one interrupt: the right edge is still pending while the left
+        handler runs (the chip acknowledges each pin just before its handler)."""
+        hw = self.hw
+        hw.edges = hw.EDGE_RIGHT
+        self.irq(hw.paddle_left, at)
+        hw.edges = 0
+        self.irq(hw.paddle_right, at if at < 0 else at + 80)
+
     def press_button(self, at=-1):
         self.irq(self.hw.button, at)
 
@@ -287,6 +302,9 @@ def call(board, method, args):
         return None
     if method == "irq":  # fire the IRQ of the pin named args[0] ("card_sensor", ...)
         board.irq(getattr(board.hw, args[0]), args[1])
+        return None
+    if method == "press_both":
+        board.press_both(args[0])
         return None
     if method == "press_button":
         board.press_button(args[0])

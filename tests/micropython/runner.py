@@ -233,6 +233,10 @@ class BoardDriver:
     def press(self, side: int, at_ticks: int = -1) -> None:
         self._call("press", side, at_ticks)
 
+    def press_both(self, at_ticks: int = -1) -> None:
+        """Both paddles at one interrupt (the second handler runs 80 µs later)."""
+        self._call("press_both", at_ticks)
+
     def irq(self, pin: str, at_ticks: int = -1) -> None:
         """Fire the hard IRQ of the pin named `pin` (e.g. "card_sensor"), stamped at a tick."""
         self._call("irq", pin, at_ticks)

@@ -63,3 +63,25 @@ def test_a_handler_that_allocates_is_caught(micropython: MicroPython) -> None:
     assert micropython.call("_irq_board.irq_alloc_failures") == 1
     micropython.run("del _irq_board, _pin")
 
+
+
+def test_both_paddles_at_one_interrupt_get_one_stamp_without_allocating(
+    boards: Callable[..., dict[str, BoardDriver]],
+) -> None:
+    """The left handler sees the right edge pending and stamps both; the right handler, 80 µs
+    later, is the debounce's to drop: one stamp for both, under heap_lock, on both
+    interpreters. A lone press afterwards is its own paddle's alone."""
+    for name, board in boards().items():
+        board.run(1_000)
+        t = board.state()["ticks"]
+        board.press_both(t)
+        out = codec.Decoder().feed(board.run(3_000))
+        stamps = [tuple(f[2]) for f in out if f[1] == codec.PADDLE]
+        assert sorted(stamps) == [(codec.LEFT, t), (codec.RIGHT, t)], (name, stamps)
+        lone = board.state()["ticks"] + DEBOUNCE_US
+        board.run(DEBOUNCE_US + 1_000)
+        board.press(codec.RIGHT, lone)
+        out = codec.Decoder().feed(board.run(3_000))
+        assert [tuple(f[2]) for f in out if f[1] == codec.PADDLE] == [(codec.RIGHT, lone)], name
+        state = board.state()
+        assert state["irq_alloc_failures"] == 0 and state["irqs"] == 3, (name, state)

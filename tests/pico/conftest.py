@@ -31,8 +31,48 @@ LINK_OPTIONS = {"heartbeat_s": 0.1, "board_timeout_s": 5.0, "ack_timeout_s": 0.5
 #: time: the serial unit's 25 ms is a Pico's few loop turns, and an emulated board needs
 #: far more wall time to report a press that came a moment after the first.
 SETTLE_US = 600_000
-#: how long a test waits for the board to do something (wall seconds)
-WAIT_S = 30.0
+#: how long a test waits for the board to do something (wall seconds): a wait returns as soon
+#: as the board has done it, so this only bounds a failure, on a machine however loaded
+WAIT_S = 90.0
+#: the slowest the emulated core runs, as a share of real time (a fifth on an idle machine;
+#: far less with busy loops beside it)
+SLOWEST_SPEED = 0.02
+#: the emulated core's speed on an idle machine (emulated time per wall time, running flat
+#: out), which LINK_OPTIONS are set for
+IDLE_SPEED = 0.2
+
+
+def emulated_wait_s(us: float) -> float:
+    """Wall seconds to wait for `us` of the emulated board's time, however slow it runs."""
+    return max(WAIT_S, us / 1e6 / SLOWEST_SPEED)
+
+
+def slowness(pico: EmulatedPico) -> float:
+    """How many times slower than on an idle machine the emulated core runs now (at least 1):
+    the runner measures its own speed while it executes."""
+    speed = pico.speed()
+    return 1.0 if not speed else max(1.0, IDLE_SPEED / max(speed, SLOWEST_SPEED))
+
+
+def link_options(pico: EmulatedPico, heavier: float = 1.0) -> dict[str, float]:
+    """LINK_OPTIONS for the core's speed now: the host waits for the board's answers (an
+    acknowledgement, any frame at all) as much longer as the board is slower (`heavier`: as
+    many times longer again, for a board whose loop does more per turn than the firmware's)."""
+    k = slowness(pico) * heavier
+    return {**LINK_OPTIONS, "ack_timeout_s": LINK_OPTIONS["ack_timeout_s"] * k,
+            "board_timeout_s": LINK_OPTIONS["board_timeout_s"] * k}
+
+
+def firmware_version(pico: EmulatedPico) -> subprocess.CompletedProcess[str]:
+    """`uno-showdown firmware version --port`, as a maker types it. It waits 3 s of wall time
+    for the board's hello, a Pico's at once: a core slowed down by a loaded machine may miss
+    that, so a silent board is asked again (a few times), never a wrong answer accepted."""
+    done = cli("firmware", "version", "--port", pico.port)
+    for _ in range(4):
+        if done.returncode == 0 or "no answer from the board" not in done.stderr:
+            break
+        done = cli("firmware", "version", "--port", pico.port)
+    return done
 
 
 @dataclass
@@ -68,7 +108,7 @@ def start_installed(fixtures: Fixtures | None = None) -> Installed:
         done = cli("firmware", "install", "--port", pico.port)
         assert done.returncode == 0, done.stdout + done.stderr
         install_s = time.monotonic() - began
-        version = cli("firmware", "version", "--port", pico.port)
+        version = firmware_version(pico)
         assert version.returncode == 0, version.stdout + version.stderr
     except BaseException:
         pico.close()
@@ -91,9 +131,12 @@ def installed() -> Iterator[Installed]:
 
 @pytest.fixture
 def pico(installed: Installed) -> Iterator[EmulatedPico]:
-    """The session's Pico, running the firmware, with its inputs let go after each test."""
+    """The session's Pico, running the firmware, with its inputs let go after each test and
+    every press it still had to come forgotten (a test that failed before its trigger's
+    output came would otherwise press in the next test's duel)."""
     yield installed.pico
     if installed.pico.boot and not installed.pico._closed.is_set():
+        installed.pico.clear_stimuli()
         for name in ("paddle_left", "paddle_right", "timer_button", "card_sensor"):
             installed.pico.drive(name, None)
         installed.pico.jam(False)

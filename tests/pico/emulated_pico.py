@@ -279,6 +279,17 @@ class EmulatedPico:
             steps.append({"gpio": PINS[pin], "level": None, "delay_us": delay + width_us})
         self.request("when", gpio=PINS[output], level=level, steps=steps)
 
+    def clear_stimuli(self) -> int:
+        """Forget every press still to come (`press_after` triggers, `at` steps): a test's
+        presses never fire in a later test. How many were dropped."""
+        return int(self.request("clear")["dropped"])
+
+    def speed(self) -> float | None:
+        """Emulated time per wall time while the core runs flat out, lately (about 0.2 on
+        an idle machine, far less on a loaded one); None before it ran at all."""
+        value = self.request("speed")["speed"]
+        return None if value is None else float(value)
+
     def outputs(self) -> dict[str, tuple[int | str, float]]:
         """Every output's (level, duty) now."""
         pins = self.request("read", gpios=[PINS[n] for n in OUTPUTS])["pins"]

@@ -2,7 +2,7 @@
 
 Run at the REPL of a board started with the timer button held. It builds the
 firmware on fw_pico's Hardware, locks the heap, lights the go LED (the test's
-runner presses both paddles, the timer button and the card sensor when it sees
+runner presses both paddles at one instant, the timer button and the card sensor when it sees
 it; the card 25 ms later, past the sensor's 20 ms debounce from boot) and waits,
 allocating nothing, until the ring holds three edges and one card; then it
 prints what the handlers stored. A handler that allocated would fail in its

@@ -239,14 +239,32 @@ function reportOutputs() {
 // Stimuli at emulated instants: a pin driven at an absolute time of this boot, or a delay
 // after a watched output reaches a level (e.g. 80 ms after "go" lights).
 const triggers = []; // { gpio, level, then: [{gpio, level, delay_us, tag}] }
+const stimuli = new Set(); // the alarms of steps still to come (a "clear" cancels them)
 
 function schedule(steps, fromNs) {
   for (const step of steps) {
     const at = fromNs + step.delay_us * 1000;
     const fire = () => drive(step.gpio, step.level, step.tag);
     if (at <= clock.nanos) fire();
-    else clock.createAlarm(fire).schedule(at - clock.nanos);
+    else {
+      const alarm = clock.createAlarm(() => {
+        stimuli.delete(alarm);
+        fire();
+      });
+      stimuli.add(alarm);
+      alarm.schedule(at - clock.nanos);
+    }
   }
+}
+
+// Forget every stimulus still to come: a test's presses must never fire in the next test's
+// duel (a test that failed, or timed out, before its trigger's output came).
+function clearStimuli() {
+  const dropped = triggers.length + stimuli.size;
+  triggers.length = 0;
+  for (const alarm of stimuli) alarm.cancel();
+  stimuli.clear();
+  return dropped;
 }
 
 function checkTriggers() {
@@ -303,7 +321,11 @@ let stopped = false;
 // Where emulated time would be if it ran with the wall clock since this boot.
 const clockBase = { emu: 0, wall: wallNs() };
 const CATCH_UP = 3;
-const stats = { instructions: 0, busyNs: 0, idleNs: 0, since: wallNs() };
+const stats = { instructions: 0, busyNs: 0, busyWallNs: 0, idleNs: 0, since: wallNs() };
+// The core's speed running flat out (emulated ns per wall ns while executing), smoothed over
+// the last busy stretches: how much wall time the board needs for its own work right now.
+const speed = { emuNs: 0, wallNs: 0 };
+const SPEED_WINDOW_NS = 2e9; // of wall time: the last two seconds or so count
 
 function run() {
   timer = null;
@@ -336,13 +358,22 @@ function run() {
       }
     } else {
       const before = clock.nanos;
+      const wallBefore = wallNs();
       let i = 0;
       for (; i < 2000 && !core().waiting && pendingReset === null && !hung; i++) {
         const cycles = core().executeInstruction();
         clock.tick(cycles * NS_PER_CYCLE);
       }
+      const spent = wallNs() - wallBefore;
       stats.instructions += i;
       stats.busyNs += clock.nanos - before;
+      stats.busyWallNs += spent;
+      speed.emuNs += clock.nanos - before;
+      speed.wallNs += spent;
+      if (speed.wallNs > SPEED_WINDOW_NS) { // forget the older half
+        speed.emuNs /= 2;
+        speed.wallNs /= 2;
+      }
     }
     reportOutputs();
     runLauncher();
@@ -376,9 +407,14 @@ function handle(request) {
   const op = request.op;
   if (op === "stats") {
     const out = { ...stats, wallNs: wallNs() - stats.since };
-    Object.assign(stats, { instructions: 0, busyNs: 0, idleNs: 0, since: wallNs() });
+    Object.assign(stats, { instructions: 0, busyNs: 0, busyWallNs: 0, idleNs: 0,
+      since: wallNs() });
     return out;
   }
+  if (op === "speed") { // emulated time per wall time while the core runs flat out
+    return { speed: speed.wallNs > 0 ? speed.emuNs / speed.wallNs : null, t_us: clock.nanos / 1000 };
+  }
+  if (op === "clear") return { dropped: clearStimuli() };
   if (op === "now") return { t_us: clock.nanos / 1000, boot: boots };
   if (op === "drive") return { t_us: drive(request.gpio, request.level, request.tag) };
   if (op === "watch") {

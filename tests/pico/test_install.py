@@ -14,7 +14,14 @@ import re
 import pytest
 
 from firmware_host.wire import codec
-from tests.pico.conftest import Installed, boot_to_firmware, boot_to_repl, cli, mpremote
+from tests.pico.conftest import (
+    Installed,
+    boot_to_firmware,
+    boot_to_repl,
+    cli,
+    firmware_version,
+    mpremote,
+)
 from tests.pico.emulated_pico import EmulatedPico
 
 pytestmark = pytest.mark.pico
@@ -46,7 +53,7 @@ def _files_on_flash(pico: EmulatedPico) -> list[str]:
 def test_installing_again_over_a_running_firmware_restarts_it_and_copies_the_files(
     installed: Installed, pico: EmulatedPico
 ) -> None:
-    assert cli("firmware", "version", "--port", pico.port).returncode == 0  # armed watchdog
+    assert firmware_version(pico).returncode == 0  # armed watchdog
     boots = pico.boot
     again = cli("firmware", "install", "--port", pico.port)
     assert again.returncode == 0, again.stdout + again.stderr
@@ -57,4 +64,4 @@ def test_installing_again_over_a_running_firmware_restarts_it_and_copies_the_fil
     assert [b["reason"] for b in pico.boots[boots:]] == ["forced"] * (pico.boot - boots)
     names = _files_on_flash(pico)
     assert [n for n in names if n != "boot.py"] == BOARD_FILES
-    assert cli("firmware", "version", "--port", pico.port).returncode == 0
+    assert firmware_version(pico).returncode == 0

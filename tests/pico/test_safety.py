@@ -26,7 +26,7 @@ Frame = tuple[int, str, tuple[int, ...]]
 def host(pico: EmulatedPico) -> Iterator[RawHost]:
     raw = RawHost(pico.port)
     try:
-        assert raw.hello() is not None, "the board did not answer the hello"
+        assert raw.hello(timeout_s=WAIT_S) is not None, "the board did not answer the hello"
         yield raw
     finally:
         raw.send(0, codec.HELLO, (codec.VERSION,))  # a new session stops whatever was left running
@@ -98,7 +98,7 @@ def test_a_requested_restart_is_not_reported_as_the_watchdog(
     assert hello is not None and pico.boot == boots + 1
     # the new boot said hello; a watchdog fault would have come before it
     assert not [f for f in seen if f[1] == codec.FAULT and f[2][0] == codec.FAULT_WATCHDOG], seen
-    assert host.hello() is not None
+    assert host.hello(timeout_s=WAIT_S) is not None
     assert host.expect(lambda f: f[1] == codec.FAULT, 0.5) is None
 
 
@@ -122,7 +122,7 @@ def test_the_watchdog_resets_a_hung_board_with_the_motor_off(
     # the new boot tells the host why it restarted
     fault = host.expect(lambda f: f[1] == codec.FAULT and f[2][0] == codec.FAULT_WATCHDOG, WAIT_S)
     assert fault is not None
-    assert host.hello() is not None
+    assert host.hello(timeout_s=WAIT_S) is not None
 
 
 def test_a_host_that_restarts_is_served_again_and_ends_what_the_last_one_left(
@@ -130,7 +130,7 @@ def test_a_host_that_restarts_is_served_again_and_ends_what_the_last_one_left(
 ) -> None:
     first = RawHost(pico.port)
     try:
-        assert first.hello() is not None
+        assert first.hello(timeout_s=WAIT_S) is not None
         start = _heartbeat(first)[2][0]  # the board's tick now
         since = len(pico.changes)
         # a long countdown, then the host dies without a word
@@ -141,7 +141,7 @@ def test_a_host_that_restarts_is_served_again_and_ends_what_the_last_one_left(
         first.close()
     second = RawHost(pico.port)
     try:
-        hello = second.hello()
+        hello = second.hello(timeout_s=WAIT_S)
         assert hello is not None and hello[2][0] == codec.VERSION
         # the new session ended the old host's countdown, and the board serves this one
         assert pico.wait_output("countdown_4", 0, since, WAIT_S)

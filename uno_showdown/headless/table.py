@@ -160,6 +160,16 @@ class HeadlessTable:
         """A listener: a line for whoever watches, for each verdict and its times."""
         if isinstance(event, VerdictGiven):
             self.say(describe_verdict(event, self._number(event.duel_id)))
+            result, config = event.result, self.service.config
+            if (result.outcome is Outcome.EARLY_PRESS and result.go_us is not None
+                    and result.decided_at_us is not None):
+                # the other player's reaction is timed up to the response timeout after the
+                # go the countdown would have shown: the next duel loads only then
+                left = (result.go_us + config.response_timeout_us + config.settle_us
+                        - result.decided_at_us)
+                self.say("  " + _("the next duel can start in {seconds} s, once the other "
+                                  "player's time to react is up").format(
+                                      seconds=f"{max(0, left) / 1_000_000:.1f}"))
         elif isinstance(event, VerdictContested):
             who = _names(event.players)
             self.say("  " + contest_text(event, who.__getitem__))
