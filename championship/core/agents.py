@@ -14,9 +14,10 @@ over), each connects with a client id of its own, and the director decides:
   table from each other in turn;
 * an agent stopped with Ctrl-C (or SIGTERM) says so last, and leaves the table free;
 * an agent whose holder is gone (not heard for `GONE_AFTER_US`: killed, or its computer
-  off), or that runs on the same games file as the holder (a file has one agent at a time,
-  so the holder's process ended: a `table join` restarted after a crash), takes the table
-  without a word.
+  off), or that runs on the same games file on the same computer as the holder (the file's
+  lock lets one agent run there at a time, so the holder's process ended: a `table join`
+  restarted after a crash), takes the table without a word; a copy of that file on another
+  computer is a second agent like any other.
 """
 
 from __future__ import annotations
@@ -79,13 +80,17 @@ class TableAgents:
         if holder is not None and agent in self.deposed:  # whatever it asks
             return Stop(agent, STOP_TAKEN, holder.agent, holder.host, holder.since_us), None
         alive = holder is not None and now_us - holder.heard_us <= GONE_AFTER_US
-        if holder is not None and alive and holder.source != source and not beat.take_over:
+        # The same games file on the same computer is a `table join` started again (the
+        # file's lock lets only one run there); a copy of the file on another computer is
+        # a second agent like any other.
+        same = holder is not None and holder.source == source and holder.host == beat.host
+        if holder is not None and alive and not same and not beat.take_over:
             first = agent not in self.refused
             self.refused[agent] = beat.host
             return (Stop(agent, STOP_HELD, holder.agent, holder.host, holder.since_us),
                     Contest(STOP_HELD, beat.host, holder.host, now_us) if first else None)
         self.holder = Holder(agent, beat.host, source, now_us, now_us)
-        if holder is None or not alive or holder.source == source:
+        if holder is None or not alive or same:
             return None, None
         self.deposed[holder.agent] = holder.host  # asked to take over: the old one stops
         return (Stop(holder.agent, STOP_TAKEN, agent, beat.host, now_us),

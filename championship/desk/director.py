@@ -415,6 +415,13 @@ class DirectorSync:
         boxed = store.boxes.load(row.box_id)
         if isinstance(r, wire.DealReport):
             return self._apply_deal(conn, data, row, boxed, up, r, arrived)
+        agents = self._agents.get(up.table)
+        if agents is not None and agents.holder is not None \
+                and agents.holder.source != up.source:
+            # A second agent's file (told to stop): its deals are kept and held as from a
+            # file the table never announced, but its rounds played late and its duels are
+            # not the table's and must not replace what the holder said.
+            return None
         if isinstance(r, wire.StatusReport):
             box = boxed.box
             if (self.ledger.newer_status(conn, self.event_id, up.table, r.stage, up.seq)

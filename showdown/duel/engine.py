@@ -455,6 +455,9 @@ class Duel:
         self._go_reports.append(event.t_us)
         if self.phase is Phase.COUNTING and self.go_shown_us is not None:
             self.phase = Phase.GO
+            # A go shown later than planned turns a press stamped before it into an early
+            # one: the table hears it now (freeze, beep, event), not only in the verdict.
+            return self._check_early()
         return []
 
     def _on_abort(self, event: Abort) -> list[Action]:

@@ -55,6 +55,20 @@ def test_a_table_is_freed_by_leaving_by_its_own_file_or_by_silence() -> None:
     assert table.holder is not None and table.holder.agent == A
 
 
+def test_a_copy_of_the_holders_file_on_another_computer_is_a_second_agent() -> None:
+    """A games file copied to a laptop (or restored from a backup) carries the holder's
+    source: it must not take the table without a word, or the two would swap it on every
+    heartbeat and both count."""
+    table = TableAgents()
+    table.heard(beat(A, "pi-1"), FILE_A, 10 * S)
+    stop, contest = table.heard(beat(B, "laptop"), FILE_A, 11 * S)
+    assert stop == wire.Stop(B, wire.STOP_HELD, A, "pi-1", 10 * S) and contest is not None
+    assert table.holder is not None and table.holder.agent == A
+    # Asked to take over, it does, and the holder is told so.
+    stop, _ = table.heard(beat(C, "laptop", take_over=True), FILE_A, 12 * S)
+    assert stop == wire.Stop(A, wire.STOP_TAKEN, C, "laptop", 12 * S)
+
+
 def test_the_agent_and_the_stop_go_over_the_wire_signed() -> None:
     secret = "s" * 32
     up = wire.Up(3, FILE_A, 0, beat(A, "pi-1", take_over=True))

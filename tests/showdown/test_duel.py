@@ -416,3 +416,16 @@ def test_no_input_sequence_launches_twice(sequence, policy):
     aborted = any(r.outcome is Outcome.ABORTED for r in duel.results)
     if aborted:
         assert duel.results[-1].outcome is Outcome.ABORTED or fired
+
+
+def test_a_go_shown_late_freezes_for_a_press_it_makes_early():
+    """A unit that reports its own go showed it 2 ms after the planned instant; a press
+    stamped between the two reached the engine first. When the go report arrives that press
+    is an early one, and the table hears it then (the freeze), not only in the verdict."""
+    duel = Duel(DuelConfig(), await_go_report=True)
+    duel.handle(Load(L, R, 2))
+    duel.handle(Start(1_000, 3_000_000))
+    assert duel.handle(P(L, GO + 500)) == []  # after the planned go: not early yet
+    assert duel.handle(GoShown(GO + 2_000)) == [FreezeCountdown(GO + 500, L)]
+    assert run_to_verdict(duel, []) and duel.result is not None
+    assert duel.result.outcome is Outcome.EARLY_PRESS and duel.result.loser is L
