@@ -379,8 +379,14 @@ def encode_seating(seating: Seating, secret: str) -> bytes:
                                 "left_us": s.box.left_us, "grace": s.box.grace_rounds},
                         "next": s.next_stage} for s in seating.stages]}
     if seating.words:
+        # Past MAX_WORDS the oldest restored words go first: a table counts a round no word
+        # mentions, which is right for a restored deal and wrong for a held or void one.
+        kept = [w for w in seating.words if w.state != WORD_RESTORED]
+        room = MAX_WORDS - len(kept[-MAX_WORDS:])
+        restored = [w for w in seating.words if w.state == WORD_RESTORED][-room:] if room else []
+        chosen = {id(w) for w in kept[-MAX_WORDS:] + restored}
         body["words"] = [[w.stage, w.source, w.deal, w.state, w.why, w.at_us]
-                         for w in seating.words[-MAX_WORDS:]]
+                         for w in seating.words if id(w) in chosen]
     return sign(body, secret)
 
 

@@ -605,7 +605,10 @@ def words_of(snap: Snapshot) -> dict[int, dict[str, wire.Word]]:
 
     def note(deal_id: str, table: int, stage: str, state: str, why: str, at_us: int) -> None:
         parts = deal_id.split("/")
-        if len(parts) == 4 and parts[0] == f"t{table}":
+        # Only what the table's decoder takes: one word it refuses would make it refuse the
+        # whole seating (its clock and next stage with it) for the rest of the night.
+        if (len(parts) == 4 and parts[0] == f"t{table}" and wire.STAGE.fullmatch(stage)
+                and wire.SOURCE.fullmatch(parts[2]) and wire.deal_id(parts[3]) == parts[3]):
             out.setdefault(table, {})[deal_id] = wire.Word(stage, parts[2], parts[3], state,
                                                            why, at_us)
 
@@ -616,7 +619,8 @@ def words_of(snap: Snapshot) -> dict[int, dict[str, wire.Word]]:
     for h in snap.held:
         words = out.get(h.table, {})
         words.pop(h.deal_id, None)  # held again (a newer revision): newest last
-        note(h.deal_id, h.table, h.stage, wire.WORD_HELD, h.reason, h.at_us or 0)
+        note(h.deal_id, h.table, h.stage, wire.WORD_HELD,
+             "".join(c for c in h.reason if c.isprintable())[:200], h.at_us or 0)
     return out
 
 

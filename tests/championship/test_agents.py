@@ -77,3 +77,18 @@ def test_the_agent_and_the_stop_go_over_the_wire_signed() -> None:
     payload = wire.encode_stop(3, stop, secret)
     assert wire.is_stop(payload) and not wire.is_time(payload)
     assert wire.decode_stop(payload, secret, 3) == stop
+
+
+def test_a_long_night_of_words_keeps_every_held_and_void_deal_in_the_seating() -> None:
+    """A seating carries at most MAX_WORDS words; past it the restored ones are left out
+    first, since the table counts a round no word mentions (right for a restored deal,
+    wrong for a held or void one)."""
+    secret = "s" * 32
+    words = tuple(wire.Word("flight-1", FILE_A, f"g1:{n}", state, "why", n)
+                  for n, state in enumerate([wire.WORD_VOID, wire.WORD_RESTORED] * 90, 1))
+    seating = wire.Seating(2, "Cup", "classic", 500, (), words)
+    got = wire.decode_seating(wire.encode_seating(seating, secret), secret, 2).words
+    assert len(got) == wire.MAX_WORDS
+    assert {w.deal for w in got if w.state == wire.WORD_VOID} == {
+        w.deal for w in words if w.state == wire.WORD_VOID}
+    assert [w.at_us for w in got] == sorted(w.at_us for w in got)  # in the director's order
