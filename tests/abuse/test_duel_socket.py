@@ -207,8 +207,9 @@ def test_trickling_clients_are_cut_off_and_idle_ones_capped(
                     else:
                         open_.discard(i)  # an answer (the error line): cut off too
                 time.sleep(0.2)
+            # Each is cut off after the request's whole time (1 s here); 6 s leaves a loaded
+            # machine room, while a server that only times each byte would hold them forever.
             assert not open_, f"{len(open_)} trickling clients still held after 6 s"
-            assert time.monotonic() - started < 4
             assert duel_socket.ask(path, {"status": {}}) == {"ok": "fine"}
         finally:
             for conn in held:
