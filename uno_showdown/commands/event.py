@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -281,10 +282,16 @@ _DAMAGED = (ValueError, TypeError, AttributeError, KeyError, IndexError, Overflo
 
 
 def _damaged(db: str | None, exc: Exception) -> ConfigError:
+    """One line for records that cannot be read. The same exceptions could come from a
+    fault of the program rather than of the file, so the line does not send a director to
+    a backup (losing the deals since) without saying so, and `--verbose` logs where."""
+    logging.getLogger(__name__).debug("records not read", exc_info=exc)
     reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:200]
-    return ConfigError(_("the championship's records in {path} cannot be read ({reason}): "
-                         "the file was damaged; restore a copy of it, or choose another "
-                         "with --db").format(path=db or _("the games file"), reason=reason))
+    return ConfigError(_("the championship's records in {path} cannot be read ({reason}); "
+                         "the file is left as it is. If it was changed outside the program, "
+                         "restore a copy of it; if not, report this line as a fault. Or "
+                         "choose another with --db").format(path=db or _("the games file"),
+                                                            reason=reason))
 
 
 def _print_json(data: Any) -> None:
