@@ -35,6 +35,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from showdown.contract.json_depth import nests_deeper_than
+
 VERSION = 1
 #: The largest message either side accepts; a bigger one is refused unread.
 MAX_PAYLOAD = 256 * 1024
@@ -190,7 +192,7 @@ def opened(payload: bytes, secret: str | None = None) -> dict[str, Any]:
         raise WireError("the message is not JSON") from exc
     if not isinstance(data, dict):
         raise WireError("the message is not a JSON object")
-    if _too_deep(data):
+    if nests_deeper_than(data, MAX_DEPTH):
         raise WireError(f"the message nests deeper than {MAX_DEPTH}")
     mac = data.pop("mac", None)
     if secret is not None:
@@ -697,15 +699,3 @@ def _deal_id(d: Mapping[str, Any], key: str, duel: bool) -> str:
     return v
 
 
-def _too_deep(data: object) -> bool:
-    """Does the parsed JSON nest deeper than `MAX_DEPTH`? (Walked without recursion.)"""
-    stack: list[tuple[object, int]] = [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return False

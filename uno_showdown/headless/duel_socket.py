@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.contract.i18n import _
+from showdown.contract.json_depth import nests_deeper_than
 from showdown.contract.text import shown
 
 log = logging.getLogger(__name__)
@@ -305,7 +306,7 @@ class DuelSocketServer:
             request = json.loads(_read_line(conn, TIMEOUT_S))
             if not isinstance(request, dict):
                 raise ValueError(_("not a JSON object"))
-            if _too_deep(request):
+            if nests_deeper_than(request, MAX_DEPTH):
                 raise ValueError(_("nested deeper than {n}").format(n=MAX_DEPTH))
         except RecursionError:
             reply: dict[str, str] = {"error": _("the request was not understood ({reason})")
@@ -342,20 +343,6 @@ def _read_line(conn: socket.socket, timeout_s: float) -> str:
         if len(data) > MAX_LINE:
             raise ValueError(_("the request is too long"))
     return data.split(b"\n", 1)[0].decode("utf-8")
-
-
-def _too_deep(data: object) -> bool:
-    """Does the parsed JSON nest deeper than MAX_DEPTH? (Walked without recursion.)"""
-    stack: list[tuple[object, int]] = [(data, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return False
 
 
 def _not_allowed(path: Path) -> str:
