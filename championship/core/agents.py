@@ -18,6 +18,10 @@ over), each connects with a client id of its own, and the director decides:
   lock lets one agent run there at a time, so the holder's process ended: a `table join`
   restarted after a crash), takes the table without a word; a copy of that file on another
   computer is a second agent like any other.
+
+An agent's token names one run on one games file. A heartbeat with the holder's token from
+another file is not the holder (the token is no secret: a stop tells it to the agent it
+stops), so it changes nothing: it neither moves the table to that file nor frees it.
 """
 
 from __future__ import annotations
@@ -62,6 +66,12 @@ class TableAgents:
     deposed: dict[str, str] = field(default_factory=dict)  # taken over: agent -> computer
     refused: dict[str, str] = field(default_factory=dict)  # told another holds the table
 
+    def impostor(self, beat: Heartbeat, source: str) -> bool:
+        """Whether a heartbeat names the holder's token from another games file: not the
+        holder, and not to be heard as the table (see the module docstring)."""
+        holder = self.holder
+        return holder is not None and beat.agent == holder.agent and source != holder.source
+
     def heard(self, beat: Heartbeat, source: str, now_us: int
               ) -> tuple[Stop | None, Contest | None]:
         """Take one heartbeat: the stop to send (to this agent, or to the holder it takes
@@ -71,6 +81,8 @@ class TableAgents:
         if agent is None:  # an agent of an older version: not arbitrated
             return None, None
         holder = self.holder
+        if self.impostor(beat, source):
+            return None, None
         if holder is not None and holder.agent == agent:
             self.holder = None if beat.leaving else Holder(agent, beat.host, source,
                                                            holder.since_us, now_us)

@@ -330,12 +330,19 @@ class DirectorSync:
         """One agent per table: tell whichever agent must stop, say what happened once (the
         log, and the ledger for `event show`); False if this heartbeat's agent must stop."""
         agents = self._agents.setdefault(up.table, TableAgents())
+        if beat.agent is None:  # an agent of an older version names no token: not
+            # arbitrated, and heard as the table only if no other file speaks for it (else
+            # any holder of the credentials could announce a file of its own this way)
+            speaker = self._holder_source(conn, up.table)
+            return speaker is None or speaker == up.source
+        if agents.impostor(beat, up.source):
+            return False
         was = agents.holder
         stop, contest = agents.heard(beat, up.source, arrived)
         holder = agents.holder
         if holder is not None and (was is None or was.agent != holder.agent):
             self.ledger.put_holder(conn, self.event_id, up.table, holder.host,
-                                   holder.since_us)
+                                   holder.source, holder.since_us)
         if stop is not None:
             self.link.publish(wire.ack_topic(self.event_id, up.table),
                               wire.encode_stop(up.table, stop, self.secrets[up.table]))
@@ -344,6 +351,16 @@ class DirectorSync:
                                     contest.loser_host, contest.at_us)
             log.warning("%s", contest_text(up.table, contest, holder))
         return stop is None or stop.agent != beat.agent
+
+    def _holder_source(self, conn: Any, table: int) -> str | None:
+        """The games file that speaks for a table: its holder's as arbitrated in this run,
+        else (no agent heard yet since the director started, or the holder left) the last
+        holder's as the ledger noted it; None if no agent was ever arbitrated there (agents
+        of an older version name none)."""
+        agents = self._agents.get(table)
+        if agents is not None and agents.holder is not None:
+            return agents.holder.source
+        return self.ledger.holder_source(conn, self.event_id, table)
 
     def _check(self, msg: Inbound) -> wire.Up | None:
         table = wire.table_of_topic(self.event_id, msg.topic)
@@ -415,16 +432,18 @@ class DirectorSync:
         boxed = store.boxes.load(row.box_id)
         if isinstance(r, wire.DealReport):
             return self._apply_deal(conn, data, row, boxed, up, r, arrived)
-        agents = self._agents.get(up.table)
-        if agents is not None and agents.holder is not None \
-                and agents.holder.source != up.source:
-            # A second agent's file (told to stop): its deals are kept and held as from a
-            # file the table never announced, but its rounds played late and its duels are
-            # not the table's and must not replace what the holder said.
+        speaker = self._holder_source(conn, up.table)
+        if speaker is not None and speaker != up.source:
+            # A second agent's file (told to stop), or a file no agent holding the table
+            # announced: its deals are kept and held as from a file the table never
+            # announced, but its rounds played late and its duels are not the table's and
+            # must not replace what the holder said.
             return None
         if isinstance(r, wire.StatusReport):
             box = boxed.box
-            if (self.ledger.newer_status(conn, self.event_id, up.table, r.stage, up.seq)
+            # Ordered within the file alone: a take-over's fresh file numbers from 1.
+            if (self.ledger.newer_status(conn, self.event_id, up.table, r.stage, up.source,
+                                         up.seq)
                     and box.state in (State.OPEN, State.PAUSED)
                     and box.late_rounds != r.late_rounds):
                 store.boxes.save(replace(box, late_rounds=r.late_rounds))

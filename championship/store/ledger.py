@@ -54,6 +54,24 @@ CREATE TABLE director_sync_duels (
 );
 """
 
+# Each games file numbers its outbox from 1 (`championship.store.table_file`), so a status's
+# number orders it only against the same file's: after a take-over by an agent on a fresh
+# file, that file's first status must count, not lose to the numbers the old file reached.
+# The old rows, keyed by table and stage alone, say nothing of which file they came from,
+# and order nothing once each file is kept apart (the acknowledgements already set aside a
+# message taken before): they go.
+_V2 = """
+DROP TABLE director_sync_status;
+CREATE TABLE director_sync_status (
+    event_id INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    stage TEXT NOT NULL,
+    source TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    PRIMARY KEY (event_id, table_no, stage, source)
+);
+"""
+
 
 # One agent per table (`championship.core.agents`): the agent that holds each table (its
 # computer, since when) and the last time a second agent was told to stop, so `event show`
@@ -70,6 +88,11 @@ CREATE TABLE director_sync_agents (
     contest_us INTEGER,
     PRIMARY KEY (event_id, table_no)
 );
+"""
+# The holder's games file, so the director that starts again knows which file speaks for the
+# table before it hears any agent (NULL: noted before it was kept).
+_AGENTS_V2 = """
+ALTER TABLE director_sync_agents ADD COLUMN source TEXT;
 """
 
 
@@ -92,10 +115,10 @@ def _tables_made(conn: sqlite3.Connection) -> int:
 
 
 #: The director's side of the sync: credentials, acknowledgements, reported duels.
-PART = schema.register(schema.Part("director sync", (_V1,), _tables_made, newer))
+PART = schema.register(schema.Part("director sync", (_V1, _V2), _tables_made, newer))
 #: The agent that holds each table, as the director decided (`Ledger.serve`).
-AGENTS_PART = schema.register(schema.Part("director agents", (_AGENTS_V1,), lambda _c: 0,
-                                          newer))
+AGENTS_PART = schema.register(schema.Part("director agents", (_AGENTS_V1, _AGENTS_V2),
+                                          lambda _c: 0, newer))
 
 
 class Ledger:
@@ -143,13 +166,15 @@ class Ledger:
 
     @staticmethod
     def newer_status(conn: sqlite3.Connection, event_id: int, table: int, stage: str,
-                     revision: int) -> bool:
-        """Note a status revision; True if it is newer than any seen for the stage."""
+                     source: str, revision: int) -> bool:
+        """Note a status revision from one games file (`source`); True if it is newer than
+        any that file sent for the stage. Which file may speak for the table is the
+        caller's to decide (`holder_source`): this only orders one file's messages."""
         cur = conn.execute(
-            "INSERT INTO director_sync_status (event_id, table_no, stage, revision) VALUES "
-            "(?, ?, ?, ?) ON CONFLICT (event_id, table_no, stage) DO UPDATE SET revision = "
-            "excluded.revision WHERE excluded.revision > director_sync_status.revision",
-            (event_id, table, stage, revision))
+            "INSERT INTO director_sync_status (event_id, table_no, stage, source, revision) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id, table_no, stage, source) DO UPDATE "
+            "SET revision = excluded.revision WHERE excluded.revision > "
+            "director_sync_status.revision", (event_id, table, stage, source, revision))
         return cur.rowcount > 0
 
     @staticmethod
@@ -176,12 +201,21 @@ class Ledger:
 
     @staticmethod
     def put_holder(conn: sqlite3.Connection, event_id: int, table: int, host: str,
-                   since_us: int) -> None:
-        """Note the agent that holds a table now (its last contest stays)."""
-        conn.execute("INSERT INTO director_sync_agents (event_id, table_no, host, since_us) "
-                     "VALUES (?, ?, ?, ?) ON CONFLICT (event_id, table_no) DO UPDATE SET "
-                     "host = excluded.host, since_us = excluded.since_us",
-                     (event_id, table, host, since_us))
+                   source: str, since_us: int) -> None:
+        """Note the agent that holds a table now and its games file (its last contest
+        stays)."""
+        conn.execute("INSERT INTO director_sync_agents (event_id, table_no, host, since_us, "
+                     "source) VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id, table_no) DO "
+                     "UPDATE SET host = excluded.host, since_us = excluded.since_us, "
+                     "source = excluded.source", (event_id, table, host, since_us, source))
+
+    @staticmethod
+    def holder_source(conn: sqlite3.Connection, event_id: int, table: int) -> str | None:
+        """The games file of the agent that last held the table, as noted (None: no agent
+        was ever arbitrated for it, or it was noted before the file was kept)."""
+        row = conn.execute("SELECT source FROM director_sync_agents WHERE event_id = ? AND "
+                           "table_no = ?", (event_id, table)).fetchone()
+        return None if row is None or row[0] is None else str(row[0])
 
     @staticmethod
     def put_contest(conn: sqlite3.Connection, event_id: int, table: int, why: str,

@@ -92,3 +92,16 @@ def test_a_long_night_of_words_keeps_every_held_and_void_deal_in_the_seating() -
     assert {w.deal for w in got if w.state == wire.WORD_VOID} == {
         w.deal for w in words if w.state == wire.WORD_VOID}
     assert [w.at_us for w in got] == sorted(w.at_us for w in got)  # in the director's order
+
+
+def test_the_holders_token_from_another_file_neither_moves_nor_frees_the_table() -> None:
+    """A stop tells the stopped agent the holder's token: sent from another games file, it
+    is not the holder, whether it beats or says it leaves."""
+    table = TableAgents()
+    table.heard(beat(A, "pi-1"), FILE_A, 10 * S)
+    for leaving in (False, True):
+        impostor = beat(A, "laptop", leaving=leaving)
+        assert table.impostor(impostor, FILE_B)
+        assert table.heard(impostor, FILE_B, 11 * S) == (None, None)
+        assert table.holder is not None and table.holder.source == FILE_A
+    assert not table.impostor(beat(A, "pi-1"), FILE_A)

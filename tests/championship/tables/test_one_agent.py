@@ -18,9 +18,22 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from championship.broker.credentials import write_credentials
+from championship.broker.link import Inbound
+from championship.core import messages as wire
+from championship.core.snapshot import TableStatus
+from championship.desk.operations import Championship
+from championship.desk.table_agent import TableAgent
+from championship.store.table_file import TableFile
+from companion.store.games import Store
+from companion.store.wallclock import wall_clock_us
+from companion.table.timebox import Phase, TimeBox
 from tests.championship.tables.conftest import Cluster, Table, eventually
 from tests.championship.tables.serving import ROOT, uno
+
+S = 1_000_000
 
 
 class Join:
@@ -120,3 +133,126 @@ def test_a_second_agent_is_refused_and_a_take_over_stops_the_first(
         for j in joins:
             j.stop()
 
+
+
+def _director_table_1(cluster: Cluster) -> TableStatus:
+    with Championship.open(cluster.director_db, cluster.event_id) as champ:
+        return next(t for t in champ.snapshot().stage_tables("flight-1") if t.table == 1)
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_a_take_over_on_a_fresh_file_is_heard_from_its_first_status(
+        cluster: Cluster, tmp_path: Path) -> None:
+    """A Pi that died is replaced by a laptop with an empty games file (`table join
+    --take-over`). The laptop's outbox numbers its messages from 1 again, while the Pi's had
+    gone far higher: the deal in progress the laptop records after time is called must
+    still show the table done on the director's screen, not waiting for a last deal for
+    ever."""
+    cluster.start_director()
+    cluster.start_table(1)
+    cluster.seated(1)
+    now = wall_clock_us()
+    for i in range(5):  # the Pi's outbox: a deal and a status each, ten messages and more
+        cluster.deal(1, at_us=now - (5 - i) * 2 * S)
+    eventually(lambda: _director_table_1(cluster).deals == 5, 30, "the Pi's deals heard")
+    with Championship.open(cluster.director_db, cluster.event_id, clock=lambda: now) as champ:
+        champ.end()  # time is called: the deal in progress may still be recorded
+    assert _director_table_1(cluster).phase is Phase.LAST_DEAL
+
+    pi = cluster.tables[1].agent
+    assert pi is not None
+    laptop = TableAgent(str(tmp_path / "laptop.db"), cluster.address, cluster.table_creds[1],
+                        1, take_over=True)
+    cluster.tables[1] = Table(1, str(tmp_path / "laptop.db"), cluster.table_creds[1], laptop)
+    laptop.start()
+    try:
+        eventually(lambda: pi.stopped is not None, 30, "the Pi told it was taken over")
+        assert laptop.seated.wait(30)
+
+        def laptop_box() -> TimeBox:
+            with Store(cluster.tables[1].db) as store:
+                file = TableFile(store, cluster.event_id, 1)
+                return store.boxes.load(file.stages()["flight-1"][0]).box
+
+        eventually(lambda: (laptop_box().ends_at_us or now + S) < now + S, 30,
+                   "the laptop told that time was called")
+        cluster.deal(1, at_us=now + 2 * S)  # the deal in progress, after the time
+        assert laptop_box().late_rounds == 1
+        eventually(lambda: _director_table_1(cluster).done, 30,
+                   "the laptop's last deal shown at the director: table 1 done")
+        assert _director_table_1(cluster).box.late_rounds == 1
+    finally:
+        pi.stop()
+
+
+PI, LAPTOP, STALE = "1a" * 8, "2b" * 8, "3c" * 8  # three games files (sources)
+
+
+def _up(cluster: Cluster, source: str, seq: int, report: wire.Report) -> Inbound:
+    """A message as any holder of table 1's credentials can sign it."""
+    return Inbound(wire.up_topic(cluster.event_id, 1), wire.encode_up(
+        wire.Up(1, source, seq, report), cluster.table_creds[1].secret))
+
+
+def _beat(cluster: Cluster, source: str, agent: str | None, take_over: bool = False
+          ) -> Inbound:
+    return _up(cluster, source, 0, wire.Heartbeat(wall_clock_us(), 0, agent, "pi",
+                                                   take_over))
+
+
+def _late(cluster: Cluster, source: str, seq: int, late: int) -> Inbound:
+    return _up(cluster, source, seq, wire.StatusReport("flight-1", late, 3))
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_after_a_take_over_only_the_new_holders_file_speaks_for_the_table(
+        cluster: Cluster) -> None:
+    """The status of a table (its deals after time) as someone holding table 1's
+    credentials might try to bend it: the director is fed by hand, as if the broker let
+    everything through. The new holder's file counts from its first message; the old
+    holder's late or replayed messages, a file no holding agent announced, the holder's
+    token sent from another file and a heartbeat naming no agent change nothing, during
+    the run and after the director starts again."""
+    director = cluster.start_director()
+    director.link.close()  # fed by hand below
+
+    def late_rounds() -> int:
+        return _director_table_1(cluster).box.late_rounds
+
+    director.ingest([_beat(cluster, PI, "a" * 16), _late(cluster, PI, 40, 1)])
+    assert late_rounds() == 1
+    director.ingest([_beat(cluster, LAPTOP, "b" * 16, take_over=True),
+                     _late(cluster, LAPTOP, 1, 0)])
+    assert late_rounds() == 0  # the fresh file's first status counts
+
+    tries = [
+        _late(cluster, PI, 41, 1),  # the old holder, late or replayed
+        _late(cluster, STALE, 1, 1),  # a file nobody holding the table announced
+        _beat(cluster, STALE, "b" * 16),  # the holder's token (a stop told it), another file
+        _late(cluster, STALE, 2, 1),
+        _beat(cluster, STALE, None),  # a heartbeat of an older agent, naming no token
+        _late(cluster, STALE, 3, 1),
+    ]
+    for msg in tries:
+        director.ingest([msg])
+        assert late_rounds() == 0
+    # Nor did any of them announce the stale file: its deal is held for the director.
+    with cluster.tables_seating() as seating:
+        a, b = seating[1][:2]
+    director.ingest([_up(cluster, STALE, 5, wire.DealReport(
+        "flight-1", "g1:1", 1, {a: 0, b: 5}, wall_clock_us()))])
+    with Championship.open(cluster.director_db, cluster.event_id) as champ:
+        snap = champ.snapshot()
+        assert [h.table for h in snap.held] == [1]
+        assert not any(ln.games for ln in snap.qualifying)
+    director.ingest([_late(cluster, LAPTOP, 2, 1)])
+    assert late_rounds() == 1
+    cluster.stop_director()
+
+    # Started again: no agent heard yet, the ledger says whose file speaks for the table.
+    director = cluster.start_director()
+    director.link.close()
+    director.ingest([_late(cluster, PI, 42, 0), _late(cluster, STALE, 4, 0)])
+    assert late_rounds() == 1
+    director.ingest([_late(cluster, LAPTOP, 3, 0)])
+    assert late_rounds() == 0
