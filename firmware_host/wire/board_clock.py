@@ -12,7 +12,13 @@ time of the last heartbeat reply plus the host time elapsed since it arrived.
 It trails the true board time by that reply's one-way latency (well under a
 millisecond over USB), never runs backwards, and only feeds the engine's
 deadlines; fairness uses the board's own stamps. It never runs more than
-MAX_AHEAD_US past the last time the board said: a board whose clock runs slower
+MAX_AHEAD_US past the last time the board said, and every stamp the board sends
+says a time: its hello and heartbeats, and an event's stamp (a press, the go
+shown) too, so the cap never holds the estimate behind a stamp the host was
+already handed (a heartbeat reply lost on the line, the press after it through).
+An event's stamp lifts the cap only: it is when the edge happened, not when the
+board sent it (a retried event is older), so it never moves the offset. A board
+whose clock runs slower
 than the host's (an emulated one on a loaded machine), or whose replies are late,
 would otherwise let the engine's deadlines (the response timeout, the settle
 time) pass by the host's clock while the board had not got there (seconds ahead,
@@ -40,7 +46,7 @@ class BoardClock:
         self._ref_dev = 0
         self._offset_us = 0  # device µs minus host µs: before any board, the host's clock
         self._last_now = 0
-        self._said_dev = 0  # the device time the board last said it was (hello, heartbeat)
+        self._said_dev = 0  # the latest device time the board said (any stamp it sent)
 
     @property
     def synced(self) -> bool:
@@ -57,19 +63,21 @@ class BoardClock:
         return device
 
     def unwrap(self, raw: int) -> int:
-        """The device time of a board stamp taken within half a period of the last one seen."""
+        """The device time of a board stamp taken within half a period of the last one seen.
+        The board was at that time already: the cap on `now_us` moves up to it (every stamp
+        the session hears comes through here, so this is the one place that says so)."""
         if self._ref_raw is None:
             raise ValueError("no board session yet")
         device = self._ref_dev + ticks_diff(raw % TICKS_PERIOD, self._ref_raw)
         if device > self._ref_dev:  # move the reference forward so it never goes stale
             self._ref_raw, self._ref_dev = raw % TICKS_PERIOD, device
+        self._said_dev = max(self._said_dev, device)
         return device
 
     def observe(self, raw: int, host_us: int) -> int:
         """The board said "it is `raw` now" and the host heard it at `host_us`."""
         device = self.unwrap(raw)
         self._offset_us = device - host_us
-        self._said_dev = max(self._said_dev, device)
         return device
 
     def now_us(self, host_us: int) -> int:

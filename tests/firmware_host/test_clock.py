@@ -63,3 +63,18 @@ def test_the_estimate_stays_near_a_board_whose_clock_runs_slow() -> None:
         board += 50_000  # the board's clock moved 50 ms meanwhile
         clock.observe(board, host)
     assert worst <= 250_000, worst
+
+
+def test_an_event_stamp_lifts_the_cap_but_never_moves_the_estimate_past_the_host_clock() -> None:
+    """A press stamped 400 ms into the session, no heartbeat since the hello: "now" is not
+    held 150 ms behind the press, and the press (an edge's time, maybe retried late) never
+    makes the clock run faster than the host's."""
+    clock = BoardClock()
+    base = clock.start_session(0, 0)
+    pressed = clock.unwrap(400_000)
+    assert pressed == base + 400_000
+    assert clock.now_us(410_000) == base + 410_000
+    late = BoardClock()
+    base = late.start_session(0, 0)
+    late.unwrap(400_000)  # a retried event's stamp, heard long after
+    assert late.now_us(300_000) == base + 300_000  # the host's clock, not the stamp's

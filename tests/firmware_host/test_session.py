@@ -239,3 +239,19 @@ def test_whatever_the_board_sends_the_session_never_raises(chunks: list[bytes]) 
         session.tick(now)
         if session.state is LinkState.DISCONNECTED:
             session.port_opened("test-port", now)
+
+
+@pytest.mark.parametrize(("kind", "args"), [(codec.PADDLE, (codec.LEFT,)), (codec.GO_SHOWN, ())])
+def test_now_is_never_behind_a_stamp_the_board_already_sent(
+        kind: str, args: tuple[int, ...]) -> None:
+    """The heartbeat replies are lost on the line for 400 ms, a press (or the go shown)
+    comes through: the engine is handed its stamp, and the board's "now" it reads must not
+    be earlier than it (the estimate's cap, 250 ms past the board's last word, counted the
+    heartbeats alone)."""
+    session = connected(ticks=1_000, now_us=0)
+    base = session.clock.unwrap(1_000)
+    board_says(session, 401 * MS, 7, kind, *args, 1_000 + 400 * MS)
+    [report] = session.reports()
+    assert isinstance(report, BoardReport) and report.t_us == base + 400 * MS
+    assert session.clock.now_us(401 * MS) >= report.t_us
+    assert session.clock.now_us(402 * MS) > report.t_us  # and runs on from there
