@@ -7,6 +7,9 @@ on a command line (where `ps` would show it), and a file that other users can re
 refused. The same text fits in a QR code (`segno`) to carry to a table by phone.
 
 The secret is the table's broker password and the key of its messages' HMAC (see `wire`).
+The file also carries the public half of the director's signing key (`signing`): the table
+checks what the director says with it, so the table's own secret cannot forge the
+director. A file written before it had that key is refused, saying how to get a new one.
 The broker's own files are made here too: a password file for the embedded broker
 (argon2 hashes, what amqtt's `FileAuthPlugin` reads) and, for an existing mosquitto, a
 password file in mosquitto's own PBKDF2-SHA512 format and an ACL.
@@ -20,8 +23,10 @@ import json
 import os
 import stat
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 
+from championship.broker.signing import DirectorVerifier, public_key
 from championship.core import messages as wire
 from championship.core.access import (
     KIND,
@@ -70,13 +75,36 @@ def read_credentials(path: str | Path) -> Credentials:
         if not isinstance(data, dict) or data.get("kind") != KIND:
             raise ValueError
         table = data.get("table")
+        director_key = data.get("director_key")
         creds = Credentials(int(data["event"]), None if table is None else int(table),
                             str(data["username"]), str(data["password"]), data.get("broker"),
-                            data.get("ca"))
+                            data.get("ca"),
+                            director_key=None if director_key is None else str(director_key))
     except (ValueError, KeyError, TypeError):
         raise ChampionshipError(_("{path} is not a credentials file from `uno-showdown event serve`"
                            ).format(path=p)) from None
+    if creds.director_key is None:
+        raise ChampionshipError(_(
+            "{path} was written by an older uno-showdown: it lacks the director's key, without "
+            "which this table cannot tell the director's messages from a forgery. Run "
+            "`uno-showdown event serve` again on the director's computer (it writes every "
+            "table's file anew) and bring this table its new file").format(path=p))
+    try:
+        DirectorVerifier(creds.director_key)
+    except ValueError:
+        raise ChampionshipError(_("{path} is not a credentials file from `uno-showdown event serve`"
+                           ).format(path=p)) from None
     return creds
+
+
+def for_tables(director: Credentials, tables: dict[int, Credentials]
+               ) -> dict[int, Credentials]:
+    """The tables' credentials as their files carry them: each with the public half of the
+    director's signing key."""
+    if director.signing_key is None:
+        raise ValueError("the director's credentials hold no signing key (Ledger makes it)")
+    key = public_key(director.signing_key)
+    return {t: replace(c, director_key=key) for t, c in tables.items()}
 
 
 def qr_code(path: Path, creds: Credentials) -> None:

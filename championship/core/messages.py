@@ -12,11 +12,14 @@ Topics, under one event (`uno-showdown/e<ID>`):
 * `standings`: the director to everyone, retained: the standings and the clock.
 
 The broker lets table N's credentials write only `table/<N>/up` and read only its own
-`down`, `ack` and the standings. Every message between a table and the director also
-carries an HMAC-SHA256 made with that table's secret, so the director knows a message came
-from the table's credentials whichever broker carried it (an existing broker's
-configuration is not the director's to trust), and a table knows its seating came from
-the director.
+`down`, `ack` and the standings. Every message a table sends also carries an HMAC-SHA256
+made with that table's secret, so the director knows a message came from the table's
+credentials whichever broker carried it (an existing broker's configuration is not the
+director's to trust). What the director says to a table (its seating and the director's
+word on its deals, the acknowledgements, the time replies, a stop) is signed with the
+director's own key instead (`Signer`, `Verifier`: Ed25519 in `championship.broker.signing`),
+whose public half the table's credentials carry: the table's secret, which its file holds,
+is not enough to speak as the director.
 
 A message is idempotent: a deal is named by the table, the stage and the deal's own id
 (its game and round at the table) and carries the game's revision, so the director keeps
@@ -33,7 +36,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
 from showdown.contract.json_depth import nests_deeper_than
 
@@ -208,6 +211,36 @@ def opened(payload: bytes, secret: str | None = None) -> dict[str, Any]:
     return data
 
 
+class Signer(Protocol):
+    """The director's key: signs the canonical bytes of a message's body."""
+
+    def sign(self, data: bytes) -> str: ...
+
+
+class Verifier(Protocol):
+    """The public half of the director's key, as a table holds it."""
+
+    def verify(self, data: bytes, signature: str) -> bool: ...
+
+
+def sign_director(body: Mapping[str, Any], key: Signer) -> bytes:
+    """A director's message as sent: its body and the director's signature of the body."""
+    return canonical({**body, "sig": key.sign(canonical(body))})
+
+
+def opened_from_director(payload: bytes, key: Verifier) -> dict[str, Any]:
+    """The body of a director's message, checked against the director's public key. A
+    message signed with a table's secret alone (an HMAC anyone with the table's file can
+    make) is refused."""
+    data = opened(payload)
+    sig = data.pop("sig", None)
+    if not isinstance(sig, str) or len(sig) > 128:
+        raise WireError("the message is not signed by the director")
+    if not key.verify(canonical(data), sig):
+        raise WireError("the message's signature is not the director's")
+    return data
+
+
 # -- the table's messages --
 
 
@@ -372,7 +405,7 @@ class Seating:
 BOX_STATES = ("waiting", "open", "paused", "finished", "sealed")
 
 
-def encode_seating(seating: Seating, secret: str) -> bytes:
+def encode_seating(seating: Seating, key: Signer) -> bytes:
     body = {"v": VERSION, "kind": "seating", "table": seating.table,
             "event": seating.event, "edition": seating.edition, "target": seating.target,
             "stages": [{"stage": s.stage, "label": s.label, "seating_id": s.seating_id,
@@ -389,7 +422,7 @@ def encode_seating(seating: Seating, secret: str) -> bytes:
         chosen = {id(w) for w in kept[-MAX_WORDS:] + restored}
         body["words"] = [[w.stage, w.source, w.deal, w.state, w.why, w.at_us]
                          for w in seating.words if id(w) in chosen]
-    return sign(body, secret)
+    return sign_director(body, key)
 
 
 def _words(items: object) -> tuple[Word, ...]:
@@ -411,8 +444,8 @@ def _words(items: object) -> tuple[Word, ...]:
     return tuple(out)
 
 
-def decode_seating(payload: bytes, secret: str, table: int) -> Seating:
-    d = opened(payload, secret)
+def decode_seating(payload: bytes, key: Verifier, table: int) -> Seating:
+    d = opened_from_director(payload, key)
     if d.get("kind") != "seating" or d.get("table") != table:
         raise WireError(f"the message is not table {table}'s seating")
     stages = d.get("stages")
@@ -510,15 +543,15 @@ class Ack:
     refused: tuple[Refused, ...] = ()
 
 
-def encode_ack(table: int, source: str, seq: int, secret: str,
+def encode_ack(table: int, source: str, seq: int, key: Signer,
                refused: tuple[Refused, ...] = ()) -> bytes:
-    return sign({"v": VERSION, "kind": "ack", "table": table, "source": source, "seq": seq,
+    return sign_director({"v": VERSION, "kind": "ack", "table": table, "source": source, "seq": seq,
                  "refused": [[r.seq, r.stage, r.deal_id, r.reason]
-                             for r in refused[-MAX_REFUSED:]]}, secret)
+                             for r in refused[-MAX_REFUSED:]]}, key)
 
 
-def decode_ack(payload: bytes, secret: str, table: int) -> Ack:
-    d = opened(payload, secret)
+def decode_ack(payload: bytes, key: Verifier, table: int) -> Ack:
+    d = opened_from_director(payload, key)
     if d.get("kind") != "ack" or d.get("table") != table:
         raise WireError(f"the message is not an acknowledgement for table {table}")
     items = d.get("refused", [])
@@ -545,9 +578,9 @@ class TimeReply:
     now_us: int
 
 
-def encode_time(table: int, echo_us: int, now_us: int, secret: str) -> bytes:
-    return sign({"v": VERSION, "kind": "time", "table": table, "echo": echo_us,
-                 "now": now_us}, secret)
+def encode_time(table: int, echo_us: int, now_us: int, key: Signer) -> bytes:
+    return sign_director({"v": VERSION, "kind": "time", "table": table, "echo": echo_us,
+                          "now": now_us}, key)
 
 
 def is_time(payload: bytes) -> bool:
@@ -555,8 +588,8 @@ def is_time(payload: bytes) -> bool:
     return b'"kind":"time"' in payload[:MAX_PAYLOAD]
 
 
-def decode_time(payload: bytes, secret: str, table: int) -> TimeReply:
-    d = opened(payload, secret)
+def decode_time(payload: bytes, key: Verifier, table: int) -> TimeReply:
+    d = opened_from_director(payload, key)
     if d.get("kind") != "time" or d.get("table") != table:
         raise WireError(f"the message is not a time reply for table {table}")
     return TimeReply(_int(d, "echo", 0, MAX_INT), _int(d, "now", 0, MAX_INT))
@@ -580,10 +613,10 @@ class Stop:
     since_us: int
 
 
-def encode_stop(table: int, stop: Stop, secret: str) -> bytes:
-    return sign({"v": VERSION, "kind": "stop", "table": table, "agent": stop.agent,
-                 "why": stop.why, "holder": stop.holder, "host": stop.host,
-                 "since": stop.since_us}, secret)
+def encode_stop(table: int, stop: Stop, key: Signer) -> bytes:
+    return sign_director({"v": VERSION, "kind": "stop", "table": table, "agent": stop.agent,
+                          "why": stop.why, "holder": stop.holder, "host": stop.host,
+                          "since": stop.since_us}, key)
 
 
 def is_stop(payload: bytes) -> bool:
@@ -591,8 +624,8 @@ def is_stop(payload: bytes) -> bool:
     return b'"kind":"stop"' in payload[:MAX_PAYLOAD]
 
 
-def decode_stop(payload: bytes, secret: str, table: int) -> Stop:
-    d = opened(payload, secret)
+def decode_stop(payload: bytes, key: Verifier, table: int) -> Stop:
+    d = opened_from_director(payload, key)
     if d.get("kind") != "stop" or d.get("table") != table:
         raise WireError(f"the message is not a stop for table {table}")
     if d.get("why") not in (STOP_HELD, STOP_TAKEN) or not _host(d.get("host")):

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from championship.broker.link import BrokerAddress, BrokerLink, Inbound
+from championship.broker.signing import DirectorSigner
 from championship.core import messages as wire
 from championship.core import presence
 from championship.core.access import Credentials
@@ -100,7 +101,11 @@ class DirectorSync:
         self.event_id = event_id
         self.ledger = Ledger(self.champ.store)
         self.ledger.serve()
-        self.secrets = {t: c.secret for t, c in tables.items()}
+        self.secrets = {t: c.secret for t, c in tables.items()}  # what the tables sign with
+        if director.signing_key is None:
+            raise ValueError("the director's credentials hold no signing key (Ledger makes it)")
+        #: What the director signs its own messages with: no table's secret can forge them.
+        self.signer = DirectorSigner(director.signing_key)
         self.link = BrokerLink(address, director.client_id, director.username,
                          director.secret, [wire.up_topic(event_id, "+")], ca_pem=ca_pem,
                          check_hostname=check_hostname,
@@ -295,7 +300,7 @@ class DirectorSync:
         for table, source in sorted(due):
             acks = self._acks[(table, source)]
             self.link.publish(wire.ack_topic(self.event_id, table),
-                              wire.encode_ack(table, source, acks.upto, self.secrets[table],
+                              wire.encode_ack(table, source, acks.upto, self.signer,
                                               acks.refused), retain=True)
             self.acks_sent += 1
 
@@ -317,9 +322,9 @@ class DirectorSync:
             self._reject(_("table {table}'s clock is off by {offset}: its deals are "
                            "judged on the director's clock").format(
                 table=up.table, offset=presence.offset_text(heard.offset_us)))
-        secret = self.secrets[up.table]
         self.link.publish(wire.ack_topic(self.event_id, up.table),
-                          wire.encode_time(up.table, beat.at_us, self.champ.clock(), secret))
+                          wire.encode_time(up.table, beat.at_us, self.champ.clock(),
+                                           self.signer))
         events = self.champ.events
         events.put_presence(conn, self.event_id, up.table, heard)
         if events.put_source(conn, self.event_id, up.table, up.source):
@@ -345,7 +350,7 @@ class DirectorSync:
                                    holder.source, holder.since_us)
         if stop is not None:
             self.link.publish(wire.ack_topic(self.event_id, up.table),
-                              wire.encode_stop(up.table, stop, self.secrets[up.table]))
+                              wire.encode_stop(up.table, stop, self.signer))
         if contest is not None:
             self.ledger.put_contest(conn, self.event_id, up.table, contest.why,
                                     contest.loser_host, contest.at_us)
@@ -528,14 +533,14 @@ class DirectorSync:
         self._state_due, self._state_sent = None, time.monotonic()
         snap = self.champ.snapshot(self._data_of)
         seatings = seatings_of(snap)
-        for table, secret in self.secrets.items():
+        for table in self.secrets:
             seating = seatings.get(table)
             if seating is None:
                 continue
             topic = wire.down_topic(self.event_id, table)
             if topic in self._sent and self._seating_values.get(table) == seating:
                 continue  # unchanged: not signed and compared again
-            payload = wire.encode_seating(seating, secret)
+            payload = wire.encode_seating(seating, self.signer)
             self._seating_values[table] = seating
             self._seatings[table] = (topic, payload, wire.seating_digest(payload))
             if self._sent.get(topic) != payload:

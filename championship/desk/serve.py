@@ -122,7 +122,7 @@ class Served:
                                          self.tables, certfile=opts.tls_cert,
                                          keyfile=opts.tls_key)
         self.table_creds = {t: replace(c, broker=self.public.url, ca_pem=ca_pem)
-                            for t, c in tables.items()}
+                            for t, c in cr.for_tables(director, tables).items()}
         self.sync: DirectorSync | None = None
         self.web_server: object | None = None
         self._stopping = threading.Event()

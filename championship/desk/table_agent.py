@@ -30,6 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from championship.broker.link import BrokerAddress, BrokerLink
+from championship.broker.signing import DirectorVerifier
 from championship.core import messages as wire
 from championship.core.access import Credentials
 from championship.core.i18n import _
@@ -76,7 +77,12 @@ class TableAgent:
     def __init__(self, db_path: str, address: BrokerAddress, creds: Credentials, table: int,
                  *, say: Callable[[str], None] | None = None, take_over: bool = False) -> None:
         assert creds.table == table
+        if creds.director_key is None:  # `read_credentials` refuses such a file first
+            raise ValueError(f"table {table}'s credentials hold no director's key")
         self.creds = creds
+        #: The director's public key: what the director says is checked against it, never
+        #: against the table's own secret (anyone holding this table's file has that).
+        self.director = DirectorVerifier(creds.director_key)
         self.event_id = creds.event
         self.table = table
         self.store = Store(db_path)
@@ -320,7 +326,7 @@ class TableAgent:
             return
         try:
             if topic == wire.down_topic(self.event_id, self.table):
-                seating = wire.decode_seating(payload, self.creds.secret, self.table)
+                seating = wire.decode_seating(payload, self.director, self.table)
                 self._seating = seating
                 for stage in self.file.apply_seating(seating, self.offset_us):
                     self.say(_("Seated for {stage}: game {game} in {path}.").format(
@@ -339,16 +345,16 @@ class TableAgent:
                 # HEARTBEAT_S away: the first deals would be held as from an unknown file).
                 self._beaten = -HEARTBEAT_S
             elif topic == wire.ack_topic(self.event_id, self.table) and wire.is_stop(payload):
-                stop = wire.decode_stop(payload, self.creds.secret, self.table)
+                stop = wire.decode_stop(payload, self.director, self.table)
                 if stop.agent == self.token:  # another agent holds the table: this one ends
                     log.info("table %s: told to stop (%s, the agent on %s holds it)",
                                 self.table, stop.why, stop.host)
                     self.stopped = stop
                     self.link.close()
             elif topic == wire.ack_topic(self.event_id, self.table) and wire.is_time(payload):
-                self._took_time(wire.decode_time(payload, self.creds.secret, self.table))
+                self._took_time(wire.decode_time(payload, self.director, self.table))
             elif topic == wire.ack_topic(self.event_id, self.table):
-                ack = wire.decode_ack(payload, self.creds.secret, self.table)
+                ack = wire.decode_ack(payload, self.director, self.table)
                 if self.file.acknowledged(ack.source, ack.seq) or ack.seq >= self._sent_upto:
                     self._last_progress = time.monotonic()
                 self.acked = max(self.acked, ack.seq)

@@ -13,7 +13,13 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from championship.core.access import Credentials, director_user, new_secret, table_user
+from championship.core.access import (
+    Credentials,
+    director_user,
+    new_secret,
+    new_signing_key,
+    table_user,
+)
 from championship.store.event_store import newer
 from companion.store import schema
 from companion.store.games import Store
@@ -71,6 +77,11 @@ CREATE TABLE director_sync_status (
     PRIMARY KEY (event_id, table_no, stage, source)
 );
 """
+# The director's signing key (`access.new_signing_key`), on the director's row: made when
+# the credentials are next asked for (`Ledger.credentials`).
+_V3 = """
+ALTER TABLE director_sync_users ADD COLUMN signing_key TEXT;
+"""
 
 
 # One agent per table (`championship.core.agents`): the agent that holds each table (its
@@ -115,7 +126,7 @@ def _tables_made(conn: sqlite3.Connection) -> int:
 
 
 #: The director's side of the sync: credentials, acknowledgements, reported duels.
-PART = schema.register(schema.Part("director sync", (_V1, _V2), _tables_made, newer))
+PART = schema.register(schema.Part("director sync", (_V1, _V2, _V3), _tables_made, newer))
 #: The agent that holds each table, as the director decided (`Ledger.serve`).
 AGENTS_PART = schema.register(schema.Part("director agents", (_AGENTS_V1, _AGENTS_V2),
                                           lambda _c: 0, newer))
@@ -131,13 +142,14 @@ class Ledger:
     def credentials(self, event_id: int, tables: range | list[int]) -> tuple[
             Credentials, dict[int, Credentials]]:
         """The director's and each table's credentials, made once and kept (so a table's
-        file stays good across restarts of the director)."""
+        file stays good across restarts of the director). The director's hold its signing
+        key; the public half goes into the tables' files where they are written."""
+        director_name = director_user(event_id)
         with self.store.transaction() as conn:
             known = {u: (t, s) for u, t, s in conn.execute(
                 "SELECT username, table_no, secret FROM director_sync_users WHERE event_id = ?",
                 (event_id,))}
-            wanted = [(director_user(event_id), None)] + [(table_user(event_id, t), t)
-                                                          for t in tables]
+            wanted = [(director_name, None)] + [(table_user(event_id, t), t) for t in tables]
             for user, table in wanted:
                 if user not in known:
                     secret = new_secret()
@@ -145,8 +157,16 @@ class Ledger:
                                  "table_no, secret) VALUES (?, ?, ?, ?)",
                                  (event_id, user, table, secret))
                     known[user] = (table, secret)
-        director = Credentials(event_id, None, director_user(event_id),
-                               known[director_user(event_id)][1])
+            row = conn.execute("SELECT signing_key FROM director_sync_users WHERE event_id = ? "
+                               "AND username = ?", (event_id, director_name)).fetchone()
+            signing_key = row[0]
+            if signing_key is None:  # a new event, or one served before directors signed
+                signing_key = new_signing_key()
+                conn.execute("UPDATE director_sync_users SET signing_key = ? WHERE "
+                             "event_id = ? AND username = ?",
+                             (signing_key, event_id, director_name))
+        director = Credentials(event_id, None, director_name, known[director_name][1],
+                               signing_key=str(signing_key))
         out = {t: Credentials(event_id, t, table_user(event_id, t),
                               known[table_user(event_id, t)][1]) for t in tables}
         return director, out

@@ -119,7 +119,7 @@ def test_an_up_to_date_old_file_opens_unchanged(tmp_path: Path) -> None:
     assert tables(path) == before | {"schema_parts", "sqlite_autoindex_schema_parts_1"}
     assert versions(path) == {"games": OLD_GAMES_VERSION,
                               "championship": championship.SCHEMA_VERSION,
-                              "table sync": 1, "director sync": 2}
+                              "table sync": 1, "director sync": 3}
 
 
 @pytest.mark.parametrize("version", range(1, len(championship.MIGRATIONS) + 1))
@@ -149,9 +149,12 @@ def test_old_sync_tables_are_taken_as_they_are(tmp_path: Path) -> None:
         assert outbox.source == "abc" and outbox.pending() == 1
         director, _tables = Ledger(store).credentials(1, [])
         assert director.secret == "pw"
+        # Served before the director signed: it gets a key now, and keeps it.
+        assert director.signing_key is not None
+        assert Ledger(store).credentials(1, [])[0].signing_key == director.signing_key
     assert versions(path) == {"games": SCHEMA_VERSION,
                               "championship": championship.SCHEMA_VERSION,
-                              "table sync": 1, "director sync": 2}
+                              "table sync": 1, "director sync": 3}
 
 
 def test_a_new_file_records_each_part_it_uses(tmp_path: Path) -> None:
@@ -213,4 +216,4 @@ def test_two_programs_opening_an_old_file_at_once_both_migrate_it_once(tmp_path:
         assert errors == []
         assert versions(path) == {"games": SCHEMA_VERSION,
                                   "championship": championship.SCHEMA_VERSION,
-                                  "table sync": 1, "director sync": 2}
+                                  "table sync": 1, "director sync": 3}

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from championship.broker.signing import DirectorSigner
 from championship.core import messages as wire
 from championship.web import limits
 from tests.abuse.helpers import cli as _cli
@@ -157,13 +158,14 @@ def test_a_signed_seating_the_table_cannot_hold_is_ignored_not_raised(
     c = amqtt_cluster
     agent = c.tables[1].agent
     assert agent is not None
-    secret = c.table_creds[1].secret
+    assert c.director_creds.signing_key is not None
+    director = DirectorSigner(c.director_creds.signing_key)
     topic = wire.down_topic(c.event_id, 1)
 
     def seating(edition: str, names: tuple[str, str]) -> bytes:
         return wire.encode_seating(wire.Seating(1, "Cup", edition, 500, (wire.StageSeat(
             "flight-9", "Flight 9", 99, ((1, names[0]), (2, names[1])),
-            wire.BoxState("open", None, None, 1), None),)), secret)
+            wire.BoxState("open", None, None, 1), None),)), director)
 
     ignored = agent.ignored
     with caplog.at_level("DEBUG"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from championship.broker.credentials import write_credentials
+from championship.broker.credentials import for_tables, write_credentials
 from championship.store.ledger import Ledger
 from championship.store.table_file import hold
 from companion.store.games import Store
@@ -21,9 +21,9 @@ def setup(tmp_path: Path) -> tuple[Path, Path]:
     db = tmp_path / "cup.db"
     make_event(str(db), 6, 2)
     with Store(db) as store:
-        _director, tables = Ledger(store).credentials(1, [1, 2])
+        director, tables = Ledger(store).credentials(1, [1, 2])
     creds = tmp_path / "table-1.json"
-    write_credentials(creds, tables[1])
+    write_credentials(creds, for_tables(director, tables)[1])
     return db, creds
 
 

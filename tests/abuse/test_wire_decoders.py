@@ -2,9 +2,10 @@
 
 A deal keyed by "²" ("²".isdigit() is true, int("²") fails) threw the director's whole
 batch away; a malformed standings message made `table status` crash; names with terminal
-escapes were printed raw. Every decoder, fed any JSON (signed with the right secret, so the
-shape checks are reached, not just the signature) and any bytes, either returns its
-message or raises `WireError`, and what it returns encodes back to itself.
+escapes were printed raw. Every decoder, fed any JSON (signed with the right secret, or the
+director's key for what the director says, so the shape checks are reached, not just the
+signature) and any bytes, either returns its message or raises `WireError`, and what it
+returns encodes back to itself.
 """
 
 from __future__ import annotations
@@ -15,9 +16,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from championship.broker.signing import DirectorSigner, DirectorVerifier
 from championship.core import messages as wire
+from championship.core.access import new_signing_key
 
 SECRET = "s3cret"
+DIRECTOR = DirectorSigner(new_signing_key())
+TABLE_HOLDS = DirectorVerifier(DIRECTOR.public)
 KEYS = ["v", "table", "seq", "kind", "stage", "deal", "rev", "points", "source", "late",
         "deals", "at", "duel", "challenger", "opponent", "outcome", "winner", "stages",
         "players", "box", "event", "target", "edition", "label", "seating_id", "state",
@@ -35,29 +40,32 @@ KINDS = st.sampled_from(["deal", "duel", "status", "seating", "ack", "standings"
                          None])
 
 
-def _signed(body: dict[str, Any], kind: str | None) -> bytes:
+def _body(body: dict[str, Any], kind: str | None) -> dict[str, Any]:
     body = {**body, "v": 1, "table": body.get("table", 1)}
     if kind is not None:
         body["kind"] = kind
-    return wire.sign(body, SECRET)
+    return body
 
 
-def _each_decoder(payload: bytes) -> None:
-    """Every decoder on the payload: its message, or WireError and nothing else."""
+def _each_decoder(payload: bytes, from_director: bytes | None = None) -> None:
+    """Every decoder on the payload (the director's on `from_director`, when given): its
+    message, or WireError and nothing else."""
+    said = payload if from_director is None else from_director
     try:
         up = wire.decode_up(payload, SECRET)
         assert wire.decode_up(wire.encode_up(up, SECRET), SECRET) == up
     except wire.WireError:
         pass
     try:
-        seating = wire.decode_seating(payload, SECRET, 1)
-        assert wire.decode_seating(wire.encode_seating(seating, SECRET), SECRET, 1) == seating
+        seating = wire.decode_seating(said, TABLE_HOLDS, 1)
+        assert wire.decode_seating(wire.encode_seating(seating, DIRECTOR), TABLE_HOLDS,
+                                   1) == seating
     except wire.WireError:
         pass
     try:
-        ack = wire.decode_ack(payload, SECRET, 1)
-        again = wire.encode_ack(1, ack.source, ack.seq, SECRET, ack.refused)
-        assert wire.decode_ack(again, SECRET, 1) == ack
+        ack = wire.decode_ack(said, TABLE_HOLDS, 1)
+        again = wire.encode_ack(1, ack.source, ack.seq, DIRECTOR, ack.refused)
+        assert wire.decode_ack(again, TABLE_HOLDS, 1) == ack
     except wire.WireError:
         pass
     try:
@@ -79,7 +87,8 @@ def _each_decoder(payload: bytes) -> None:
 @settings(max_examples=150, deadline=None)
 @given(body=BODIES, kind=KINDS)
 def test_every_decoder_takes_any_signed_json(body: dict[str, Any], kind: str | None) -> None:
-    _each_decoder(_signed(body, kind))
+    _each_decoder(wire.sign(_body(body, kind), SECRET),
+                  wire.sign_director(_body(body, kind), DIRECTOR))
 
 
 @settings(max_examples=80, deadline=None)
@@ -108,7 +117,7 @@ def test_names_that_would_drive_a_terminal_are_refused() -> None:
         "flight-1", "Flight 1", 1, ((1, "Anna\x1b[2J"), (2, "Boris")),
         wire.BoxState("open", None, None, 1), None),))
     try:
-        wire.decode_seating(wire.encode_seating(seating, SECRET), SECRET, 1)
+        wire.decode_seating(wire.encode_seating(seating, DIRECTOR), TABLE_HOLDS, 1)
     except wire.WireError:
         pass
     else:

@@ -4,12 +4,16 @@ all, and a table is freed by an agent that leaves, dies on its own file or goes 
 
 from __future__ import annotations
 
+from championship.broker.signing import DirectorSigner, DirectorVerifier
 from championship.core import messages as wire
+from championship.core.access import new_signing_key
 from championship.core.agents import GONE_AFTER_US, TableAgents
 
 S = 1_000_000
 A, B, C = "a" * 16, "b" * 16, "c" * 16
 FILE_A, FILE_B = "1" * 16, "2" * 16
+DIRECTOR = DirectorSigner(new_signing_key())
+TABLE_HOLDS = DirectorVerifier(DIRECTOR.public)  # the public half, in a table's file
 
 
 def beat(agent: str, host: str, take_over: bool = False,
@@ -74,20 +78,19 @@ def test_the_agent_and_the_stop_go_over_the_wire_signed() -> None:
     up = wire.Up(3, FILE_A, 0, beat(A, "pi-1", take_over=True))
     assert wire.decode_up(wire.encode_up(up, secret), secret) == up
     stop = wire.Stop(A, wire.STOP_TAKEN, B, "laptop", 5 * S)
-    payload = wire.encode_stop(3, stop, secret)
+    payload = wire.encode_stop(3, stop, DIRECTOR)
     assert wire.is_stop(payload) and not wire.is_time(payload)
-    assert wire.decode_stop(payload, secret, 3) == stop
+    assert wire.decode_stop(payload, TABLE_HOLDS, 3) == stop
 
 
 def test_a_long_night_of_words_keeps_every_held_and_void_deal_in_the_seating() -> None:
     """A seating carries at most MAX_WORDS words; past it the restored ones are left out
     first, since the table counts a round no word mentions (right for a restored deal,
     wrong for a held or void one)."""
-    secret = "s" * 32
     words = tuple(wire.Word("flight-1", FILE_A, f"g1:{n}", state, "why", n)
                   for n, state in enumerate([wire.WORD_VOID, wire.WORD_RESTORED] * 90, 1))
     seating = wire.Seating(2, "Cup", "classic", 500, (), words)
-    got = wire.decode_seating(wire.encode_seating(seating, secret), secret, 2).words
+    got = wire.decode_seating(wire.encode_seating(seating, DIRECTOR), TABLE_HOLDS, 2).words
     assert len(got) == wire.MAX_WORDS
     assert {w.deal for w in got if w.state == wire.WORD_VOID} == {
         w.deal for w in words if w.state == wire.WORD_VOID}

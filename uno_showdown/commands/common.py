@@ -103,7 +103,8 @@ def runnable(text: str, args: argparse.Namespace) -> str:
     backticks as it runs when typed after this one: given the games file (`--db`) and, for
     an `event` command, the event (`--event`) this command was given, unless it names them
     already. A hint such as "`uno-showdown event end` calls time" then works where the
-    organiser's file is not the default one."""
+    organiser's file is not the default one. A `table` command's games file is the table's:
+    an `event` command it names runs on the director's file, so it is left as it is."""
     import re
     import shlex
 
@@ -111,10 +112,13 @@ def runnable(text: str, args: argparse.Namespace) -> str:
     event = getattr(args, "event", None) if getattr(args, "command", None) == "event" else None
     if not db and event is None:
         return text
+    at_table = getattr(args, "command", None) == "table"
 
     def fix(found: re.Match[str]) -> str:
         command = found.group(1)
         words = command.split()
+        if at_table and words[1] == "event":
+            return found.group(0)
         extra: list[str] = []
         if db and "--db" not in words:
             extra += ["--db", shlex.quote(str(db))]

@@ -263,6 +263,7 @@ def build(tmp: Path, kind: str, players: int = 14, tables: int = 2,
     event_id = make_event(db, players, tables)
     with Store(db) as store:
         director, table_creds = Ledger(store).credentials(event_id, list(range(1, tables + 1)))
+    table_creds = cr.for_tables(director, table_creds)
     port = free_port()
     users = [director, *table_creds.values()]
     broker: EmbeddedBroker | Mosquitto

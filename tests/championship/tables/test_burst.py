@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from championship.broker.link import Inbound
+from championship.broker.signing import DirectorSigner, DirectorVerifier
 from championship.core import messages as wire
 from championship.desk import director as director_mod
 from championship.desk import table_agent
@@ -112,7 +113,9 @@ def test_deals_passed_on_one_at_a_time_are_acknowledged_once_per_table(tmp_path:
             wire.ack_topic(c.event_id, n) for n in seated)
         for topic, payload in acks:
             n = int(topic.split("/")[-2])
-            ack = wire.decode_ack(payload, c.table_creds[n].secret, n)
+            key = c.table_creds[n].director_key
+            assert key is not None
+            ack = wire.decode_ack(payload, DirectorVerifier(key), n)
             assert (ack.source, ack.seq) == (SOURCE, DEALS)
         director.send_acks()  # nothing new taken: nothing sent again
         assert director.acks_sent == TABLES
@@ -157,13 +160,14 @@ def test_a_table_sends_again_only_what_is_through_the_broker_unanswered(
             first = len(sent)  # the deals, and the table's status notes beside them
             assert first >= 3
             agent.flush()  # no acknowledgement, but nothing says they are through the broker
-            secret = c.table_creds[1].secret
+            assert c.director_creds.signing_key is not None
+            director = DirectorSigner(c.director_creds.signing_key)
             agent._handle(wire.ack_topic(c.event_id, 1),
-                          wire.encode_time(1, before_us, wall_clock_us(), secret))
+                          wire.encode_time(1, before_us, wall_clock_us(), director))
             agent.flush()  # that heartbeat went before them: they may still be queued
             assert len(sent) == first, "deals still queued in the broker were sent again"
             agent._handle(wire.ack_topic(c.event_id, 1),
-                          wire.encode_time(1, wall_clock_us(), wall_clock_us(), secret))
+                          wire.encode_time(1, wall_clock_us(), wall_clock_us(), director))
             agent.flush()  # a heartbeat sent after them was answered: they were lost
             assert sent[first:] == sent[:first]
         finally:

@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 
 from championship.broker.credentials import read_credentials
+from championship.broker.signing import public_key
+from championship.core.access import new_signing_key
 from companion.store.games import Store
 from tests.championship.tables.conftest import eventually, make_event
 from tests.championship.tables.serving import ROOT, serving, uno
@@ -73,11 +75,15 @@ def test_a_table_joins_as_a_process_and_its_deal_reaches_the_director(tmp_path: 
             "table", "status", "--db", table_db, "--lang", "en").stdout
 
 
-def _creds_file(tmp: Path, mode: int, table: int = 1) -> Path:
-    path = tmp / f"table-{table}-{mode:o}.json"
-    path.write_text(json.dumps({"kind": "uno-showdown broker credentials", "event": 1,
-                                "table": table, "username": f"e1-table-{table}",
-                                "password": "x" * 30, "broker": None}))
+def _creds_file(tmp: Path, mode: int, table: int = 1, *, old: bool = False) -> Path:
+    """A table's credentials file; `old`: as written before the director signed its
+    messages (no director's key in it)."""
+    path = tmp / f"table-{table}-{mode:o}{'-old' if old else ''}.json"
+    data = {"kind": "uno-showdown broker credentials", "event": 1, "table": table,
+            "username": f"e1-table-{table}", "password": "x" * 30, "broker": None}
+    if not old:
+        data["director_key"] = public_key(new_signing_key())
+    path.write_text(json.dumps(data))
     path.chmod(mode)
     return path
 
@@ -96,6 +102,10 @@ def test_join_refuses_bad_input_in_one_line_and_writes_nothing(tmp_path: Path) -
          "holds the credentials of table 2 of event 1: use that table's file"),
         (["--credentials", str(tmp_path / "none.json"), *good],
          "cannot read the credentials file"),
+        (["--credentials", str(_creds_file(tmp_path, 0o600, old=True)), *good],
+         "was written by an older uno-showdown: it lacks the director's key, without which "
+         "this table cannot tell the director's messages from a forgery. Run `uno-showdown "
+         "event serve` again on the director's computer"),
         (["--credentials", str(_creds_file(tmp_path, 0o600)), "--broker", "http://x:1"],
          "is not a broker address: write mqtt://HOST:PORT"),
         (["--credentials", str(_creds_file(tmp_path, 0o600)), "--broker", "mqtts://x:1"],

@@ -15,9 +15,14 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from championship.broker.link import Inbound
+from championship.broker.signing import DirectorSigner, DirectorVerifier
 from championship.core import messages as wire
+from championship.core.access import new_signing_key
+from championship.desk.table_agent import TableAgent
 from companion.store.wallclock import wall_clock_us
 from tests.championship.tables.conftest import Cluster, eventually
+
+S = 1_000_000
 
 
 def _probe_id(cluster: Cluster, username: str | None) -> str:
@@ -172,3 +177,64 @@ def test_after_the_noise_both_sides_still_work(amqtt_cluster: Cluster) -> None:
     amqtt_cluster.wait_converged()
     eventually(lambda: amqtt_cluster.director is not None
                and amqtt_cluster.director.taken > 0, 10)
+
+
+@pytest.mark.parametrize("sig", ["\u0080", "é" * 64, "\ud800", "", "A" * 86, 5, None])
+def test_a_forged_director_signature_of_any_kind_is_refused_not_raised(sig: object) -> None:
+    body = {"v": wire.VERSION, "kind": "stop", "table": 1, "sig": sig}
+    verifier = DirectorVerifier(DirectorSigner(new_signing_key()).public)
+    with pytest.raises(wire.WireError, match="director"):
+        wire.decode_stop(json.dumps(body).encode(), verifier, 1)
+
+
+def test_a_table_takes_the_directors_word_only_under_the_directors_key(
+        amqtt_cluster: Cluster) -> None:
+    """Whoever holds table 1's credentials file has its secret. Signed with it (the HMAC
+    the director used to sign with), or with a key of the forger's own, an acknowledgement
+    that would empty the table's outbox, a stop that would end its agent, a time reply that
+    would move its clocks and a seating that would reseat it are all refused; the same
+    messages under the director's key are taken."""
+    c = amqtt_cluster
+    c.stop_table(1)
+    c.stop_director()
+    c.deal(1)
+    agent = TableAgent(c.tables[1].db, c.address, c.table_creds[1], 1)  # driven by hand
+    try:
+        agent.scan()
+        waiting = agent.file.pending()
+        assert waiting >= 1
+        assert c.director_creds.signing_key is not None
+        director = DirectorSigner(c.director_creds.signing_key)
+        ack, down = wire.ack_topic(c.event_id, 1), wire.down_topic(c.event_id, 1)
+        stages = agent.file.stages()
+
+        def said(key: wire.Signer) -> list[tuple[str, bytes]]:
+            moved = wire.Seating(1, "Forged Cup", "classic", 50, ())
+            return [(ack, wire.encode_ack(1, agent.file.source, 10**6, key)),
+                    (ack, wire.encode_stop(1, wire.Stop(agent.token, wire.STOP_TAKEN,
+                                                         "f" * 16, "forger", 0), key)),
+                    (ack, wire.encode_time(1, wall_clock_us(), wall_clock_us() + 3600 * S,
+                                           key)),
+                    (down, wire.encode_seating(moved, key))]
+
+        def under_table_secret(payload: bytes) -> bytes:
+            body = json.loads(payload)
+            body.pop("sig")
+            return wire.sign(body, c.table_creds[1].secret)
+
+        forged = [(t, under_table_secret(p)) for t, p in said(director)]
+        forged += said(DirectorSigner(new_signing_key()))  # the forger's own key
+        for topic, payload in forged:
+            agent._handle(topic, payload)
+        assert agent.ignored == len(forged)
+        assert agent.file.pending() == waiting  # nothing dropped from the outbox
+        assert agent.stopped is None and agent.offset_us == 0
+        assert agent.file.stages() == stages and not agent.seated.is_set()
+
+        for topic, payload in said(director)[:3]:  # the director's own: taken
+            agent._handle(topic, payload)
+        assert agent.ignored == len(forged)
+        assert agent.file.pending() == 0 and agent.stopped is not None
+        assert agent.offset_us != 0
+    finally:
+        agent.stop()
