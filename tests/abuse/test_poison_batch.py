@@ -42,8 +42,11 @@ def test_poison_messages_are_refused_alone(amqtt_cluster: Cluster,
         batch.append(Inbound(topic, wire.sign(body(i + 1, points), secret)))
     batch = batch[GOOD:GOOD + 70] + batch[:GOOD] + batch[GOOD + 70:]  # the good in between
     # the table announces its games file, as its heartbeats do: only then are its deals
-    # plausible (a file never announced is held for the director)
-    beat = wire.Up(1, source, 0, wire.Heartbeat(at_us=wall_clock_us(), waiting=0))
+    # plausible (a file never announced is held for the director). The fixture's agent
+    # holds the table, so this file's agent takes it over (a heartbeat naming no agent
+    # announces no file while an agent holds the table).
+    beat = wire.Up(1, source, 0, wire.Heartbeat(at_us=wall_clock_us(), waiting=0,
+                                                agent="ab" * 8, host="test", take_over=True))
     batch.insert(0, Inbound(topic, wire.encode_up(beat, secret)))
     with caplog.at_level(logging.WARNING, logger="uno-showdown.director"):
         assert director.ingest(batch) == GOOD + 1  # the good deals and the heartbeat
