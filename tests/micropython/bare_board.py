@@ -124,15 +124,14 @@ class Hardware:
     def paddle_edges(self):
         return self.edges
 
-    def read(self, wait_ms):
-        if not self.inbox:
-            return None
-        data = bytes(self.inbox)
-        self.inbox = bytearray()
-        return data
+    def read_into(self, buf, wait_ms):
+        n = min(len(buf), len(self.inbox))
+        buf[:n] = self.inbox[:n]
+        self.inbox = self.inbox[n:]
+        return n
 
-    def write(self, data):
-        self.outbox.extend(data)
+    def write(self, data, n):
+        self.outbox.extend(data[:n])
 
     def running(self):
         return True
