@@ -289,6 +289,7 @@ def _loop_turns(pico: EmulatedPico, path: str, samples: int) -> dict[str, tuple[
     finally:
         port.close()
     line = seen[seen.index(b"LOOP"):].split(b"\n")[0].decode().strip()
+    _progress(f"the probe said: {line}")
     turns = {}
     for part in line.split(" | ")[1:]:
         kind, *numbers = part.split()
@@ -390,8 +391,8 @@ def _loop_table(runs: dict[str, Run], duels: int, samples: int, before: str,
     if prior is None:
         print(f"loop cost before: not measured ({old})")
     title = (f"board loop turn on the emulated Pico (emulated µs, timed on the board with "
-             f"ticks_us; median of {samples} heartbeat and {samples} command turns and of up "
-             f"to 400 idle turns, 90th centile in brackets)")
+             f"ticks_us; median of {samples} heartbeat and {samples} command turns and of 200 idle "
+             f"turns after them, 90th centile in brackets)")
     print(title + (f"; before: the firmware of {before[:10]}" if prior else ""))
     print("| turn | before | after | after / before |")
     print("| --- | ---: | ---: | ---: |")

@@ -479,7 +479,7 @@ class Firmware:
             if len(args) != 2 or args[0] <= 0:
                 return protocol.NAK_BAD_ARGS
             self.cd_seq = seq
-            self._countdown(args[0], args[1] % protocol.TICKS_PERIOD)
+            self._countdown(args[0], args[1] & TICKS_MASK)
         elif kind == protocol.GO:
             self.cd_seq = seq
             self._show_go(self.ticks())

@@ -27,6 +27,7 @@ _ARG_LIMIT = 10**MAX_DIGITS
 SEQ_MOD = 65536
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_us wraps here on the rp2
 TICKS_HALF = TICKS_PERIOD >> 1
+_TICKS_MASK = TICKS_PERIOD - 1  # a small integer on the Pico, where TICKS_PERIOD is not
 
 # --- message kinds -----------------------------------------------------------
 # host -> board (acknowledged with ACK/NAK unless marked)
@@ -334,8 +335,10 @@ class Reader:
     that frame, whose `seq`, `kind` and `args` are then this reader's; -1 when the
     rest held no whole valid frame (a frame cut by the end of the buffer goes on at
     the next call). A frame is kept in one preallocated buffer; `kind` is one of the
-    module's strings for a known kind, and `args` is `()` or a new tuple, the only
-    allocation (none for a heartbeat, a hello's answer or a receipt of no number).
+    module's strings for a known kind, and `args` a list kept for that many numbers,
+    refilled by the next frame of as many: read it before taking the next frame, and
+    copy what must outlive that. Nothing is allocated for a frame of a known kind
+    whose numbers are small integers (under 2^30 on the Pico).
     """
 
     def __init__(self):
@@ -344,12 +347,14 @@ class Reader:
         self._star = -1  # where the frame's first '*' is, if it has one yet
         self._skipping = False  # dropping an oversize frame up to its end
         self._garbage = False  # inside a run of stray bytes between frames (counted once)
-        self._vals = [0] * MAX_ARGS
+        self._vals = [0] * MAX_ARGS  # the numbers as they are read
+        # one list per count of numbers, handed out as `args`
+        self._args = tuple([0] * count for count in range(MAX_ARGS + 1))
         self.errors = {}
         self.frames = 0
         self.seq = 0
         self.kind = ""
-        self.args = ()  # type: tuple
+        self.args = self._args[0]
 
     def _count(self, reason):
         self.errors[reason] = self.errors.get(reason, 0) + 1
@@ -492,14 +497,10 @@ class Reader:
         if kind is None:  # a kind the board does not know (rare: its name is allocated)
             kind = bytes(buf[start:stop]).decode()
         self.kind = kind
-        if count == 0:
-            self.args = ()
-        elif count == 1:
-            self.args = (vals[0],)
-        elif count == 2:
-            self.args = (vals[0], vals[1])
-        else:
-            self.args = tuple(vals[:count])
+        args = self._args[count]
+        for j in range(count):
+            args[j] = vals[j]
+        self.args = args
         return True
 
 
@@ -517,6 +518,8 @@ class Writer:
         self.out = bytearray(MAX_FRAME + 16)
         self.out[0] = 0x24  # '$'
         self._heads = {}
+        for kind in (HB, ACK, NAK, HELLO):  # the answers, made now: none allocates later
+            self._head(kind)
 
     def _head(self, kind):
         """The bytes of "0 KIND" and their CRC, made once per kind."""
@@ -592,10 +595,15 @@ def seq_newer(seq, than):
 
 
 def ticks_diff(a, b):
-    """a - b for wrapping ticks, as a signed count in (-TICKS_HALF, TICKS_HALF]."""
-    diff = (a - b) % TICKS_PERIOD
-    return diff - TICKS_PERIOD if diff > TICKS_HALF else diff
+    """a - b for wrapping ticks, as a signed count in (-TICKS_HALF, TICKS_HALF].
+
+    Masked rather than taken modulo TICKS_PERIOD: 2^30 is one past MicroPython's
+    small integers on the Pico, so `%` by it made a heap integer at every call, and
+    the loop calls this many times a turn. The same for every integer, either way.
+    """
+    diff = (a - b) & _TICKS_MASK
+    return diff - _TICKS_MASK - 1 if diff > TICKS_HALF else diff
 
 
 def ticks_add(a, delta):
-    return (a + delta) % TICKS_PERIOD
+    return (a + delta) & _TICKS_MASK

@@ -32,7 +32,7 @@ def read_with_reader(reader: codec.Reader, stream: bytes, cuts: list[int]) -> li
             i = reader.take(piece, i, len(piece))
             if i < 0:
                 break
-            out.append((reader.seq, reader.kind, reader.args))
+            out.append((reader.seq, reader.kind, tuple(reader.args)))
     return out
 
 

@@ -4,12 +4,14 @@ Run at the REPL of a board started with the timer button held, in place of
 main.py: the very firmware (fw_pico's Hardware, fw_core's Firmware) serves the
 host, turn after turn, and the probe times each turn with `ticks_us` (the
 emulated Pico's µs are the board's own). The loop never waits for the host's
-bytes (`_wait_ms` is 0), so a turn's time is its work alone. A turn that
-decoded no frame is idle; the host sends a hello, then HEARTBEATS heartbeats,
-then COMMANDS arrow commands, each after the last one's answer, so each of
-those turns decoded one frame of a known kind. `gc.mem_alloc()` before and after
-a turn, outside its timing, gives the bytes it allocated; a turn in which the
-collector ran (less allocated after than before) is left out.
+bytes (`_wait_ms` is 0), so a turn's time is its work alone. The host sends a
+hello, then HEARTBEATS heartbeats, then COMMANDS arrow commands, each after the
+last one's answer, so each of those turns decoded one frame of a known kind;
+then it waits quietly, and the next IDLE turns, which read nothing (the session
+still live: the host falls silent only after 500 ms), are the idle ones.
+`gc.mem_alloc()` before and after a turn, outside its timing, gives the bytes
+it allocated; a turn in which the collector ran (less allocated after than
+before) is left out.
 
 When it has its samples the probe prints one line, `LOOP` then for each kind
 of turn its samples, median µs, 90th centile µs and median bytes allocated,
@@ -23,7 +25,7 @@ import sys
 PATH = ""  # replaced by the benchmark: a folder on the board holding other firmware files
 HEARTBEATS = 30  # replaced by the benchmark
 COMMANDS = 30  # replaced by the benchmark
-IDLE = 400  # idle turns kept (the last ones before the last command)
+IDLE = 200  # idle turns timed after the last command
 if PATH:
     sys.path.insert(0, PATH)
 
@@ -45,8 +47,7 @@ counts = array("i", [0, 0, 0])
 dec = fw._dec
 frames = 0  # the host's frames decoded so far: the hello, then heartbeats, then commands
 gc.collect()
-fw.start()
-while counts[2] < COMMANDS:
+while counts[0] < IDLE:
     before = dec.frames
     a0 = gc.mem_alloc()
     t0 = ticks_us()
@@ -55,7 +56,7 @@ while counts[2] < COMMANDS:
     a1 = gc.mem_alloc()
     got = dec.frames - before
     if got == 0:
-        kind = 0
+        kind = 0 if counts[2] >= COMMANDS else -1
     elif got == 1 and frames >= 1:
         kind = 1 if frames <= HEARTBEATS else 2
     else:
