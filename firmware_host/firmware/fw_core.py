@@ -5,6 +5,15 @@ on the board, firmware_host/virtual/sim_hw.py under CPython), so the very
 same code runs in both places. Written in the MicroPython subset: no
 dataclasses, no typing at run time.
 
+The loop is kept lean, since a Pico turns it at a few hundred µs and every frame's
+cost delays the next report: it reads the host's bytes into one preallocated buffer
+(`hw.read_into(buf, wait_ms)`), decodes them with the codec's board side
+(`protocol.Reader`), answers from another buffer (`protocol.Writer`,
+`hw.write(buf, n)`), and calls a part (countdown, launcher, beep, host watch,
+resends) only when it has something to do. An idle turn, and one that reads and
+answers a heartbeat or a command, allocates nothing (docs/pico.md, "The board's
+loop").
+
 What it decides, and what it leaves to the host:
 * Edges are stamped in the hard IRQ handler with `ticks_us` before anything
   else and stored in preallocated arrays; the handler allocates nothing. Both
