@@ -345,7 +345,6 @@ class Reader:
         self.buf = bytearray(MAX_FRAME)
         self.n = -1  # bytes of the frame so far; -1 between frames
         self._star = -1  # where the frame's first '*' is, if it has one yet
-        self._skipping = False  # dropping an oversize frame up to its end
         self._garbage = False  # inside a run of stray bytes between frames (counted once)
         self._vals = [0] * MAX_ARGS  # the numbers as they are read
         # one list per count of numbers, handed out as `args`
@@ -358,12 +357,6 @@ class Reader:
 
     def _count(self, reason):
         self.errors[reason] = self.errors.get(reason, 0) + 1
-
-    def error_total(self):
-        total = 0
-        for value in self.errors.values():
-            total += value
-        return total
 
     def take(self, data, i, end):
         buf = self.buf
