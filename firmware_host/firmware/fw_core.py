@@ -5,6 +5,15 @@ on the board, firmware_host/virtual/sim_hw.py under CPython), so the very
 same code runs in both places. Written in the MicroPython subset: no
 dataclasses, no typing at run time.
 
+The loop is kept lean, since a Pico turns it at a few hundred µs and every frame's
+cost delays the next report: it reads the host's bytes into one preallocated buffer
+(`hw.read_into(buf, wait_ms)`), decodes them with the codec's board side
+(`protocol.Reader`), answers from another buffer (`protocol.Writer`,
+`hw.write(buf, n)`), and calls a part (countdown, launcher, beep, host watch,
+resends) only when it has something to do. An idle turn, and one that reads and
+answers a heartbeat or a command, allocates nothing (docs/pico.md, "The board's
+loop").
+
 What it decides, and what it leaves to the host:
 * Edges are stamped in the hard IRQ handler with `ticks_us` before anything
   else and stored in preallocated arrays; the handler allocates nothing. Both
@@ -54,6 +63,10 @@ except ImportError:  # under CPython: the host package
     from firmware_host.wire import codec as protocol  # type: ignore[no-redef]
 
 RING = 32  # edges buffered between IRQ and main loop (a power of two)
+# The most of the host's bytes one turn reads (into one preallocated buffer); the rest
+# waits for the next turn, so a flood of bytes cannot hold up the countdown or the motor.
+RX_MAX = 256
+TICKS_MASK = protocol.TICKS_PERIOD - 1
 RING_MASK = RING - 1
 DEBOUNCE_US = 5_000  # a second edge of the same input this soon is bounce
 HOST_TIMEOUT_US = 500_000  # host silent this long: stop the motor and the countdown
@@ -156,7 +169,12 @@ class Firmware:
         self._last_edge = array("i", [never, never, never])  # per input, for debounce
         self._cards = array("i", [0, never])  # card sensor count, last stamp
         self._forgot_t = self.ticks()  # when the loop last forgot old edges
-        self._dec = protocol.Decoder()
+        # the board's own codec (protocol.Reader, protocol.Writer): the host's frames read
+        # from one preallocated buffer, answers built in another, nothing allocated per byte
+        self._rx = bytearray(RX_MAX)
+        self._dec = protocol.Reader()
+        self._out = protocol.Writer()
+        self._pair = [0, 0]  # an answer's two numbers
         self.boot_id = hw.random_id()
         self.session = False
         self.last_host_t = 0
@@ -267,25 +285,43 @@ class Firmware:
     def step(self):
         hw = self.hw
         hw.wdt_feed()
-        data = hw.read(self._wait_ms())
-        if data:
-            for frame in self._dec.feed(data):
+        rx = self._rx
+        count = hw.read_into(rx, self._wait_ms())
+        if count:
+            reader = self._dec
+            i = 0
+            while True:
+                i = reader.take(rx, i, count)
+                if i < 0:
+                    break
                 try:
-                    self._handle(frame)
+                    self._handle(reader.seq, reader.kind, reader.args)
                 except Exception:  # one frame must not stop the board
-                    self._frame_failed(frame)
+                    self._frame_failed(reader.seq, reader.kind)
         # drain first, then read the clock: every drained stamp is then at or before
         # `now` (an IRQ after the drain waits in the ring for the next turn)
-        self._drain_edges()
+        idx = self._idx
+        if idx[1] != idx[0] or idx[2]:
+            self._drain_edges()
         now = self.ticks()
-        if protocol.ticks_diff(now, self._forgot_t) >= FORGET_EVERY_US:
+        # Each part is called only when it has something to do: a call costs the Pico tens
+        # of µs, and an idle turn made seven. A masked difference below a part's period
+        # means ticks_diff is below it too, so the parts decide exactly as before.
+        if (now - self._forgot_t) & TICKS_MASK >= FORGET_EVERY_US and \
+                protocol.ticks_diff(now, self._forgot_t) >= FORGET_EVERY_US:
             self._forgot_t = now
             self._forget_old_edges(now)
-        self._run_countdown(now)
-        self._run_launcher(now)
-        self._run_beep(now)
-        self._check_host(now)
-        self._resend(now)
+        if self.cd_on and not self.cd_frozen:
+            self._run_countdown(now)
+        if self.motor_on:
+            self._run_launcher(now)
+        if self.beep_until is not None:
+            self._run_beep(now)
+        if not self.host_silent:
+            if (now - self.last_host_t) & TICKS_MASK >= HOST_TIMEOUT_US:
+                self._check_host(now)
+            if self.outbox:
+                self._resend(now)
 
     def _wait_ms(self):
         if self.motor_on or self.beep_until is not None or (self.outbox and not self.host_silent):
@@ -300,15 +336,26 @@ class Firmware:
     # -- frames from the host --
 
     def _send(self, seq, kind, args=()):
-        self.hw.write(protocol.encode(seq, kind, args))
+        """Send an answer at once: built in the writer's buffer, nothing allocated."""
+        out = self._out
+        self.hw.write(out.out, out.frame(seq, kind, args))
+
+    def _answer(self, kind, a, b):
+        """Send a two-number answer (HB, ACK, NAK) through a kept list: no tuple made."""
+        pair = self._pair
+        pair[0] = a
+        pair[1] = b
+        out = self._out
+        self.hw.write(out.out, out.frame(0, kind, pair))
 
     def _event(self, kind, args):
         self.event_seq = protocol.seq_next(self.event_seq)
-        frame = protocol.encode(self.event_seq, kind, args)
+        out = self._out
+        frame = out.out[:out.frame(self.event_seq, kind, args)]  # kept for a resend
         if len(self.outbox) >= OUTBOX_MAX:
             self.outbox.pop(0)
         self.outbox.append([self.event_seq, frame, self.ticks()])
-        self.hw.write(frame)
+        self.hw.write(frame, len(frame))
 
     def _resend(self, now):
         if self.host_silent:
@@ -316,10 +363,9 @@ class Firmware:
         for item in self.outbox:
             if protocol.ticks_diff(now, item[2]) >= EVENT_RETRY_US:
                 item[2] = now
-                self.hw.write(item[1])
+                self.hw.write(item[1], len(item[1]))
 
-    def _handle(self, frame):
-        seq, kind, args = frame
+    def _handle(self, seq, kind, args):
         now = self.ticks()
         self.last_host_t = now
         if self.session and self.host_silent:
@@ -330,25 +376,33 @@ class Firmware:
         elif kind == protocol.HB:
             self.last_hb_t = now
             self.heard_hb = True
-            self._send(0, protocol.HB, (now, self._state()))
+            self._answer(protocol.HB, now, self._state())
         elif kind == protocol.EVACK:
             if args:
-                self.outbox = [item for item in self.outbox if item[0] != args[0]]
+                self._receipt(args[0])
         elif seq == 0:
             pass  # an unsequenced frame the board does not know: ignore
         elif not self.session:
-            self._send(0, protocol.NAK, (seq, protocol.NAK_NO_SESSION))
+            self._answer(protocol.NAK, seq, protocol.NAK_NO_SESSION)
         else:
             self._sequenced(seq, kind, args, now)
 
-    def _frame_failed(self, frame):
+    def _receipt(self, seq):
+        """The host has event `seq`: drop it from the outbox (in place, allocating nothing)."""
+        outbox = self.outbox
+        i = len(outbox)
+        while i:
+            i -= 1
+            if outbox[i][0] == seq:
+                outbox.pop(i)
+
+    def _frame_failed(self, seq, kind):
         """A frame's handling raised: count it, tell the host, and let the loop go on.
 
         Nothing here may raise in turn; a numbered command is refused as failed, so
         the host's retry is answered the same way instead of being run again.
         """
         self.frame_failures += 1
-        seq = frame[0]
         now = self.ticks()
         if seq:
             slot = seq % CMD_WINDOW
@@ -356,9 +410,9 @@ class Firmware:
                 self.cmd_top = seq
             if self._in_window(seq):
                 self._ran_seq[slot] = seq
-                self._ran_kind[slot] = frame[1]
+                self._ran_kind[slot] = kind
                 self._ran_reply[slot] = protocol.NAK_FAILED
-            self._send(0, protocol.NAK, (seq, protocol.NAK_FAILED))
+            self._answer(protocol.NAK, seq, protocol.NAK_FAILED)
         self._event(protocol.FAULT, (protocol.FAULT_FRAME_FAILED, now, self.frame_failures))
 
     def _sequenced(self, seq, kind, args, now):
@@ -367,9 +421,9 @@ class Firmware:
         if self._ran_seq[slot] == seq and self._in_window(seq):
             code = self._ran_reply[slot]
             if code == 0:
-                self._send(0, protocol.ACK, (seq, protocol.ACK_DUPLICATE))
+                self._answer(protocol.ACK, seq, protocol.ACK_DUPLICATE)
             else:
-                self._send(0, protocol.NAK, (seq, code))
+                self._answer(protocol.NAK, seq, code)
             return
         reason = self._overruled(seq, kind)
         if reason == 0:
@@ -381,9 +435,9 @@ class Firmware:
             self._ran_kind[slot] = kind
             self._ran_reply[slot] = reason
         if reason == 0:
-            self._send(0, protocol.ACK, (seq, protocol.ACK_DONE))
+            self._answer(protocol.ACK, seq, protocol.ACK_DONE)
         else:
-            self._send(0, protocol.NAK, (seq, reason))
+            self._answer(protocol.NAK, seq, reason)
         if kind == protocol.RESET and reason == 0:
             self._all_off()
             self.hw.reset()
@@ -434,7 +488,7 @@ class Firmware:
             if len(args) != 2 or args[0] <= 0:
                 return protocol.NAK_BAD_ARGS
             self.cd_seq = seq
-            self._countdown(args[0], args[1] % protocol.TICKS_PERIOD)
+            self._countdown(args[0], args[1] & TICKS_MASK)
         elif kind == protocol.GO:
             self.cd_seq = seq
             self._show_go(self.ticks())

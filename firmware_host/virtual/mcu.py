@@ -297,7 +297,7 @@ class VirtualMCU:
 
     def send_raw(self, data: bytes) -> None:
         """Put bytes on the line toward the host, as if the board sent them (noise, garbage)."""
-        self._hw().write(data)
+        self._hw().write(data, len(data))
 
     def garble(self, match: bytes, *, to_board: bool, frames: int = 1) -> None:
         """Let the line corrupt the next `frames` frames containing `match` (a CRC error).

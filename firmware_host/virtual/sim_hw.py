@@ -229,7 +229,9 @@ class SimHardware:
 
     # -- the firmware's view --
 
-    def read(self, wait_ms: int) -> bytes | None:
+    def read_into(self, buf: bytearray, wait_ms: int) -> int:
+        """The host's bytes into `buf` (as many as it holds at most), waiting up to `wait_ms`
+        for the first; how many, as the Pico's Hardware.read_into."""
         if self._kill == KILL_RAISE:
             self._kill = None
             raise LoopKilled("the firmware's loop was killed on purpose")
@@ -237,26 +239,28 @@ class SimHardware:
             self.stuck.set()
             self._stop.wait()  # stuck until the board resets (the watchdog) or is unplugged
             raise BoardReset()
-        with self.turned:  # the firmware calls read once per turn of its loop
+        with self.turned:  # the firmware calls read_into once per turn of its loop
             self.turns += 1
             self.turned.notify_all()
         self._simulate_motor()
         try:
             ready, _, _ = select.select([self._fd], [], [], wait_ms / 1000)
             if not ready:
-                return None
-            return self._through_line(True, os.read(self._fd, 512))
+                return 0
+            data = self._through_line(True, os.read(self._fd, len(buf)))
+            buf[: len(data)] = data
+            return len(data)
         except ValueError:  # the pty was closed under us (unplugged)
-            return None
+            return 0
         except OSError as exc:  # no host has the port open right now: like an idle USB line
             if exc.errno in (errno.EIO, errno.EAGAIN, errno.EBADF):
                 self._stop.wait(wait_ms / 1000)
-                return None
+                return 0
             raise
 
-    def write(self, data: bytes) -> None:
+    def write(self, data: bytes | bytearray, n: int) -> None:
         # nobody listening, or the buffer is full: USB CDC drops it too
-        data = self._through_line(False, data)
+        data = self._through_line(False, bytes(data[:n]))
         with contextlib.suppress(OSError):
             os.write(self._fd, data)
 

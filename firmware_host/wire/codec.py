@@ -27,6 +27,7 @@ _ARG_LIMIT = 10**MAX_DIGITS
 SEQ_MOD = 65536
 TICKS_PERIOD = 1 << 30  # MicroPython's ticks_us wraps here on the rp2
 TICKS_HALF = TICKS_PERIOD >> 1
+_TICKS_MASK = TICKS_PERIOD - 1  # a small integer on the Pico, where TICKS_PERIOD is not
 
 # --- message kinds -----------------------------------------------------------
 # host -> board (acknowledged with ACK/NAK unless marked)
@@ -293,6 +294,287 @@ class Decoder:
         return frame
 
 
+# --- the board's side: the same frames, byte by byte in preallocated buffers -------------
+#
+# The Pico's loop spent most of a turn in the general codec above: a heartbeat's turn took
+# 3.9 ms, 1.1 of them decoding it and 1.5 encoding the answer (docs/pico.md, "The board's
+# loop"). `Reader` and `Writer` are the board's own: they give exactly the frames, bytes
+# and error counts `Decoder` and `encode` give (tests/firmware_host/test_codec_board.py,
+# and on MicroPython tests/micropython/test_codec_vectors.py), allocate nothing for a frame
+# that carries no number too big for a small integer, and call no function per byte.
+
+_HEX = b"0123456789ABCDEF"
+# each byte's value as a hex digit, 255 for a byte that is not an upper-case one
+_HEX_VALUE = bytes([int(chr(b), 16) if chr(b) in "0123456789ABCDEF" else 255
+                    for b in range(256)])
+_SKIP = MAX_FRAME  # Reader.n while it drops an oversize frame
+_TEN = (1, 10, 100, 1000, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**10, 10**11)
+# the kinds a board hears or says, by the key `Reader` computes from their letters (5 bits
+# each), so a known kind comes out as the module's own string, allocating nothing
+_KNOWN = (HELLO, HB, COUNTDOWN, GO, FREEZE, ARROW, LAUNCH, STOP, BEEP, RESET, EVACK, ACK, NAK,
+          PADDLE, BUTTON, LAUNCH_DONE, FAULT)
+
+
+def _kind_key(kind):
+    key = 0
+    for char in kind:
+        key = (key << 5) | (ord(char) - 0x40)
+    return key
+
+
+_KINDS = {}
+for _kind in _KNOWN:
+    _KINDS[_kind_key(_kind)] = _kind
+
+
+class Reader:
+    """The board's decoder: `Decoder`'s frames and counts, without allocating.
+
+    `take(data, i, end)` reads `data[i:end]` (any buffer: the loop's preallocated
+    one) up to the end of the first valid frame in it, and returns the index after
+    that frame, whose `seq`, `kind` and `args` are then this reader's; -1 when the
+    rest held no whole valid frame (a frame cut by the end of the buffer goes on at
+    the next call). A frame is kept in one preallocated buffer; `kind` is one of the
+    module's strings for a known kind, and `args` a list kept for that many numbers,
+    refilled by the next frame of as many: read it before taking the next frame, and
+    copy what must outlive that. Nothing is allocated for a frame of a known kind
+    whose numbers are small integers (under 2^30 on the Pico).
+    """
+
+    def __init__(self):
+        self.buf = bytearray(MAX_FRAME)
+        self.n = -1  # bytes of the frame so far; -1 between frames
+        self._star = -1  # where the frame's first '*' is, if it has one yet
+        self._garbage = False  # inside a run of stray bytes between frames (counted once)
+        self._vals = [0] * MAX_ARGS  # the numbers as they are read
+        # one list per count of numbers, handed out as `args`
+        self._args = tuple([0] * count for count in range(MAX_ARGS + 1))
+        self.errors = {}
+        self.frames = 0
+        self.seq = 0
+        self.kind = ""
+        self.args = self._args[0]
+
+    def _count(self, reason):
+        self.errors[reason] = self.errors.get(reason, 0) + 1
+
+    def take(self, data, i, end):
+        buf = self.buf
+        n = self.n
+        star = self._star
+        limit = MAX_FRAME - 2
+        while i < end:
+            byte = data[i]
+            i += 1
+            if byte > 0x2A and 0 <= n < limit:  # a digit, a letter, a '-': the most of a frame
+                buf[n] = byte
+                n += 1
+            elif byte == 0x24:  # '$' starts a frame, even in the middle of another
+                if n >= 0:
+                    self._count(ERR_TRUNCATED)
+                self._garbage = False
+                star = -1
+                n = 0
+            elif n < 0:
+                # a run of stray bytes between frames counts once, however it is chunked
+                if byte != 0x0A and byte != 0x0D and not self._garbage:
+                    self._garbage = True
+                    self._count(ERR_GARBAGE)
+            elif byte == 0x0A:
+                self._star = star
+                done = n != _SKIP and self._finish(n)
+                n = -1
+                if done:
+                    self.n = n
+                    return i
+            elif n >= limit:  # too long: dropped up to its end, without holding its bytes
+                if n != _SKIP:
+                    self._count(ERR_OVERSIZE)
+                    n = _SKIP
+            else:
+                if byte == 0x2A and star < 0:
+                    star = n
+                buf[n] = byte
+                n += 1
+        self.n = n
+        self._star = star
+        return -1
+
+    def _finish(self, n):
+        """`Decoder._finish` on buf[:n], by index: True when it holds a valid frame."""
+        buf = self.buf
+        if n and buf[n - 1] == 0x0D:  # a terminal's CR LF
+            n -= 1
+        star = self._star
+        if star < 0 or n - star != 5:
+            self._count(ERR_TRUNCATED if star < 0 else ERR_SYNTAX)
+            return False
+        value = _HEX_VALUE
+        d0 = value[buf[star + 1]]
+        d1 = value[buf[star + 2]]
+        d2 = value[buf[star + 3]]
+        d3 = value[buf[star + 4]]
+        if (d0 | d1 | d2 | d3) > 15:
+            self._count(ERR_SYNTAX)
+            return False
+        crc = 0xFFFF
+        table = _TABLE
+        for k in range(star):
+            crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ buf[k]]
+        if crc != (d0 << 12) | (d1 << 8) | (d2 << 4) | d3:
+            self._count(ERR_CRC)
+            return False
+        if not self._parse(buf, star):
+            self._count(ERR_SYNTAX)
+            return False
+        self.frames += 1
+        return True
+
+    def _parse(self, buf, end):
+        """`_parse(buf[:end])` by index: the frame's seq, kind and args into this reader."""
+        # the sequence number: one to five digits, no sign, no leading zero, below SEQ_MOD
+        k = 0
+        seq = 0
+        while k < end:
+            byte = buf[k]
+            if byte == 0x20:
+                break
+            if not 0x30 <= byte <= 0x39:
+                return False
+            seq = seq * 10 + byte - 0x30
+            k += 1
+        if k == 0 or k > 5 or k == end or (k > 1 and buf[0] == 0x30) or seq >= SEQ_MOD:
+            return False
+        # the kind: one to five capital letters
+        k += 1
+        start = k
+        key = 0
+        while k < end:
+            byte = buf[k]
+            if byte == 0x20:
+                break
+            if not 0x41 <= byte <= 0x5A:
+                return False
+            key = (key << 5) | (byte - 0x40)
+            k += 1
+        if not 1 <= k - start <= 5:
+            return False
+        stop = k
+        # the numbers, each after one space: canonical decimals of at most MAX_DIGITS digits
+        vals = self._vals
+        count = 0
+        while k < end:
+            k += 1  # the space
+            if count == MAX_ARGS:
+                return False
+            negative = k < end and buf[k] == 0x2D
+            if negative:
+                k += 1
+            first = k
+            value = 0
+            while k < end:
+                byte = buf[k]
+                if byte == 0x20:
+                    break
+                if not 0x30 <= byte <= 0x39:
+                    return False
+                value = value * 10 + byte - 0x30
+                k += 1
+            size = k - first
+            if size == 0 or size > MAX_DIGITS or (buf[first] == 0x30 and (size > 1 or negative)):
+                return False
+            vals[count] = -value if negative else value
+            count += 1
+        kind = _KINDS.get(key)
+        self.seq = seq
+        if kind is None:  # a kind the board does not know (rare: its name is allocated)
+            kind = bytes(buf[start:stop]).decode()
+        self.kind = kind
+        args = self._args[count]
+        for j in range(count):
+            args[j] = vals[j]
+        self.args = args
+        return True
+
+
+class Writer:
+    """The board's encoder: `encode`'s very bytes, built in one preallocated buffer.
+
+    `frame(seq, kind, args)` writes the frame into `out` and returns its length, so
+    the board writes `out` up to there and allocates nothing. It checks nothing:
+    the board sends only its own frames, a known kind and integers it made, which
+    `encode` accepts (tests/firmware_host/test_codec_board.py compares them). The
+    head of a frame numbered 0 (an answer: "0 HB") and its CRC are kept per kind.
+    """
+
+    def __init__(self):
+        self.out = bytearray(MAX_FRAME + 16)
+        self.out[0] = 0x24  # '$'
+        self._heads = {}
+        for kind in (HB, ACK, NAK, HELLO):  # the answers, made now: none allocates later
+            self._head(kind)
+
+    def _head(self, kind):
+        """The bytes of "0 KIND" and their CRC, made once per kind."""
+        head = self._heads.get(kind)
+        if head is None:
+            text = ("0 " + kind).encode()
+            head = (text, len(text), crc16(text))
+            self._heads[kind] = head
+        return head
+
+    def frame(self, seq, kind, args=()):
+        out = self.out
+        table = _TABLE
+        if seq == 0:
+            text, n, crc = self._head(kind)
+        else:  # an event: numbered, and kept until the host's receipt anyway
+            text = f"{seq} {kind}".encode()
+            n = len(text)
+            crc = crc16(text)
+        out[1:n + 1] = text
+        n += 1
+        for arg in args:
+            out[n] = 0x20
+            n += 1
+            crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ 0x20]
+            if arg < 0:
+                out[n] = 0x2D
+                n += 1
+                crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ 0x2D]
+                arg = -arg
+            if arg < 10:  # a state, a side, a status: one digit
+                byte = 0x30 + arg
+                out[n] = byte
+                n += 1
+                crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+                continue
+            if arg < 100_000:  # counted up for a small number, down for a board time
+                digits = 2
+                while arg >= _TEN[digits]:
+                    digits += 1
+            else:
+                digits = MAX_DIGITS
+                while arg < _TEN[digits - 1]:
+                    digits -= 1
+            while digits:
+                digits -= 1
+                power = _TEN[digits]
+                digit = arg // power
+                arg -= digit * power
+                byte = 0x30 + digit
+                out[n] = byte
+                n += 1
+                crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+        out[n] = 0x2A  # '*'
+        out[n + 1] = _HEX[crc >> 12]
+        out[n + 2] = _HEX[(crc >> 8) & 15]
+        out[n + 3] = _HEX[(crc >> 4) & 15]
+        out[n + 4] = _HEX[crc & 15]
+        out[n + 5] = 0x0A
+        return n + 6
+
+
 def seq_next(seq):
     """The sequence number after `seq`; 0 is skipped (it marks unacknowledged frames)."""
     seq = (seq + 1) % SEQ_MOD
@@ -306,10 +588,15 @@ def seq_newer(seq, than):
 
 
 def ticks_diff(a, b):
-    """a - b for wrapping ticks, as a signed count in (-TICKS_HALF, TICKS_HALF]."""
-    diff = (a - b) % TICKS_PERIOD
-    return diff - TICKS_PERIOD if diff > TICKS_HALF else diff
+    """a - b for wrapping ticks, as a signed count in (-TICKS_HALF, TICKS_HALF].
+
+    Masked rather than taken modulo TICKS_PERIOD: 2^30 is one past MicroPython's
+    small integers on the Pico, so `%` by it made a heap integer at every call, and
+    the loop calls this many times a turn. The same for every integer, either way.
+    """
+    diff = (a - b) & _TICKS_MASK
+    return diff - _TICKS_MASK - 1 if diff > TICKS_HALF else diff
 
 
 def ticks_add(a, delta):
-    return (a + delta) % TICKS_PERIOD
+    return (a + delta) & _TICKS_MASK

@@ -41,6 +41,9 @@ class RecordingFirmware(Firmware):
         if kind in (codec.ACK, codec.NAK):
             self.replies.append((kind, args[0], args[1]))
 
+    def _answer(self, kind, a, b):  # type: ignore[no-untyped-def]
+        self._send(0, kind, (a, b))
+
     def _event(self, kind, args):  # type: ignore[no-untyped-def]
         self.events.append((kind, tuple(args)))
 
@@ -59,8 +62,8 @@ def pty() -> Iterator[int]:
 
 def _board(master: int) -> RecordingFirmware:
     fw = RecordingFirmware(SimHardware(master, SimClock(manual=True)))
-    fw._handle((0, codec.HELLO, (codec.VERSION,)))
-    fw._handle((0, codec.HB, ()))  # a heartbeat just now: launches are allowed
+    fw._handle(0, codec.HELLO, (codec.VERSION,))
+    fw._handle(0, codec.HB, ())  # a heartbeat just now: launches are allowed
     return fw
 
 
@@ -94,7 +97,7 @@ def test_lost_and_repeated_frames_never_run_a_command_twice_nor_out_of_turn(
             fw._motor_off()  # the last launch is over before this one comes (the motor is free)
             del running[2]
         events_before, replies_before = len(fw.events), len(fw.replies)
-        fw._handle((seq, kind, ARGS.get(kind, ())))
+        fw._handle(seq, kind, ARGS.get(kind, ()))
         answer = fw.replies[replies_before]
         if kind == codec.STOP and answer == (codec.ACK, seq, codec.ACK_DONE):
             _check_stop(fw, seq, top, running, fw.events[events_before:])
@@ -165,9 +168,9 @@ def test_a_launch_retried_after_harmless_commands_runs_once_within_the_window(
 ) -> None:
     fw = _board(pty)
     for seq in range(2, 2 + later):  # the launch (#1) was lost; these went through
-        fw._handle((seq, codec.BEEP, (0,)))
-    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))
-    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))
+        fw._handle(seq, codec.BEEP, (0,))
+    fw._handle(1, codec.LAUNCH, (codec.LEFT, 1))
+    fw._handle(1, codec.LAUNCH, (codec.LEFT, 1))
     assert fw.replies[-2:] == [(codec.ACK, 1, codec.ACK_DONE), (codec.ACK, 1, codec.ACK_DUPLICATE)]
     assert fw.launches == 1 and fw.motor_on
 
@@ -175,18 +178,18 @@ def test_a_launch_retried_after_harmless_commands_runs_once_within_the_window(
 def test_a_launch_retried_after_the_window_moved_on_is_refused(pty: int) -> None:
     fw = _board(pty)
     for seq in range(2, 2 + CMD_WINDOW):
-        fw._handle((seq, codec.BEEP, (0,)))
-    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))
+        fw._handle(seq, codec.BEEP, (0,))
+    fw._handle(1, codec.LAUNCH, (codec.LEFT, 1))
     assert fw.replies[-1] == (codec.NAK, 1, codec.NAK_STALE)
     assert fw.launches == 0 and not fw.motor_on
 
 
 def test_a_new_session_forgets_the_window(pty: int) -> None:
     fw = _board(pty)
-    fw._handle((1, codec.BEEP, (0,)))
-    fw._handle((0, codec.HELLO, (codec.VERSION,)))
-    fw._handle((0, codec.HB, ()))
-    fw._handle((1, codec.LAUNCH, (codec.LEFT, 1)))  # the new host's #1 is a new command
+    fw._handle(1, codec.BEEP, (0,))
+    fw._handle(0, codec.HELLO, (codec.VERSION,))
+    fw._handle(0, codec.HB, ())
+    fw._handle(1, codec.LAUNCH, (codec.LEFT, 1))  # the new host's #1 is a new command
     assert fw.replies[-1] == (codec.ACK, 1, codec.ACK_DONE) and fw.launches == 1
 
 
@@ -194,11 +197,11 @@ def test_a_retry_too_old_for_the_window_does_not_push_a_newer_command_out(pty: i
     fw = _board(pty)
     newer = 1 + CMD_WINDOW  # shares its slot in the window with #1
     for seq in range(2, newer):
-        fw._handle((seq, codec.BEEP, (0,)))
-    fw._handle((newer, codec.LAUNCH, (codec.LEFT, 1)))
+        fw._handle(seq, codec.BEEP, (0,))
+    fw._handle(newer, codec.LAUNCH, (codec.LEFT, 1))
     fw._motor_off()
-    fw._handle((1, codec.STOP, ()))  # #1's retry, long after: too old to tell, safe: it runs
-    fw._handle((newer, codec.LAUNCH, (codec.LEFT, 1)))  # the launch's acknowledgement was lost
+    fw._handle(1, codec.STOP, ())  # #1's retry, long after: too old to tell, safe: it runs
+    fw._handle(newer, codec.LAUNCH, (codec.LEFT, 1))  # the launch's acknowledgement was lost
     assert fw.replies[-3:] == [(codec.ACK, newer, codec.ACK_DONE), (codec.ACK, 1, codec.ACK_DONE),
                                (codec.ACK, newer, codec.ACK_DUPLICATE)]
     assert fw.launches == 1
@@ -209,12 +212,12 @@ def test_a_lost_stop_retried_after_a_newer_launch_or_countdown_leaves_it_running
     pty: int, newer: str
 ) -> None:
     fw = _board(pty)
-    fw._handle((2, newer, ARGS[newer]))  # #1, a stop, was lost on the line; #2 runs
-    fw._handle((1, codec.STOP, ()))  # the stop's retry, 50 ms later
+    fw._handle(2, newer, ARGS[newer])  # #1, a stop, was lost on the line; #2 runs
+    fw._handle(1, codec.STOP, ())  # the stop's retry, 50 ms later
     assert fw.replies[-1] == (codec.ACK, 1, codec.ACK_DONE)
     assert fw.motor_on if newer == codec.LAUNCH else fw.cd_on and not fw.cd_frozen
     assert fw.events == []  # nothing ended, nothing to report
-    fw._handle((3, codec.STOP, ()))  # a stop sent after it ends it, and says so
+    fw._handle(3, codec.STOP, ())  # a stop sent after it ends it, and says so
     assert not fw.motor_on and not fw.cd_on
     ended = 2 if newer == codec.LAUNCH else 1
     assert fw.events[-1] == (codec.FAULT, (codec.FAULT_STOPPED, fw.ticks(), ended, 0))
@@ -222,10 +225,10 @@ def test_a_lost_stop_retried_after_a_newer_launch_or_countdown_leaves_it_running
 
 def test_a_stop_too_old_to_place_stops_the_launch_and_says_it_was_stale(pty: int) -> None:
     fw = _board(pty)
-    fw._handle((2, codec.LAUNCH, (codec.LEFT, 3)))
+    fw._handle(2, codec.LAUNCH, (codec.LEFT, 3))
     for seq in range(3, 3 + CMD_WINDOW):
-        fw._handle((seq, codec.BEEP, (0,)))
-    fw._handle((1, codec.STOP, ()))  # older than the window: the board cannot place it
+        fw._handle(seq, codec.BEEP, (0,))
+    fw._handle(1, codec.STOP, ())  # older than the window: the board cannot place it
     assert not fw.motor_on
     now = fw.ticks()
     assert fw.events == [(codec.LAUNCH_DONE, (0, 1, now, codec.END_STOPPED)),

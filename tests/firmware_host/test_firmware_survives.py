@@ -36,14 +36,14 @@ def test_any_frame_in_the_grammar_is_handled_without_raising(
     pty: int, batch: list[tuple[int, str, tuple[int, ...]]], gaps: list[int]
 ) -> None:
     fw = RecordingFirmware(SimHardware(pty, SimClock(manual=True)))
-    fw._handle((0, codec.HELLO, (codec.VERSION,)))
-    fw._handle((0, codec.HB, ()))
+    fw._handle(0, codec.HELLO, (codec.VERSION,))
+    fw._handle(0, codec.HB, ())
     for i, frame in enumerate(batch):
         try:
             codec.encode(*frame)
         except ValueError:
             continue  # longer than a frame may be: the codec would never deliver it
-        fw._handle(frame)  # must not raise
+        fw._handle(*frame)  # must not raise
         fw.hw.clock.advance(gaps[i] if i < len(gaps) else 1_000)
         fw._drain_edges()
         now = fw.ticks()
@@ -61,12 +61,13 @@ class OneRead(SimHardware):
         self._data: bytes | None = data
         self.written = bytearray()
 
-    def read(self, wait_ms: int) -> bytes | None:
-        data, self._data = self._data, None
-        return data
+    def read_into(self, buf: bytearray, wait_ms: int) -> int:
+        data, self._data = self._data or b"", b""
+        buf[: len(data)] = data
+        return len(data)
 
-    def write(self, data: bytes) -> None:
-        self.written += data
+    def write(self, data: bytes | bytearray, n: int) -> None:
+        self.written += data[:n]
 
 
 @pytest.fixture

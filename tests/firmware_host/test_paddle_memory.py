@@ -25,8 +25,8 @@ IRQ_DELAY_US = 20  # how long after the loop's clock read the press's IRQ stamps
 
 def _board(master: int) -> RecordingFirmware:
     fw = RecordingFirmware(SimHardware(master, SimClock(manual=True)))
-    fw._handle((0, codec.HELLO, (codec.VERSION,)))
-    fw._handle((0, codec.HB, ()))
+    fw._handle(0, codec.HELLO, (codec.VERSION,))
+    fw._handle(0, codec.HB, ())
     for _ in range(10):
         fw.hw.clock.advance(10_000)
         fw.step()
@@ -72,7 +72,7 @@ def test_a_press_before_the_countdown_command_freezes_it_however_its_irq_lands(
     fw.step()  # the turn the press lands in
     clock.advance(40_000)
     fw.step()
-    fw._handle((1, codec.COUNTDOWN, (3_000_000, start)))  # the command arrives 70 ms after start
+    fw._handle(1, codec.COUNTDOWN, (3_000_000, start))  # the command arrives 70 ms after start
     assert fw.cd_on and fw.cd_frozen, "the press made after the start did not freeze it"
     assert [args for kind, args in fw.events if kind == codec.PADDLE] == [(codec.LEFT, pressed)]
 
@@ -95,5 +95,5 @@ def test_a_press_is_still_forgotten_after_its_memory(pty: int) -> None:
     clock.advance(PADDLE_MEMORY_US + 10_000)
     fw.step()
     assert fw.paddle_t == [None, None]
-    fw._handle((1, codec.COUNTDOWN, (3_000_000, codec.ticks_add(pressed, -1_000))))
+    fw._handle(1, codec.COUNTDOWN, (3_000_000, codec.ticks_add(pressed, -1_000)))
     assert fw.cd_on and not fw.cd_frozen

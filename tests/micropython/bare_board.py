@@ -115,6 +115,7 @@ class Hardware:
         self.motor_b = PWM()
         self.buzzer = PWM()
         self.inbox = bytearray()
+        self.taken = 0  # bytes of `inbox` the firmware has read
         self.outbox = bytearray()
         self.boot_id = boot_id
         self.watchdog_ms = 0
@@ -124,15 +125,19 @@ class Hardware:
     def paddle_edges(self):
         return self.edges
 
-    def read(self, wait_ms):
-        if not self.inbox:
-            return None
-        data = bytes(self.inbox)
-        self.inbox = bytearray()
-        return data
+    def read_into(self, buf, wait_ms):
+        inbox = self.inbox
+        n = len(inbox) - self.taken
+        if n > len(buf):
+            n = len(buf)
+        at = self.taken
+        for i in range(n):  # byte by byte: no slice made, as the Pico's read makes none
+            buf[i] = inbox[at + i]
+        self.taken = at + n
+        return n
 
-    def write(self, data):
-        self.outbox.extend(data)
+    def write(self, data, n):
+        self.outbox.extend(data[:n])
 
     def running(self):
         return True
@@ -184,7 +189,9 @@ class Board:
     # -- the line --
 
     def send(self, data):
-        self.hw.inbox.extend(data)
+        hw = self.hw
+        hw.inbox = hw.inbox[hw.taken:] + data
+        hw.taken = 0
 
     def take(self):
         data = bytes(self.hw.outbox)
@@ -343,6 +350,90 @@ def codec_vectors(vectors):
                 errors[key] = dec.errors[key]
             out.append([frames, errors, dec.frames])
     return out
+
+
+def board_codec_vectors(vectors):
+    """`codec_vectors` through the board's own codec: `protocol.Writer` for every frame
+    `encode` makes (its refusals stay "ValueError"), `protocol.Reader` for every stream,
+    each chunk read from a buffer as the firmware's loop reads it."""
+    out = []
+    writer = protocol.Writer()
+    for vector in vectors:
+        if vector[0] == "enc":
+            try:
+                protocol.encode(vector[1], vector[2], vector[3])
+            except ValueError:
+                out.append("ValueError")
+                continue
+            n = writer.frame(vector[1], vector[2], vector[3])
+            out.append(hexlify(bytes(writer.out[:n])).decode())
+        else:
+            reader = protocol.Reader()
+            frames = []
+            for chunk in vector[1]:
+                data = bytearray(unhexlify(chunk))
+                i = 0
+                while True:
+                    i = reader.take(data, i, len(data))
+                    if i < 0:
+                        break
+                    frames.append([reader.seq, reader.kind, list(reader.args)])
+            errors = {}
+            for key in reader.errors:
+                errors[key] = reader.errors[key]
+            out.append([frames, errors, reader.frames])
+    return out
+
+
+def lean_turns():
+    """Run turns of the firmware's loop under `micropython.heap_lock()`: idle, reading a
+    heartbeat, an event's receipt, an arrow command and a beep, in a live session. The
+    names of those that allocated (MemoryError, or a frame the firmware failed on); on
+    CPython, with no heap lock, the turns simply run."""
+    board = Board()
+    board.send(protocol.encode(0, protocol.HELLO, (protocol.VERSION,)))
+    board.send(protocol.encode(0, protocol.HB))
+    board.run(2_000)
+    board.take()
+    written = [0]
+
+    def write(data, n):
+        written[0] += n
+
+    board.hw.write = write  # the bare board's outbox grows as it is written: not the firmware's
+    failed = []
+    turns = (("idle", b""), ("heartbeat", protocol.encode(0, protocol.HB)),
+             ("receipt", protocol.encode(0, protocol.EVACK, (9,))),
+             ("arrow", protocol.encode(1, protocol.ARROW, (protocol.LEFT,))),
+             ("beep", protocol.encode(2, protocol.BEEP, (0,))))
+    for name, frame in turns:
+        board.send(frame)
+        board.hw.clock.advance(1_000)
+        failures = board.fw.frame_failures
+        gc.collect()
+        if micropython is not None:
+            micropython.heap_lock()
+        try:
+            board.fw.step()
+        except MemoryError:
+            failed.append(name)
+        if micropython is not None:
+            micropython.heap_unlock()
+        if board.fw.frame_failures != failures and name not in failed:
+            failed.append(name)
+    return [failed, written[0], board.fw._dec.frames, board.hw.arrow_left.value()]
+
+
+def allocates(f):
+    """True when `f()` allocates (MicroPython: MemoryError under heap_lock)."""
+    micropython.heap_lock()
+    try:
+        f()
+        return False
+    except MemoryError:
+        return True
+    finally:
+        micropython.heap_unlock()
 
 
 def heap_now():

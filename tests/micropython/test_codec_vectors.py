@@ -115,3 +115,32 @@ def test_the_killer_frame_and_its_kin_are_refused_on_micropython_too(
     got = micropython.call(
         f"bare_board.codec_vectors(json.loads({json.dumps(json.dumps(cases))}))")
     assert got == [[[], {codec.ERR_SYNTAX: 1}, 0]] * len(HOSTILE_BODIES)
+
+
+def test_the_boards_own_codec_answers_as_the_hosts_does_on_both_interpreters(
+    micropython: MicroPython,
+) -> None:
+    """The Pico encodes with `codec.Writer` and decodes with `codec.Reader`: on MicroPython
+    and on CPython they must give, vector for vector, what `encode` and `Decoder` give."""
+    cases = vectors()
+    want = json.loads(json.dumps(bare_board.codec_vectors(cases)))
+    on_cpython = json.loads(json.dumps(bare_board.board_codec_vectors(cases)))
+    on_micropython = micropython.call(
+        f"bare_board.board_codec_vectors(json.loads({json.dumps(json.dumps(cases))}))")
+    for case, expected, cp, mp in zip(cases, want, on_cpython, on_micropython, strict=True):
+        assert cp == expected, case
+        assert mp == expected, case
+
+
+def test_the_loops_turns_allocate_nothing_on_micropython(micropython: MicroPython) -> None:
+    """An idle turn, and turns that read a heartbeat, an event's receipt, an arrow and a
+    beep and answer them, each run under heap_lock: none may allocate. The negative
+    control: the host's codec, under the same lock, does."""
+    failed, written, frames, arrow = micropython.call("bare_board.lean_turns()")
+    assert failed == [], failed
+    assert frames == 6 and arrow == 1  # hello, heartbeat, heartbeat, receipt, arrow, beep
+    assert written > 3 * len(codec.encode(0, codec.ACK, (1, 0)))  # the answers went out
+    frame = codec.encode(0, codec.HB)
+    assert micropython.call(
+        f"bare_board.allocates(lambda: bare_board.protocol.Decoder().feed({frame!r}))") is True
+    assert bare_board.lean_turns()[:1] == [[]]  # the same turns under CPython (no lock there)
