@@ -22,6 +22,7 @@ clones (ADDRESS-OF-THIS-REPOSITORY in the guide).
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import re
 import shlex
@@ -177,9 +178,25 @@ def binfmt_ready() -> bool:
     return True
 
 
-def binfmt_done() -> None:
+def binfmt_share(cache: Path) -> int:
+    """A shared hold on our binfmt entry, so two checks (bookworm and trixie side by side)
+    can run at once: the entry is removed by the last one to end, never under another."""
+    cache.mkdir(parents=True, exist_ok=True)
+    fd = os.open(cache / "binfmt.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    return fd
+
+
+def binfmt_done(fd: int) -> None:
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:  # another check still runs arm64 programs through it
+        os.close(fd)
+        return
     if (BINFMT / OUR_ENTRY).exists():
         (BINFMT / OUR_ENTRY).write_text("-1")
+    os.close(fd)
 
 
 def base_root(cache: Path, suite: str, proot: bool) -> Path:
@@ -315,8 +332,8 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
     def lgpio_from_pypi() -> str:
         major, minor = python_minor(root)
         if (major, minor) >= (3, 13):
-            return (f"skipped: Python {major}.{minor} has no lgpio wheel and Debian no "
-                    "liblgpio-dev (the Pi's archive has python3-lgpio)")
+            # no wheel for 3.13: the guide's build from PyPI's source, C library built in
+            return f"Python {major}.{minor}, built: " + block("lgpio-from-source", user=MAKER)()
         return block("lgpio-from-pypi")()
 
     def gpio_from_root_folder() -> str:
@@ -435,14 +452,17 @@ def main(argv: list[str] | None = None) -> int:
     report = Report()
     proot = False
     started = time.monotonic()
+    held = binfmt_share(args.cache)
     try:
         proot = not binfmt_ready()
         if proot and not shutil.which("proot"):
             print("pi-check: binfmt_misc cannot run arm64 here and proot is not installed "
                   "(apt-get install proot)", file=sys.stderr)
+            binfmt_done(held)
             return 2
         base = base_root(args.cache, args.suite, proot)
     except (subprocess.CalledProcessError, StepFailed) as exc:
+        binfmt_done(held)
         report.rows.append(("debootstrap", time.monotonic() - started, f"FAILED: {exc}"))
         report.print(args.suite)
         return 1
@@ -477,7 +497,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {result}", flush=True)
     finally:
         root.unmount()
-        binfmt_done()
+        binfmt_done(held)
         if not args.keep:
             remove_root(work)
     report.print(args.suite)
