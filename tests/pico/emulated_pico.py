@@ -238,6 +238,13 @@ class EmulatedPico:
             raise RuntimeError(f"emulated Pico: {reply.get('error')}")
         return reply
 
+    def sync(self) -> None:
+        """Hear every pin change the board made before now. Changes come over the runner's
+        socket and frames over the serial line, so a frame can be read before the change
+        the board made ahead of it; one round trip on the socket, which carries changes
+        and answers in order, brings them all in."""
+        self.request("now")
+
     def wait_for(self, pred: Callable[[EmulatedPico], bool], timeout_s: float) -> bool:
         """Wait until `pred(self)` holds (checked whenever the runner reports something)."""
         with self._cond:

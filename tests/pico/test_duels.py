@@ -164,9 +164,11 @@ def test_the_faster_press_wins_on_the_boards_own_stamps(
     # stamp errors and how long after its go stamp the board lit the LED
     assert abs(result.reaction_us[winner] - 40_000) < 1_000  # type: ignore[operator]
     go = next(r for r in reports if r.kind == codec.GO_SHOWN).args[0]
+    pico.sync()
     lit = next(c for c in pico.changes[changes:] if c.pin == "go_led" and c.level == 1)
     _stamp_error(summary, "go LED lit after the go stamp", codec.ticks_diff(int(lit.t_us), go))
     done = _launch_done(table, duel_id)
+    pico.sync()
     assert done.cards_counted == 3 and not done.jammed
     # the motor turned the loser's way for the cards, then stopped; the other pin never ran
     toward = "motor_a" if winner.other is Side.LEFT else "motor_b"
@@ -201,6 +203,7 @@ def test_an_early_press_loses_and_lights_the_arrow_toward_the_loser(
     _stamp_error(summary, "early press (countdown running)", error)
     assert 0 <= error <= MAX_STAMP_ERROR_US
     _launch_done(table, duel_id)
+    pico.sync()
     lit = [c for c in pico.changes[changes:] if c.pin in ("arrow_left", "arrow_right")
            and c.level == 1]
     assert lit and lit[0].pin == "arrow_right", lit
@@ -245,6 +248,7 @@ def test_nobody_presses_and_the_duel_times_out_without_a_launch(pico: EmulatedPi
         verdict = _verdict(table, duel_id)
         assert verdict.result.outcome is Outcome.TIMEOUT and not verdict.result.launch
         assert not table.wait_for(_of(duel_id, LaunchFinished), 0.3)
+        pico.sync()
         assert not [c for c in pico.changes[changes:]
                     if c.pin.startswith("motor") and c.duty > 0]
         table.assert_launched_at_most_once(None)
