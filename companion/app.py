@@ -39,7 +39,6 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
 
 from companion.deck.cards import Card, parse_card
 from companion.deck.editions import Edition
@@ -65,6 +64,14 @@ from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _, set_language
 from showdown.contract.record import record, replace
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 __all__ = [
     "CompanionApp",
     "CompanionError",
@@ -76,7 +83,6 @@ __all__ = [
     "Standing",
 ]
 
-T = TypeVar("T")
 #: How long the last-card rule waits for a verdict just heard to reach the games file.
 LAST_CARD_WAIT_S = 2.0
 

@@ -24,7 +24,6 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
@@ -40,6 +39,12 @@ from companion.table.timebox import State
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _
 from showdown.contract.record import field, record, replace
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1

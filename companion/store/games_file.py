@@ -26,12 +26,17 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Self
 
 from companion.store import schema
 from companion.store.errors import StoreBusyError, StoreError
-from companion.store.games_schema import PART, SCHEMA_VERSION
+from companion.store.games_schema import CURRENT_TABLES, PART, SCHEMA_VERSION
 from showdown.contract.i18n import _
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
 
 APP_NAME = "uno-showdown"
 DB_NAME = "games.sqlite3"
@@ -61,8 +66,9 @@ def _short(path: Path) -> str:
 
 @functools.cache
 def _tables_at(version: int) -> dict[str, frozenset[str]]:
-    """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself."""
-    return schema.tables_at(PART, version)
+    """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself
+    (a current file's written out: each command opens one, and the steps cost a Pi time)."""
+    return dict(CURRENT_TABLES) if version == SCHEMA_VERSION else schema.tables_at(PART, version)
 
 
 def _read_only_text() -> str:
@@ -267,17 +273,16 @@ class GamesFile:
         version = self.schema_version()
         if version > SCHEMA_VERSION:
             return  # refused by `_migrate`, with its own message
-        found = {
-            name: frozenset(r[1] for r in self.conn.execute(
-                "PRAGMA table_info(\"{}\")".format(name.replace('"', '""'))))
-            for (name,) in self.conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-        }
+        found: dict[str, set[str]] = {}
+        for table, column in self.conn.execute(  # every table's columns in one statement
+                "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+                "WHERE m.type = 'table'"):
+            found.setdefault(table, set()).add(column)
         reason = None
         if version == 0 and found:
             reason = _("it holds another program's tables")
         for table, columns in _tables_at(version).items():
-            if reason is None and not columns <= found.get(table, frozenset()):
+            if reason is None and not columns <= found.get(table, set()):
                 reason = _("its table {table} is missing or incomplete").format(table=table)
         if reason is not None:
             raise StoreError(

@@ -28,9 +28,16 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Protocol
 
 from showdown.contract.record import record
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # the protocols only describe: nothing checks them at run time
 
 #: SQLite's `user_version` of a file whose versions are in `schema_parts` (the games' last
 #: version kept in `user_version` was 7).

@@ -25,9 +25,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform, overload
 
-T = TypeVar("T")
+#: typing.TYPE_CHECKING without importing typing, which every `game` command would pay for
+#: at start (mypy takes any `TYPE_CHECKING` as true, and reads the real decorators).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform, overload
+
+    T = TypeVar("T")
+else:
+    def dataclass_transform(**_how: object) -> Callable[[T], T]:
+        """At run time the decorator only tells type checkers: it changes nothing."""
+        return lambda function: function
 
 #: No default given (None is a default like any other).
 _MISSING: Any = object()
@@ -58,10 +67,11 @@ def field(*, default: Any = _MISSING, default_factory: Callable[[], Any] | None 
     return _Field(default, default_factory, compare)
 
 
-@overload
-def record(cls: type[T], /) -> type[T]: ...
-@overload
-def record(*, order: bool = False, slots: bool = True) -> Callable[[type[T]], type[T]]: ...
+if TYPE_CHECKING:
+    @overload
+    def record(cls: type[T], /) -> type[T]: ...
+    @overload
+    def record(*, order: bool = False, slots: bool = True) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
