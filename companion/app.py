@@ -35,7 +35,7 @@ stage) once that one has started.
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading's locks, without threading.py's import at every command's start
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -207,7 +207,7 @@ class CompanionApp:
         self.clock: Callable[[], int] = clock or wallclock.now
         #: Move on to the game the table plays now (see the module docstring).
         self.follow = follow
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
         self._seen_version: int | None = None  # the file's data_version last looked at
         # The current game's duels as last read, by id; `_duels_seen` is the game's
         # duel-write counter they are up to date with, so a refresh reads only changes.
@@ -219,7 +219,7 @@ class CompanionApp:
         #: Made when the first duel is heard or waited for (`_duel_recorder`): a command that
         #: only reads the file (`game show`) imports none of the recorder's code.
         self._recorder: DuelRecorder | None = None
-        self._recorder_lock = threading.Lock()
+        self._recorder_lock = _thread.allocate_lock()
         self._recorder_closed = False  # `close` ran: a recorder made later is made closed
         self._boxed: BoxedGame | None = None
         #: Switch to a newer game when one appears in the file (see `refresh`).
