@@ -32,7 +32,6 @@ from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
 from companion.store.time_boxes import TimeBoxes
-from companion.table import house_rules as house
 from companion.table.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.table.records import DuelRow, GameInfo, Recorded
 from companion.table.timebox import State
@@ -122,10 +121,11 @@ class Games:
                 (game_id, p.name, seat, p.joined_round, p.team,
                  int(p.name == game.first_dealer)),
             ).lastrowid or 0)
-        conn.executemany(
-            "INSERT INTO house_rules (game_id, rule) VALUES (?, ?)",
-            [(game_id, key) for key in house.stored(game.house_rules)],
-        )
+        if game.house_rules:  # their tables load only for a game that plays by some
+            from companion.table.house_rules import stored
+
+            conn.executemany("INSERT INTO house_rules (game_id, rule) VALUES (?, ?)",
+                             [(game_id, key) for key in stored(game.house_rules)])
         for number, rnd in enumerate(game.rounds, 1):
             self._insert_round(conn, game_id, ids, number, rnd, undone=False)
         for offset, rnd in enumerate(reversed(game.undone), 1):

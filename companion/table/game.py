@@ -30,7 +30,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from companion.deck.cards import Card, CardError, format_cards, parse_card
-from companion.deck.editions import BLANK, Edition, get_edition
+from companion.deck.editions import BLANK, BLANK_VALUE, Edition, get_edition
 from companion.scoring import (
     Entrant,
     Entry,
@@ -43,7 +43,6 @@ from companion.scoring import (
     score_round,
 )
 from companion.scoring import options as scoring_options
-from companion.table import house_rules as house
 
 # `check_name` stays importable from here: the one check of names lives in companion.table.names.
 from companion.table.names import check_name, check_seat, check_unique, name_key
@@ -452,6 +451,10 @@ class Game:
         house_rules: Iterable[str] = (),
         first_dealer: str | None = None,
     ) -> Game:
+        # The house rules' tables: checked here, for a new game only (a game read back
+        # from the file was checked when it was made).
+        from companion.table import house_rules as house
+
         ed = get_edition(edition)
         with _as_game_error():
             scoring_options.check_edition(rules, ed)
@@ -507,7 +510,11 @@ class Game:
     @property
     def blank_value(self) -> int:
         """What a blank card left in a hand is worth here (the `blank_worth` setting)."""
-        return house.blank_worth(self.house_rules)
+        if not self.house_rules:  # most games: no need to load the house rules' tables
+            return BLANK_VALUE
+        from companion.table.house_rules import blank_worth
+
+        return blank_worth(self.house_rules)
 
     def value_of(self, hand: Hand) -> int:
         if hand.cards is None:

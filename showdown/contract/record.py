@@ -143,7 +143,8 @@ def _check_defaults_come_last(cls: type, specs: dict[str, _Field]) -> None:
 def _methods(class_name: str, specs: dict[str, _Field], *,
              post_init: bool = False) -> dict[str, Callable[..., Any]]:
     """The methods of a record with these fields, made once per class: `__init__` from its
-    fields (`_init`), the others closures over them, compiled with this file."""
+    fields (`_init`, compiled when the first record is made), the others closures over them,
+    compiled with this file."""
     names = tuple(specs)
     compared = tuple(name for name, spec in specs.items() if spec.compare)
     key = _key(compared)
@@ -169,7 +170,8 @@ def _methods(class_name: str, specs: dict[str, _Field], *,
     def __reduce__(self: Any) -> tuple[type, tuple[Any, ...]]:
         return type(self), tuple(getattr(self, name) for name in names)
 
-    return {"__init__": _init(class_name, specs, post_init), "__repr__": __repr__,
+    return {"__init__": _init_when_first_made(class_name, specs, post_init),
+            "__repr__": __repr__,
             "__eq__": __eq__, "__hash__": __hash__, "__setattr__": __setattr__,
             "__delattr__": __delattr__, "__reduce__": __reduce__}
 
@@ -183,6 +185,26 @@ def _key(compared: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
         name = compared[0]
         return lambda obj: (getattr(obj, name),)
     return lambda obj: ()  # no field compared: all records of the class are equal
+
+
+def _init_when_first_made(class_name: str, specs: dict[str, _Field],
+                          post_init: bool) -> Callable[..., None]:
+    """The record's `__init__` until the first record of the class is made: it compiles the
+    real one (`_init`), puts it in its own place and hands over to it. A command pays the
+    compiler only for the kinds of record it makes, not for every one its modules define
+    (under a Pi-class CPU each compilation costs milliseconds, and `game show` imports
+    some 35 records and makes about half of them)."""
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init = _init(class_name, specs, post_init)
+        for cls in type(self).__mro__:  # the class this stand-in is the `__init__` of
+            if cls.__dict__.get("__init__") is __init__:
+                cls.__init__ = init  # type: ignore[misc]
+                break
+        init(self, *args, **kwargs)
+
+    __init__.__qualname__ = f"{class_name}.__init__"
+    return __init__
 
 
 def _init(class_name: str, specs: dict[str, _Field], post_init: bool) -> Callable[..., None]:

@@ -196,3 +196,27 @@ def test_a_records_own_check_runs_after_its_fields_are_set_as_a_dataclasss_does(
         Score(-1)
     with pytest.raises(ValueError):
         replace(Score(3), points=-2)
+
+
+def test_the_first_record_of_a_class_is_made_and_refused_as_every_later_one() -> None:
+    """A record's `__init__` is compiled when the first one is made (a command pays only for
+    the kinds it makes): that first call, its subclass's first call and later calls build
+    and refuse alike, and neither class takes the other's `__init__`."""
+
+    @record
+    class Base:
+        a: int
+        b: int = 2
+
+    @record
+    class Sub(Base):
+        c: int = 3
+
+    with pytest.raises(TypeError):  # the very first call, refused
+        Sub(1, 2, 3, 4)
+    assert repr(Sub(1)).endswith(".Sub(a=1, b=2, c=3)")
+    assert (Base(5).a, Base(5).b) == (5, 2) and Base(5) != Sub(5)
+    with pytest.raises(TypeError):
+        Base(1, 2, 3)
+    assert Sub(1, c=9).c == 9 and Sub.__init__ is not Base.__init__
+    assert Base.__init__.__qualname__ == "Base.__init__"

@@ -130,11 +130,11 @@ def with_last_draw(game: Game, winner: str | None, hands: dict[str, str],
                    points: dict[str, int], drawn: str | None) -> dict[str, str]:
     """The hands typed, with the cards the winner's last +2 or +4 made the next player draw
     added to that player's hand (seed 004: they still draw them, and they count)."""
-    from companion.table.last_draw import last_draw
-    from companion.table.names import name_key
-
     if drawn is None:
         return hands
+    from companion.table.last_draw import last_draw  # a last +2 or +4 only
+    from companion.table.names import name_key
+
     if winner is None:
         raise ConfigError(_("say who went out with --winner NAME"))
     cards = game.edition.parse_hand(_word(drawn), _("the cards drawn for the last card"))
