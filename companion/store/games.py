@@ -19,7 +19,6 @@ game.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -283,6 +282,8 @@ class Games:
                                 (game_id,)).fetchone()
         if row is None or row[0] != revision:
             return None
+        import json  # with the tally only: a command that reads the rounds (`game show`) never
+
         try:
             return Tally.from_json(json.loads(row[1]))
         except (ValueError, KeyError, TypeError):
@@ -306,6 +307,8 @@ class Games:
         table, the event's standings, `championship.store.standings_sums`). `rewrite`: the
         change may have moved points without adding a round (an undo, a correction), so the
         game is summed again."""
+        import json  # see `_tally`
+
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
         conn.execute(

@@ -139,10 +139,10 @@ class GamesFile:
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
             with self.reading():  # one moment of the file, whoever else opens it now
-                self._refuse_foreign_database()
+                version = self._refuse_foreign_database()
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
-            self._migrate()
+            self._migrate(version)
         except (sqlite3.Error, StoreError) as exc:
             self.conn.close()
             cause = exc.__cause__ if isinstance(exc, StoreError) else exc
@@ -264,15 +264,16 @@ class GamesFile:
         with self.reading() as conn:
             return schema.version_of(conn, PART)
 
-    def _refuse_foreign_database(self) -> None:
+    def _refuse_foreign_database(self) -> int:
         """A database of another program is left alone: tables without a schema version, or
         a version whose tables and columns are not there (a file that only says it is ours).
 
-        Checked before any migration, so a foreign file is never changed.
+        Checked before any migration, so a foreign file is never changed. Returns the games'
+        version it read (what `_migrate` starts from).
         """
         version = self.schema_version()
         if version > SCHEMA_VERSION:
-            return  # refused by `_migrate`, with its own message
+            return version  # refused by `_migrate`, with its own message
         found: dict[str, set[str]] = {}
         for table, column in self.conn.execute(  # every table's columns in one statement
                 "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
@@ -290,9 +291,11 @@ class GamesFile:
                     path=self.path, reason=reason
                 )
             )
+        return version
 
-    def _migrate(self) -> None:
-        schema.migrate(self, PART)
+    def _migrate(self, found: int) -> None:
+        """Bring the games' tables up to date from version `found`, just read."""
+        schema.migrate(self, PART, found)
 
     def data_version(self) -> int:
         """Changes whenever another connection (another program) commits to the file. It is

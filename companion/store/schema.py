@@ -120,14 +120,17 @@ def statements(script: str) -> Iterator[str]:
         yield pending
 
 
-def migrate(file: File, part: Part) -> None:
+def migrate(file: File, part: Part, found: int | None = None) -> None:
     """Bring `part`'s tables up to date; refuse a file a newer program wrote.
 
     Nothing is written when the tables are already current, so an up-to-date file opens
-    even where it cannot be written.
+    even where it cannot be written. `found`: the part's version as the caller has just read
+    it, so opening a current file does not read it twice (each step reads it again in its
+    own write transaction all the same).
     """
-    with file.reading() as conn:
-        found = version_of(conn, part)
+    if found is None:
+        with file.reading() as conn:
+            found = version_of(conn, part)
     if found > part.version:
         raise part.newer(file.path, found)
     for step in range(found, part.version):
