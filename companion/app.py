@@ -35,11 +35,10 @@ stage) once that one has started.
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading's locks, without threading.py's import at every command's start
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
 
 from companion.deck.cards import Card, parse_card
 from companion.deck.editions import Edition
@@ -65,6 +64,14 @@ from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _, set_language
 from showdown.contract.record import record, replace
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 __all__ = [
     "CompanionApp",
     "CompanionError",
@@ -76,7 +83,6 @@ __all__ = [
     "Standing",
 ]
 
-T = TypeVar("T")
 #: How long the last-card rule waits for a verdict just heard to reach the games file.
 LAST_CARD_WAIT_S = 2.0
 
@@ -201,7 +207,7 @@ class CompanionApp:
         self.clock: Callable[[], int] = clock or wallclock.now
         #: Move on to the game the table plays now (see the module docstring).
         self.follow = follow
-        self._lock = threading.RLock()
+        self._lock = _thread.RLock()
         self._seen_version: int | None = None  # the file's data_version last looked at
         # The current game's duels as last read, by id; `_duels_seen` is the game's
         # duel-write counter they are up to date with, so a refresh reads only changes.
@@ -213,7 +219,7 @@ class CompanionApp:
         #: Made when the first duel is heard or waited for (`_duel_recorder`): a command that
         #: only reads the file (`game show`) imports none of the recorder's code.
         self._recorder: DuelRecorder | None = None
-        self._recorder_lock = threading.Lock()
+        self._recorder_lock = _thread.allocate_lock()
         self._recorder_closed = False  # `close` ran: a recorder made later is made closed
         self._boxed: BoxedGame | None = None
         #: Switch to a newer game when one appears in the file (see `refresh`).

@@ -140,9 +140,14 @@ def _coloured() -> dict[Card, int]:
     return counts
 
 
+#: The 100 coloured cards every edition holds, made once for all five (each command builds
+#: the editions as it starts).
+_COLOURED = _coloured()
+
+
 def _edition(key: str, title: str, wilds: dict[str, int],
              spares: dict[Card, int] | None = None) -> Edition:
-    counts = _coloured()
+    counts = dict(_COLOURED)
     counts.update({Card(face): n for face, n in wilds.items()})
     return Edition(key, title, MappingProxyType(counts), MappingProxyType(spares or {}))
 

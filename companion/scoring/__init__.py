@@ -14,9 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
+#: typing.TYPE_CHECKING without importing typing, which `game list` would pay for at start
+#: (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from companion.deck.cards import Card
     from companion.scoring.base import (
         Column,

@@ -22,15 +22,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from companion.deck.cards import Card
 from showdown.contract.errors import RulesError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import field, record
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
     from fractions import Fraction
+    from typing import Any, ClassVar, Protocol
+else:
+    Protocol = object  # the protocols only describe: nothing checks them at run time
 
 
 class Entry(StrEnum):

@@ -7,14 +7,17 @@ game (the table plays on in a new one). A table seats 2 to 7 players."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
 
 from companion.scoring.base import Column, StandingFacts, Verdict
 from companion.scoring.own import OwnHand
 from showdown.contract.i18n import N_
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from fractions import Fraction
+    from typing import ClassVar
 
     from companion.scoring.base import GameSoFar, RulesFacts
 

@@ -10,12 +10,14 @@ round's winner starts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from companion.scoring.base import Entrant, Entry, RoundInput, RoundScore
 from companion.scoring.lazy import WinsAndLosses
 from showdown.contract.i18n import N_, _
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from companion.scoring.base import GameSoFar
 

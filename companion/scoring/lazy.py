@@ -5,7 +5,6 @@ deals the next round. The standings count wins (fewer losses break a tie)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from companion.scoring.base import (
     Column,
@@ -17,6 +16,9 @@ from companion.scoring.base import (
 )
 from showdown.contract.i18n import N_, _, ngettext
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
     from fractions import Fraction
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING
 
 from companion.deck.cards import Card, parse_card
 from companion.deck.editions import BLANK_VALUE, Edition, card_value
@@ -22,6 +21,9 @@ from showdown.contract.errors import RulesError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # `uno-showdown points` reads options, and needs none of these
     from companion.scoring.base import Entrant, RoundInput, RoundScore, RulesFacts
 

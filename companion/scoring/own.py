@@ -4,13 +4,16 @@ who went out scores 0; whoever reaches the target (200) loses, everyone else win
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
 
 from companion.scoring.base import Entrant, RoundInput, RoundScore, ScoringMethod, Verdict
 from showdown.contract.i18n import N_
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
     from fractions import Fraction
+    from typing import ClassVar
 
     from companion.scoring.base import RulesFacts
 

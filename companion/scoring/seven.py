@@ -12,7 +12,6 @@ total is the hands they have emptied; the fixed target is 7.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from companion.scoring.base import (
     Column,
@@ -25,6 +24,9 @@ from companion.scoring.base import (
 )
 from showdown.contract.i18n import N_, _, ngettext
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from companion.scoring.base import GameSoFar
 

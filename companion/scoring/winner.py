@@ -4,10 +4,15 @@ every other hand; first to the target (500) wins."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from companion.scoring.base import Entrant, RoundInput, RoundScore, ScoringMethod
 from showdown.contract.i18n import N_
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class WinnerCollects(ScoringMethod):

@@ -11,7 +11,8 @@ Whether a game is over is read from what is stored, as `game show` says it:
 * else its own end, as its scoring method judged it (a target reached) when the game was
   last written: kept in the game's tally (`tallies`, key "over", written by
   `companion.store.games.Games._save_tally`) and trusted, like the sums beside it, only at
-  the revision they are of.
+  the revision they are of. SQLite's JSON functions read the key where the tally is: the
+  listing imports neither `json` nor anything that builds a deck or a scoring method.
 
 A game last written by an older uno-showdown has no judgement kept at its revision, and a
 game whose edition or method is one no uno-showdown knows (a file edited by hand, or
@@ -21,16 +22,14 @@ the game (`Games.load`), which says it is damaged where it is.
 
 from __future__ import annotations
 
-import json
-from typing import TYPE_CHECKING
-
-from companion.deck.editions import EDITIONS
+from companion.deck import EDITION_KEYS
 from companion.scoring import METHOD_KEYS
 from companion.store import wallclock
-from companion.store.time_boxes import TimeBoxes
 from companion.table.records import GameInfo
-from companion.table.timebox import Phase
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from companion.store.games_file import GamesFile
     from companion.table.records import BoxedGame
@@ -42,14 +41,18 @@ def infos(file: GamesFile, now_us: int | None = None) -> list[GameInfo]:
     now = wallclock.now() if now_us is None else now_us
     out = []
     with file.reading() as conn:
+        # The tally's "over" as JSON types it ('true', 'false'; NULL: no tally at the
+        # game's revision, no such key, or not JSON at all).
         games = conn.execute(
-            "SELECT g.id, g.edition, g.method, g.created_at, t.state FROM games g "
+            "SELECT g.id, g.edition, g.method, g.created_at, "
+            "CASE WHEN json_valid(t.state) THEN json_type(t.state, '$.over') END "
+            "FROM games g "
             "LEFT JOIN tallies t ON t.game_id = g.id AND t.revision = g.revision "
             "ORDER BY g.id").fetchall()
         box_of = {int(g): int(b) for g, b in conn.execute(
             "SELECT game_id, box_id FROM time_box_games")}
-        boxes = TimeBoxes(file).load_many(list(box_of.values())) if box_of else {}
-        for gid, edition, method, created, state in games:
+        boxes = _boxes(file, list(box_of.values())) if box_of else {}
+        for gid, edition, method, created, judged in games:
             names = tuple(
                 r[0] for r in conn.execute(
                     "SELECT name FROM players WHERE game_id = ? ORDER BY seat", (gid,)
@@ -60,26 +63,30 @@ def infos(file: GamesFile, now_us: int | None = None) -> list[GameInfo]:
                 "AND undone = 0", (gid,),
             ).fetchone()
             box_id = box_of.get(gid)
-            known = edition in EDITIONS and method in METHOD_KEYS
-            over = _over(gid, state if known else None,
-                         boxes[box_id] if box_id is not None else None, now) if known else None
+            known = edition in EDITION_KEYS and method in METHOD_KEYS
+            over = _over(gid, judged, boxes[box_id] if box_id is not None else None,
+                         now) if known else None
             out.append(GameInfo(gid, edition, method, names, count, created,
                                 last or created, over))
     return out
 
 
-def _over(game_id: int, state: str | None, boxed: BoxedGame | None,
+def _boxes(file: GamesFile, box_ids: list[int]) -> dict[int, BoxedGame]:
+    """The time boxes of the file's boxed games."""
+    # Imported here: a file without time boxes (a table's own) never needs their code.
+    from companion.store.time_boxes import TimeBoxes
+
+    return TimeBoxes(file).load_many(box_ids)
+
+
+def _over(game_id: int, judged: str | None, boxed: BoxedGame | None,
           now_us: int) -> bool | None:
     """Whether the game is over: by its box, else as judged when it was last written
-    (`state`: its tally at its revision); None if nothing stored says."""
-    if boxed is not None and (boxed.current_game_id != game_id
-                              or boxed.box.phase(now_us) is Phase.DONE):
-        return True
-    if state is None:
-        return None
-    try:
-        judged = json.loads(state)
-    except ValueError:
-        return None
-    over = judged.get("over") if isinstance(judged, dict) else None
-    return over if isinstance(over, bool) else None
+    (`judged`: the JSON type of "over" in its tally at its revision, 'true' or 'false');
+    None if nothing stored says."""
+    if boxed is not None:
+        from companion.table.timebox import Phase  # boxed games only: see `_boxes`
+
+        if boxed.current_game_id != game_id or boxed.box.phase(now_us) is Phase.DONE:
+            return True
+    return {"true": True, "false": False}.get(judged) if judged is not None else None

@@ -19,12 +19,10 @@ game.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
@@ -33,13 +31,18 @@ from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
 from companion.store.time_boxes import TimeBoxes
-from companion.table import house_rules as house
 from companion.table.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.table.records import DuelRow, GameInfo, Recorded
 from companion.table.timebox import State
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _
 from showdown.contract.record import field, record, replace
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
 _MAX_ROW_ID = 2**63 - 1
@@ -117,10 +120,11 @@ class Games:
                 (game_id, p.name, seat, p.joined_round, p.team,
                  int(p.name == game.first_dealer)),
             ).lastrowid or 0)
-        conn.executemany(
-            "INSERT INTO house_rules (game_id, rule) VALUES (?, ?)",
-            [(game_id, key) for key in house.stored(game.house_rules)],
-        )
+        if game.house_rules:  # their tables load only for a game that plays by some
+            from companion.table.house_rules import stored
+
+            conn.executemany("INSERT INTO house_rules (game_id, rule) VALUES (?, ?)",
+                             [(game_id, key) for key in stored(game.house_rules)])
         for number, rnd in enumerate(game.rounds, 1):
             self._insert_round(conn, game_id, ids, number, rnd, undone=False)
         for offset, rnd in enumerate(reversed(game.undone), 1):
@@ -278,6 +282,8 @@ class Games:
                                 (game_id,)).fetchone()
         if row is None or row[0] != revision:
             return None
+        import json  # with the tally only: a command that reads the rounds (`game show`) never
+
         try:
             return Tally.from_json(json.loads(row[1]))
         except (ValueError, KeyError, TypeError):
@@ -301,6 +307,8 @@ class Games:
         table, the event's standings, `championship.store.standings_sums`). `rewrite`: the
         change may have moved points without adding a round (an undo, a correction), so the
         game is summed again."""
+        import json  # see `_tally`
+
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
         conn.execute(

@@ -26,12 +26,17 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Self
 
 from companion.store import schema
 from companion.store.errors import StoreBusyError, StoreError
-from companion.store.games_schema import PART, SCHEMA_VERSION
+from companion.store.games_schema import CURRENT_TABLES, PART, SCHEMA_VERSION
 from showdown.contract.i18n import _
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Self
 
 APP_NAME = "uno-showdown"
 DB_NAME = "games.sqlite3"
@@ -61,8 +66,9 @@ def _short(path: Path) -> str:
 
 @functools.cache
 def _tables_at(version: int) -> dict[str, frozenset[str]]:
-    """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself."""
-    return schema.tables_at(PART, version)
+    """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself
+    (a current file's written out: each command opens one, and the steps cost a Pi time)."""
+    return dict(CURRENT_TABLES) if version == SCHEMA_VERSION else schema.tables_at(PART, version)
 
 
 def _read_only_text() -> str:
@@ -133,10 +139,10 @@ class GamesFile:
         try:
             self.conn.execute("PRAGMA foreign_keys = ON")
             with self.reading():  # one moment of the file, whoever else opens it now
-                self._refuse_foreign_database()
+                version = self._refuse_foreign_database()
             self.conn.execute("PRAGMA journal_mode = WAL")
             self.conn.execute("PRAGMA synchronous = FULL")
-            self._migrate()
+            self._migrate(version)
         except (sqlite3.Error, StoreError) as exc:
             self.conn.close()
             cause = exc.__cause__ if isinstance(exc, StoreError) else exc
@@ -258,26 +264,26 @@ class GamesFile:
         with self.reading() as conn:
             return schema.version_of(conn, PART)
 
-    def _refuse_foreign_database(self) -> None:
+    def _refuse_foreign_database(self) -> int:
         """A database of another program is left alone: tables without a schema version, or
         a version whose tables and columns are not there (a file that only says it is ours).
 
-        Checked before any migration, so a foreign file is never changed.
+        Checked before any migration, so a foreign file is never changed. Returns the games'
+        version it read (what `_migrate` starts from).
         """
         version = self.schema_version()
         if version > SCHEMA_VERSION:
-            return  # refused by `_migrate`, with its own message
-        found = {
-            name: frozenset(r[1] for r in self.conn.execute(
-                "PRAGMA table_info(\"{}\")".format(name.replace('"', '""'))))
-            for (name,) in self.conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
-        }
+            return version  # refused by `_migrate`, with its own message
+        found: dict[str, set[str]] = {}
+        for table, column in self.conn.execute(  # every table's columns in one statement
+                "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+                "WHERE m.type = 'table'"):
+            found.setdefault(table, set()).add(column)
         reason = None
         if version == 0 and found:
             reason = _("it holds another program's tables")
         for table, columns in _tables_at(version).items():
-            if reason is None and not columns <= found.get(table, frozenset()):
+            if reason is None and not columns <= found.get(table, set()):
                 reason = _("its table {table} is missing or incomplete").format(table=table)
         if reason is not None:
             raise StoreError(
@@ -285,9 +291,11 @@ class GamesFile:
                     path=self.path, reason=reason
                 )
             )
+        return version
 
-    def _migrate(self) -> None:
-        schema.migrate(self, PART)
+    def _migrate(self, found: int) -> None:
+        """Bring the games' tables up to date from version `found`, just read."""
+        schema.migrate(self, PART, found)
 
     def data_version(self) -> int:
         """Changes whenever another connection (another program) commits to the file. It is

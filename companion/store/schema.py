@@ -28,9 +28,16 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Protocol
 
 from showdown.contract.record import record
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # the protocols only describe: nothing checks them at run time
 
 #: SQLite's `user_version` of a file whose versions are in `schema_parts` (the games' last
 #: version kept in `user_version` was 7).
@@ -113,14 +120,17 @@ def statements(script: str) -> Iterator[str]:
         yield pending
 
 
-def migrate(file: File, part: Part) -> None:
+def migrate(file: File, part: Part, found: int | None = None) -> None:
     """Bring `part`'s tables up to date; refuse a file a newer program wrote.
 
     Nothing is written when the tables are already current, so an up-to-date file opens
-    even where it cannot be written.
+    even where it cannot be written. `found`: the part's version as the caller has just read
+    it, so opening a current file does not read it twice (each step reads it again in its
+    own write transaction all the same).
     """
-    with file.reading() as conn:
-        found = version_of(conn, part)
+    if found is None:
+        with file.reading() as conn:
+            found = version_of(conn, part)
     if found > part.version:
         raise part.newer(file.path, found)
     for step in range(found, part.version):

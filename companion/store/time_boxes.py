@@ -11,7 +11,6 @@ transaction of their own, which these methods join.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from companion.store import wallclock
 from companion.store.errors import StoreError
@@ -19,6 +18,12 @@ from companion.store.games_file import GamesFile
 from companion.table.records import BoxedGame
 from companion.table.timebox import State, TimeBox, TimeBoxError
 from showdown.contract.i18n import _
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _BOX_COLUMNS = ("id, label, state, ends_at_us, left_us, grace_rounds, late_rounds, play_on, "
                 "fixed_players, next_box_id")

@@ -28,10 +28,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from companion.deck.cards import Card, CardError, format_cards, parse_card
-from companion.deck.editions import BLANK, Edition, get_edition
+from companion.deck.editions import BLANK, BLANK_VALUE, Edition, get_edition
 from companion.scoring import (
     Entrant,
     Entry,
@@ -44,7 +43,6 @@ from companion.scoring import (
     score_round,
 )
 from companion.scoring import options as scoring_options
-from companion.table import house_rules as house
 
 # `check_name` stays importable from here: the one check of names lives in companion.table.names.
 from companion.table.names import check_name, check_seat, check_unique, name_key
@@ -53,14 +51,21 @@ from showdown.contract.errors import GameError
 from showdown.contract.i18n import _
 from showdown.contract.record import field, record, replace
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # fractions only in annotations: a Pi pays for every import at start
     from fractions import Fraction
+    from typing import Any, TypeVar, overload
+
+    T = TypeVar("T")
+else:
+    T = object  # any item: only type checkers tell items apart
 
 MAX_PLAYERS = 10
 #: The most points one hand can be counted as: a whole classic deck is worth 1,360, so a
 #: number above this is a typing slip (and would not fit the games file as an integer).
 MAX_HAND_POINTS = 9999
-T = TypeVar("T")
 #: The card whose deck has showdown cards (the symbol on coloured cards is not in the notation).
 WILD_SHOWDOWN = parse_card("showdown")
 
@@ -249,11 +254,12 @@ class LazyRounds(Sequence[Round]):
     def __len__(self) -> int:
         return self._count + len(self._tail)
 
-    @overload
-    def __getitem__(self, index: int) -> Round: ...
+    if TYPE_CHECKING:  # overloads tell type checkers only
+        @overload
+        def __getitem__(self, index: int) -> Round: ...
 
-    @overload
-    def __getitem__(self, index: slice) -> tuple[Round, ...]: ...
+        @overload
+        def __getitem__(self, index: slice) -> tuple[Round, ...]: ...
 
     def __getitem__(self, index: int | slice) -> Round | tuple[Round, ...]:
         if isinstance(index, int):
@@ -309,11 +315,12 @@ class _Growing(Sequence[T]):
     def __len__(self) -> int:
         return self._len
 
-    @overload
-    def __getitem__(self, index: int) -> T: ...
+    if TYPE_CHECKING:  # overloads tell type checkers only
+        @overload
+        def __getitem__(self, index: int) -> T: ...
 
-    @overload
-    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+        @overload
+        def __getitem__(self, index: slice) -> tuple[T, ...]: ...
 
     def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
         if isinstance(index, slice):
@@ -444,6 +451,10 @@ class Game:
         house_rules: Iterable[str] = (),
         first_dealer: str | None = None,
     ) -> Game:
+        # The house rules' tables: checked here, for a new game only (a game read back
+        # from the file was checked when it was made).
+        from companion.table import house_rules as house
+
         ed = get_edition(edition)
         with _as_game_error():
             scoring_options.check_edition(rules, ed)
@@ -499,7 +510,11 @@ class Game:
     @property
     def blank_value(self) -> int:
         """What a blank card left in a hand is worth here (the `blank_worth` setting)."""
-        return house.blank_worth(self.house_rules)
+        if not self.house_rules:  # most games: no need to load the house rules' tables
+            return BLANK_VALUE
+        from companion.table.house_rules import blank_worth
+
+        return blank_worth(self.house_rules)
 
     def value_of(self, hand: Hand) -> int:
         if hand.cards is None:

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from companion.table.timebox import TimeBox
 from showdown.contract.record import record
+
+#: typing.TYPE_CHECKING without importing typing; the time box's module is imported only
+#: by who reads boxes (`game list` of a file without any does not).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from companion.table.timebox import TimeBox
 
 
 @record

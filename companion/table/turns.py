@@ -28,12 +28,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
-from typing import Protocol
 
 from companion.table.names import name_key
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
+
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Protocol
+else:
+    Protocol = object  # the protocols only describe: nothing checks them at run time
 
 #: The cards a showdown symbol shows, and what a Wild Showdown's player may choose.
 MIN_DUEL_CARDS = 1

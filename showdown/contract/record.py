@@ -25,9 +25,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar, dataclass_transform, overload
 
-T = TypeVar("T")
+#: typing.TYPE_CHECKING without importing typing, which every `game` command would pay for
+#: at start (mypy takes any `TYPE_CHECKING` as true, and reads the real decorators).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar, dataclass_transform, overload
+
+    T = TypeVar("T")
+else:
+    def dataclass_transform(**_how: object) -> Callable[[T], T]:
+        """At run time the decorator only tells type checkers: it changes nothing."""
+        return lambda function: function
 
 #: No default given (None is a default like any other).
 _MISSING: Any = object()
@@ -58,10 +67,11 @@ def field(*, default: Any = _MISSING, default_factory: Callable[[], Any] | None 
     return _Field(default, default_factory, compare)
 
 
-@overload
-def record(cls: type[T], /) -> type[T]: ...
-@overload
-def record(*, order: bool = False, slots: bool = True) -> Callable[[type[T]], type[T]]: ...
+if TYPE_CHECKING:
+    @overload
+    def record(cls: type[T], /) -> type[T]: ...
+    @overload
+    def record(*, order: bool = False, slots: bool = True) -> Callable[[type[T]], type[T]]: ...
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
@@ -133,7 +143,8 @@ def _check_defaults_come_last(cls: type, specs: dict[str, _Field]) -> None:
 def _methods(class_name: str, specs: dict[str, _Field], *,
              post_init: bool = False) -> dict[str, Callable[..., Any]]:
     """The methods of a record with these fields, made once per class: `__init__` from its
-    fields (`_init`), the others closures over them, compiled with this file."""
+    fields (`_init_when_needed`, compiled once the class is used often), the others closures
+    over them, compiled with this file."""
     names = tuple(specs)
     compared = tuple(name for name, spec in specs.items() if spec.compare)
     key = _key(compared)
@@ -159,7 +170,8 @@ def _methods(class_name: str, specs: dict[str, _Field], *,
     def __reduce__(self: Any) -> tuple[type, tuple[Any, ...]]:
         return type(self), tuple(getattr(self, name) for name in names)
 
-    return {"__init__": _init(class_name, specs, post_init), "__repr__": __repr__,
+    return {"__init__": _init_when_needed(class_name, specs, post_init),
+            "__repr__": __repr__,
             "__eq__": __eq__, "__hash__": __hash__, "__setattr__": __setattr__,
             "__delattr__": __delattr__, "__reduce__": __reduce__}
 
@@ -175,11 +187,72 @@ def _key(compared: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda obj: ()  # no field compared: all records of the class are equal
 
 
+#: How many records of a class are made by binding their fields in Python before the class's
+#: own `__init__` is compiled (`_init_when_needed`).
+COMPILE_AFTER = 32
+
+
+def _init_when_needed(class_name: str, specs: dict[str, _Field],
+                      post_init: bool) -> Callable[..., None]:
+    """The record's `__init__` until `COMPILE_AFTER` records of the class are made: it binds
+    the fields itself, then compiles the class's own (`_init`), puts it in its place and
+    hands over to it. A command that makes a few records of a class never pays the compiler
+    for it: under a Pi-class CPU each compilation costs about 5 ms, and `game round` makes
+    some 20 kinds of record, most of them once or twice. A long game's load, which makes
+    thousands, gets the compiled one, twice as fast a record. Calls are refused with
+    TypeErrors worded as Python's own."""
+    names = tuple(specs)
+    made = 0
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        nonlocal made
+        made += 1
+        if made > COMPILE_AFTER:
+            init = _init(class_name, specs, post_init)
+            for cls in type(self).__mro__:  # the class this stand-in is the `__init__` of
+                if cls.__dict__.get("__init__") is __init__:
+                    cls.__init__ = init  # type: ignore[misc]
+                    break
+            init(self, *args, **kwargs)
+            return
+        if len(args) > len(names):
+            raise TypeError(f"{class_name}.__init__() takes {len(names) + 1} positional "
+                            f"arguments but {len(args) + 1} were given")
+        values = dict(zip(names, args, strict=False))  # the rest: by keyword, or defaults
+        for name, value in kwargs.items():
+            if name not in specs:
+                raise TypeError(f"{class_name}.__init__() got an unexpected keyword argument "
+                                f"{name!r}")
+            if name in values:
+                raise TypeError(f"{class_name}.__init__() got multiple values for argument "
+                                f"{name!r}")
+            values[name] = value
+        for name, spec in specs.items():
+            if name in values:
+                value = values[name]
+            elif spec.default_factory is not None:
+                value = spec.default_factory()
+            elif spec.default is not _MISSING:
+                value = spec.default
+            else:
+                missing = [n for n in names if n not in values and
+                           specs[n].default is _MISSING and specs[n].default_factory is None]
+                raise TypeError(f"{class_name}.__init__() missing {len(missing)} required "
+                                f"argument(s): {', '.join(map(repr, missing))}")
+            object.__setattr__(self, name, value)
+        if post_init:
+            self.__post_init__()
+
+    __init__.__qualname__ = f"{class_name}.__init__"
+    return __init__
+
+
 def _init(class_name: str, specs: dict[str, _Field], post_init: bool) -> Callable[..., None]:
     """The record's `__init__`, compiled from its fields: the one method that is (about a
     tenth of what a dataclass compiles). Python then binds the arguments, and refuses a bad
-    call, as it does for any function; binding them in Python here instead made each record
-    twice as slow to build, which a long game's load (thousands of records) felt."""
+    call, as it does for any function; binding them in Python (`_init_when_needed`) makes
+    each record twice as slow to build, which a long game's load (thousands of records)
+    felt."""
     params, lines = [], []
     for name, spec in specs.items():
         if spec.default_factory is not None:

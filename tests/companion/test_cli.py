@@ -185,6 +185,24 @@ def test_game_list_says_over_for_a_won_game_from_what_the_file_keeps(capsys, db)
     assert list_states(capsys, db) == ["over", "damaged"]
 
 
+@pytest.mark.parametrize("state", ["not JSON at all", "[true]", '{"over": "yes"}',
+                                   '{"over": 1}'])
+def test_game_list_reads_whole_a_game_whose_kept_end_is_unreadable(capsys, db, state):
+    """A kept end that is not JSON, not an object, or not true or false says nothing: the
+    game is read whole, and the list still says which game is over (the won one)."""
+    new_game(capsys, db, "--target", "100")
+    new_game(capsys, db)
+    assert run(capsys, "game", "round", "--db", db, "--game", "1", "--winner", "Ann",
+               "--points", "Bob: 100", "--points", "Cid: 0")[0] == 0
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE tallies SET state = ?", (state,))
+    conn.commit()
+    conn.close()
+    assert list_states(capsys, db) == ["over", "playing"]
+
+
 def test_game_list_says_damaged_for_a_game_whose_method_no_version_knows(capsys, db):
     """A method changed by hand is not judged from the game's kept end: the game is read
     whole, as `game show` reads it, and listed as damaged."""

@@ -12,7 +12,7 @@ from functools import cached_property
 
 import pytest
 
-from showdown.contract.record import FrozenRecordError, field, record, replace
+from showdown.contract.record import COMPILE_AFTER, FrozenRecordError, field, record, replace
 
 
 @record
@@ -196,3 +196,42 @@ def test_a_records_own_check_runs_after_its_fields_are_set_as_a_dataclasss_does(
         Score(-1)
     with pytest.raises(ValueError):
         replace(Score(3), points=-2)
+
+
+def test_a_record_is_made_and_refused_alike_before_and_after_its_init_is_compiled() -> None:
+    """A class's first records bind their fields in Python; after `COMPILE_AFTER` of them its
+    own `__init__` is compiled (a command pays the compiler only for the kinds it makes
+    often). Either way a record is built, defaulted and refused the same, and a subclass
+    record keeps its own `__init__`."""
+
+    @record
+    class Base:
+        a: int
+        b: int = 2
+        c: list[int] = field(default_factory=list)
+
+        def __post_init__(self) -> None:
+            if self.a < 0:
+                raise ValueError("a below 0")
+
+    @record
+    class Sub(Base):
+        d: int = 4
+
+    assert Base.__init__.__code__.co_argcount == 1  # self, *args, **kwargs: not compiled yet
+    for _round in range(COMPILE_AFTER):
+        assert (Base(1).a, Base(1).b, Base(1).c) == (1, 2, [])
+        assert Base(1).c is not Base(1).c  # a fresh default each time
+        assert Base(1, c=[5]) == Base(a=1, b=2, c=[5]) != Base(1, 3)
+        assert repr(Sub(1, d=9)).endswith(".Sub(a=1, b=2, c=[], d=9)")
+        for args, kwargs in (((), {}), ((1, 2, [], 4), {}), ((1,), {"x": 1}),
+                             ((1,), {"a": 1})):
+            with pytest.raises(TypeError):
+                Base(*args, **kwargs)
+        with pytest.raises(ValueError):
+            Base(-1)
+        with pytest.raises(TypeError):
+            Sub(1, 2, [], 4, 5)
+    assert Base.__init__.__code__.co_argcount == 4  # self, a, b, c: compiled
+    assert Sub.__init__.__code__.co_argcount == 5 and Sub.__init__ is not Base.__init__
+    assert Base.__init__.__qualname__ == "Base.__init__"

@@ -4,9 +4,14 @@ under emulation) pays for each module at every start.
 `uno-showdown game list` as the guide has it (the games file found at its default place,
 no `--db`) imports no platformdirs: on Linux the default place is platformdirs' own rule,
 followed without its import, and still the same place. `--help` and `--version` import
-neither typing nor pathlib; `game list` neither threading nor platformdirs. The
-interpreter is started without site (`-S`) so what is counted is ours, not what a
-development install's import hooks load.
+neither typing nor pathlib; `game list` neither threading nor platformdirs. No game command
+imports typing or threading; `game list` builds no deck, no scoring method, no time box
+(where the file has none) and decodes no JSON, nor does `game show`. The interpreter is
+started without site (`-S`) so what is counted is ours, not what a development install's
+import hooks load.
+
+The shortcuts those take, the decks' and the current schema's names written out, are held
+equal here to what they stand for.
 """
 
 from __future__ import annotations
@@ -19,7 +24,11 @@ from pathlib import Path
 import platformdirs
 import pytest
 
+from companion.deck import EDITION_KEYS
+from companion.deck.editions import EDITIONS
+from companion.store import schema
 from companion.store.games_file import APP_NAME, DB_NAME, default_db_path
+from companion.store.games_schema import CURRENT_TABLES, PART, SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,3 +80,35 @@ def test_help_version_and_game_list_leave_the_heavy_standard_modules_alone(
     assert "companion.store.game_list" in listing
     heavy = {"threading", "platformdirs"}
     assert not heavy & listing, heavy & listing
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the rule is Linux's")
+def test_the_game_commands_leave_typing_and_what_they_do_not_use_alone(tmp_path: Path) -> None:
+    """What a Pi pays for at each start of the commands typed at the table: no game command
+    imports typing (annotations only, `TYPE_CHECKING`); `game list` no more than the games
+    file's own code: no deck, card, scoring method, time box or JSON decoder."""
+    db = str(tmp_path / "games.db")
+    new = ("game", "new", "--db", db, "--edition", "showdown", "--method", "winner",
+           "--players", "Ann,Bob,Cid")
+    assert "companion.store.games" in imported_by(tmp_path, *new)
+    listing = imported_by(tmp_path, "game", "list", "--db", db)
+    assert "companion.store.game_list" in listing  # it ran
+    building = {"typing", "json", "companion.deck.editions", "companion.deck.cards",
+                "companion.scoring.base", "companion.scoring.options",
+                "companion.table.timebox", "companion.store.time_boxes"}
+    assert not building & listing, building & listing
+    for argv in (("game", "show", "--db", db),
+                 ("game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
+                  "--hand", "Cid: r1")):
+        listed = imported_by(tmp_path, *argv)
+        assert "companion.app" in listed, argv  # it ran
+        assert not {"typing", "threading"} & listed, argv
+        if argv[1] == "show":  # it reads the rounds, not the tally beside them
+            assert "json" not in listed
+
+
+def test_what_the_start_path_reads_written_out_is_what_it_stands_for() -> None:
+    """The editions' keys `game list` checks without building the decks, and the tables and
+    columns a current games file is checked against without running the schema's steps."""
+    assert tuple(EDITIONS) == EDITION_KEYS
+    assert dict(CURRENT_TABLES) == schema.tables_at(PART, SCHEMA_VERSION)

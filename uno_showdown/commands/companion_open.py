@@ -6,12 +6,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
 
-from companion.scoring import OPTIONS
 from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import _
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from companion.app import CompanionApp
     from companion.store.games_file import GamesFile
@@ -72,6 +73,8 @@ def opened(args: argparse.Namespace, need_game: bool = True, lazy: bool = False
 
 
 def rules_line(game: Game) -> str:
+    from companion.scoring import OPTIONS  # loaded with the game already, not with `game list`
+
     rules = game.rules
     title = _(rules.method.title)
     if rules.target is not None and rules.method.takes_target:

@@ -12,11 +12,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from companion.deck.editions import EDITIONS
-from companion.scoring import Entry, Option, ScoringMethod
-from companion.table.timebox import Phase, clock_text
+from companion.deck import EDITION_KEYS
 from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
@@ -26,8 +23,12 @@ from uno_showdown.commands.companion_open import opened, opened_file, rules_line
 from uno_showdown.commands.game_helpers import AddAction
 from uno_showdown.commands.help_format import Formatter
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # the games file's code is imported when a `game` command runs
     from companion.app import CompanionApp
+    from companion.scoring import Option, ScoringMethod
     from companion.table.game import Game, HistoryRow, Standing
     from companion.table.records import BoxedGame
 
@@ -64,7 +65,7 @@ def _add_new(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
 
     p = games.add_parser("new", parents=[common], help=_("start a game; prints its id"))
     p.add_argument("--edition", required=True,
-                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
+                   help=_("the deck: {choices}").format(choices=", ".join(EDITION_KEYS)))
     p.add_argument("--method", required=True,
                    help=_("how rounds are scored: {choices}").format(choices="; ".join(
                        f"{m.key} ({_(m.title)})" for m in METHODS.values())))
@@ -235,6 +236,8 @@ class _RoundArgs:
 
 
 def _round_input(args: argparse.Namespace, method: ScoringMethod) -> _RoundArgs:
+    from companion.scoring.base import Entry  # loaded with the game already
+
     if len(args.winner) > 1:
         raise ConfigError(
             _("two winners given ({names}): only one player goes out in a round, "
@@ -329,6 +332,8 @@ def _next_line(game: Game) -> str:
 
 def _box_line(boxed: BoxedGame, game_id: int | None, now_us: int) -> str:
     """Where a game in a time box stands: the table's clock, or the game it moved on to."""
+    from companion.table.timebox import Phase, clock_text  # a boxed game's only
+
     box = boxed.box
     if boxed.current_game_id != game_id:
         return _("{label}: the table has moved on to game {id}.").format(
@@ -379,6 +384,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 
 def cmd_round(args: argparse.Namespace) -> int:
+    from companion.scoring.base import Entry  # loaded with the game, not with the parser
+
     with opened(args, lazy=True) as app:  # one more round: the history stays in the file
         assert app.game is not None
         entered = _round_input(args, app.game.rules.method)

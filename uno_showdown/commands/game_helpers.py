@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
-from companion.deck.editions import EDITIONS
+from companion.deck import EDITION_KEYS
 from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import _
 from uno_showdown.commands.companion_open import opened, rules_line
 
+#: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
+#: for at start (mypy takes any `TYPE_CHECKING` as true).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from companion.deck.cards import Card
     from companion.table.deal import DealerDraw
@@ -31,7 +33,7 @@ def _add_house_rules(games: argparse._SubParsersAction, common: argparse.Argumen
         "house-rules", parents=[common],
         help=_("list the house rules a table can choose, with their keys"))
     p.add_argument("--edition", default="classic",
-                   help=_("the deck: {choices}").format(choices=", ".join(EDITIONS)))
+                   help=_("the deck: {choices}").format(choices=", ".join(EDITION_KEYS)))
     p.add_argument("--method", default="winner",
                    help=_("the scoring method (the championship fixes its rules)"))
     p.set_defaults(func=cmd_house_rules)
@@ -128,11 +130,11 @@ def with_last_draw(game: Game, winner: str | None, hands: dict[str, str],
                    points: dict[str, int], drawn: str | None) -> dict[str, str]:
     """The hands typed, with the cards the winner's last +2 or +4 made the next player draw
     added to that player's hand (seed 004: they still draw them, and they count)."""
-    from companion.table.last_draw import last_draw
-    from companion.table.names import name_key
-
     if drawn is None:
         return hands
+    from companion.table.last_draw import last_draw  # a last +2 or +4 only
+    from companion.table.names import name_key
+
     if winner is None:
         raise ConfigError(_("say who went out with --winner NAME"))
     cards = game.edition.parse_hand(_word(drawn), _("the cards drawn for the last card"))
