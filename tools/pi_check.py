@@ -113,11 +113,14 @@ class Root:
             return
         for kind, source, target, opts in (
                 ("proc", "proc", "proc", []), ("sysfs", "sys", "sys", []),
-                (None, "/dev", "dev", ["--rbind"]), ("tmpfs", "tmpfs", "run", [])):
+                (None, "/dev", "dev", ["--rbind"]),
+                # as a booted system's /run: root's, 0755 (a tmpfs is 1777 unless told, and
+                # `duel` rightly trusts no socket in a folder under a world-writable one)
+                ("tmpfs", "tmpfs", "run", ["-o", "mode=0755"])):
             where = self.path / target
             where.mkdir(exist_ok=True)
             argv = ["mount", *opts, source, str(where)] if kind is None else \
-                ["mount", "-t", kind, source, str(where)]
+                ["mount", "-t", kind, *opts, source, str(where)]
             subprocess.run(argv, check=True)
             self._mounts.append(where)
 
