@@ -270,7 +270,8 @@ def headless_table(root: Root, unit: str = "/etc/systemd/system/uno-showdown.ser
     env = dict(re.findall(r"^Environment=(\w+)=(.*)$", text, re.M))
     env.update(GPIOZERO_PIN_FACTORY="mock", GPIOZERO_MOCK_PIN_CLASS="mockpwmpin",
                RUNTIME_DIRECTORY="/run/uno-showdown")
-    root.run("install -d -m 0750 -o showdown -g showdown /run/uno-showdown")
+    root.run("install -d -m 0750 -o showdown -g showdown /run/uno-showdown && "
+             "install -m 0640 -o showdown -g showdown /dev/null /run/uno-showdown-table.log")
     command = ("umask 0007; exec " + exec_start.group(1).strip()
                + " >/run/uno-showdown-table.log 2>&1")
     words = ["env", "-i", *(f"{k}={v}" for k, v in env.items()),
