@@ -32,11 +32,12 @@ node_modules/.installed: package.json package-lock.json
 
 # Tests run in one worker process per core (pytest-xdist, at most 4: more would only fight
 # over the brokers and browsers the tests start), each test file whole in one worker, so a
-# file's shared fixtures (a browser, an emulated Pico) start once. TEST_WORKERS=0 runs the
-# suite in this process.
+# file's shared fixtures (a browser, an emulated Pico) start once; the files in the order
+# collected, the longest first (tests/conftest.py says which), so that the workers end
+# together. TEST_WORKERS=0 runs the suite in this process.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && n=4; echo $$n)
 PYTEST := SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest -q \
-	-n $(TEST_WORKERS) --dist loadfile
+	-n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 # The whole suite: under five minutes on two cores (docs/development.md says how long).
 test: $(TEST_STAMP) node_modules/.installed
