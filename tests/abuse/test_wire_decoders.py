@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from championship.core import messages as wire
+from tests.profiles import scale
 
 SECRET = "s3cret"
 KEYS = ["v", "table", "seq", "kind", "stage", "deal", "rev", "points", "source", "late",
@@ -76,13 +77,13 @@ def _each_decoder(payload: bytes) -> None:
     wire.peek_table(payload)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scale(50, 5_000), deadline=None)
 @given(body=BODIES, kind=KINDS)
 def test_every_decoder_takes_any_signed_json(body: dict[str, Any], kind: str | None) -> None:
     _each_decoder(_signed(body, kind))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scale(80, 5_000), deadline=None)
 @given(payload=st.binary(max_size=400) | VALUES.map(lambda v: json.dumps(v).encode()))
 def test_every_decoder_takes_any_bytes(payload: bytes) -> None:
     _each_decoder(payload)
