@@ -211,7 +211,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
 #: otherwise files go by how many tests they hold, which put these among the last): so
 #: the long files start first, and the many short ones fill in at the end, both workers
 #: finishing together instead of one running a 30-second file alone. A file missing from
-#: here runs after them, in the folders' order; tests/test_suite_order.py checks each
+#: here runs after them (`pytest_collection_modifyitems`); tests/test_suite_order.py checks each
 #: name here is a file of the suite.
 LONGEST = (
     "tests/championship/tables/test_web_layout.py",
@@ -245,5 +245,15 @@ LONGEST = (
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The files of `LONGEST` first, in its order; then the rest as pytest-xdist would order
+    them itself, the files with the most tests first. That also keeps apart the files of
+    one folder, which collected order would put side by side on both workers at once: the
+    virtual board's tests (tests/hil), two at a time beside a busy machine, missed the
+    board's answers."""
     rank = {path: n for n, path in enumerate(LONGEST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(LONGEST)))
+    sizes: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.partition("::")[0]
+        sizes[path] = sizes.get(path, 0) + 1
+    items.sort(key=lambda item: (rank.get(path := item.nodeid.partition("::")[0], len(LONGEST)),
+                                 -sizes[path]))
