@@ -205,11 +205,55 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             terminalreporter.write_line(f"  {line}")
 
 
-#: Folders whose tests take longest per file (an emulated RP2040 boots for each): run first,
-#: so that with one worker per core (make test) the rest of the suite fills the other core
-#: while they run, instead of leaving them alone at the end.
-FIRST = ("tests/pico/",)
+#: The files that take longest, longest first (measured with `--durations` and the
+#: per-file totals of `--junitxml`, two whole runs under load). `make test` hands out whole
+#: files (pytest-xdist's `--dist loadfile`) in the order collected (`--no-loadscope-reorder`:
+#: otherwise files go by how many tests they hold, which put these among the last): so
+#: the long files start first, and the many short ones fill in at the end, both workers
+#: finishing together instead of one running a 30-second file alone. A file missing from
+#: here runs after them (`pytest_collection_modifyitems`); tests/test_suite_order.py checks each
+#: name here is a file of the suite.
+LONGEST = (
+    "tests/championship/tables/test_web_layout.py",
+    "tests/test_hermetic.py",
+    "tests/abuse/test_broker_restarts.py",
+    "tests/championship/tables/test_faults.py",
+    "tests/abuse/test_cli_fuzz.py",
+    "tests/pico/test_duels.py",
+    "tests/championship/tables/test_web.py",
+    "tests/championship/test_kill.py",
+    "tests/companion/test_kill.py",
+    "tests/pico/test_safety.py",
+    "tests/abuse/test_wire_decoders.py",
+    "tests/championship/tables/test_cli.py",
+    "tests/championship/tables/test_web_clock.py",
+    "tests/test_layers.py",
+    "tests/pico/test_heap.py",
+    "tests/companion/screen/test_every_state.py",
+    "tests/abuse/test_broker_sessions.py",
+    "tests/championship/tables/test_one_agent.py",
+    "tests/hil/test_early_press_heard.py",
+    "tests/championship/tables/test_table_knows.py",
+    "tests/championship/tables/test_security.py",
+    "tests/uno_showdown/emulator/test_narrow_panel.py",
+    "tests/abuse/test_serve_refusals.py",
+    "tests/championship/tables/test_lateness.py",
+    "tests/test_benchmarks.py",
+    "tests/pico/test_ties.py",
+    "tests/pico/test_install.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: not item.nodeid.startswith(FIRST))
+    """The files of `LONGEST` first, in its order; then the rest as pytest-xdist would order
+    them itself, the files with the most tests first. That also keeps apart the files of
+    one folder, which collected order would put side by side on both workers at once: the
+    virtual board's tests (tests/hil), two at a time beside a busy machine, missed the
+    board's answers."""
+    rank = {path: n for n, path in enumerate(LONGEST)}
+    sizes: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.partition("::")[0]
+        sizes[path] = sizes.get(path, 0) + 1
+    items.sort(key=lambda item: (rank.get(path := item.nodeid.partition("::")[0], len(LONGEST)),
+                                 -sizes[path]))

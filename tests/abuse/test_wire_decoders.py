@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from championship.broker.signing import DirectorSigner, DirectorVerifier
 from championship.core import messages as wire
 from championship.core.access import new_signing_key
+from tests.profiles import scale
 
 SECRET = "s3cret"
 DIRECTOR = DirectorSigner(new_signing_key())
@@ -84,14 +85,14 @@ def _each_decoder(payload: bytes, from_director: bytes | None = None) -> None:
     wire.peek_table(payload)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=scale(50, 5_000), deadline=None)
 @given(body=BODIES, kind=KINDS)
 def test_every_decoder_takes_any_signed_json(body: dict[str, Any], kind: str | None) -> None:
     _each_decoder(wire.sign(_body(body, kind), SECRET),
                   wire.sign_director(_body(body, kind), DIRECTOR))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=scale(80, 5_000), deadline=None)
 @given(payload=st.binary(max_size=400) | VALUES.map(lambda v: json.dumps(v).encode()))
 def test_every_decoder_takes_any_bytes(payload: bytes) -> None:
     _each_decoder(payload)

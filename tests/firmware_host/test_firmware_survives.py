@@ -15,6 +15,7 @@ from firmware_host.virtual.sim_hw import SimClock, SimHardware
 from firmware_host.wire import codec
 from tests.firmware_host.test_command_window import RecordingFirmware
 from tests.firmware_host.test_command_window import pty as pty  # the fixture, used by name
+from tests.profiles import scale
 
 KNOWN = [codec.HELLO, codec.HB, codec.EVACK, codec.COUNTDOWN, codec.GO, codec.FREEZE, codec.ARROW,
          codec.LAUNCH, codec.STOP, codec.BEEP, codec.RESET, codec.ACK, codec.NAK, codec.PADDLE,
@@ -29,7 +30,7 @@ frames = st.tuples(
 ).filter(lambda f: f[1] != codec.RESET)  # RS resets the board: its own test covers it
 
 
-@settings(max_examples=300, deadline=None,
+@settings(max_examples=scale(100, 5_000), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(frames, max_size=30), st.lists(st.integers(0, 600_000), max_size=30))
 def test_any_frame_in_the_grammar_is_handled_without_raising(

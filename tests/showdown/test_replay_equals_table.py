@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass, field
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hardware.fake import FakeUnit
@@ -35,7 +35,7 @@ from showdown.duel.engine import DuelConfig
 from showdown.duel.replay import replay
 from showdown.service.duel_log import DuelLog
 from showdown.service.loop import ShowdownService
-from tests.profiles import DEEP
+from tests.profiles import DEEP, scale
 
 
 @dataclass
@@ -143,6 +143,9 @@ def play(case: dict[str, object]) -> tuple[list[str], list[object]]:
 
 
 @pytest.mark.timeout(4 * 3600 if DEEP else 120)
+# Each example a table's whole session: a hundred in `make test`, the thousands of the
+# deep profile in `make test-deep`.
+@settings(max_examples=scale(100, 5_000))
 @given(tables())
 def test_replay_gives_every_verdict_and_contest_the_table_gave(case) -> None:
     lines, heard = play(case)

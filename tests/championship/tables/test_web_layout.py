@@ -8,6 +8,8 @@ played on a simulated clock, its document as `event serve` makes it."""
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -74,9 +76,21 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+@functools.cache
+def _played(players: int, over: bool, stage: str | None) -> dict[str, Any]:
+    return demo_state(players, over=over, stage=stage)
+
+
+def night(players: int, *, over: bool = False, stage: str | None = None) -> dict[str, Any]:
+    """`demo_state(players, over=..., stage=...)`, each night played once per run (a night of
+    200 players takes seconds, and the tests ask for each several times at several sizes):
+    a copy of it, so a test may mark it as it likes."""
+    return copy.deepcopy(_played(players, over, stage))
+
+
 @pytest.fixture(scope="module")
 def crowd() -> dict[str, Any]:
-    return demo_state(200)
+    return night(200)
 
 
 @pytest.mark.parametrize("size", TV_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -106,7 +120,7 @@ def test_the_tv_fits_200_players_paged_with_the_cut_always_on_screen(
 @pytest.mark.parametrize("size", [PHONE, (360, 640)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_phone_finds_my_seat_first_and_the_awards_first_after_the_final(
         browser: Any, size: tuple[int, int]) -> None:
-    state = demo_state(23)
+    state = night(23)
     vera = next(ln for ln in state["qualifying"] if ln["name"] == "Vera")
     with opened(browser, state, size, tv=False) as page:
         tops = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
@@ -119,7 +133,7 @@ def test_a_phone_finds_my_seat_first_and_the_awards_first_after_the_final(
         check_fits(page.evaluate(LAYOUT), one_screen=False)
         page.fill("#find input", "nobody at all")
         assert "No player by that name or number." in page.inner_text("#find .hit")
-    over = demo_state(23, over=True)
+    over = night(23, over=True)
     with opened(browser, over, size, tv=False) as page:
         tops = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
             "section")].filter(s => !s.hidden).map(s => [s.id, s.getBoundingClientRect().top]))""")
@@ -159,7 +173,7 @@ def test_a_long_unbroken_name_wraps_on_a_phone_and_the_held_badge_covers_nothing
     """Issue: a long unbroken name widened the page to 455 px on a 390 px phone (the result
     column, the search box and the awards cut), and the fixed red badge of the deals held
     for the director lay over the standings' rows."""
-    state = _renamed(demo_state(23, over=True), "Vera", LONG)
+    state = _renamed(night(23, over=True), "Vera", LONG)
     state["held"] = 2
     with opened(browser, state, PHONE, tv=False) as page:
         page.fill("#find input", LONG[:12])
@@ -174,7 +188,7 @@ def test_the_tv_after_the_final_pages_without_cutting_and_the_badge_covers_nothi
         browser: Any, size: tuple[int, int]) -> None:
     """Issue: after the final the TV's Seating panel showed its heading and a sliver of
     "Table 1"; and the held badge lay over the standings."""
-    state = _renamed(demo_state(23, over=True), "Vera", LONG)
+    state = _renamed(night(23, over=True), "Vera", LONG)
     state["held"] = 1
     with opened(browser, state, size, tv=True) as page:
         for turn in range(3):
@@ -195,7 +209,7 @@ def test_the_tv_pages_every_panel_without_cutting_in_every_state(
 
     Issue: with the final seated, the seating was left a sliver below the awards and the
     final, its first table card cut at the screen's bottom."""
-    state = demo_state(200, stage=stage)
+    state = night(200, stage=stage)
     state["held"] = 1
     to_play = [s for s in state["stages"] if any(t["phase"] != "done" for t in s["tables"])]
     cards = {f"{s['stage']}/{t['table']}" for s in to_play or state["stages"]
@@ -203,9 +217,11 @@ def test_the_tv_pages_every_panel_without_cutting_in_every_state(
     with opened(browser, state, size, tv=True) as page:
         seen: set[str] = set()
         for turn in range(40):
-            layout = page.evaluate(f"() => {{ pageTurn = {turn}; fitTv(); return ({LAYOUT})(); }}")
+            # The page turned, measured and its seating read in one call (one round trip).
+            layout, shown = page.evaluate(f"""() => {{ pageTurn = {turn}; fitTv();
+              return [({LAYOUT})(), [...document.querySelectorAll("#seating .tbl")]
+                .filter(e => e.offsetParent !== null).map(e => e.dataset.table)]; }}""")
             check_fits(layout, one_screen=True)
-            seen |= set(page.evaluate("""() => [...document.querySelectorAll("#seating .tbl")]
-              .filter(e => e.offsetParent !== null).map(e => e.dataset.table)"""))
+            seen |= set(shown)
         if stage != "over":  # after the final the TV shows no seating
             assert seen == cards, f"tables never shown: {sorted(cards - seen)}"
