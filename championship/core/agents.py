@@ -22,6 +22,10 @@ over), each connects with a client id of its own, and the director decides:
 An agent's token names one run on one games file. A heartbeat with the holder's token from
 another file is not the holder (the token is no secret: a stop tells it to the agent it
 stops), so it changes nothing: it neither moves the table to that file nor frees it.
+
+A director that starts again has heard no agent yet, but its file noted the agent that held
+each table (`resume`): that holder is taken as just heard, so the table stays its own as if
+the director had never stopped, not whichever agent's heartbeat happens to arrive first.
 """
 
 from __future__ import annotations
@@ -33,6 +37,9 @@ from championship.core.presence import OFFLINE_AFTER_US
 
 #: A holder not heard for this long is gone: the next agent takes the table.
 GONE_AFTER_US = OFFLINE_AFTER_US
+#: The token of a holder noted before its token was kept (`TableAgents.resume`): no run
+#: draws this one (a token is random hex).
+NOTED = "0" * 16
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +79,14 @@ class TableAgents:
         holder = self.holder
         return holder is not None and beat.agent == holder.agent and source != holder.source
 
+    def resume(self, agent: str | None, host: str, source: str, since_us: int,
+               now_us: int) -> None:
+        """The holder the director's file noted before it started again, heard as if now
+        (see the module docstring). A holder noted without its token (`NOTED`) is taken
+        back without a word by its own file on its computer."""
+        if self.holder is None:
+            self.holder = Holder(agent or NOTED, host, source, since_us, now_us)
+
     def heard(self, beat: Heartbeat, source: str, now_us: int
               ) -> tuple[Stop | None, Contest | None]:
         """Take one heartbeat: the stop to send (to this agent, or to the holder it takes
@@ -104,6 +119,8 @@ class TableAgents:
         self.holder = Holder(agent, beat.host, source, now_us, now_us)
         if holder is None or not alive or same:
             return None, None
+        contest = Contest(STOP_TAKEN, holder.host, beat.host, now_us)
+        if holder.agent == NOTED:  # its token unknown: told to stop when it is heard again
+            return None, contest
         self.deposed[holder.agent] = holder.host  # asked to take over: the old one stops
-        return (Stop(holder.agent, STOP_TAKEN, agent, beat.host, now_us),
-                Contest(STOP_TAKEN, holder.host, beat.host, now_us))
+        return Stop(holder.agent, STOP_TAKEN, agent, beat.host, now_us), contest

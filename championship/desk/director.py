@@ -334,7 +334,12 @@ class DirectorSync:
     def _arbitrate(self, conn: Any, up: wire.Up, beat: wire.Heartbeat, arrived: int) -> bool:
         """One agent per table: tell whichever agent must stop, say what happened once (the
         log, and the ledger for `event show`); False if this heartbeat's agent must stop."""
-        agents = self._agents.setdefault(up.table, TableAgents())
+        agents = self._agents.get(up.table)
+        if agents is None:  # the table's first heartbeat since the director started
+            agents = self._agents[up.table] = TableAgents()
+            noted = self.ledger.holder_note(conn, self.event_id, up.table)
+            if noted is not None:  # its holder then: not the first heartbeat to arrive now
+                agents.resume(*noted, arrived)
         if beat.agent is None:  # an agent of an older version names no token: not
             # arbitrated, and heard as the table only if no other file speaks for it (else
             # any holder of the credentials could announce a file of its own this way)
@@ -346,8 +351,10 @@ class DirectorSync:
         stop, contest = agents.heard(beat, up.source, arrived)
         holder = agents.holder
         if holder is not None and (was is None or was.agent != holder.agent):
-            self.ledger.put_holder(conn, self.event_id, up.table, holder.host,
+            self.ledger.put_holder(conn, self.event_id, up.table, holder.agent, holder.host,
                                    holder.source, holder.since_us)
+        elif holder is None and was is not None:  # it left: the table is free
+            self.ledger.put_left(conn, self.event_id, up.table)
         if stop is not None:
             self.link.publish(wire.ack_topic(self.event_id, up.table),
                               wire.encode_stop(up.table, stop, self.signer))

@@ -105,6 +105,12 @@ CREATE TABLE director_sync_agents (
 _AGENTS_V2 = """
 ALTER TABLE director_sync_agents ADD COLUMN source TEXT;
 """
+# The holder's token, and whether it left the table (its last word): a director that starts
+# again holds the table for that agent, unless it had left (`holder_note`).
+_AGENTS_V3 = """
+ALTER TABLE director_sync_agents ADD COLUMN agent TEXT;
+ALTER TABLE director_sync_agents ADD COLUMN left_table INTEGER NOT NULL DEFAULT 0;
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +134,8 @@ def _tables_made(conn: sqlite3.Connection) -> int:
 #: The director's side of the sync: credentials, acknowledgements, reported duels.
 PART = schema.register(schema.Part("director sync", (_V1, _V2, _V3), _tables_made, newer))
 #: The agent that holds each table, as the director decided (`Ledger.serve`).
-AGENTS_PART = schema.register(schema.Part("director agents", (_AGENTS_V1, _AGENTS_V2),
+AGENTS_PART = schema.register(schema.Part("director agents",
+                                          (_AGENTS_V1, _AGENTS_V2, _AGENTS_V3),
                                           lambda _c: 0, newer))
 
 
@@ -220,14 +227,35 @@ class Ledger:
         schema.migrate(self.store, AGENTS_PART)
 
     @staticmethod
-    def put_holder(conn: sqlite3.Connection, event_id: int, table: int, host: str,
-                   source: str, since_us: int) -> None:
-        """Note the agent that holds a table now and its games file (its last contest
-        stays)."""
+    def put_holder(conn: sqlite3.Connection, event_id: int, table: int, agent: str,
+                   host: str, source: str, since_us: int) -> None:
+        """Note the agent that holds a table now (its token, computer and games file; its
+        last contest stays)."""
         conn.execute("INSERT INTO director_sync_agents (event_id, table_no, host, since_us, "
-                     "source) VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_id, table_no) DO "
-                     "UPDATE SET host = excluded.host, since_us = excluded.since_us, "
-                     "source = excluded.source", (event_id, table, host, since_us, source))
+                     "source, agent) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id, "
+                     "table_no) DO UPDATE SET host = excluded.host, since_us = "
+                     "excluded.since_us, source = excluded.source, agent = excluded.agent, "
+                     "left_table = 0", (event_id, table, host, since_us, source, agent))
+
+    @staticmethod
+    def put_left(conn: sqlite3.Connection, event_id: int, table: int) -> None:
+        """Note that the holder left the table (its games file still noted)."""
+        conn.execute("UPDATE director_sync_agents SET left_table = 1 WHERE event_id = ? AND "
+                     "table_no = ?", (event_id, table))
+
+    @staticmethod
+    def holder_note(conn: sqlite3.Connection, event_id: int, table: int
+                    ) -> tuple[str | None, str, str, int] | None:
+        """The token (None: noted before it was kept), computer, games file and since-when
+        of the agent that held the table when the director last ran, unless it had left
+        (None also when no file was noted)."""
+        row = conn.execute("SELECT agent, host, source, since_us FROM director_sync_agents "
+                           "WHERE event_id = ? AND table_no = ? AND left_table = 0",
+                           (event_id, table)).fetchone()
+        if row is None or row[2] is None:
+            return None
+        return (None if row[0] is None else str(row[0]), str(row[1]), str(row[2]),
+                int(row[3]))
 
     @staticmethod
     def holder_source(conn: sqlite3.Connection, event_id: int, table: int) -> str | None:

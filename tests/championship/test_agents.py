@@ -108,3 +108,53 @@ def test_the_holders_token_from_another_file_neither_moves_nor_frees_the_table()
         assert table.heard(impostor, FILE_B, 11 * S) == (None, None)
         assert table.holder is not None and table.holder.source == FILE_A
     assert not table.impostor(beat(A, "pi-1"), FILE_A)
+
+
+
+def test_after_the_director_starts_again_the_noted_holder_keeps_the_table() -> None:
+    """The director starts again with no agent heard, but its file noted that the Pi's run
+    A on file A held table 1. A second agent whose heartbeat happens to arrive first is
+    refused (told who holds the table) as it would have been before the restart, and the
+    Pi goes on holding it; a take-over deposes the Pi for good, as it would have."""
+    table = TableAgents()
+    table.resume(A, "pi-1", FILE_A, 3 * S, 10 * S)
+    stop, contest = table.heard(beat(B, "laptop"), FILE_B, 11 * S)
+    assert stop == wire.Stop(B, wire.STOP_HELD, A, "pi-1", 3 * S)
+    assert contest is not None and contest.why == wire.STOP_HELD
+    assert table.heard(beat(A, "pi-1", take_over=True), FILE_A, 12 * S) == (None, None)
+    assert table.holder is not None and (table.holder.agent, table.holder.source) == (A,
+                                                                                      FILE_A)
+
+    taken = TableAgents()
+    taken.resume(A, "pi-1", FILE_A, 3 * S, 10 * S)
+    stop, contest = taken.heard(beat(C, "laptop", take_over=True), FILE_B, 11 * S)
+    assert stop == wire.Stop(A, wire.STOP_TAKEN, C, "laptop", 11 * S)
+    stop, _contest = taken.heard(beat(A, "pi-1", take_over=True), FILE_A, 12 * S)
+    assert stop is not None and stop.agent == A  # no taking it back in turn
+    assert taken.holder is not None and taken.holder.agent == C
+
+    gone = TableAgents()
+    gone.resume(A, "pi-1", FILE_A, 3 * S, 10 * S)
+    assert gone.heard(beat(B, "laptop"), FILE_B, 10 * S + GONE_AFTER_US + 1) == (None, None)
+    assert gone.holder is not None and gone.holder.agent == B
+
+
+def test_a_holder_noted_without_its_token_is_known_by_its_file_and_computer() -> None:
+    """A director's file noted the holder before tokens were kept: its own file on its own
+    computer takes the table back without a word, another agent is refused, and a take-over
+    is said once, with no stop to a token nobody has."""
+    table = TableAgents()
+    table.resume(None, "pi-1", FILE_A, 3 * S, 10 * S)
+    stop, _contest = table.heard(beat(B, "laptop"), FILE_B, 11 * S)
+    assert stop is not None and (stop.agent, stop.why, stop.host) == (B, wire.STOP_HELD, "pi-1")
+    assert wire.decode_stop(wire.encode_stop(1, stop, DIRECTOR), TABLE_HOLDS, 1) == stop
+    assert table.heard(beat(A, "pi-1"), FILE_A, 12 * S) == (None, None)
+    assert table.holder is not None and table.holder.agent == A
+
+    taken = TableAgents()
+    taken.resume(None, "pi-1", FILE_A, 3 * S, 10 * S)
+    stop, contest = taken.heard(beat(C, "laptop", take_over=True), FILE_B, 11 * S)
+    assert stop is None
+    assert contest is not None and (contest.why, contest.loser_host) == (wire.STOP_TAKEN,
+                                                                         "pi-1")
+    assert taken.holder is not None and taken.holder.agent == C

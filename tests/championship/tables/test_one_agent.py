@@ -256,3 +256,37 @@ def test_after_a_take_over_only_the_new_holders_file_speaks_for_the_table(
     assert late_rounds() == 1
     director.ingest([_late(cluster, LAPTOP, 3, 0)])
     assert late_rounds() == 0
+
+
+@pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
+def test_after_the_director_starts_again_the_first_heartbeat_does_not_take_the_table(
+        cluster: Cluster) -> None:
+    """The director starts again while two agents of table 1 run: the Pi that held it and a
+    second one started meanwhile (nobody could refuse it). Whichever heartbeat arrives
+    first, the Pi's file still speaks for the table: the second agent is refused as it
+    would have been, and its file's status changes nothing. A holder that left is noted as
+    gone: after the next restart, a replacement takes the table at once."""
+    director = cluster.start_director()
+    director.link.close()  # fed by hand below
+
+    def late_rounds() -> int:
+        return _director_table_1(cluster).box.late_rounds
+
+    director.ingest([_beat(cluster, PI, "a" * 16), _late(cluster, PI, 1, 1)])
+    assert late_rounds() == 1
+    cluster.stop_director()
+
+    director = cluster.start_director()
+    director.link.close()
+    director.ingest([_beat(cluster, STALE, "c" * 16), _late(cluster, STALE, 1, 0)])
+    assert late_rounds() == 1  # the second agent, first to be heard: not the table
+    director.ingest([_beat(cluster, PI, "d" * 16), _late(cluster, PI, 2, 0)])
+    assert late_rounds() == 0  # the Pi's `table join`, started again on its file
+    director.ingest([_up(cluster, PI, 0, wire.Heartbeat(wall_clock_us(), 0, "d" * 16, "pi",
+                                                         False, True))])  # it leaves
+    cluster.stop_director()
+
+    director = cluster.start_director()
+    director.link.close()
+    director.ingest([_beat(cluster, LAPTOP, "b" * 16), _late(cluster, LAPTOP, 1, 1)])
+    assert late_rounds() == 1  # the table was free: the replacement holds it
