@@ -200,7 +200,7 @@ def _init_when_needed(class_name: str, specs: dict[str, _Field],
     for it: under a Pi-class CPU each compilation costs about 5 ms, and `game round` makes
     some 20 kinds of record, most of them once or twice. A long game's load, which makes
     thousands, gets the compiled one, twice as fast a record. Calls are refused with
-    TypeErrors worded as Python's own."""
+    TypeErrors like Python's own (the wording differs a little)."""
     names = tuple(specs)
     made = 0
 
