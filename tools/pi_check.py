@@ -148,9 +148,18 @@ def unmount_under(path: Path) -> None:
 
 
 def remove_root(path: Path) -> None:
-    if path.exists():
+    """Remove a root, its mounts first. A lazily unmounted folder can stay busy a moment
+    (a check killed mid-step leaves its mounts): try again, and never go on with a folder
+    that is still there, where `cp -a` would put the fresh root inside the old one."""
+    for _attempt in range(5):
+        if not path.exists():
+            return
         unmount_under(path)
         shutil.rmtree(path, ignore_errors=True)
+        if path.exists():
+            time.sleep(1)
+    if path.exists():
+        raise StepFailed(f"cannot remove {path} (something still holds it): remove it by hand")
 
 
 def binfmt_ready() -> bool:
@@ -474,7 +483,12 @@ def main(argv: list[str] | None = None) -> int:
                         "ok: " + ("proot + qemu" if proot else "binfmt_misc + qemu")))
     work = args.cache / f"{args.suite}-arm64-run"
     if args.start_at is None or not work.exists():
-        remove_root(work)
+        try:
+            remove_root(work)
+        except StepFailed as exc:
+            binfmt_done(held)
+            print(f"pi-check: {exc}", file=sys.stderr)
+            return 1
         subprocess.run(["cp", "-a", str(base), str(work)], check=True)
     root = Root(work, proot)
     failed = False
