@@ -42,6 +42,18 @@ def command_line() -> list[str]:
     return [found] if found else [sys.executable, "-m", "uno_showdown"]
 
 
+def editable_install() -> bool:
+    """Whether this interpreter has the project as an editable install (pip's direct_url
+    record says so): its import finder runs in every process, `python -c pass` too."""
+    import json
+    from importlib import metadata
+    try:
+        record = metadata.distribution("uno-showdown").read_text("direct_url.json") or "{}"
+    except metadata.PackageNotFoundError:
+        return False
+    return bool(json.loads(record).get("dir_info", {}).get("editable"))
+
+
 def cases(scratch: Path) -> list[tuple[str, list[str]]]:
     cli = command_line()
     db = str(scratch / "games.db")
@@ -92,6 +104,10 @@ def main() -> int:
         for _ in range(args.runs):
             for name, argv in runs:
                 times[name].append(time_once(argv, env))
+    if editable_install():
+        print("note: uno-showdown is installed editable here, so `python -c pass` also pays "
+              "the editable finder's imports (pathlib, re, enum ...), which the ratios hide; "
+              "the Pi's install is not editable: `make pi-check` measures that one")
     base_min = min(times["python -c pass"])
     base_median = statistics.median(times["python -c pass"])
     print(f"whole processes, {args.runs} runs each, in turns; ms; x pass: ratio to "
