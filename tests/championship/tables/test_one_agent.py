@@ -24,6 +24,7 @@ from championship.broker.credentials import write_credentials
 from championship.broker.link import Inbound
 from championship.core import messages as wire
 from championship.core.snapshot import TableStatus
+from championship.desk.director import DirectorSync
 from championship.desk.operations import Championship
 from championship.desk.table_agent import TableAgent
 from championship.store.table_file import TableFile
@@ -140,6 +141,18 @@ def _director_table_1(cluster: Cluster) -> TableStatus:
         return next(t for t in champ.snapshot().stage_tables("flight-1") if t.table == 1)
 
 
+def _late_rounds(cluster: Cluster) -> int:
+    """The deals table 1 played after its time, as the director's standings hold them."""
+    return _director_table_1(cluster).box.late_rounds
+
+
+def _hand_fed_director(cluster: Cluster) -> DirectorSync:
+    """The director started with its broker link closed: the test hands it messages."""
+    director = cluster.start_director()
+    director.link.close()
+    return director
+
+
 @pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
 def test_a_take_over_on_a_fresh_file_is_heard_from_its_first_status(
         cluster: Cluster, tmp_path: Path) -> None:
@@ -213,17 +226,12 @@ def test_after_a_take_over_only_the_new_holders_file_speaks_for_the_table(
     holder's late or replayed messages, a file no holding agent announced, the holder's
     token sent from another file and a heartbeat naming no agent change nothing, during
     the run and after the director starts again."""
-    director = cluster.start_director()
-    director.link.close()  # fed by hand below
-
-    def late_rounds() -> int:
-        return _director_table_1(cluster).box.late_rounds
-
+    director = _hand_fed_director(cluster)
     director.ingest([_beat(cluster, PI, "a" * 16), _late(cluster, PI, 40, 1)])
-    assert late_rounds() == 1
+    assert _late_rounds(cluster) == 1
     director.ingest([_beat(cluster, LAPTOP, "b" * 16, take_over=True),
                      _late(cluster, LAPTOP, 1, 0)])
-    assert late_rounds() == 0  # the fresh file's first status counts
+    assert _late_rounds(cluster) == 0  # the fresh file's first status counts
 
     tries = [
         _late(cluster, PI, 41, 1),  # the old holder, late or replayed
@@ -235,7 +243,7 @@ def test_after_a_take_over_only_the_new_holders_file_speaks_for_the_table(
     ]
     for msg in tries:
         director.ingest([msg])
-        assert late_rounds() == 0
+        assert _late_rounds(cluster) == 0
     # Nor did any of them announce the stale file: its deal is held for the director.
     with cluster.tables_seating() as seating:
         a, b = seating[1][:2]
@@ -246,16 +254,15 @@ def test_after_a_take_over_only_the_new_holders_file_speaks_for_the_table(
         assert [h.table for h in snap.held] == [1]
         assert not any(ln.games for ln in snap.qualifying)
     director.ingest([_late(cluster, LAPTOP, 2, 1)])
-    assert late_rounds() == 1
+    assert _late_rounds(cluster) == 1
     cluster.stop_director()
 
     # Started again: no agent heard yet, the ledger says whose file speaks for the table.
-    director = cluster.start_director()
-    director.link.close()
+    director = _hand_fed_director(cluster)
     director.ingest([_late(cluster, PI, 42, 0), _late(cluster, STALE, 4, 0)])
-    assert late_rounds() == 1
+    assert _late_rounds(cluster) == 1
     director.ingest([_late(cluster, LAPTOP, 3, 0)])
-    assert late_rounds() == 0
+    assert _late_rounds(cluster) == 0
 
 
 @pytest.mark.parametrize("cluster", ["amqtt"], indirect=True)
@@ -266,27 +273,20 @@ def test_after_the_director_starts_again_the_first_heartbeat_does_not_take_the_t
     first, the Pi's file still speaks for the table: the second agent is refused as it
     would have been, and its file's status changes nothing. A holder that left is noted as
     gone: after the next restart, a replacement takes the table at once."""
-    director = cluster.start_director()
-    director.link.close()  # fed by hand below
-
-    def late_rounds() -> int:
-        return _director_table_1(cluster).box.late_rounds
-
+    director = _hand_fed_director(cluster)
     director.ingest([_beat(cluster, PI, "a" * 16), _late(cluster, PI, 1, 1)])
-    assert late_rounds() == 1
+    assert _late_rounds(cluster) == 1
     cluster.stop_director()
 
-    director = cluster.start_director()
-    director.link.close()
+    director = _hand_fed_director(cluster)
     director.ingest([_beat(cluster, STALE, "c" * 16), _late(cluster, STALE, 1, 0)])
-    assert late_rounds() == 1  # the second agent, first to be heard: not the table
+    assert _late_rounds(cluster) == 1  # the second agent, first to be heard: not the table
     director.ingest([_beat(cluster, PI, "d" * 16), _late(cluster, PI, 2, 0)])
-    assert late_rounds() == 0  # the Pi's `table join`, started again on its file
+    assert _late_rounds(cluster) == 0  # the Pi's `table join`, started again on its file
     director.ingest([_up(cluster, PI, 0, wire.Heartbeat(wall_clock_us(), 0, "d" * 16, "pi",
                                                          False, True))])  # it leaves
     cluster.stop_director()
 
-    director = cluster.start_director()
-    director.link.close()
+    director = _hand_fed_director(cluster)
     director.ingest([_beat(cluster, LAPTOP, "b" * 16), _late(cluster, LAPTOP, 1, 1)])
-    assert late_rounds() == 1  # the table was free: the replacement holds it
+    assert _late_rounds(cluster) == 1  # the table was free: the replacement holds it
