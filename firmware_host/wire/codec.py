@@ -431,7 +431,10 @@ class Reader:
         return True
 
     def _parse(self, buf, end):
-        """`_parse(buf[:end])` by index: the frame's seq, kind and args into this reader."""
+        """`_parse(buf[:end])` by index: the frame's seq, kind and args into this reader.
+
+        The digit runs are written out where they are read, not called: on the board a call
+        per number costs more than the repeated lines."""
         # the sequence number: one to five digits, no sign, no leading zero, below SEQ_MOD
         k = 0
         seq = 0
