@@ -38,7 +38,6 @@ from __future__ import annotations
 import _thread  # threading's locks, without threading.py's import at every command's start
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 
 from companion.deck.cards import Card, parse_card
 from companion.deck.editions import Edition
@@ -68,6 +67,7 @@ from showdown.contract.record import record, replace
 #: for at start (mypy takes any `TYPE_CHECKING` as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from os import PathLike
     from typing import TypeVar
 
     T = TypeVar("T")
@@ -231,7 +231,7 @@ class CompanionApp:
 
     @classmethod
     def open(
-        cls, db_path: str | Path | None = None, game_id: int | None = None,
+        cls, db_path: str | PathLike[str] | None = None, game_id: int | None = None,
         lang: str | None = None, *, unfinished_only: bool = True, follow: bool = True,
         clock: Callable[[], int] | None = None, lazy: bool = False,
     ) -> CompanionApp:

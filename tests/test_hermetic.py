@@ -114,8 +114,8 @@ from companion.store.games_file import default_db_path
 
 
 def test_the_games_files_default_is_the_tests_own():
-    default_db_path().parent.mkdir(parents=True)
-    default_db_path().write_text("the test's own")
+    Path(default_db_path()).parent.mkdir(parents=True)
+    Path(default_db_path()).write_text("the test's own")
 
 
 def test_writes_into_the_users_data_folder():

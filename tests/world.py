@@ -91,7 +91,7 @@ def user_places() -> list[Path]:
     places = [path.parent for path in duel_socket.client_socket_paths()]
     places.append(duel_socket.service_socket_path().parent)
     places.append(duel_socket._fixed(Path(f"/run/user/{os.getuid()}")) / "uno-showdown")
-    places += [default_db_path().parent, default_duel_log().parent,
+    places += [Path(default_db_path()).parent, default_duel_log().parent,
                Path(platformdirs.user_data_dir("uno-showdown", appauthor=False)),
                Path(platformdirs.user_config_dir("uno-showdown", appauthor=False))]
     return list(dict.fromkeys(places))

@@ -124,7 +124,7 @@ class Championship:
         must not leave an empty file, or folders, behind)."""
         set_language(lang)
         if not create:
-            path = Path(db_path) if db_path is not None else default_db_path()
+            path = Path(db_path if db_path is not None else default_db_path())
             try:
                 missing = not path.exists()
             except (OSError, ValueError):  # a name too long, a NUL: the store says so
@@ -1070,7 +1070,7 @@ def _live(by_kind: Mapping[str, Mapping[int, tuple[int, int]]]
 def _is_default(db_path: str | Path) -> bool:
     """Whether `db_path` names the user's default games file."""
     try:
-        return Path(db_path).resolve() == default_db_path().resolve()
+        return Path(db_path).resolve() == Path(default_db_path()).resolve()
     except (OSError, ValueError, RuntimeError):
         return False
 

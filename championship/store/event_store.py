@@ -18,7 +18,6 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 
 from championship.core.clock import FINAL, ClockChange, Kind
 from championship.core.errors import ChampionshipError
@@ -323,7 +322,7 @@ def _meta_version(conn: sqlite3.Connection) -> int:
     return int(row[0]) if row else 0
 
 
-def newer(path: Path, found: int) -> ChampionshipError:
+def newer(path: str, found: int) -> ChampionshipError:
     """The refusal of a file whose championship (or its sync) a newer version wrote."""
     return ChampionshipError(
         _("{path} holds a championship written by a newer uno-showdown (schema "

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from types import MappingProxyType
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
@@ -42,6 +41,7 @@ from showdown.contract.record import field, record, replace
 #: for at start (mypy takes any `TYPE_CHECKING` as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from os import PathLike
     from typing import Any
 
 #: SQLite's integers are signed 64-bit: a game id beyond this cannot be in any file.
@@ -547,7 +547,8 @@ class Store(GamesFile):
     """One SQLite games file and its repositories: `games` (games and rounds), `boxes`
     (time boxes) and `duels`; use from one thread at a time."""
 
-    def __init__(self, path: str | Path | None = None, *, busy_timeout_s: float = 10.0) -> None:
+    def __init__(self, path: str | PathLike[str] | None = None, *,
+                 busy_timeout_s: float = 10.0) -> None:
         """`busy_timeout_s`: how long a write waits for another program's lock on the file
         before it gives up with `StoreBusyError`."""
         super().__init__(path, busy_timeout_s=busy_timeout_s)

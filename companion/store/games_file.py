@@ -25,7 +25,6 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
 from companion.store import schema
 from companion.store.errors import StoreBusyError, StoreError
@@ -36,29 +35,32 @@ from showdown.contract.i18n import _
 #: for at start (mypy takes any `TYPE_CHECKING` as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from os import PathLike
     from typing import Self
 
 APP_NAME = "uno-showdown"
 DB_NAME = "games.sqlite3"
 
 
-def default_db_path() -> Path:
+def default_db_path() -> str:
     """The games file in the user's data directory (e.g. ~/.local/share/uno-showdown).
 
     On Linux (the Pi) this is platformdirs' own rule, `$XDG_DATA_HOME` or else
     `~/.local/share`, without importing it: `uno-showdown game list` pays for every import
     at every start, and under a Pi-class CPU platformdirs alone was a good part of that.
-    Elsewhere platformdirs says, imported here, not with the module."""
+    Elsewhere platformdirs says, imported here, not with the module. A string, as
+    `GamesFile.path` is: pathlib (with urllib.parse and ipaddress behind it) would cost a
+    `game` command at a Pi a tenth of its start."""
     if sys.platform.startswith("linux"):
         base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser(
             "~/.local/share")
-        return Path(base) / APP_NAME / DB_NAME
+        return os.path.join(base, APP_NAME, DB_NAME)
     import platformdirs
 
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
+    return os.path.join(platformdirs.user_data_dir(APP_NAME, appauthor=False), DB_NAME)
 
 
-def _short(path: Path) -> str:
+def _short(path: str) -> str:
     """A path as a one-line message shows it: at most 200 characters."""
     text = str(path)
     return text if len(text) <= 200 else text[:100] + "…" + text[-99:]
@@ -85,10 +87,10 @@ _FULL = 13
 _IOERR = 10
 
 
-def _disk_full(path: Path) -> bool:
+def _disk_full(path: str) -> bool:
     """Is the disk of the games file `path` full (so SQLite's I/O error means just that)?"""
     try:
-        info = os.statvfs(Path(path).resolve().parent)
+        info = os.statvfs(os.path.dirname(os.path.realpath(path)))
     except (OSError, ValueError):
         return False
     return info.f_bavail * info.f_frsize < 64 * 1024
@@ -98,25 +100,27 @@ class GamesFile:
     """One open games file: its connection, its lock and its transactions; the
     repositories (`companion.store.games.Store`) read and write through it."""
 
-    def __init__(self, path: str | Path | None = None, *, busy_timeout_s: float = 10.0) -> None:
+    def __init__(self, path: str | PathLike[str] | None = None, *,
+                 busy_timeout_s: float = 10.0) -> None:
         """`busy_timeout_s`: how long a write waits for another program's lock on the file
         before it gives up with `StoreBusyError`."""
-        self.path = Path(path) if path is not None else default_db_path()
+        #: The file as given (or the default), a string: see `default_db_path`.
+        self.path = os.fspath(path) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
         self.lock = _thread.RLock()
         self._writing = 0  # how deep in `transaction` the thread holding `lock` is
         try:
-            if self.path.is_dir():
+            folder = os.path.dirname(self.path) or os.curdir
+            if os.path.isdir(self.path):
                 raise StoreError(
                     _("{path} is a folder, not a games file: give a file name with --db").format(
                         path=self.path)
                 )
             if path is None:  # the user's data directory is ours to make
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            elif not self.path.parent.is_dir():  # a path given: never plant its folders
+                os.makedirs(folder, exist_ok=True)
+            elif not os.path.isdir(folder):  # a path given: never plant its folders
                 raise StoreError(
-                    _("there is no folder {folder} (create it first)").format(
-                        folder=self.path.parent))
+                    _("there is no folder {folder} (create it first)").format(folder=folder))
             self.conn = sqlite3.connect(
                 self.path, isolation_level=None, timeout=busy_timeout_s,
                 check_same_thread=False

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Mapping
-from pathlib import Path
 from types import MappingProxyType
 
 from companion.store import schema
@@ -174,7 +173,7 @@ CURRENT_TABLES: Mapping[str, frozenset[str]] = MappingProxyType({
 })
 
 
-def _newer(path: Path, found: int) -> StoreError:
+def _newer(path: str, found: int) -> StoreError:
     return StoreError(_("{path} was written by a newer uno-showdown (schema {found}): "
                         "update uno-showdown to open it").format(path=path, found=found))
 

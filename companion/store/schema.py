@@ -27,7 +27,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from pathlib import Path
 
 from showdown.contract.record import record
 
@@ -54,7 +53,7 @@ class Part:
     #: The version a file written before `schema_parts` holds (0: none of these tables).
     legacy: Callable[[sqlite3.Connection], int]
     #: The refusal of a file whose version of this part is `found`, beyond `version`.
-    newer: Callable[[Path, int], Exception]
+    newer: Callable[[str, int], Exception]
 
     @property
     def version(self) -> int:
@@ -65,7 +64,7 @@ class Part:
 class File(Protocol):
     """What the runner needs of an open games file (`companion.store.games_file.GamesFile`)."""
 
-    path: Path
+    path: str
     conn: sqlite3.Connection
 
     def transaction(self) -> AbstractContextManager[sqlite3.Connection]: ...

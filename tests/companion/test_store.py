@@ -77,7 +77,7 @@ def test_a_newer_or_foreign_file_is_refused_with_advice(tmp_path):
 
 def test_the_default_file_lives_in_the_user_data_directory(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    assert default_db_path() == tmp_path / "uno-showdown" / "games.sqlite3"
+    assert default_db_path() == str(tmp_path / "uno-showdown" / "games.sqlite3")
 
 
 def test_several_games_are_kept_and_the_latest_unfinished_one_opens(tmp_path, app):

@@ -41,7 +41,7 @@ def test_the_default_games_file_is_where_platformdirs_puts_it(data_home: str | N
     else:
         monkeypatch.setenv("XDG_DATA_HOME", data_home)
     expected = Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / DB_NAME
-    assert default_db_path() == expected
+    assert default_db_path() == str(expected)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the rule is Linux's")

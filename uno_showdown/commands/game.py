@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from companion.deck import EDITION_KEYS
 from showdown.contract.errors import CompanionError, ConfigError
@@ -568,7 +567,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         return 0
 
 
-def _read_over(path: Path, game_ids: Sequence[int]) -> dict[int, bool | None]:
+def _read_over(path: str, game_ids: Sequence[int]) -> dict[int, bool | None]:
     """Whether each game is over, read whole: for the games whose end the file does not keep
     (last written by an older uno-showdown); None for a damaged one, which does not hide
     the others."""
@@ -628,7 +627,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         text = app.export(args.format)
         if args.output:
             try:
-                Path(args.output).write_text(text, encoding="utf-8")
+                with open(args.output, "w", encoding="utf-8") as out:
+                    out.write(text)
             except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise ConfigError(_("cannot write {path}: {reason}").format(
