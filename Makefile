@@ -79,10 +79,11 @@ screenshots: $(TEST_STAMP)
 
 # The guide followed on a Debian arm64 system under qemu-user, outside `make test`: as root,
 # with debootstrap and qemu-user-static (tools/pi_check.py says how; docs/raspberry-pi.md
-# marks the commands it runs). PI_SUITES=bookworm for one; it takes tens of minutes.
+# marks the commands it runs). PI_SUITES=bookworm for one; it takes tens of minutes;
+# PI_KEEP=1 keeps the root (benchmarks/startup_instructions.py counts start-up in it).
 PI_SUITES ?= bookworm trixie
 pi-check:
-	for suite in $(PI_SUITES); do $(PYTHON) -m tools.pi_check --suite $$suite || exit 1; done
+	for suite in $(PI_SUITES); do $(PYTHON) -m tools.pi_check --suite $$suite $(if $(PI_KEEP),--keep) || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules
