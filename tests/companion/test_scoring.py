@@ -47,6 +47,17 @@ def test_decks_have_the_printed_number_of_cards(edition, size):
     assert get_edition(edition).size == size
 
 
+def test_a_decks_copies_of_a_card_are_what_its_cards_list():
+    """`copies` and `holds` answer without building the deck's cards: they agree with the
+    deck built, for every card of any deck and for a face no deck holds."""
+    every = {c for e in EDITIONS.values() for c in e.cards()} | {Card("skip"), Card("zzz")}
+    for edition in EDITIONS.values():
+        for card in every:
+            built = edition.counts.get(card, 0) or edition.spares.get(card, 0)
+            assert edition.copies(card) == built, (edition.key, card)
+            assert edition.holds(card) == (card in edition.cards()), (edition.key, card)
+
+
 def test_a_card_missing_from_the_edition_is_an_error_that_names_it():
     with pytest.raises(CardError, match=r"itembox.*showdown"):
         get_edition("showdown").parse_hand("r5 itembox")
