@@ -35,6 +35,22 @@ def test_the_notation_reads_any_case_and_every_face():
     assert format_cards(parse_cards("r5, gskip  WILD")) == "r5 gskip wild"
 
 
+@given(st.lists(st.sampled_from(["r5", "gskip", "wild", "-", "", " ", ",", ";", "\t", "\n",
+                                 "\u00a0", "\u2003", ",;", " - "]), max_size=12))
+def test_a_hand_splits_on_spaces_commas_and_semicolons(pieces):
+    """What `parse_cards` splits on is what its documented pattern, `[\\s,;]+`, matches
+    (any Unicode space too); a lone `-` is no card."""
+    text = "".join(pieces)
+    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w and w != "-"]
+    try:
+        expected = tuple(parse_card(w) for w in words)
+    except CardError as exc:  # pieces run together ("r5r5"): the same word is refused
+        with pytest.raises(CardError, match=re.escape(str(exc))):
+            parse_cards(text)
+    else:
+        assert parse_cards(text) == expected
+
+
 @pytest.mark.parametrize("bad", ["x5", "r10", "wild+3", "skip", "r"])
 def test_an_unreadable_card_is_named_in_the_error(bad):
     with pytest.raises(CardError, match=re.escape(repr(bad))):
