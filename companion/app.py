@@ -40,10 +40,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
 from companion.deck.cards import Card, parse_card
-from companion.deck.editions import Edition
 from companion.scoring import Rules
 from companion.store import wallclock
-from companion.store.duel_stats import ReactionStats, reaction_stats
 from companion.store.errors import GameChangedError
 from companion.store.games import Store
 from companion.table.game import Game, GameError, Hand, HistoryRow, Standing
@@ -86,12 +84,24 @@ __all__ = [
 #: How long the last-card rule waits for a verdict just heard to reach the games file.
 LAST_CARD_WAIT_S = 2.0
 
-if TYPE_CHECKING:  # a command that reads the games file pays for no log reading
+if TYPE_CHECKING:  # imported where used: a command pays for no log reading, no stats unasked
     import logging
 
+    from companion.deck.editions import Edition
+    from companion.store.duel_stats import ReactionStats
     from companion.store.duels import DuelRecorder
     from companion.store.recover import LogReading
     from companion.table.deal import Opening
+
+
+def __getattr__(name: str) -> object:
+    """`ReactionStats` (in `__all__`) is `duel_stats`'s, imported when first asked for: a
+    command that asks for no duel statistics (`game round`) loads none of their code."""
+    if name == "ReactionStats":
+        from companion.store.duel_stats import ReactionStats
+
+        return ReactionStats
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _log() -> logging.Logger:
@@ -796,6 +806,8 @@ class CompanionApp:
             if game is None:
                 return {}
             if self._duel_stats is None:
+                from companion.store.duel_stats import reaction_stats  # `game round` never asks
+
                 self._duel_stats = reaction_stats(self.duels(), game.names)
             return dict(self._duel_stats)
 

@@ -31,16 +31,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import cache, cached_property
 from types import MappingProxyType
 
-from companion.deck.cards import (
-    ACTION_FACES,
-    NUMBER_FACES,
-    Card,
-    CardError,
-    Colour,
-    parse_cards,
-)
+from companion.deck.cards import COLOURED_FACES, Card, CardError, Colour, parse_cards
 from showdown.contract.i18n import _
 from showdown.contract.record import field, record
 
@@ -48,6 +42,10 @@ from showdown.contract.record import field, record
 #: is ours (the house rule's `blank_worth` setting changes it).
 BLANK = Card("blank")
 BLANK_VALUE = 50
+
+#: How many of each coloured face every edition holds, in each colour: one 0, two of the rest.
+_COLOURED_COPIES: Mapping[str, int] = MappingProxyType(
+    {face: 1 if face == "0" else 2 for face in COLOURED_FACES})
 
 
 def card_value(card: Card, blank_value: int = BLANK_VALUE) -> int:
@@ -63,15 +61,32 @@ def card_value(card: Card, blank_value: int = BLANK_VALUE) -> int:
     return 50
 
 
-@record
+@cache
+def _coloured() -> Mapping[Card, int]:
+    """The 100 coloured cards every edition holds, made once for all five, when a deck's
+    cards are first listed (opening a game and showing it lists none)."""
+    return MappingProxyType({Card(face, colour): n for colour in Colour
+                             for face, n in _COLOURED_COPIES.items()})
+
+
+@record(slots=False)  # its own __dict__: `counts` is made when first asked for, and kept
 class Edition:
-    """A deck: every card face it holds and how many copies of each."""
+    """A deck: every card face it holds and how many copies of each. The coloured cards
+    are every edition's; what tells decks apart is their wild cards (by face) and spares."""
 
     key: str
     title: str
-    counts: Mapping[Card, int]
+    wilds: Mapping[str, int]
     #: Cards beside the deck's own (the classic deck's blank cards): not in its size.
     spares: Mapping[Card, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    @cached_property
+    def counts(self) -> Mapping[Card, int]:
+        """Every card face the deck holds and how many, colour by colour, then the wilds
+        (made when asked for: a command that only names the deck builds none of its cards)."""
+        counts = dict(_coloured())
+        counts.update({Card(face): n for face, n in self.wilds.items()})
+        return MappingProxyType(counts)
 
     def cards(self) -> tuple[Card, ...]:
         """Every distinct card in deck order: colour by colour, then the wilds, the spares."""
@@ -82,11 +97,16 @@ class Edition:
         return sum(self.counts.values())
 
     def copies(self, card: Card) -> int:
-        """How many of `card` the box holds (0: none)."""
-        return self.counts.get(card, 0) or self.spares.get(card, 0)
+        """How many of `card` the box holds (0: none); read from what makes `counts`, so
+        checking a hand builds no deck."""
+        if card.colour is not None:
+            have = _COLOURED_COPIES.get(card.face, 0)
+        else:
+            have = self.wilds.get(card.face, 0)
+        return have or self.spares.get(card, 0)
 
     def holds(self, card: Card) -> bool:
-        return card in self.counts or card in self.spares
+        return self.copies(card) > 0
 
     def value(self, card: Card) -> int:
         return card_value(card)
@@ -130,26 +150,9 @@ class Edition:
         return cards
 
 
-def _coloured() -> dict[Card, int]:
-    counts: dict[Card, int] = {}
-    for colour in Colour:
-        for face in NUMBER_FACES:
-            counts[Card(face, colour)] = 1 if face == "0" else 2
-        for face in ACTION_FACES:
-            counts[Card(face, colour)] = 2
-    return counts
-
-
-#: The 100 coloured cards every edition holds, made once for all five (each command builds
-#: the editions as it starts).
-_COLOURED = _coloured()
-
-
 def _edition(key: str, title: str, wilds: dict[str, int],
              spares: dict[Card, int] | None = None) -> Edition:
-    counts = dict(_COLOURED)
-    counts.update({Card(face): n for face, n in wilds.items()})
-    return Edition(key, title, MappingProxyType(counts), MappingProxyType(spares or {}))
+    return Edition(key, title, MappingProxyType(wilds), MappingProxyType(spares or {}))
 
 
 EDITIONS: Mapping[str, Edition] = MappingProxyType({

@@ -2,7 +2,8 @@
 
 * `base.py`: what a method is (`ScoringMethod`) and the values it works with.
 * one module per method: `winner`, `own`, `championship`, `lazy`, `teams`, `last` (play to
-  the last player), `seven` (seven-round UNO); `registry.py` lists them.
+  the last player), `seven` (seven-round UNO); `registry.py` lists them, and loads one
+  when it is asked for.
 * `options.py`: the house rules that change the score (a lone 0 worth 50, H2O deductions).
 * `rules.py`: `Rules`, a game's method, target and options, checked when made.
 
@@ -44,9 +45,9 @@ if TYPE_CHECKING:
     from companion.scoring.registry import METHODS
     from companion.scoring.rules import MAX_TARGET, Rules, parse_method
 
-#: The keys of the scoring methods (`registry.METHODS`, which loads every method), for a
-#: reader that only asks whether a stored key names one (`game list`); a test holds the two
-#: equal.
+#: The keys of the scoring methods (`registry.LINES`), for a reader that only asks whether a
+#: stored key names one (`game list`, which imports nothing of the game model's scoring); a
+#: test holds the two equal.
 METHOD_KEYS = ("winner", "own", "championship", "lazy", "teams", "last", "seven")
 
 # Where each name of the package lives, each module imported by a function of its own (by

@@ -7,14 +7,14 @@ ordered, and the few facts the CLI and the screen show (its title, whether lower
 how a total reads). The game model, the store, the transfer formats, the commands and the
 views ask the method object; none of them branches on which method it is.
 
-So a new method is one module with a subclass of `ScoringMethod` and a singleton, one line
+So a new method is one module with a subclass of `ScoringMethod` and a singleton, its line
 in `companion/scoring/registry.py`, and its strings in the catalogs.
 
 Pure code: no I/O, no clock. The hooks that need a whole game take it as a `GameSoFar`,
 what a method reads of the game model's `Game`: the game model imports scoring, and scoring
 needs nothing of the model but these few facts. Likewise a game's rules are `RulesFacts`
-here: `Rules` (`rules.py`) finds a method by name through the registry, which imports every
-method, so the methods do not name it and the imports run one way (rules, registry, the
+here: `Rules` (`rules.py`) finds a method by name through the registry, which imports the
+methods, so the methods do not name it and the imports run one way (rules, registry, the
 methods, base).
 """
 

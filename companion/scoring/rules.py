@@ -16,20 +16,16 @@ __all__ = ["MAX_TARGET", "Rules", "RulesError", "parse_method", "parse_option"]
 MAX_TARGET = 1_000_000
 
 
-def _squash(name: str) -> str:
-    return "".join(ch for ch in name.strip().lower() if ch.isalnum())
-
-
 def parse_method(name: str) -> ScoringMethod:
-    """The method a person typed: its key or an alias, any case, spaces and dashes ignored."""
-    key = _squash(name)
-    for method in registry.METHODS.values():
-        if key in (_squash(method.key), *(_squash(a) for a in method.aliases)):
-            return method
-    raise RulesError(
-        _("unknown scoring method {name!r}: choose one of {choices}").format(
-            name=name, choices=", ".join(registry.METHODS))
-    )
+    """The method a person typed: its key or an alias, any case, spaces and dashes ignored
+    (only that method's module is loaded: `registry.find`)."""
+    method = registry.find(name)
+    if method is None:
+        raise RulesError(
+            _("unknown scoring method {name!r}: choose one of {choices}").format(
+                name=name, choices=", ".join(registry.LINES))
+        )
+    return method
 
 
 @record

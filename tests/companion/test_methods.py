@@ -4,6 +4,8 @@ method takes (its module and one registry line: nothing else in the companion na
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -46,6 +48,32 @@ def test_every_method_is_one_registered_object_found_by_its_names():
     assert parse_method("Winner-Collects") is METHODS["winner"]
     with pytest.raises(RulesError, match="choose one of winner, own, championship"):
         parse_method("golf")
+
+
+def test_the_registry_lines_name_each_method_as_its_module_does():
+    """A line repeats its method's aliases so that a name finds the method without loading
+    the others: the line and the module agree, and every name is one method's."""
+    names: dict[str, str] = {}
+    for key, (load, aliases) in registry.LINES.items():
+        method = load()
+        assert method.key == key and method.aliases == aliases
+        for name in (key, *aliases):
+            assert names.setdefault(registry.squash(name), key) == key, name
+
+
+def test_a_method_found_by_name_loads_that_method_alone():
+    code = ("import sys; from companion.scoring import parse_method; "
+            "assert parse_method('Own hand').key == 'own'; "
+            "print(sorted(m for m in sys.modules if m.startswith('companion.scoring.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=COMPANION.parent).stdout
+    loaded = set(ast.literal_eval(out))
+    assert "companion.scoring.own" in loaded
+    assert not loaded & {f"companion.scoring.{k}" for k in METHOD_KEYS if k != "own"}
+    assert "companion.scoring.lazy" in subprocess.run(  # iterating loads them all
+        [sys.executable, "-c", "import sys; from companion.scoring import METHODS; "
+         "list(METHODS.values()); print(sorted(sys.modules))"],
+        capture_output=True, text=True, check=True, cwd=COMPANION.parent).stdout
 
 
 def test_display_facts_come_from_the_method():
@@ -107,9 +135,13 @@ class Doubles(WinnerCollects):
         return RoundScore({n: 2 * p for n, p in base.points.items()}, None, base.hand_values)
 
 
+DOUBLES = Doubles()
+
+
 def test_a_new_method_is_its_object_and_a_registry_line(monkeypatch, tmp_path):
-    monkeypatch.setattr(registry, "METHODS", MappingProxyType({**METHODS,
-                                                               "doubles": Doubles()}))
+    monkeypatch.setattr(registry, "LINES", MappingProxyType({**registry.LINES,
+                                                             "doubles": (lambda: DOUBLES, ())}))
+    assert list(METHODS)[-1] == "doubles" and METHODS["doubles"] is DOUBLES
     with CompanionApp.open(tmp_path / "g.db", lang="en") as app:
         app.new_game("classic", "doubles", ["Ann", "Bob", "Cid"])
         summary = app.record_round("Ann", hands={"Bob": "r5", "Cid": "wild"})

@@ -35,6 +35,22 @@ def test_the_notation_reads_any_case_and_every_face():
     assert format_cards(parse_cards("r5, gskip  WILD")) == "r5 gskip wild"
 
 
+@given(st.lists(st.sampled_from(["r5", "gskip", "wild", "-", "", " ", ",", ";", "\t", "\n",
+                                 "\u00a0", "\u2003", ",;", " - "]), max_size=12))
+def test_a_hand_splits_on_spaces_commas_and_semicolons(pieces):
+    """What `parse_cards` splits on is what its documented pattern, `[\\s,;]+`, matches
+    (any Unicode space too); a lone `-` is no card."""
+    text = "".join(pieces)
+    words = [w for w in re.split(r"[\s,;]+", text.strip()) if w and w != "-"]
+    try:
+        expected = tuple(parse_card(w) for w in words)
+    except CardError as exc:  # pieces run together ("r5r5"): the same word is refused
+        with pytest.raises(CardError, match=re.escape(str(exc))):
+            parse_cards(text)
+    else:
+        assert parse_cards(text) == expected
+
+
 @pytest.mark.parametrize("bad", ["x5", "r10", "wild+3", "skip", "r"])
 def test_an_unreadable_card_is_named_in_the_error(bad):
     with pytest.raises(CardError, match=re.escape(repr(bad))):
@@ -45,6 +61,17 @@ def test_an_unreadable_card_is_named_in_the_error(bad):
                          [("classic", 108), ("showdown", 112), ("mario kart", 112), ("teams", 112)])
 def test_decks_have_the_printed_number_of_cards(edition, size):
     assert get_edition(edition).size == size
+
+
+def test_a_decks_copies_of_a_card_are_what_its_cards_list():
+    """`copies` and `holds` answer without building the deck's cards: they agree with the
+    deck built, for every card of any deck and for a face no deck holds."""
+    every = {c for e in EDITIONS.values() for c in e.cards()} | {Card("skip"), Card("zzz")}
+    for edition in EDITIONS.values():
+        for card in every:
+            built = edition.counts.get(card, 0) or edition.spares.get(card, 0)
+            assert edition.copies(card) == built, (edition.key, card)
+            assert edition.holds(card) == (card in edition.cards()), (edition.key, card)
 
 
 def test_a_card_missing_from_the_edition_is_an_error_that_names_it():
