@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
-from companion.store import held_rounds, schema, sqlite_json
+from companion.store import held_rounds, schema
 from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
@@ -286,8 +286,10 @@ class Games:
                                 (game_id,)).fetchone()
         if row is None or row[0] != revision:
             return None
-        try:  # read by SQLite, not `json`: see `companion.store.sqlite_json`
-            return Tally.from_json(sqlite_json.loads(conn, row[1]))
+        import json  # with the tally only: a command that reads the rounds (`game show`) never
+
+        try:
+            return Tally.from_json(json.loads(row[1]))
         except (ValueError, KeyError, TypeError):
             return None  # unreadable: the rounds are read instead
 
@@ -309,16 +311,19 @@ class Games:
         table, the event's standings, `championship.store.standings_sums`). `rewrite`: the
         change may have moved points without adding a round (an undo, a correction), so the
         game is summed again."""
+        import json  # see `_tally`
+
         from companion.store import game_watchers  # a change's only: `game show` writes none
 
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
-        params: list[object] = [game_id, game.revision]
-        state = sqlite_json.sql_of({**game.tally.to_json(), "over": game.verdict.over}, params)
-        conn.execute(  # the JSON written by SQLite, not `json`: see `_tally`
-            f"INSERT INTO tallies (game_id, revision, state) VALUES (?, ?, {state}) "
+        conn.execute(
+            "INSERT INTO tallies (game_id, revision, state) VALUES (?, ?, ?) "
             "ON CONFLICT (game_id) DO UPDATE SET revision = excluded.revision, "
-            "state = excluded.state", params)
+            "state = excluded.state",
+            (game_id, game.revision,
+             json.dumps({**game.tally.to_json(), "over": game.verdict.over})),
+        )
         for table, changed in game_watchers.watchers():
             if table not in self._watched:  # once a file holds the table it always does
                 if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
