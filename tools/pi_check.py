@@ -402,7 +402,7 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
         """benchmarks/cli_startup.py in the root: the commands typed at the Pi beside
         `python3 -c pass`, both under the same emulation."""
         done = root.run("cd /opt/uno-showdown && venv/bin/python benchmarks/cli_startup.py "
-                        "--runs 3", user=MAKER, timeout=3600)
+                        "--runs 5", user=MAKER, timeout=3600)
         print(done.stdout, flush=True)
         ratios = {line[:26].strip(): line.split()[-2] for line in done.stdout.splitlines()
                   if line.startswith("uno-showdown game") or line.startswith("uno-showdown --")}
