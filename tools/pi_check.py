@@ -199,6 +199,19 @@ def binfmt_share(cache: Path) -> int:
     return fd
 
 
+def suite_held(cache: Path, suite: str) -> int | None:
+    """An exclusive hold on `suite`'s root, or None when another check of the same suite
+    runs: two would copy, mount and remove the same folder under each other."""
+    cache.mkdir(parents=True, exist_ok=True)
+    fd = os.open(cache / f"{suite}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def binfmt_done(fd: int) -> None:
     fcntl.flock(fd, fcntl.LOCK_UN)
     try:
@@ -461,6 +474,10 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"pi-check: {' and '.join(missing)} not found: apt-get install debootstrap "
               "qemu-user-static binfmt-support", file=sys.stderr)
+        return 2
+    if suite_held(args.cache, args.suite) is None:  # held until this process ends
+        print(f"pi-check: another pi-check of {args.suite} is running; wait for it to end "
+              "(another suite may run beside it)", file=sys.stderr)
         return 2
     report = Report()
     proot = False
