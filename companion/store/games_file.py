@@ -22,6 +22,7 @@ import errno
 import functools
 import os
 import sqlite3
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -54,10 +55,35 @@ def default_db_path() -> str:
     if sys.platform.startswith("linux"):
         base = os.environ.get("XDG_DATA_HOME", "").strip() or os.path.expanduser(
             "~/.local/share")
-        return os.path.join(base, APP_NAME, DB_NAME)
+        return as_pathlib_writes(os.path.join(base, APP_NAME, DB_NAME))
     import platformdirs
 
     return os.path.join(platformdirs.user_data_dir(APP_NAME, appauthor=False), DB_NAME)
+
+
+def as_pathlib_writes(text: str) -> str:
+    """`text` as `str(pathlib.Path(text))` writes it, without importing pathlib (see
+    `default_db_path`): "" is ".", and "./", "//" and a trailing "/" go ("./g.db" is
+    "g.db", "f.db/" is "f.db"); ".." stays, as pathlib leaves it. The games file is opened
+    and named in every message by this one string."""
+    if os.sep != "/":  # Windows: pathlib's own rules (drives, both slashes); no Pi pays there
+        from pathlib import Path
+
+        return str(Path(text))
+    root = "//" if text.startswith("//") and not text.startswith("///") else (
+        "/" if text.startswith("/") else "")
+    return root + "/".join(part for part in text.split("/") if part not in ("", ".")) or "."
+
+
+def _is_dir(path: str) -> bool:
+    """Is `path` a folder? As pathlib's `is_dir` answers: False where nothing is, but a name
+    too long or a folder that cannot be read is an error, reported as such."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return False
+        raise
 
 
 def _short(path: str) -> str:
@@ -105,20 +131,20 @@ class GamesFile:
         """`busy_timeout_s`: how long a write waits for another program's lock on the file
         before it gives up with `StoreBusyError`."""
         #: The file as given (or the default), a string: see `default_db_path`.
-        self.path = os.fspath(path) if path is not None else default_db_path()
+        self.path = as_pathlib_writes(os.fspath(path)) if path is not None else default_db_path()
         # The service thread records duels while the screen thread records rounds.
         self.lock = _thread.RLock()
         self._writing = 0  # how deep in `transaction` the thread holding `lock` is
         try:
             folder = os.path.dirname(self.path) or os.curdir
-            if os.path.isdir(self.path):
+            if _is_dir(self.path):
                 raise StoreError(
                     _("{path} is a folder, not a games file: give a file name with --db").format(
                         path=self.path)
                 )
             if path is None:  # the user's data directory is ours to make
                 os.makedirs(folder, exist_ok=True)
-            elif not os.path.isdir(folder):  # a path given: never plant its folders
+            elif not _is_dir(folder):  # a path given: never plant its folders
                 raise StoreError(
                     _("there is no folder {folder} (create it first)").format(folder=folder))
             self.conn = sqlite3.connect(

@@ -97,8 +97,12 @@ def test_a_folder_or_a_device_is_not_a_games_file(capsys: pytest.CaptureFixture[
     assert folder[2].count("--db") == 1, folder  # the advice once, not twice
     refused(cli(capsys, "game", "list", "--db", "/dev/null"), "not a games file")
     refused(cli(capsys, "game", "list", "--db", "/dev/full"), "free some disk space")
-    refused(cli(capsys, "game", "list", "--db", str(tmp_path / ("x" * 300))),
-            "cannot open the games file")
+    too_long = cli(capsys, "game", "list", "--db", str(tmp_path / ("x" * 300)))
+    refused(too_long, "cannot open the games file")
+    assert "too long" in too_long[2], too_long  # the reason, not advice about permissions
+    refused(cli(capsys, "game", "list", "--db", str(tmp_path / ("x" * 300) / "g.db")),
+            "too long")
+    refused(cli(capsys, "game", "list", "--db", ""), "is a folder")  # `--db "$UNSET"`
 
 
 def _without_dac_override(prefix: list[str]) -> bool:

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.app import CompanionApp
 from companion.store.errors import StoreError
 from companion.store.games import Store
-from companion.store.games_file import default_db_path
+from companion.store.games_file import as_pathlib_writes, default_db_path
 from companion.store.games_schema import MIGRATIONS, SCHEMA_VERSION
 from companion.store.transfer import TransferError
 
@@ -152,3 +156,14 @@ def test_changes_made_inside_one_transaction_commit_together_or_not_at_all(tmp_p
             assert other.games.ids() == []  # not committed until the outer change ends
         assert other.boxes.of_game(game_id) == store.boxes.load(box_id)
         assert other.games.load(game_id).names == ["Ann", "Bob"]
+
+
+@pytest.mark.skipif(os.sep != "/", reason="the POSIX rules; elsewhere it is pathlib itself")
+@given(st.lists(st.sampled_from(["", ".", "..", "a", "g.db", " ", "x.y", "..."]), max_size=6),
+       st.sampled_from(["", "/", "//", "///"]), st.sampled_from(["", "/", "//"]))
+def test_a_games_file_path_is_written_as_pathlib_writes_it(parts: list[str], lead: str,
+                                                           trail: str) -> None:
+    """`--db ./g.db` is named g.db, `--db f.db/` opens f.db, `--db ""` is the folder "."
+    (refused as a folder), as when the path was a `pathlib.Path`."""
+    text = lead + "/".join(parts) + trail
+    assert as_pathlib_writes(text) == str(Path(text))

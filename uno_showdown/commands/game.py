@@ -627,8 +627,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         text = app.export(args.format)
         if args.output:
             try:
-                with open(args.output, "w", encoding="utf-8") as out:
-                    out.write(text)
+                from pathlib import Path  # export's own: "out.csv/" is out.csv, as ever
+
+                Path(args.output).write_text(text, encoding="utf-8")
             except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
                 raise ConfigError(_("cannot write {path}: {reason}").format(
