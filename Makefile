@@ -83,7 +83,7 @@ screenshots: $(TEST_STAMP)
 # PI_KEEP=1 keeps the root (benchmarks/startup_instructions.py counts start-up in it).
 PI_SUITES ?= bookworm trixie
 pi-check:
-	for suite in $(PI_SUITES); do $(PYTHON) -m tools.pi_check --suite $$suite $(if $(PI_KEEP),--keep) || exit 1; done
+	for suite in $(PI_SUITES); do $(PYTHON) -m tools.pi_check --suite $$suite $(if $(filter 1 yes,$(PI_KEEP)),--keep) || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules

@@ -191,7 +191,9 @@ class ScoringMethod:
 
     #: The name stored in the games file and typed after `--method`.
     key: ClassVar[str]
-    #: Other spellings people type (compared without case, spaces or punctuation).
+    #: Other spellings people type (compared without case, spaces or punctuation);
+    #: `registry.LINES` repeats them, and finding a method by name reads that copy (a test
+    #: holds the two equal).
     aliases: ClassVar[tuple[str, ...]] = ()
     #: A line saying how the method scores (the CLI; marked for the core catalog).
     title: ClassVar[str]

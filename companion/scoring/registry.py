@@ -4,7 +4,8 @@ A line names a method by its key, says how its module is loaded and lists the ot
 people type for it (the method's own `aliases`, repeated here: a test holds the two equal).
 So finding a method by a name (`find`, what opening a game does) loads that method's module
 alone, not all seven: a Pi pays for every module a command imports. `METHODS` loads a
-method when it is first asked for, and every method when it is iterated.
+method when it is first asked for, and every method when its values are read (its keys,
+`len` and `in` load none).
 
 Adding a method: write its module (a `ScoringMethod` subclass and its `METHOD`), add its
 loader and one line here, and put its strings in the catalogs.

@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
-from companion.store import held_rounds, schema
+from companion.store import game_watchers, held_rounds, schema
 from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
@@ -312,8 +312,6 @@ class Games:
         change may have moved points without adding a round (an undo, a correction), so the
         game is summed again."""
         import json  # see `_tally`
-
-        from companion.store import game_watchers  # a change's only: `game show` writes none
 
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
