@@ -42,10 +42,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: What pip's console script for `uno-showdown` runs (pip writes this, `re` included).
 CONSOLE_SCRIPT = """import re
 import sys
-from uno_showdown.commands.cli import main
+from uno_showdown.commands.console import run
 if __name__ == "__main__":
     sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
-    sys.exit(main())
+    sys.exit(run())
 """
 
 ROUND = ["--winner", "Ann", "--hand", "Bob: r1", "--hand", "Cid: r1"]

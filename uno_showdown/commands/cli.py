@@ -19,7 +19,7 @@ import errno
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from showdown.contract.i18n import N_, LanguageError, _
 from uno_showdown.commands import argparse_words
@@ -240,7 +240,11 @@ def _without_lang(words: Sequence[str]) -> list[str]:
     return words
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, ready: Callable[[], None] | None = None) -> int:
+    """Run the command line `argv` (default: this process's) and return its exit status.
+
+    `ready`, if given, is called once the command line is read, before the command runs:
+    the console script's moment to end the start (`console`)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner on every command
     words = list(sys.argv[1:] if argv is None else argv)
     # The one rule for every command: the language is `--lang` wherever it is typed, else
@@ -267,6 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     args = parser.parse_args(words)  # `--help` and `--version` end here
     args.lang = lang  # as typed (None: the system's), whichever parser read it
+    if ready is not None:
+        ready()
     try:
         status = args.func(args)
         sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
