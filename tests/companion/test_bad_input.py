@@ -16,6 +16,7 @@ from companion.app import CompanionApp
 from companion.scoring import MAX_TARGET
 from companion.store.errors import StoreError
 from companion.store.games import Store
+from companion.store.games_schema import SCHEMA_VERSION
 from companion.table.game import MAX_HAND_POINTS
 from showdown.contract.errors import CompanionError
 from uno_showdown.commands.cli import main
@@ -237,3 +238,42 @@ def test_opening_with_a_bad_game_file_or_language_is_one_sentence(db, tmp_path, 
     assert "\n" not in str(e.value)
     if before is not None:
         assert path.read_bytes() == before  # another program's file is left as it was
+
+
+def _ours_but_changed(db: Path, change: str) -> None:
+    """A current games file of ours, with `change` made to it by someone else."""
+    Store(db).close()
+    with sqlite3.connect(db) as conn:
+        conn.executescript(change)
+    conn.close()
+
+
+@pytest.mark.parametrize(
+    ("change", "table"),
+    [
+        ("DROP TABLE tallies", "tallies"),
+        # SQLite 3.35 drops a column; the file then says it is ours without it
+        ("ALTER TABLE games DROP COLUMN reversed_round", "games"),
+        ("ALTER TABLE players RENAME COLUMN team TO side", "players"),
+        # a view of the name reads like the table and is not one
+        ("DROP TABLE house_rules; CREATE VIEW house_rules AS SELECT 1 AS game_id, 'x' AS rule",
+         "house_rules"),
+    ],
+)
+def test_a_file_that_only_says_it_is_ours_is_refused_naming_the_table(tmp_path, change, table):
+    db = tmp_path / "games.db"
+    _ours_but_changed(db, change)
+    before = db.read_bytes()
+    with pytest.raises(CompanionError, match=rf"is not a games file \(its table {table} is "
+                       "missing or incomplete\\): choose another with --db"):
+        Store(db)
+    assert db.read_bytes() == before  # never migrated nor written
+
+
+def test_a_file_of_ours_with_more_than_ours_opens(tmp_path):
+    """Columns and tables added by someone else (a spreadsheet's link, a note) are no reason
+    to refuse the file: what the games need is all there."""
+    db = tmp_path / "games.db"
+    _ours_but_changed(db, "ALTER TABLE games ADD COLUMN note TEXT; CREATE TABLE notes (t TEXT)")
+    with Store(db) as store:
+        assert store.schema_version() == SCHEMA_VERSION
