@@ -9,6 +9,7 @@ from hardware.fake import FakeUnit
 from showdown.contract.events import GoShown, PaddlePressed, Side, TimerPressed, VerdictGiven
 from showdown.duel.engine import DuelConfig
 from showdown.service.loop import ShowdownService
+from uno_showdown.commands.cli import main
 
 L, R = Side.LEFT, Side.RIGHT
 
@@ -51,7 +52,7 @@ def duel(service: ShowdownService, unit: FakeUnit, heard: Heard, players, left_m
     raise AssertionError("the duel never finished")
 
 
-def test_verdicts_are_recorded_with_reaction_times_and_stats(tmp_path):
+def test_verdicts_are_recorded_with_reaction_times_and_stats(tmp_path, capsys):
     app = CompanionApp.open(tmp_path / "games.db", lang="en")
     app.new_game("showdown", "winner", ["Ann", "Bob", "Cid"])
     unit = FakeUnit()
@@ -78,6 +79,15 @@ def test_verdicts_are_recorded_with_reaction_times_and_stats(tmp_path):
     reopened = CompanionApp.open(tmp_path / "games.db")
     assert reopened.duel_stats() == stats  # stored, not just remembered
     reopened.close()
+
+    # and `game show` sums them up under the standings, fastest first
+    assert main(["game", "show", "--db", str(tmp_path / "games.db")]) == 0
+    shown = capsys.readouterr().out
+    table = shown[shown.index("Showdown duels:"):].splitlines()[1:]
+    assert table[0].split() == ["player", "duels", "won", "best", "ms", "median", "ms"]
+    assert [row.split() for row in table[1:]] == [
+        ["Bob", "2", "1", "150", "195"], ["Ann", "3", "2", "180", "200"],
+        ["Cid", "1", "0", "300", "300"]]
 
 
 def test_an_early_press_is_recorded_but_not_counted_as_a_reaction(tmp_path):

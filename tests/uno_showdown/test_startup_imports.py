@@ -107,6 +107,8 @@ def test_the_game_commands_leave_typing_and_what_they_do_not_use_alone(tmp_path:
         assert not {"typing", "threading", "pathlib"} & listed, argv
         if argv[1] == "show":  # it reads the rounds, not the tally beside them
             assert "json" not in listed
+            # nor sums up duels the game has none of
+            assert "companion.store.duel_stats" not in listed
 
 
 def test_what_the_start_path_reads_written_out_is_what_it_stands_for() -> None:

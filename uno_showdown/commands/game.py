@@ -458,7 +458,8 @@ def cmd_show(args: argparse.Namespace) -> int:
             ]
             print(text_table(["#", _("dealer"), _("went out"), *names], rows,
                              right={0, *range(3, 3 + len(names))}))
-        stats = [s for s in app.duel_stats().values() if s.duels]
+        # the statistics' code is loaded only for a game that has duels to sum up
+        stats = [s for s in app.duel_stats().values() if s.duels] if app.duels() else []
         if stats:
             print()
             print(_("Showdown duels:"))
