@@ -36,6 +36,7 @@ stage) once that one has started.
 from __future__ import annotations
 
 import _thread  # threading's locks, without threading.py's import at every command's start
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
@@ -46,7 +47,6 @@ from companion.store.errors import GameChangedError
 from companion.store.games import Store
 from companion.table.game import Game, GameError, Hand, HistoryRow, Standing
 from companion.table.records import BoxedGame, DuelRow, GameInfo, Recorded
-from companion.table.timebox import Phase, State, TimeBoxError
 from companion.table.turns import (
     Direction,
     DuelProposal,
@@ -367,8 +367,12 @@ class CompanionApp:
         except GameChangedError:
             self._reload()
             raise
-        except TimeBoxError:
-            self._reload_box()
+        except Exception as exc:
+            # A TimeBoxError comes only from a box read, which loaded its module: looking it
+            # up here keeps a game without a box from loading the boxes' model.
+            timebox = sys.modules.get("companion.table.timebox")
+            if timebox is not None and isinstance(exc, timebox.TimeBoxError):
+                self._reload_box()
             raise
 
     def _reload_box(self) -> bool:
@@ -387,6 +391,8 @@ class CompanionApp:
         boxed, game = self._boxed, self.game
         if not self.follow or boxed is None or game is None:
             return False
+        from companion.table.timebox import Phase, State  # loaded with `boxed`
+
         seen = {boxed.box.id}
         while (boxed.box.next_box_id is not None and boxed.box.next_box_id not in seen
                and boxed.box.phase(self.clock()) is Phase.DONE):

@@ -32,7 +32,6 @@ from companion.store.games_file import GamesFile
 from companion.store.time_boxes import TimeBoxes
 from companion.table.game import Game, Hand, LazyRounds, Player, Round, Tally
 from companion.table.records import DuelRow, GameInfo, Recorded
-from companion.table.timebox import State
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _
 from showdown.contract.record import field, record, replace
@@ -526,6 +525,8 @@ class Games:
                     conn.execute("DELETE FROM games WHERE id = ?", (nxt,))
                     return replace(change, dropped=nxt)
                 return replace(change, plays_on=boxed.current_game_id)
+            from companion.table.timebox import State  # loaded with `boxed`
+
             if (change.over and boxed.current_game_id == game_id and boxed.box.play_on
                     and boxed.box.state not in (State.FINISHED, State.SEALED)):
                 new_id = self._insert(conn, new.next_game(created_at), ())

@@ -16,20 +16,28 @@ from companion.store import wallclock
 from companion.store.errors import StoreError
 from companion.store.games_file import GamesFile
 from companion.table.records import BoxedGame
-from companion.table.timebox import State, TimeBox, TimeBoxError
 from showdown.contract.i18n import _
 
 #: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
 #: for at start (mypy takes any `TYPE_CHECKING` as true).
 TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
+if TYPE_CHECKING:  # the boxes' model is loaded with the first box read: a game without one
+    from typing import Any  # (`game show`, `game round` at home) never loads it
+
+    from companion.table.timebox import TimeBox
+
+#: The states of a box whose clock is running or stopped for a moment (`State.OPEN`,
+#: `State.PAUSED`), written out so that asking for one loads no model; a test holds them
+#: equal.
+IN_PLAY_STATES = ("open", "paused")
 
 _BOX_COLUMNS = ("id, label, state, ends_at_us, left_us, grace_rounds, late_rounds, play_on, "
                 "fixed_players, next_box_id")
 
 
 def _box_from_row(row: Sequence[Any]) -> TimeBox:
+    from companion.table.timebox import State, TimeBox
+
     bid, label, state, ends, left, grace, late, play_on, fixed, nxt = row
     return TimeBox(label, State(state), ends, left, grace, late, bool(play_on), bool(fixed),
                    nxt, bid)
@@ -87,6 +95,8 @@ class TimeBoxes:
         """Take back a box that never opened, with its games (a draw made again)."""
         with self.file.transaction() as conn:
             boxed = self.load(box_id)
+            from companion.table.timebox import State, TimeBoxError  # loaded by `load`
+
             if boxed.box.state is not State.WAITING:
                 raise TimeBoxError(_("{label} has started, so it cannot be taken back").format(
                     label=boxed.box.label))
@@ -140,7 +150,7 @@ class TimeBoxes:
         already, the stage in progress, not the newest game."""
         with self.file.reading() as conn:
             row = conn.execute("SELECT id FROM time_boxes WHERE state IN (?, ?) ORDER BY id "
-                               "DESC LIMIT 1", (State.OPEN.value, State.PAUSED.value)
+                               "DESC LIMIT 1", IN_PLAY_STATES
                                ).fetchone()
             if row is None:
                 return None

@@ -29,6 +29,8 @@ from companion.deck.editions import EDITIONS
 from companion.store import schema
 from companion.store.games_file import APP_NAME, DB_NAME, default_db_path
 from companion.store.games_schema import CURRENT_TABLES, PART, SCHEMA_VERSION
+from companion.store.time_boxes import IN_PLAY_STATES
+from companion.table.timebox import State
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,6 +107,8 @@ def test_the_game_commands_leave_typing_and_what_they_do_not_use_alone(tmp_path:
         assert "companion.app" in listed, argv  # it ran
         # pathlib brings urllib.parse, ipaddress and fnmatch: a tenth of the start on a Pi
         assert not {"typing", "threading", "pathlib"} & listed, argv
+        # a game played without a clock loads no time box's model
+        assert "companion.table.timebox" not in listed, argv
         if argv[1] == "show":  # it reads the rounds, not the tally beside them
             assert "json" not in listed
             # nor sums up duels the game has none of
@@ -112,7 +116,9 @@ def test_the_game_commands_leave_typing_and_what_they_do_not_use_alone(tmp_path:
 
 
 def test_what_the_start_path_reads_written_out_is_what_it_stands_for() -> None:
-    """The editions' keys `game list` checks without building the decks, and the tables and
-    columns a current games file is checked against without running the schema's steps."""
+    """The editions' keys `game list` checks without building the decks, the tables and
+    columns a current games file is checked against without running the schema's steps, and
+    the states of a box in play asked for without loading the boxes' model."""
     assert tuple(EDITIONS) == EDITION_KEYS
     assert dict(CURRENT_TABLES) == schema.tables_at(PART, SCHEMA_VERSION)
+    assert IN_PLAY_STATES == (State.OPEN.value, State.PAUSED.value)
