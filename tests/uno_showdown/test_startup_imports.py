@@ -121,4 +121,4 @@ def test_what_the_start_path_reads_written_out_is_what_it_stands_for() -> None:
     the states of a box in play asked for without loading the boxes' model."""
     assert tuple(EDITIONS) == EDITION_KEYS
     assert dict(CURRENT_TABLES) == schema.tables_at(PART, SCHEMA_VERSION)
-    assert IN_PLAY_STATES == (State.OPEN.value, State.PAUSED.value)
+    assert (State.OPEN.value, State.PAUSED.value) == IN_PLAY_STATES

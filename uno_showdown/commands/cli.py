@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -216,7 +215,10 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     words = _without_lang(args)
     chosen = words[0] if words and words[0] in COMMANDS else None
     if chosen is not None:  # the others are never looked at: no parser for them
-        module = importlib.import_module(COMMANDS[chosen][0])
+        # __import__, the statement's own function: importlib's package (and what it
+        # imports) would be one more thing every command loads
+        __import__(COMMANDS[chosen][0])
+        module = sys.modules[COMMANDS[chosen][0]]
         if getattr(module, "REGISTER_TAKES_WORDS", False):  # it builds only the action asked
             module.register(sub, words[1:])
         else:
