@@ -339,19 +339,24 @@ class GamesFile:
         name the one."""
         held = {name for (name,) in self.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        missing = next((table for table in tables if table not in held), None)
-        if missing is not None or not tables:
-            return missing
+        if not tables or (tables.keys() <= held and self._names_all(tables)):
+            return None
+        for table, columns in tables.items():  # in order: the first one short is named
+            if table not in held or not self._names_all({table: columns}):
+                return table
+        # every table named alone is whole, yet not all together: not a name that is missing
+        self.conn.execute(_naming_all(tables))  # raises SQLite's own error: `reading` says it
+        return None
+
+    def _names_all(self, tables: dict[str, frozenset[str]]) -> bool:
+        """Does SQLite prepare a statement naming every one of `tables` and its columns?"""
         try:
             self.conn.execute(_naming_all(tables)).fetchall()
-            return None
         except sqlite3.OperationalError as refused:
-            for table, columns in tables.items():
-                try:
-                    self.conn.execute(_naming_all({table: columns})).fetchall()
-                except sqlite3.OperationalError:
-                    return table
-            raise refused from None  # not a missing name after all: `reading` says why
+            if "no such" in str(refused):  # "no such table", "no such column"
+                return False
+            raise
+        return True
 
     def _migrate(self, found: int) -> None:
         """Bring the games' tables up to date from version `found`, just read."""
