@@ -336,7 +336,8 @@ class GamesFile:
         and it asks nothing of SQLite the commands' own queries do not (reading
         `pragma_table_info` for every table ran SQLite's virtual-table code: a twentieth of
         `python3 -c pass` on a Pi). Only when it is refused is each table tried alone, to
-        name the one."""
+        name the one. A column is found as SQLite finds it, whatever its case (`ID` for
+        `id`): every statement of ours reads such a file."""
         held = {name for (name,) in self.conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables or (tables.keys() <= held and self._names_all(tables)):
@@ -344,8 +345,9 @@ class GamesFile:
         for table, columns in tables.items():  # in order: the first one short is named
             if table not in held or not self._names_all({table: columns}):
                 return table
-        # every table named alone is whole, yet not all together: not a name that is missing
-        self.conn.execute(_naming_all(tables))  # raises SQLite's own error: `reading` says it
+        # Each table named alone is whole, yet not all together: SQLite's own reason, raised
+        # again here, is what `reading` reports (it does not happen with a file of SQLite's).
+        self.conn.execute(_naming_all(tables))
         return None
 
     def _names_all(self, tables: dict[str, frozenset[str]]) -> bool:

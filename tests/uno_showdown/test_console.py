@@ -90,13 +90,22 @@ def test_atexit_handlers_run_after_the_output(tmp_path: Path) -> None:
 def test_a_thread_still_running_is_waited_for(tmp_path: Path) -> None:
     """A thread the command left running (none does today) finishes its work: the process
     ends the normal way, which waits for it."""
-    code = ("import sys, threading, time\nfrom uno_showdown.commands.console import run\n"
-            "def late():\n    time.sleep(0.3)\n    print('thread done', flush=True)\n"
+    # The thread starts its work once the command has printed (`main` returned): however
+    # slow the machine, its line comes second, and only if the ending waits for it.
+    code = ("import sys, threading, time\nfrom uno_showdown.commands import cli\n"
+            "from uno_showdown.commands.console import run\n"
+            "printed, command = threading.Event(), cli.main\n"
+            "def main(*args, **kwargs):\n    status = command(*args, **kwargs)\n"
+            "    printed.set()\n    return status\n"
+            "cli.main = main\n"
+            "def late():\n    printed.wait()\n    time.sleep(0.3)\n"
+            "    print('thread done', flush=True)\n"
             "threading.Thread(target=late).start()\n"
-            "sys.argv[1:] = ['--version']\nrun()")
+            "sys.argv[1:] = ['points', '--edition', 'showdown', 'r5']\nrun()")
     done = run(tmp_path, code=code)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:2] == ["uno-showdown 0.1.0", "thread done"], done.stdout
+    assert done.stdout.splitlines()[-1] == "thread done", done.stdout
+    assert "5" in done.stdout.splitlines()[-2], done.stdout
 
 
 def test_which_commands_end_quickly() -> None:
@@ -109,3 +118,19 @@ def test_which_commands_end_quickly() -> None:
               ["--lang=ru", "run"]]
     assert all(console._ends_quickly(words) for words in quick)
     assert not any(console._ends_quickly(words) for words in normal)
+
+
+@pytest.mark.parametrize("closed", ["stdout", "stderr"])
+def test_a_stream_closed_at_start_ends_as_python_would(tmp_path: Path, closed: str) -> None:
+    """`uno-showdown game round ... 2>&-` in a script: Python starts with that stream None;
+    the ending skips it, and the status is the command's (a round saved says 0: a script
+    that retried on failure would record it twice)."""
+    db = new_game(tmp_path)
+    code = (f"import sys\nsys.{closed} = None\n"
+            "from uno_showdown.commands.console import run\nrun()")
+    done = run(tmp_path, "game", "round", "--db", db, "--winner", "Ann", "--hand", "Bob: r1",
+               "--hand", "Cid: r1", code=code)
+    assert done.returncode == 0, done.stderr
+    assert "rounds played: 1." in run(tmp_path, "game", "show", "--db", db).stdout
+    for argv in (["--version"], ["--help"]):
+        assert run(tmp_path, *argv, code=code).returncode == 0, argv

@@ -277,7 +277,8 @@ def main(argv: Sequence[str] | None = None, *, ready: Callable[[], None] | None 
         ready()
     try:
         status = args.func(args)
-        sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
+        if sys.stdout is not None:  # None: started with it closed (`>&-`), nothing to write
+            sys.stdout.flush()  # here, where a full disk can still be reported, not at exit
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -17,7 +17,8 @@ emulation they were a sixth of `game show`'s instructions; docs/development.md):
   print (`game`, `points`, `--help`, `--version`, a refused command line) end instead the
   way mypy's `hard_exit` does: the atexit handlers run, standard output and error are
   flushed (a failure to write them is still an error, status 120 as Python's own exit
-  gives), and the process ends with `os._exit`, freeing nothing. Nothing is lost: every
+  gives, though without its "Exception ignored" lines), and the process ends with
+  `os._exit`, freeing nothing. Nothing is lost: every
   write to the games file is committed and the file closed before the command returns,
   and the process ends this way only when no thread of its own is still running. The
   commands that drive a unit, a screen or a network keep the normal exit: their libraries
@@ -84,7 +85,8 @@ def _no_thread_running() -> bool:
 def _quick_exit(status: str | int | None) -> NoReturn:
     """End as `sys.exit(status)` would, less the teardown: status as `sys.exit` reads it (a
     string is printed to stderr, status 1), the atexit handlers run, the standard streams
-    flushed."""
+    flushed where they are open (one closed at start, `2>&-`, is None), and status 120 if
+    that flush fails, as Python's own exit gives."""
     import atexit
 
     if status is None:
@@ -96,8 +98,10 @@ def _quick_exit(status: str | int | None) -> NoReturn:
         code = 1
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
+        if stream is None or stream.closed:
+            continue
         try:
             stream.flush()
-        except (OSError, ValueError):  # Python's own exit: the status becomes 120
-            code = 120 if code == 0 else code
+        except OSError:
+            code = 120
     os._exit(code & 0xFF)
