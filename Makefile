@@ -80,10 +80,11 @@ screenshots: $(TEST_STAMP)
 # The guide followed on a Debian arm64 system under qemu-user, outside `make test`: as root,
 # with debootstrap and qemu-user-static (tools/pi_check.py says how; docs/raspberry-pi.md
 # marks the commands it runs). PI_SUITES=bookworm for one; it takes tens of minutes;
-# PI_KEEP=1 keeps the root (benchmarks/startup_instructions.py counts start-up in it).
+# PI_KEEP=1 keeps the root (benchmarks/startup_instructions.py counts start-up in it);
+# PI_CPU=cortex-a76 emulates a Pi 5 (the default is the Pi 4's Cortex-A72).
 PI_SUITES ?= bookworm trixie
 pi-check:
-	for suite in $(PI_SUITES); do $(PYTHON) -m tools.pi_check --suite $$suite $(if $(filter 1 yes,$(PI_KEEP)),--keep) || exit 1; done
+	for suite in $(PI_SUITES); do $(PYTHON) -m tools.pi_check --suite $$suite $(if $(filter 1 yes,$(PI_KEEP)),--keep) $(if $(PI_CPU),--cpu $(PI_CPU)) || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache node_modules

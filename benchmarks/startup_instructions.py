@@ -79,7 +79,13 @@ def seed_games_file(folder: Path) -> Path:
     return folder / "uno-showdown" / "games.sqlite3"
 
 
-def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool = True) -> int:
+#: The CPU qemu emulates: the Raspberry Pi 4's, as `make pi-check` (tools/pi_check.py says
+#: why not qemu's default).
+PI_CPU = "cortex-a72"
+
+
+def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool = True,
+          cpu: str = PI_CPU) -> int:
     """Host instructions for the root's python3 running `argv` under qemu-user (`counted`
     False: run it without valgrind, and return 0)."""
     data = Path(tempfile.mkdtemp(dir=scratch))
@@ -92,8 +98,8 @@ def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool 
     valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--smc-check=all-non-file",
                 "--cachegrind-out-file=/dev/null"] if counted else []
     done = subprocess.run(
-        [*valgrind, "qemu-aarch64-static", "-L", str(root), str(root / "usr" / "bin" / "python3"),
-         *argv],
+        [*valgrind, "qemu-aarch64-static", "-cpu", cpu, "-L", str(root),
+         str(root / "usr" / "bin" / "python3"), *argv],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
     if not counted and done.returncode == 0:
         return 0
@@ -110,6 +116,8 @@ def main() -> int:
                         help="a Debian arm64 root with python3 (make pi-check PI_KEEP=1 keeps "
                              "/var/cache/uno-showdown-pi-check/<suite>-arm64-run)")
     parser.add_argument("--jobs", type=int, default=2, help="counts run at once (default 2)")
+    parser.add_argument("--cpu", default=PI_CPU,
+                        help=f"the CPU qemu emulates (default {PI_CPU}, the Pi 4's)")
     args = parser.parse_args()
     missing = [tool for tool in ("valgrind", "qemu-aarch64-static") if not shutil.which(tool)]
     if missing:
@@ -128,17 +136,19 @@ def main() -> int:
         runs = cases(str(script))
         # once each first, uncounted: the root's Python writes this checkout's .pyc files
         for _name, argv in runs:
-            count(args.root, argv, seed, scratch, counted=False)
+            count(args.root, argv, seed, scratch, counted=False, cpu=args.cpu)
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(count, args.root, argv, seed, scratch) for _n, argv in runs]
+            futures = [pool.submit(count, args.root, argv, seed, scratch, cpu=args.cpu)
+                       for _n, argv in runs]
             try:
                 counts = [future.result() for future in futures]
             except BaseException:  # a failed count: say so now, not after the queued ones
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
     base = counts[0]
-    print("instructions to start under qemu-user (arm64 Python of the root; host instructions "
-          "counted by valgrind, millions); x pass: ratio to `python3 -c pass`")
+    print(f"instructions to start under qemu-user as a {args.cpu} (arm64 Python of the root; "
+          "host instructions counted by valgrind, millions); x pass: ratio to "
+          "`python3 -c pass`")
     print(f"{'command':<36} {'M instr':>8} {'x pass':>7}")
     for (name, _argv), n in zip(runs, counts, strict=True):
         print(f"{name:<36} {n / 1e6:8.0f} {n / base:7.2f}")
