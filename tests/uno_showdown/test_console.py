@@ -134,3 +134,27 @@ def test_a_stream_closed_at_start_ends_as_python_would(tmp_path: Path, closed: s
     assert "rounds played: 1." in run(tmp_path, "game", "show", "--db", db).stdout
     for argv in (["--version"], ["--help"]):
         assert run(tmp_path, *argv, code=code).returncode == 0, argv
+
+
+@pytest.mark.parametrize(("argv", "thresholds"), [
+    (["points", "--edition", "showdown", "r5"], list(console.QUICK_THRESHOLDS)),
+    (["replay", "--help"], None),  # a command that exits the normal way: Python's own
+])
+def test_the_collector_is_on_once_the_command_runs(tmp_path: Path, argv: list[str],
+                                                   thresholds: list[int] | None) -> None:
+    """Off while the modules load, on for the command: collecting seldom for one that ends
+    quickly, as usual for the others (a long-running table must not grow without end)."""
+    code = ("import atexit, gc, sys\nfrom uno_showdown.commands.console import run\n"
+            "default = list(gc.get_threshold())\n"
+            "atexit.register(lambda: print('gc', gc.isenabled(), list(gc.get_threshold()) "
+            "== default, list(gc.get_threshold()), gc.get_freeze_count() > 1000))\n"
+            f"sys.argv[1:] = {argv!r}\nrun()")
+    done = run(tmp_path, code=code)
+    assert done.returncode == 0, done.stderr
+    line = done.stdout.splitlines()[-1].split(" ", 3)
+    assert line[:2] == ["gc", "True"], done.stdout
+    if thresholds is None:
+        assert line[2] == "True", done.stdout
+    else:
+        assert line[3].startswith(str(thresholds)), done.stdout
+    assert line[3].endswith("True"), done.stdout  # what the start made is frozen

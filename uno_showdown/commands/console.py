@@ -11,7 +11,8 @@ emulation they were a sixth of `game show`'s instructions; docs/development.md):
   and free nothing. The collector is off from here until the command runs; then what the
   start made is frozen (`gc.freeze`: moved where no collection walks it again) and the
   collector is on again, so a long-running command (`run`, `companion`, `event serve`)
-  collects as usual, over less.
+  collects as usual, over less; a command that ends quickly collects seldom
+  (`QUICK_THRESHOLDS`), as it loads the games file's code while it runs.
 * **Tearing down at exit.** A normal exit runs a last collection over every object and
   then frees module after module. The commands that only read or write the games file and
   print (`game`, `points`, `--help`, `--version`, a refused command line) end instead the
@@ -44,25 +45,37 @@ QUICK_EXIT = frozenset({"game", "points"})
 def run() -> NoReturn:
     """Run the command line of this process and end it (see the module's docstring)."""
     gc.disable()  # before cli's imports, which are most of the start
+    quick = False
     try:
         from uno_showdown.commands.cli import main
 
-        status: str | int | None = main(ready=_loaded)
+        quick = _ends_quickly(sys.argv[1:])
+        status: str | int | None = main(ready=lambda: _loaded(quick))
     except SystemExit as done:  # `--help`, `--version`, a refused option
         status = done.code
     finally:
-        _loaded()  # whatever ended the command, the process goes on collecting
-    if not (_ends_quickly(sys.argv[1:]) and _no_thread_running()):
+        _loaded(quick)  # whatever ended the command, the process goes on collecting
+    if not (quick and _no_thread_running()):
         sys.exit(status)
     _quick_exit(status)
 
 
-def _loaded() -> None:
+#: The collector's thresholds for a command that ends quickly (mypy's, for a whole run):
+#: such a command loads the games file's code as it runs, tens of thousands of objects all
+#: kept, and a collection every 700 of them would only walk them; one every 200,000 still
+#: bounds what a long `game import` holds in cycles.
+QUICK_THRESHOLDS = (200_000, 30, 30)
+
+
+def _loaded(quick: bool) -> None:
     """The start is over (`main` calls this once the parser has read the command line,
     before the command runs): what it made is kept for good, so no collection walks it
-    again, and the collector is on for what the command makes."""
+    again, and the collector is on for what the command makes (seldom, for a command that
+    ends quickly)."""
     if not gc.isenabled():
         gc.freeze()
+        if quick:
+            gc.set_threshold(*QUICK_THRESHOLDS)
         gc.enable()
 
 
