@@ -107,7 +107,8 @@ def _quick_exit(status: str | int | None) -> NoReturn:
     elif isinstance(status, int):
         code = status
     else:
-        print(status, file=sys.stderr)
+        if sys.stderr is not None:  # print(file=None) would write it to stdout instead
+            print(status, file=sys.stderr)
         code = 1
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
