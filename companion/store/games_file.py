@@ -24,7 +24,7 @@ import os
 import sqlite3
 import stat
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 from companion.store import schema
@@ -97,14 +97,6 @@ def _tables_at(version: int) -> dict[str, frozenset[str]]:
     """The tables and columns a games file of schema `version` holds, from `MIGRATIONS` itself
     (a current file's written out: each command opens one, and the steps cost a Pi time)."""
     return dict(CURRENT_TABLES) if version == SCHEMA_VERSION else schema.tables_at(PART, version)
-
-
-def _naming_all(tables: Mapping[str, frozenset[str]]) -> str:
-    """A statement that reads no row and names each of `tables` and each of its columns
-    (in brackets: a name SQLite does not find is an error, never taken for a string)."""
-    return "SELECT 1 FROM " + ", ".join(
-        f"(SELECT {', '.join(f'[{c}]' for c in sorted(columns)) or '1'} FROM [{table}] LIMIT 0)"
-        for table, columns in tables.items())
 
 
 def _read_only_text() -> str:
@@ -312,12 +304,17 @@ class GamesFile:
         version = self.schema_version()
         if version > SCHEMA_VERSION:
             return version  # refused by `_migrate`, with its own message
+        found: dict[str, set[str]] = {}
+        for table, column in self.conn.execute(  # every table's columns in one statement
+                "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
+                "WHERE m.type = 'table'"):
+            found.setdefault(table, set()).add(column)
         reason = None
-        if version == 0 and self.conn.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table'").fetchone():
+        if version == 0 and found:
             reason = _("it holds another program's tables")
-        elif (table := self._first_table_short_of(_tables_at(version))) is not None:
-            reason = _("its table {table} is missing or incomplete").format(table=table)
+        for table, columns in _tables_at(version).items():
+            if reason is None and not columns <= found.get(table, set()):
+                reason = _("its table {table} is missing or incomplete").format(table=table)
         if reason is not None:
             raise StoreError(
                 _("{path} is not a games file ({reason}): choose another with --db").format(
@@ -325,40 +322,6 @@ class GamesFile:
                 )
             )
         return version
-
-    def _first_table_short_of(self, tables: dict[str, frozenset[str]]) -> str | None:
-        """The first of `tables` the file lacks, or holds without all its columns; None if
-        it holds them all.
-
-        The tables are looked up by name among the file's tables (a view of that name is
-        not one); then one statement names every table and column (`_naming_all`): SQLite
-        prepares it only if each column is there. That is the common case, a file of ours,
-        and it asks nothing of SQLite the commands' own queries do not (reading
-        `pragma_table_info` for every table ran SQLite's virtual-table code: a twentieth of
-        `python3 -c pass` on a Pi). Only when it is refused is each table tried alone, to
-        name the one. A column is found as SQLite finds it, whatever its case (`ID` for
-        `id`): every statement of ours reads such a file."""
-        held = {name for (name,) in self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not tables or (tables.keys() <= held and self._names_all(tables)):
-            return None
-        for table, columns in tables.items():  # in order: the first one short is named
-            if table not in held or not self._names_all({table: columns}):
-                return table
-        # Each table named alone is whole, yet not all together: SQLite's own reason, raised
-        # again here, is what `reading` reports (it does not happen with a file of SQLite's).
-        self.conn.execute(_naming_all(tables))
-        return None
-
-    def _names_all(self, tables: dict[str, frozenset[str]]) -> bool:
-        """Does SQLite prepare a statement naming every one of `tables` and its columns?"""
-        try:
-            self.conn.execute(_naming_all(tables)).fetchall()
-        except sqlite3.OperationalError as refused:
-            if "no such" in str(refused):  # "no such table", "no such column"
-                return False
-            raise
-        return True
 
     def _migrate(self, found: int) -> None:
         """Bring the games' tables up to date from version `found`, just read."""
