@@ -17,15 +17,12 @@ tables up to date (`companion.store.schema`, part "games").
 from __future__ import annotations
 
 import _thread  # its RLock is threading's, without threading.py's import at start
-import contextlib
 import errno
 import functools
 import os
 import sqlite3
 import stat
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from companion.store import schema
 from companion.store.errors import StoreBusyError, StoreError
@@ -212,8 +209,7 @@ class GamesFile:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> _Transaction:
         """One write transaction, taken before reading so that writers queue, not fail.
 
         Inside another write transaction of this store it joins that one: several changes
@@ -223,32 +219,9 @@ class GamesFile:
         connection would stay inside it and every later BEGIN would fail. SQLite's own
         errors become a `StoreError`.
         """
-        with self.lock:
-            if self._writing:
-                self._writing += 1
-                try:
-                    yield self.conn
-                finally:
-                    self._writing -= 1
-                return
-            try:
-                self.conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.Error as exc:
-                raise self._cannot_save(exc) from exc
-            self._writing = 1
-            try:
-                yield self.conn
-                self.conn.execute("COMMIT")
-            except BaseException as exc:
-                self._roll_back()
-                if isinstance(exc, (sqlite3.Error, OverflowError)):
-                    raise self._cannot_save(exc) from exc
-                raise
-            finally:
-                self._writing = 0
+        return _Transaction(self)
 
-    @contextmanager
-    def reading(self) -> Iterator[sqlite3.Connection]:
+    def reading(self) -> _Reading:
         """One read transaction: every query inside sees the same committed state of the file.
 
         Without it, a game read in several queries (the game, its players, its rounds, their
@@ -257,27 +230,22 @@ class GamesFile:
         and reads inside a write, share the transaction already open. SQLite's errors (a
         damaged file, a table gone) become a one-sentence `StoreError`.
         """
-        with self.lock:
-            own = not self.conn.in_transaction
-            try:
-                if own:
-                    self.conn.execute("BEGIN")
-                yield self.conn
-            except sqlite3.Error as exc:
-                raise StoreError(
-                    _("cannot read the games file {path} ({reason}): check the file, or "
-                      "choose another with --db").format(path=self.path, reason=exc)
-                ) from exc
-            finally:
-                if own:
-                    self._roll_back()
+        return _Reading(self)
+
+    def _unreadable(self, exc: sqlite3.Error) -> StoreError:
+        return StoreError(
+            _("cannot read the games file {path} ({reason}): check the file, or "
+              "choose another with --db").format(path=self.path, reason=exc))
 
     def _roll_back(self) -> None:
         """End the open transaction, if SQLite has not already ended it itself."""
         if self.conn.in_transaction:
             # a failing ROLLBACK says less than the error being reported, which goes on
-            with contextlib.suppress(sqlite3.Error):
+            # (not contextlib.suppress: see `_Transaction`)
+            try:  # noqa: SIM105
                 self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
 
     def _cannot_save(self, exc: BaseException) -> StoreError:
         kind = StoreBusyError if isinstance(exc, sqlite3.OperationalError) else StoreError
@@ -304,16 +272,13 @@ class GamesFile:
         version = self.schema_version()
         if version > SCHEMA_VERSION:
             return version  # refused by `_migrate`, with its own message
-        found: dict[str, set[str]] = {}
-        for table, column in self.conn.execute(  # every table's columns in one statement
-                "SELECT m.name, c.name FROM sqlite_master AS m, pragma_table_info(m.name) AS c "
-                "WHERE m.type = 'table'"):
-            found.setdefault(table, set()).add(column)
+        tables = {name for (name,) in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
         reason = None
-        if version == 0 and found:
+        if version == 0 and tables:
             reason = _("it holds another program's tables")
         for table, columns in _tables_at(version).items():
-            if reason is None and not columns <= found.get(table, set()):
+            if reason is None and not (table in tables and columns <= self._columns(table)):
                 reason = _("its table {table} is missing or incomplete").format(table=table)
         if reason is not None:
             raise StoreError(
@@ -322,6 +287,14 @@ class GamesFile:
                 )
             )
         return version
+
+    def _columns(self, table: str) -> set[str]:
+        """The columns of `table` (one of ours, by name). The pragma, not its table-valued
+        form joined with `sqlite_master`: that one runs SQLite's virtual-table machinery,
+        which under a Pi-class CPU cost every command that opens the file a twentieth of
+        `python3 -c pass` more than these few statements."""
+        quoted = table.replace('"', '""')
+        return {row[1] for row in self.conn.execute(f'PRAGMA table_info("{quoted}")')}
 
     def _migrate(self, found: int) -> None:
         """Bring the games' tables up to date from version `found`, just read."""
@@ -334,7 +307,101 @@ class GamesFile:
             try:
                 return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
             except sqlite3.Error as exc:
-                raise StoreError(
-                    _("cannot read the games file {path} ({reason}): check the file, or "
-                      "choose another with --db").format(path=self.path, reason=exc)
-                ) from exc
+                raise self._unreadable(exc) from exc
+
+
+# The two transactions are classes, not `contextlib.contextmanager` generators: every command
+# that opens the games file takes them, and importing contextlib cost a `game` command at a
+# Pi-class CPU more than these few lines do.
+
+
+class _Transaction:
+    """`GamesFile.transaction`: the file's lock held from `__enter__` to `__exit__`."""
+
+    __slots__ = ("file", "joined")
+
+    def __init__(self, file: GamesFile) -> None:
+        self.file = file
+        self.joined = False
+
+    def __enter__(self) -> sqlite3.Connection:
+        file = self.file
+        file.lock.acquire()
+        try:
+            if file._writing:  # inside another of this store's: join it
+                self.joined = True
+                file._writing += 1
+                return file.conn
+            try:
+                file.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise file._cannot_save(exc) from exc
+            file._writing = 1
+            return file.conn
+        except BaseException:
+            file.lock.release()
+            raise
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 trace: object) -> None:
+        file = self.file
+        try:
+            if self.joined:  # the outer one commits or rolls back
+                return
+            if exc is None:
+                try:
+                    file.conn.execute("COMMIT")
+                    return
+                except BaseException as failed:
+                    file._roll_back()
+                    if isinstance(failed, (sqlite3.Error, OverflowError)):
+                        raise file._cannot_save(failed) from failed
+                    raise
+            file._roll_back()
+            if isinstance(exc, (sqlite3.Error, OverflowError)):
+                raise file._cannot_save(exc) from exc
+            # any other error of the body goes on as it is
+        finally:
+            file._writing = file._writing - 1 if self.joined else 0
+            file.lock.release()
+
+
+class _Reading:
+    """`GamesFile.reading`: the file's lock held from `__enter__` to `__exit__`."""
+
+    __slots__ = ("file", "own")
+
+    def __init__(self, file: GamesFile) -> None:
+        self.file = file
+        self.own = False
+
+    def __enter__(self) -> sqlite3.Connection:
+        file = self.file
+        file.lock.acquire()
+        try:
+            self.own = not file.conn.in_transaction
+            if self.own:
+                file.conn.execute("BEGIN")
+            return file.conn
+        except BaseException as exc:
+            try:
+                if self.own:
+                    file._roll_back()
+            finally:
+                file.lock.release()
+            if isinstance(exc, sqlite3.Error):
+                raise file._unreadable(exc) from exc
+            raise
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 trace: object) -> None:
+        file = self.file
+        try:
+            if isinstance(exc, sqlite3.Error):
+                raise file._unreadable(exc) from exc
+        finally:
+            try:
+                if self.own:
+                    file._roll_back()
+            finally:
+                file.lock.release()
