@@ -9,10 +9,11 @@ Whether a game is over is read from what is stored, as `game show` says it:
   taken: its stage of a championship is over), or whose table has moved on to another
   game, is over;
 * else its own end, as its scoring method judged it (a target reached) when the game was
-  last written: kept in the game's tally (`tallies`, key "over", written by
+  last written: kept with the game's tally (`companion.store.tally_rows`, written by
   `companion.store.games.Games._save_tally`) and trusted, like the sums beside it, only at
-  the revision they are of. SQLite's JSON functions read the key where the tally is: the
-  listing imports neither `json` nor anything that builds a deck or a scoring method.
+  the revision they are of; for a game an older uno-showdown wrote last, its JSON text's
+  key "over" (`tallies`), read by SQLite's JSON functions. The listing imports neither
+  `json` nor anything that builds a deck or a scoring method.
 
 A game last written by an older uno-showdown has no judgement kept at its revision, and a
 game whose edition or method is one no uno-showdown knows (a file edited by hand, or
@@ -41,13 +42,20 @@ def infos(file: GamesFile, now_us: int | None = None) -> list[GameInfo]:
     now = wallclock.now() if now_us is None else now_us
     out = []
     with file.reading() as conn:
-        # The tally's "over" as JSON types it ('true', 'false'; NULL: no tally at the
-        # game's revision, no such key, or not JSON at all).
+        # The tally's "over" at the game's revision, as JSON types it ('true', 'false';
+        # NULL: no tally at the game's revision, no such key, or not JSON at all): from its
+        # rows (`companion.store.tally_rows`), else from the JSON text an older program kept.
+        rows = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                            "name = 'tally_sums'").fetchone() is not None
         games = conn.execute(
             "SELECT g.id, g.edition, g.method, g.created_at, "
-            "CASE WHEN json_valid(t.state) THEN json_type(t.state, '$.over') END "
-            "FROM games g "
-            "LEFT JOIN tallies t ON t.game_id = g.id AND t.revision = g.revision "
+            + ("CASE s.over WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE " if rows else "")
+            + "CASE WHEN json_valid(t.state) THEN json_type(t.state, '$.over') END "
+            + ("END " if rows else "")
+            + "FROM games g "
+            + ("LEFT JOIN tally_sums s ON s.game_id = g.id AND s.revision = g.revision "
+               if rows else "")
+            + "LEFT JOIN tallies t ON t.game_id = g.id AND t.revision = g.revision "
             "ORDER BY g.id").fetchall()
         box_of = {int(g): int(b) for g, b in conn.execute(
             "SELECT game_id, box_id FROM time_box_games")}

@@ -25,12 +25,12 @@ from types import MappingProxyType
 
 from companion.deck.cards import Card, format_cards, parse_card, parse_cards
 from companion.scoring import Rules
-from companion.store import game_watchers, held_rounds, schema
+from companion.store import game_watchers, held_rounds, schema, tally_rows
 from companion.store.duel_rows import Duels, player_ids
 from companion.store.errors import GameChangedError, StoreError
 from companion.store.games_file import GamesFile
 from companion.store.time_boxes import TimeBoxes
-from companion.table.game import Game, Hand, LazyRounds, Player, Round, Tally
+from companion.table.game import Game, Hand, LazyRounds, Player, Round
 from companion.table.records import DuelRow, GameInfo, Recorded
 from showdown.contract.errors import CompanionError
 from showdown.contract.i18n import _
@@ -211,7 +211,8 @@ class Games:
                 first_dealer = name
         seat_of = {p.name: i for i, p in enumerate(players)}
         undone = self._read_rounds(conn, game_id, names, seat_of, undone=True)
-        tally = self._tally(conn, game_id, revision) if lazy else None
+        tally = tally_rows.read(conn, game_id, revision, [
+            e.name for e in rules.method.entrants(players)], seat_of) if lazy else None
         rounds: Sequence[Round]
         if tally is not None and self._live_rounds_are(conn, game_id, tally.rounds):
             count = tally.rounds
@@ -279,20 +280,6 @@ class Games:
         return out
 
     @staticmethod
-    def _tally(conn: sqlite3.Connection, game_id: int, revision: int) -> Tally | None:
-        """The game's stored tally, if it is of this revision (else it cannot be trusted)."""
-        row = conn.execute("SELECT revision, state FROM tallies WHERE game_id = ?",
-                                (game_id,)).fetchone()
-        if row is None or row[0] != revision:
-            return None
-        import json  # with the tally only: a command that reads the rounds (`game show`) never
-
-        try:
-            return Tally.from_json(json.loads(row[1]))
-        except (ValueError, KeyError, TypeError):
-            return None  # unreadable: the rounds are read instead
-
-    @staticmethod
     def _live_rounds_are(conn: sqlite3.Connection, game_id: int, count: int) -> bool:
         """Rounds 1..count are in play and count + 1 is not (two index look-ups)."""
         live = dict(conn.execute(
@@ -303,24 +290,17 @@ class Games:
 
     def _save_tally(self, conn: sqlite3.Connection, game: Game, game_id: int | None = None,
                     *, rewrite: bool = True) -> None:
-        """Keep the game's tally beside it, for the revision the change moves it to, with
-        whether its method says it is over (key "over", which the games list reads:
+        """Keep the game's tally beside it (`tally_rows`), for the revision the change moves
+        it to, with whether its method says it is over (which the games list reads:
         `companion.store.game_list`); and call, in the same transaction, every watcher
         whose table the file holds (`game_watchers`: for a game played at a championship's
         table, the event's standings, `championship.store.standings_sums`). `rewrite`: the
         change may have moved points without adding a round (an undo, a correction), so the
         game is summed again."""
-        import json  # see `_tally`
-
         game_id = game.id if game_id is None else game_id
         assert game_id is not None
-        conn.execute(
-            "INSERT INTO tallies (game_id, revision, state) VALUES (?, ?, ?) "
-            "ON CONFLICT (game_id) DO UPDATE SET revision = excluded.revision, "
-            "state = excluded.state",
-            (game_id, game.revision,
-             json.dumps({**game.tally.to_json(), "over": game.verdict.over})),
-        )
+        tally_rows.write(self.file, conn, game_id, game.revision, game.tally,
+                         game.verdict.over)
         for table, changed in game_watchers.watchers():
             if table not in self._watched:  # once a file holds the table it always does
                 if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "

@@ -25,7 +25,6 @@ checked by `companion.table.house_rules`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from functools import cached_property
 from types import MappingProxyType
 
@@ -70,13 +69,18 @@ MAX_HAND_POINTS = 9999
 WILD_SHOWDOWN = parse_card("showdown")
 
 
-@contextmanager
-def _as_game_error() -> Iterator[None]:
-    """A rule the method refuses is, to the table, an operation the game does not allow."""
-    try:
-        yield
-    except RulesError as exc:
-        raise GameError(str(exc)) from None
+class _AsGameError:
+    """A rule the method refuses is, to the table, an operation the game does not allow.
+    A class, not a `contextlib.contextmanager`: a `game` command would import contextlib
+    for it alone (`companion.store.games_file` says what that costs)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 trace: object) -> None:
+        if isinstance(exc, RulesError):
+            raise GameError(str(exc)) from None
 
 
 @record
@@ -201,28 +205,6 @@ class Tally:
         return Tally(self.rounds + 1, MappingProxyType(totals), MappingProxyType(wins),
                      MappingProxyType(losses), dealer, score)
 
-    def to_json(self) -> dict[str, object]:
-        score = self.last_score
-        return {
-            "rounds": self.rounds, "totals": dict(self.totals), "wins": dict(self.wins),
-            "losses": dict(self.losses), "dealer": self.dealer,
-            "last_score": None if score is None else {
-                "points": dict(score.points), "loser": score.loser,
-                "hand_values": dict(score.hand_values)},
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Tally:
-        score = data.get("last_score")
-        return cls(
-            int(data["rounds"]), MappingProxyType(dict(data["totals"])),
-            MappingProxyType(dict(data["wins"])), MappingProxyType(dict(data["losses"])),
-            str(data["dealer"]),
-            None if score is None else RoundScore(
-                MappingProxyType(dict(score["points"])), score.get("loser"),
-                MappingProxyType(dict(score.get("hand_values") or {}))),
-        )
-
 
 class LazyRounds(Sequence[Round]):
     """A game's rounds read from the file only when someone looks before the newest ones.
@@ -340,7 +322,7 @@ class _Growing(Sequence[T]):
 def seat_players(method: ScoringMethod, names: Sequence[str]) -> tuple[Player, ...]:
     """Seat the players of a new game as the method seats them (teams pair partners
     opposite each other), and check the table's size against the method's limits."""
-    with _as_game_error():
+    with _AsGameError():
         players = tuple(Player(n, 0, team) for n, team in method.seat(names, check_name))
         method.check_players(len(players))
     check_unique(p.name for p in players)
@@ -361,7 +343,7 @@ def check_roster(method: ScoringMethod, players: Sequence[Player], rounds: int
     clean = tuple(replace(p, name=check_name(p.name)) for p in players)
     check_unique(p.name for p in clean)
     founders = [p for p in clean if p.joined_round == 0]
-    with _as_game_error():
+    with _AsGameError():
         if len(founders) < len(clean):
             method.check_late_joiner()
         method.check_players(len(founders))
@@ -456,7 +438,7 @@ class Game:
         from companion.table import house_rules as house
 
         ed = get_edition(edition)
-        with _as_game_error():
+        with _AsGameError():
             scoring_options.check_edition(rules, ed)
             house.check_deck(ed.key, rules.method.key)
             chosen = house.check(ed.key, rules.method.key, house_rules)
@@ -543,7 +525,7 @@ class Game:
             if hands:
                 raise GameError(self._no_hands_message())
             if out_on is not None:
-                with _as_game_error():
+                with _AsGameError():
                     scoring_options.check_out_on(self.rules, out_on)
             ranked = self._check_order(index, seated, winner, order)
             return Round(ranked[0], MappingProxyType({}), played_at, ranked,
@@ -556,7 +538,7 @@ class Game:
         if winner is None or not winner.strip():
             raise GameError(_("say who went out: choose the player who emptied their hand"))
         win = self._took_part(index, winner, seated)
-        with _as_game_error():
+        with _AsGameError():
             scoring_options.check_out_on(self.rules, out_on)
         if entry is Entry.WINNER:
             if hands:
@@ -802,12 +784,12 @@ class Game:
         `seat` is a position in the seating order (0 = first); the default is the last seat.
         The redo stack is cleared, because undone rounds were played without them.
         """
-        with _as_game_error():
+        with _AsGameError():
             self.rules.method.check_late_joiner()
         clean = check_name(name)
         if any(name_key(p.name) == name_key(clean) for p in self.players):
             raise GameError(_("{name} is already playing: choose another name").format(name=clean))
-        with _as_game_error():
+        with _AsGameError():
             self.rules.method.check_players(len(self.players) + 1)
         if self.verdict.over:
             raise GameError(_("this game is over: start a new game to play on"))

@@ -161,6 +161,34 @@ def list_states(capsys, db) -> list[str]:
     return [line.split()[-1] for line in out.splitlines()[1:]]
 
 
+def older_tallies(conn, state: str) -> None:
+    """Every game's tally as an older uno-showdown kept it: a JSON text, `state`, at the
+    game's revision (`companion.store.tally_rows`), and no rows."""
+    conn.execute("DELETE FROM tally_sums")
+    conn.execute("INSERT OR REPLACE INTO tallies (game_id, revision, state) "
+                 "SELECT id, revision, ? FROM games", (state,))
+
+
+def test_game_list_reads_the_end_an_older_program_kept_as_json(capsys, db):
+    """A game an older uno-showdown wrote last has its end in its JSON text: the list says
+    what that text says without reading the game (here, "over" for a game that is not)."""
+    new_game(capsys, db, "--target", "100")
+    new_game(capsys, db)
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    older_tallies(conn, '{"rounds": 0, "over": true}')
+    conn.commit()
+    conn.close()
+    assert list_states(capsys, db) == ["over", "over"]
+    assert run(capsys, "game", "round", "--db", db, "--game", "1", "--winner", "Ann",
+               "--points", "Bob: 7", "--points", "Cid: 0")[0] == 0
+    assert list_states(capsys, db) == ["playing", "over"]  # game 1 has its rows now
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT game_id FROM tallies").fetchall() == [(2,)]  # 1's is gone
+    conn.close()
+
+
 def test_game_list_says_over_for_a_won_game_from_what_the_file_keeps(capsys, db):
     """The list reads each game's end from the file (no game read whole); a game last written
     by an older uno-showdown, which kept no end, is read whole, and marked if damaged."""
@@ -178,7 +206,7 @@ def test_game_list_says_over_for_a_won_game_from_what_the_file_keeps(capsys, db)
     import sqlite3
 
     conn = sqlite3.connect(db)  # as an older uno-showdown leaves the file: no end kept
-    conn.execute("UPDATE tallies SET state = json_remove(state, '$.over')")
+    older_tallies(conn, '{"rounds": 0}')
     conn.execute("UPDATE games SET method = 'chess' WHERE id = 2")
     conn.commit()
     conn.close()
@@ -197,7 +225,7 @@ def test_game_list_reads_whole_a_game_whose_kept_end_is_unreadable(capsys, db, s
     import sqlite3
 
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE tallies SET state = ?", (state,))
+    older_tallies(conn, state)
     conn.commit()
     conn.close()
     assert list_states(capsys, db) == ["over", "playing"]

@@ -9,6 +9,11 @@ for is never used.
 
 from __future__ import annotations
 
+import os
+import sqlite3
+import tempfile
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -120,10 +125,69 @@ def test_a_tally_the_file_cannot_vouch_for_is_not_used(tmp_path) -> None:
     game_id = long_game(db, 40)
     with Store(db) as store:
         store.conn.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
-        store.conn.execute("UPDATE tallies SET state = '{\"rounds\": 1}'")
+        store.conn.execute("UPDATE tally_sums SET rounds = 1")
         game = store.games.load(game_id, lazy=True)
         assert not isinstance(game.rounds, LazyRounds)
         assert game.tally == fresh(store.games.load(game_id)).tally
+
+
+@given(games())
+@settings(max_examples=40, deadline=None)
+def test_the_kept_tally_is_the_tally_of_every_method(game: Game) -> None:
+    """What the file keeps of a game's sums (`companion.store.tally_rows`) reads back as the
+    tally itself, mappings in their order, for every method and entry."""
+    with tempfile.TemporaryDirectory() as tmp, Store(os.path.join(tmp, "g.db")) as store:
+        game_id = store.games.create(game)
+        kept = store.games.load(game_id, lazy=True)
+        assert isinstance(kept.rounds, LazyRounds) or not game.rounds
+        assert kept.tally == game.tally
+        assert [list(m) for m in (kept.tally.totals, kept.tally.wins, kept.tally.losses)] == [
+            list(m) for m in (game.tally.totals, game.tally.wins, game.tally.losses)]
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE tally_entries SET value = 'seven' WHERE sums = 'totals' AND seq = 0",
+    "UPDATE tally_entries SET sums = 'bonus' WHERE seq = 0 AND sums = 'wins'",
+    "UPDATE tally_entries SET entrant = 12 WHERE seq = 1 AND sums = 'totals'",
+    "UPDATE tally_sums SET scored = 0",
+    "UPDATE tally_sums SET dealer = 4",
+    "UPDATE tally_sums SET rounds = 'many'",
+    "UPDATE tally_sums SET loser = 'Zed', scored = 1",
+    "DELETE FROM tally_entries WHERE sums = 'losses' AND seq = 2",
+])
+def test_damaged_tally_rows_are_not_used(tmp_path, damage: str) -> None:
+    """Rows edited by hand, or damaged, at the game's own revision: read the rounds instead."""
+    db = tmp_path / "g.db"
+    game_id = long_game(db, 30)
+    with Store(db) as store:
+        store.conn.execute(damage)
+        game = store.games.load(game_id, lazy=True)
+        assert not isinstance(game.rounds, LazyRounds)
+        assert game.tally == fresh(store.games.load(game_id)).tally
+
+
+def test_the_tally_tables_are_made_by_the_first_tally_written(tmp_path, capsys) -> None:
+    """Opening and reading a file adds nothing to it (a read-only file still opens); the
+    first game written makes the tally's tables, in the same transaction."""
+    db = tmp_path / "g.db"
+
+    def tables() -> set[str]:
+        conn = sqlite3.connect(db)
+        try:
+            return {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+        finally:
+            conn.close()
+
+    assert main(["game", "list", "--db", str(db)]) == 0
+    assert "tally_sums" not in tables()
+    assert main(["game", "new", "--db", str(db), "--edition", "classic", "--method",
+                 "winner", "--players", "Ann,Bob"]) == 0
+    assert {"tally_sums", "tally_entries"} <= tables()
+    os.chmod(db, 0o444)
+    try:
+        assert main(["game", "show", "--db", str(db), "--lang", "en"]) == 0
+    finally:
+        os.chmod(db, 0o644)
 
 
 def test_the_cli_says_the_same_of_a_long_game_as_of_a_short_one(tmp_path, capsys) -> None:
