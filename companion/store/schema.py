@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager
 
 from showdown.contract.record import record
 
@@ -34,6 +33,7 @@ from showdown.contract.record import record
 #: for at start (mypy takes any `TYPE_CHECKING` as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from typing import Protocol
 else:
     Protocol = object  # the protocols only describe: nothing checks them at run time
