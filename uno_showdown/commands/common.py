@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 from showdown.contract import i18n
 from showdown.contract.i18n import _
-from uno_showdown.commands.help_format import Formatter
 
 
 def lang_from_argv(argv: Sequence[str]) -> str | None:
@@ -64,13 +63,6 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", metavar="PATH",
                         help=_("the games file (default: in your user data directory)"))
     add_lang(parser)
-
-
-def common_options() -> argparse.ArgumentParser:
-    """`--db` and `--lang` in a parser to give as `parents=` to a command's parser."""
-    common = argparse.ArgumentParser(add_help=False, formatter_class=Formatter)
-    add_common_options(common)
-    return common
 
 
 def text_table(headers: Sequence[str], rows: Sequence[Sequence[object]],

@@ -17,10 +17,9 @@ from showdown.contract.errors import CompanionError, ConfigError
 from showdown.contract.i18n import N_, _
 from showdown.contract.record import record
 from uno_showdown.commands import game_helpers as table_commands
-from uno_showdown.commands.common import common_options, text_table
+from uno_showdown.commands.common import add_common_options, text_table
 from uno_showdown.commands.companion_open import opened, opened_file, rules_line
-from uno_showdown.commands.game_helpers import AddAction
-from uno_showdown.commands.help_format import Formatter
+from uno_showdown.commands.game_helpers import AddAction, AddArguments
 
 #: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
 #: for at start (mypy takes any `TYPE_CHECKING` as true).
@@ -42,11 +41,16 @@ def register(sub: argparse._SubParsersAction, words: Sequence[str] = ()) -> None
     that action's parser is built (a Pi pays, at every start, for the parsers, translated
     help and scoring methods of the others); otherwise (`game --help`, a typo) all are.
     The language is chosen already (`cli.main`)."""
-    common = common_options()
-    with_game = argparse.ArgumentParser(add_help=False, parents=[common],
-                                        formatter_class=Formatter)
-    with_game.add_argument("--game", type=int, metavar="ID",
-                           help=_("the game (default: the most recent one)"))
+
+    def common(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        add_common_options(parser)
+        return parser
+
+    def with_game(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        add_common_options(parser)
+        parser.add_argument("--game", type=int, metavar="ID",
+                            help=_("the game (default: the most recent one)"))
+        return parser
 
     game = sub.add_parser("game")
     games = game.add_subparsers(dest="game_command", metavar="ACTION")
@@ -58,11 +62,11 @@ def register(sub: argparse._SubParsersAction, words: Sequence[str] = ()) -> None
             add(games, common, with_game)
 
 
-def _add_new(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-             with_game: argparse.ArgumentParser) -> None:
+def _add_new(games: argparse._SubParsersAction, common: AddArguments,
+             with_game: AddArguments) -> None:
     from companion.scoring import METHODS, OPTIONS  # every method: `new` only
 
-    p = games.add_parser("new", parents=[common], help=_("start a game; prints its id"))
+    p = common(games.add_parser("new", help=_("start a game; prints its id")))
     p.add_argument("--edition", required=True,
                    help=_("the deck: {choices}").format(choices=", ".join(EDITION_KEYS)))
     p.add_argument("--method", required=True,
@@ -78,88 +82,88 @@ def _add_new(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
     p.set_defaults(func=cmd_new)
 
 
-def _add_round(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-               with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("round", parents=[with_game], help=_("record a round"))
+def _add_round(games: argparse._SubParsersAction, common: AddArguments,
+               with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("round", help=_("record a round")))
     _round_arguments(p)
     table_commands.add_round_arguments(p)
     p.set_defaults(func=cmd_round)
 
 
-def _add_edit(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-              with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("edit", parents=[with_game], help=_("correct a past round"))
+def _add_edit(games: argparse._SubParsersAction, common: AddArguments,
+              with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("edit", help=_("correct a past round")))
     p.add_argument("number", type=int, help=_("the round's number"))
     _round_arguments(p)
     table_commands.add_edit_arguments(p)
     p.set_defaults(func=cmd_edit)
 
 
-def _add_show(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-              with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("show", parents=[with_game], help=_("print the standings"))
+def _add_show(games: argparse._SubParsersAction, common: AddArguments,
+              with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("show", help=_("print the standings")))
     p.add_argument("--rounds", action="store_true", help=_("also print every round"))
     p.set_defaults(func=cmd_show)
 
 
-def _add_duels(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-               with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser(
-        "duels", parents=[with_game],
-        help=_("list the game's showdown duels, or take missing ones back from the duel log"))
+def _add_duels(games: argparse._SubParsersAction, common: AddArguments,
+               with_game: AddArguments) -> None:
+    p = with_game(games.add_parser(
+        "duels",
+        help=_("list the game's showdown duels, or take missing ones back from the duel log")))
     p.add_argument("--recover-from", metavar="LOG",
                    help=_("the duel log (duels.jsonl): store the duels of this game's players "
                           "that the games file lacks; running it again stores nothing twice"))
     p.set_defaults(func=cmd_duels)
 
 
-def _add_list(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-              with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("list", parents=[common], help=_("list the games kept"))
+def _add_list(games: argparse._SubParsersAction, common: AddArguments,
+              with_game: AddArguments) -> None:
+    p = common(games.add_parser("list", help=_("list the games kept")))
     p.set_defaults(func=cmd_list)
 
 
-def _add_undo(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-              with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("undo", parents=[with_game], help=_("take back the last round"))
+def _add_undo(games: argparse._SubParsersAction, common: AddArguments,
+              with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("undo", help=_("take back the last round")))
     p.set_defaults(func=cmd_undo)
 
 
-def _add_redo(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-              with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("redo", parents=[with_game], help=_("put back the last undone round"))
+def _add_redo(games: argparse._SubParsersAction, common: AddArguments,
+              with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("redo", help=_("put back the last undone round")))
     p.set_defaults(func=cmd_redo)
 
 
-def _add_rename(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-                with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("rename", parents=[with_game], help=_("rename a player"))
+def _add_rename(games: argparse._SubParsersAction, common: AddArguments,
+                with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("rename", help=_("rename a player")))
     p.add_argument("old", help=_("the player's name now"))
     p.add_argument("new", help=_("the new name"))
     p.set_defaults(func=cmd_rename)
 
 
-def _add_join(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-              with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("join", parents=[with_game],
-                         help=_("add a late joiner, who plays from the next round"))
+def _add_join(games: argparse._SubParsersAction, common: AddArguments,
+              with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("join",
+                         help=_("add a late joiner, who plays from the next round")))
     p.add_argument("name", help=_("the new player"))
     p.add_argument("--seat", type=int, metavar="N",
                    help=_("seat number, 1 = first (default: last)"))
     p.set_defaults(func=cmd_join)
 
 
-def _add_export(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-                with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("export", parents=[with_game], help=_("write a game as JSON or CSV"))
+def _add_export(games: argparse._SubParsersAction, common: AddArguments,
+                with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("export", help=_("write a game as JSON or CSV")))
     p.add_argument("--format", choices=("json", "csv"), default="json")
     p.add_argument("--output", metavar="FILE", help=_("file to write (default: standard output)"))
     p.set_defaults(func=cmd_export)
 
 
-def _add_import(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-                with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("import", parents=[common], help=_("read an exported game as a new game"))
+def _add_import(games: argparse._SubParsersAction, common: AddArguments,
+                with_game: AddArguments) -> None:
+    p = common(games.add_parser("import", help=_("read an exported game as a new game")))
     p.add_argument("file", help=_("a JSON or CSV file written by `game export`"))
     p.set_defaults(func=cmd_import)
 

@@ -27,11 +27,11 @@ if TYPE_CHECKING:
 COLOURS = ("red", "yellow", "green", "blue", "wild")
 
 
-def _add_house_rules(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-                     with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser(
-        "house-rules", parents=[common],
-        help=_("list the house rules a table can choose, with their keys"))
+def _add_house_rules(games: argparse._SubParsersAction, common: AddArguments,
+                     with_game: AddArguments) -> None:
+    p = common(games.add_parser(
+        "house-rules",
+        help=_("list the house rules a table can choose, with their keys")))
     p.add_argument("--edition", default="classic",
                    help=_("the deck: {choices}").format(choices=", ".join(EDITION_KEYS)))
     p.add_argument("--method", default="winner",
@@ -39,27 +39,27 @@ def _add_house_rules(games: argparse._SubParsersAction, common: argparse.Argumen
     p.set_defaults(func=cmd_house_rules)
 
 
-def _add_rules(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-               with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("rules", parents=[with_game],
-                         help=_("print the rule sheet in force: scoring, deck, house rules"))
+def _add_rules(games: argparse._SubParsersAction, common: AddArguments,
+               with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("rules",
+                         help=_("print the rule sheet in force: scoring, deck, house rules")))
     p.set_defaults(func=cmd_rules)
 
 
-def _add_direction(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-                   with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser(
-        "direction", parents=[with_game],
-        help=_("show or set the direction of play in the round in play (a Reverse: reverse)"))
+def _add_direction(games: argparse._SubParsersAction, common: AddArguments,
+                   with_game: AddArguments) -> None:
+    p = with_game(games.add_parser(
+        "direction",
+        help=_("show or set the direction of play in the round in play (a Reverse: reverse)")))
     p.add_argument("direction", nargs="?", metavar="DIRECTION",
                    help=_("clockwise, counterclockwise or reverse (default: show it)"))
     p.set_defaults(func=cmd_direction)
 
 
-def _add_item(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-              with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("item", parents=[with_game],
-                         help=_("UNO Mario Kart: what the card turned by a Wild Item Box does"))
+def _add_item(games: argparse._SubParsersAction, common: AddArguments,
+              with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("item",
+                         help=_("UNO Mario Kart: what the card turned by a Wild Item Box does")))
     p.add_argument("player", help=_("who played the Wild Item Box"))
     p.add_argument("colour", help=_("the turned card's colour: {choices}").format(
         choices=", ".join(COLOURS)))
@@ -76,18 +76,23 @@ def _add_item(games: argparse._SubParsersAction, common: argparse.ArgumentParser
     p.set_defaults(func=cmd_item)
 
 
-def _add_first_card(games: argparse._SubParsersAction, common: argparse.ArgumentParser,
-                    with_game: argparse.ArgumentParser) -> None:
-    p = games.add_parser("first-card", parents=[with_game],
-                         help=_("who starts after the first card turned up in the round in play"))
+def _add_first_card(games: argparse._SubParsersAction, common: AddArguments,
+                    with_game: AddArguments) -> None:
+    p = with_game(games.add_parser("first-card",
+                         help=_("who starts after the first card turned up in the round in play")))
     p.add_argument("card", help=_("the card, e.g. r5, grev, b+2, itembox"))
     p.set_defaults(func=cmd_first_card)
 
 
-#: What adds one action's parser to `uno-showdown game`, given its subparsers and the parents
-#: `common` (`--db`, `--lang`) and `with_game` (those and `--game`).
-AddAction = Callable[[argparse._SubParsersAction, argparse.ArgumentParser,
-                      argparse.ArgumentParser], None]
+#: What gives an action's parser the options many actions share, and returns it:
+#: `common` (`--db`, `--lang`) or `with_game` (those and `--game`). Functions, not parent
+#: parsers: `parents=` builds each parent as a parser of its own and copies its options
+#: over, which every `game` command paid for at start.
+AddArguments = Callable[[argparse.ArgumentParser], argparse.ArgumentParser]
+
+#: What adds one action's parser to `uno-showdown game`, given its subparsers and the
+#: options' adders `common` and `with_game` (`AddArguments`).
+AddAction = Callable[[argparse._SubParsersAction, AddArguments, AddArguments], None]
 
 #: The helpers' actions of `uno-showdown game`, in the order its help lists them.
 ACTIONS: dict[str, AddAction] = {
