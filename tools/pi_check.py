@@ -434,9 +434,10 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
         print(done.stdout, flush=True)
         ratios = {line[:26].strip(): "/".join(line.split()[-2:])
                   for line in done.stdout.splitlines()
-                  if line.startswith("uno-showdown game") or line.startswith("uno-showdown --")}
+                  if line.startswith(("uno-showdown game", "uno-showdown --", "floor: +"))}
         return "ok: x pass (min/median) " + ", ".join(
-            f"{k.removeprefix('uno-showdown ')} {v}" for k, v in ratios.items())
+            f"{k.removeprefix('uno-showdown ').replace('floor: + argparse, SQL', 'floor')} {v}"
+            for k, v in ratios.items())
 
     def remove_quietly() -> str:
         done = root.run(blocks["remove"], user=MAKER, check=False)
