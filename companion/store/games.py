@@ -336,12 +336,13 @@ class Games:
             ],
         )
 
-    def _advance(self, conn: sqlite3.Connection, game: Game, live_rounds: int) -> None:
+    def _advance(self, conn: sqlite3.Connection, game: Game, live_rounds: int) -> bool:
         """Move the file's game to `game.revision`, or refuse: first thing in a change.
 
         The change was made from revision `game.revision - 1`; if the file holds another
         revision, or not `live_rounds` rounds in play, someone else changed the game since it
-        was loaded, and writing now would overwrite their work.
+        was loaded, and writing now would overwrite their work. Returns whether undone
+        rounds follow the live ones.
         """
         assert game.id is not None
         moved = conn.execute(
@@ -360,6 +361,7 @@ class Games:
                 _("game {id} was changed elsewhere and has been reloaded: check it and enter "
                   "your change again").format(id=game.id)
             )
+        return live_rounds + 1 in live
 
     def append_round(self, game: Game, *, now_us: int | None = None,
                      successor: Game | None = None) -> Recorded:
@@ -374,10 +376,11 @@ class Games:
         assert game.id is not None
         number = len(game.rounds)
         with self.file.transaction() as conn:
-            self._advance(conn, game, number - 1)
+            undone = self._advance(conn, game, number - 1)
             late = self.boxes.check_add(game.id, now_us)
-            conn.execute("DELETE FROM rounds WHERE game_id = ? AND number >= ? AND undone = 1",
-                         (game.id, number))
+            if undone:  # a new round drops them (nothing to drop is nothing to compile)
+                conn.execute("DELETE FROM rounds WHERE game_id = ? AND number >= ? AND "
+                             "undone = 1", (game.id, number))
             self._insert_round(conn, game.id, player_ids(conn, game.id), number,
                                game.rounds[-1], undone=False)
             self._save_tally(conn, game, rewrite=False)  # carried over by the model

@@ -46,6 +46,24 @@ def test_a_reopened_store_gives_back_the_same_game(tmp_path, app):
         reopened.close()
 
 
+def test_a_round_after_undos_drops_the_undone_rounds_from_the_file(tmp_path, app):
+    """The redo stack goes with a new round, in the file too; a round with nothing undone
+    before it keeps every round."""
+    play(app)
+    assert app.undo() and app.undo()
+    app.record_round("Cid", points={"Ann": 5, "Bob": 7})
+    app.record_round("Ann", points={"Bob": 1, "Cid": 2})
+    rows = app.store.conn.execute(
+        "SELECT number, winner_id, undone FROM rounds ORDER BY number").fetchall()
+    assert [(n, u) for n, _w, u in rows] == [(1, 0), (2, 0), (3, 0)]
+    reopened = CompanionApp.open(tmp_path / "games.db")
+    try:
+        assert not reopened.redo()
+        assert [r.winner for r in reopened.game.rounds] == ["Ann", "Cid", "Ann"]
+    finally:
+        reopened.close()
+
+
 def test_the_store_uses_wal_foreign_keys_and_a_schema_version(app):
     conn = app.store.conn
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
