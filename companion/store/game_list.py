@@ -15,10 +15,10 @@ Whether a game is over is read from what is stored, as `game show` says it:
   key "over" (`tallies`), read by SQLite's JSON functions. The listing imports neither
   `json` nor anything that builds a deck or a scoring method.
 
-A game last written by an older uno-showdown has no judgement kept at its revision, and a
-game whose edition or method is one no uno-showdown knows (a file edited by hand, or
-damaged) is not judged from its tally: its `over` is None, and a caller that must know reads
-the game (`Games.load`), which says it is damaged where it is.
+A game last written by an uno-showdown older than the key "over" has no judgement kept at
+its revision, and a game whose edition or method is one no uno-showdown knows (a file
+edited by hand, or damaged) is not judged from its tally: its `over` is None, and a caller
+that must know reads the game (`Games.load`), which says it is damaged where it is.
 """
 
 from __future__ import annotations

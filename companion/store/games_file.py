@@ -327,6 +327,7 @@ class _Transaction:
     def __enter__(self) -> sqlite3.Connection:
         file = self.file
         file.lock.acquire()
+        self.joined = False
         try:
             if file._writing:  # inside another of this store's: join it
                 self.joined = True
@@ -378,6 +379,7 @@ class _Reading:
     def __enter__(self) -> sqlite3.Connection:
         file = self.file
         file.lock.acquire()
+        self.own = False
         try:
             self.own = not file.conn.in_transaction
             if self.own:

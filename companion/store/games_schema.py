@@ -112,7 +112,8 @@ CREATE TABLE time_box_games (
 # `changed` numbers each game's duel writes, so a screen reads only what is new since it
 # last looked; `log_key` names the duel in the duel log (its number there and the instant
 # of its verdict), so taking duels back from the log never records one twice. `tallies`
-# keeps each game's running sums (`companion.table.game.Tally`) for the revision they are of:
+# kept each game's running sums (`companion.table.game.Tally`; an older program still keeps
+# them there, this one in `companion.store.tally_rows`) for the revision they are of:
 # derived, and trusted only at that revision, so a round is added without reading them all.
 # Beside the sums, the state says whether they end the game by its method (key "over", read
 # by the games list, `companion.store.game_list`): a key, not a column, so no step was

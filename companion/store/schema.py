@@ -147,6 +147,21 @@ def migrate(file: File, part: Part, found: int | None = None) -> None:
                          (part.name, step + 1))
 
 
+def make_beside(file: File, conn: sqlite3.Connection, part: Part) -> None:
+    """Bring `part` up to date from inside the caller's write transaction (`conn`), as the
+    first write that needs its tables does, without adopting a file of the older schemes:
+    where there is no `schema_parts`, the part's steps only add its tables, which its
+    `legacy` reader then finds, and the file's `user_version` stays what the programs that
+    wrote it read, so they still open it. Elsewhere this is `migrate`."""
+    if has_table(conn, _TABLE):
+        migrate(file, part)
+        return
+    found = part.legacy(conn)
+    for step in part.steps[found:]:
+        for statement in statements(step):
+            conn.execute(statement)
+
+
 def _adopt(conn: sqlite3.Connection) -> None:
     """Give a file of the older schemes its `schema_parts`, with every part's version as
     the file held it, in the caller's transaction (so the old markers are read once, before

@@ -13,11 +13,13 @@ The rows are derived, and trusted only at the game's revision they were written 
 changed since by a program that did not write them, or whose rows are damaged, is read whole
 instead (`companion.store.games.Games.load`), and gets its rows again at its next change.
 
-A part of its own (`schema`), made by the first tally this program writes: an older program
-still opens the file (it knows nothing of these tables, and reads whole a game whose sums it
-does not find). The JSON text an older program kept is not read (such a game is read whole
-once); it is removed when the game's rows are written, and the games list still reads its
-"over" until then (`companion.store.game_list`).
+A part of its own (`schema`), made by the first tally this program writes, in that write's
+transaction (`schema.make_beside`): an older program still opens the file (it knows nothing
+of these tables, and reads whole a game whose sums it does not find), one from before
+`schema_parts` too, as the file's `user_version` stays what it reads. The JSON text an
+older program kept is not read (such a game is read whole once); it is removed when the
+game's rows are written, and the games list still reads its "over" until then
+(`companion.store.game_list`).
 """
 
 from __future__ import annotations
@@ -85,9 +87,12 @@ def read(conn: sqlite3.Connection, game_id: int, revision: int, entrants: Collec
         return None
     _revision, rounds, dealer, scored, loser = row
     sums: dict[str, dict[str, int]] = {name: {} for name in SUMS}
-    for name, entrant, value in conn.execute(
-            "SELECT sums, entrant, value FROM tally_entries WHERE game_id = ? "
-            "ORDER BY sums, seq", (game_id,)):
+    try:
+        entries = conn.execute("SELECT sums, entrant, value FROM tally_entries "
+                               "WHERE game_id = ? ORDER BY sums, seq", (game_id,)).fetchall()
+    except sqlite3.OperationalError:  # the table gone or changed by hand
+        return None
+    for name, entrant, value in entries:
         mapping = sums.get(name)
         if mapping is None or type(entrant) is not str or type(value) is not int:
             return None
@@ -96,6 +101,8 @@ def read(conn: sqlite3.Connection, game_id: int, revision: int, entrants: Collec
             0, 1) or not (loser is None or loser in players):
         return None
     if not set(sums["totals"]) == set(sums["wins"]) == set(sums["losses"]) == set(entrants):
+        return None
+    if not (set(sums["points"]) <= set(entrants) and set(sums["hand_values"]) <= set(players)):
         return None
     totals, wins, losses, points, hand_values = (MappingProxyType(sums[n]) for n in SUMS)
     score = RoundScore(points, loser, hand_values) if scored else None
@@ -113,7 +120,7 @@ def write(file: schema.File, conn: sqlite3.Connection, game_id: int, revision: i
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
             raise
-        schema.migrate(file, PART)  # joins the caller's transaction: made with the round
+        schema.make_beside(file, conn, PART)  # in the caller's transaction: with the round
         _write(conn, game_id, revision, tally, over)
 
 

@@ -23,10 +23,12 @@ from championship.store import ledger, table_file
 from championship.store.event_store import ChampionshipStore
 from championship.store.ledger import Ledger
 from championship.store.table_file import TableFile
+from companion.scoring import Rules
 from companion.store import schema
 from companion.store.errors import StoreError
 from companion.store.games import Store
 from companion.store.games_schema import MIGRATIONS, SCHEMA_VERSION
+from companion.table.game import Game, Hand, LazyRounds
 
 OLD_GAMES_VERSION = 7  # the last version kept in `user_version`
 
@@ -120,6 +122,24 @@ def test_an_up_to_date_old_file_opens_unchanged(tmp_path: Path) -> None:
     assert versions(path) == {"games": OLD_GAMES_VERSION,
                               "championship": championship.SCHEMA_VERSION,
                               "table sync": 1, "director sync": 3}
+
+
+def test_a_tally_written_to_an_old_file_leaves_it_to_the_older_code(tmp_path: Path) -> None:
+    """The first game written keeps its tally in tables of their own (`tally_rows`) without
+    adopting the file: no `schema_parts`, `user_version` as the older code reads it; once
+    another part adopts the file, the tally's version is found from its tables."""
+    path = tmp_path / "old.db"
+    old_file(path, OLD_GAMES_VERSION)
+    with Store(path) as store:
+        game_id = store.games.create(
+            Game.new("classic", Rules.make("winner", 500), ["Cid", "Dan"]).add_round(
+                "Cid", {"Dan": Hand(counted=7)}))
+        assert isinstance(store.games.load(game_id, lazy=True).rounds, LazyRounds)
+    assert {"tally_sums", "tally_entries"} <= tables(path)
+    assert "schema_parts" not in tables(path) and user_version(path) == OLD_GAMES_VERSION
+    with Store(path) as store:
+        Ledger(store)
+    assert versions(path)["tally"] == 1
 
 
 @pytest.mark.parametrize("version", range(1, len(championship.MIGRATIONS) + 1))

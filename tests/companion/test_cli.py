@@ -189,6 +189,22 @@ def test_game_list_reads_the_end_an_older_program_kept_as_json(capsys, db):
     conn.close()
 
 
+def test_game_list_trusts_the_kept_end_only_at_the_games_revision(capsys, db):
+    """The rows say "playing" for the game as it was; an older program moved it on and kept
+    its end as JSON ("over"): the list says what is kept at the game's revision."""
+    new_game(capsys, db)
+    assert list_states(capsys, db) == ["playing"]
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE games SET revision = revision + 1")
+    conn.execute("INSERT OR REPLACE INTO tallies (game_id, revision, state) "
+                 "SELECT id, revision, '{\"over\": true}' FROM games")
+    conn.commit()
+    conn.close()
+    assert list_states(capsys, db) == ["over"]
+
+
 def test_game_list_says_over_for_a_won_game_from_what_the_file_keeps(capsys, db):
     """The list reads each game's end from the file (no game read whole); a game last written
     by an older uno-showdown, which kept no end, is read whole, and marked if damaged."""

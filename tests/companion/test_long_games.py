@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from companion.app import CompanionApp
 from companion.scoring import MAX_TARGET, METHODS, Entry, Rules
+from companion.store import game_watchers, tally_rows
+from companion.store.errors import StoreError
 from companion.store.games import Store
 from companion.table.game import Game, Hand, LazyRounds
 from showdown.contract.record import replace
@@ -153,6 +155,10 @@ def test_the_kept_tally_is_the_tally_of_every_method(game: Game) -> None:
     "UPDATE tally_sums SET dealer = 4",
     "UPDATE tally_sums SET rounds = 'many'",
     "UPDATE tally_sums SET loser = 'Zed', scored = 1",
+    "UPDATE tally_entries SET entrant = 'Zed' WHERE sums = 'points' AND seq = 0",
+    "UPDATE tally_entries SET value = 1.5 WHERE sums = 'points' AND seq = 0",
+    "UPDATE tally_entries SET sums = 'bonus' WHERE sums = 'points' AND seq = 0",
+    "DROP TABLE tally_entries",
     "DELETE FROM tally_entries WHERE sums = 'losses' AND seq = 2",
 ])
 def test_damaged_tally_rows_are_not_used(tmp_path, damage: str) -> None:
@@ -166,9 +172,9 @@ def test_damaged_tally_rows_are_not_used(tmp_path, damage: str) -> None:
         assert game.tally == fresh(store.games.load(game_id)).tally
 
 
-def test_the_tally_tables_are_made_by_the_first_tally_written(tmp_path, capsys) -> None:
-    """Opening and reading a file adds nothing to it (a read-only file still opens); the
-    first game written makes the tally's tables, in the same transaction."""
+def test_the_tally_tables_are_made_by_the_first_tally_written(tmp_path, monkeypatch) -> None:
+    """Opening and reading a file adds nothing to it; the first game written makes the
+    tally's tables, in its own transaction: a write that fails leaves no table behind."""
     db = tmp_path / "g.db"
 
     def tables() -> set[str]:
@@ -178,16 +184,40 @@ def test_the_tally_tables_are_made_by_the_first_tally_written(tmp_path, capsys) 
         finally:
             conn.close()
 
+    new = ["game", "new", "--db", str(db), "--edition", "classic", "--method", "winner",
+           "--players", "Ann,Bob", "--lang", "en"]
     assert main(["game", "list", "--db", str(db)]) == 0
-    assert "tally_sums" not in tables()
-    assert main(["game", "new", "--db", str(db), "--edition", "classic", "--method",
-                 "winner", "--players", "Ann,Bob"]) == 0
+    made = tables()
+    assert "games" in made and "tally_sums" not in made
+
+    def fails(*_args: object) -> None:  # a watcher, called after the tally is written
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with monkeypatch.context() as patch:  # the game's rows go, and the tables with them
+        patch.setattr(game_watchers, "watchers", lambda: [("games", fails)])
+        game = Game.new("classic", Rules.make("winner", MAX_TARGET), ["Ann", "Bob"])
+        with Store(db) as store, pytest.raises(StoreError):
+            store.games.create(game.add_round("Ann", {"Bob": Hand(counted=4)}))
+    assert tables() == made
+    assert main(new) == 0
     assert {"tally_sums", "tally_entries"} <= tables()
-    os.chmod(db, 0o444)
-    try:
-        assert main(["game", "show", "--db", str(db), "--lang", "en"]) == 0
-    finally:
-        os.chmod(db, 0o644)
+
+
+def test_a_tally_kept_for_another_revision_is_not_used(tmp_path) -> None:
+    """An older program corrected a round (same rounds, same players) and moved the game's
+    revision on without the rows: they are of the game before, so the game is read whole."""
+    db = tmp_path / "g.db"
+    game_id = long_game(db, 30)
+    with Store(db) as store:
+        store.conn.execute("UPDATE hands SET counted = counted + 5 WHERE round_id = "
+                           "(SELECT id FROM rounds WHERE number = 3) AND counted > 0")
+        store.conn.execute("UPDATE games SET revision = revision + 1 WHERE id = ?", (game_id,))
+        game = store.games.load(game_id, lazy=True)
+        assert not isinstance(game.rounds, LazyRounds)
+        assert game.tally == fresh(store.games.load(game_id)).tally
+        kept = tally_rows.read(store.conn, game_id, game.revision - 1,
+                               list(game.tally.totals), game.names)
+        assert kept is not None and kept.totals != game.tally.totals  # the sums before
 
 
 def test_the_cli_says_the_same_of_a_long_game_as_of_a_short_one(tmp_path, capsys) -> None:
