@@ -23,6 +23,7 @@ import os
 import sqlite3
 import stat
 import sys
+import time
 
 from companion.store import schema
 from companion.store.errors import StoreBusyError, StoreError
@@ -167,7 +168,7 @@ class GamesFile:
             self.conn.execute("PRAGMA foreign_keys = ON")
             with self.reading():  # one moment of the file, whoever else opens it now
                 version = self._refuse_foreign_database()
-            self.conn.execute("PRAGMA journal_mode = WAL")
+            self._into_wal(busy_timeout_s)
             self.conn.execute("PRAGMA synchronous = FULL")
             self._migrate(version)
         except (sqlite3.Error, StoreError) as exc:
@@ -181,6 +182,25 @@ class GamesFile:
             raise StoreError(_("{path} is not a games file ({reason}): choose another with "
                                "--db").format(path=self.path, reason=_(
                                    "its schema is damaged: not UTF-8 text"))) from exc
+
+    def _into_wal(self, timeout_s: float) -> None:
+        """Put the file in WAL mode (a no-op for a file already in it). Switching a file of
+        an older program, which kept a rollback journal, needs the file alone, and SQLite does
+        not wait for that as it waits for other locks: a connection that reads and then
+        needs the file alone is refused at once, without its busy handler, lest two of them
+        wait for each other. Two programs opening such a file at the same moment (the screen
+        and a command after an update) would see one refused as "locked"; this one waits
+        instead, as long as the busy timeout allows any other lock."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+                if code not in _BUSY or time.monotonic() >= deadline:
+                    raise
+            time.sleep(0.002)  # the other opener's switch is a few page writes
 
     def _unusable(self, exc: sqlite3.Error) -> StoreError:
         """Why the file cannot be the games file, told apart by SQLite's error code."""
