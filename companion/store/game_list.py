@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from companion.deck import EDITION_KEYS
 from companion.scoring import METHOD_KEYS
-from companion.store import wallclock
+from companion.store import schema, wallclock
 from companion.table.records import GameInfo
 
 #: typing.TYPE_CHECKING without importing typing, which a `game` command would pay
@@ -45,18 +45,14 @@ def infos(file: GamesFile, now_us: int | None = None) -> list[GameInfo]:
         # The tally's "over" at the game's revision, as JSON types it ('true', 'false';
         # NULL: no tally at the game's revision, no such key, or not JSON at all): from its
         # rows (`companion.store.tally_rows`), else from the JSON text an older program kept.
-        rows = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                            "name = 'tally_sums'").fetchone() is not None
-        games = conn.execute(
-            "SELECT g.id, g.edition, g.method, g.created_at, "
-            + ("CASE s.over WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE " if rows else "")
-            + "CASE WHEN json_valid(t.state) THEN json_type(t.state, '$.over') END "
-            + ("END " if rows else "")
-            + "FROM games g "
-            + ("LEFT JOIN tally_sums s ON s.game_id = g.id AND s.revision = g.revision "
-               if rows else "")
-            + "LEFT JOIN tallies t ON t.game_id = g.id AND t.revision = g.revision "
-            "ORDER BY g.id").fetchall()
+        over_sql = "CASE WHEN json_valid(t.state) THEN json_type(t.state, '$.over') END"
+        joins_sql = "LEFT JOIN tallies t ON t.game_id = g.id AND t.revision = g.revision"
+        if schema.has_table(conn, "tally_sums"):  # made by the first tally written
+            over_sql = f"CASE s.over WHEN 1 THEN 'true' WHEN 0 THEN 'false' ELSE {over_sql} END"
+            joins_sql = ("LEFT JOIN tally_sums s ON s.game_id = g.id "
+                         "AND s.revision = g.revision " + joins_sql)
+        games = conn.execute(f"SELECT g.id, g.edition, g.method, g.created_at, {over_sql} "
+                             f"FROM games g {joins_sql} ORDER BY g.id").fetchall()
         box_of = {int(g): int(b) for g, b in conn.execute(
             "SELECT game_id, box_id FROM time_box_games")}
         boxes = _boxes(file, list(box_of.values())) if box_of else {}
