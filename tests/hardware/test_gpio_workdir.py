@@ -9,6 +9,7 @@ starts it from `/` or `/opt/uno-showdown`.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import stat
 import subprocess
@@ -19,7 +20,10 @@ import pytest
 
 from hardware.gpio_workdir import LG_WD, candidate_folders, lgpio_folder
 
-pytest.importorskip("lgpio", reason="lgpio has no wheel for this Python here")
+# Looked for, not imported: importing it here would make its pipe in this process's folder,
+# the checkout, where two test workers collecting at once race for the same name.
+if importlib.util.find_spec("lgpio") is None:
+    pytest.skip("lgpio has no wheel for this Python here", allow_module_level=True)
 
 
 def _selftest_from(cwd: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
