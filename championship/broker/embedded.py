@@ -83,13 +83,14 @@ async def _shutdown(broker: Any) -> None:
     await broker.shutdown()
 
 
-def _serve(config: dict[str, Any], client_ids: dict[str, str], conn: Connection) -> None:
+def _serve(config: dict[str, Any], client_ids: dict[str, str], conn: Connection,
+           connect_timeout_s: float | None) -> None:
     """The broker's process: amqtt on its own loop until the parent says stop (or goes away:
     its end of the pipe closes), then the clean shutdown. Tells the parent `ready`, or why it
     could not start, in one message."""
     import os
 
-    from championship.broker.guarded import GuardedBroker
+    from championship.broker.guarded import CONNECT_TIMEOUT_S, GuardedBroker
 
     os.setsid()  # out of the terminal's group: Ctrl-C is the parent's, which stops us in turn
     loggers = [logging.getLogger(name) for name in ("amqtt", "transitions")]
@@ -98,7 +99,8 @@ def _serve(config: dict[str, Any], client_ids: dict[str, str], conn: Connection)
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        broker = GuardedBroker(config, loop, client_ids)
+        broker = GuardedBroker(config, loop, client_ids, connect_timeout_s=(
+            CONNECT_TIMEOUT_S if connect_timeout_s is None else connect_timeout_s))
         loop.run_until_complete(broker.start())
     except BaseException as exc:  # told to the parent, which says it in one line
         conn.send(("error", *_why(exc)))
@@ -139,8 +141,12 @@ class EmbeddedBroker:
 
     def __init__(self, host: str, port: int, event_id: int, users: Iterable[Credentials],
                  tables: Iterable[int], *, certfile: Path | None = None,
-                 keyfile: Path | None = None) -> None:
+                 keyfile: Path | None = None, connect_timeout_s: float | None = None) -> None:
+        """`connect_timeout_s`: how long a new connection has to send its CONNECT (None:
+        `guarded.CONNECT_TIMEOUT_S`). The broker's process is told it when it starts: a
+        change of `guarded.CONNECT_TIMEOUT_S` in this process does not reach it."""
         users = list(users)
+        self.connect_timeout_s = connect_timeout_s
         self._client_ids = {c.username: c.client_id for c in users}
         self._dir = tempfile.TemporaryDirectory(prefix="uno-showdown-broker-")
         password_file = Path(self._dir.name) / "passwd"
@@ -162,7 +168,8 @@ class EmbeddedBroker:
         port taken, a certificate that does not load), in its own words."""
         ctx = multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe()
-        process = ctx.Process(target=_serve, args=(self.config, self._client_ids, theirs),
+        process = ctx.Process(target=_serve, args=(self.config, self._client_ids, theirs,
+                                                   self.connect_timeout_s),
                               name="broker", daemon=True)
         process.start()
         theirs.close()

@@ -90,8 +90,11 @@ class GuardedBroker(Broker):
     credentials, such as a watcher, with a session of its own)."""
 
     def __init__(self, config: dict[str, Any], loop: asyncio.AbstractEventLoop,
-                 client_ids: Mapping[str, str]) -> None:
+                 client_ids: Mapping[str, str], *,
+                 connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+        """`connect_timeout_s`: how long a new connection has to send its CONNECT."""
         super().__init__(config, loop=loop)
+        self.connect_timeout_s = connect_timeout_s
         self._subscriptions: dict[str, Any] = SnapshotDict()  # empty until it starts
         self._retained_messages: dict[str, Any] = SnapshotDict()
         self._client_ids = dict(client_ids)
@@ -124,7 +127,7 @@ class GuardedBroker(Broker):
         try:
             handler, incoming = await asyncio.wait_for(
                 BrokerProtocolHandler.init_from_connect(reader, writer, self.plugins_manager),
-                CONNECT_TIMEOUT_S)
+                self.connect_timeout_s)
         except (TimeoutError, MQTTError, NoDataError, PacketTooLarge, OSError,
                 asyncio.IncompleteReadError) as exc:
             self.refused += 1
