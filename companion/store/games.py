@@ -288,7 +288,8 @@ class Games:
 
     @staticmethod
     def _live_rounds_are(conn: sqlite3.Connection, game_id: int, count: int) -> bool:
-        """Rounds 1..count are in play and count + 1 is not (two index look-ups)."""
+        """Rounds 1..count are in play and count + 1 is not (one short range of the rounds'
+        index, however long the game)."""
         live = dict(conn.execute(_TWO_ROUNDS, (game_id, count, count + 1)).fetchall())
         return live.get(count + 1) != 0 and (count == 0 or live.get(count) == 0)
 
@@ -354,7 +355,7 @@ class Games:
             (game.revision, game.id, game.revision - 1),
         ).rowcount
         # Live rounds are numbers 1..n, undone ones follow: n is right when round n is live
-        # and round n + 1 is not (two index look-ups, however long the game).
+        # and round n + 1 is not (one short range of the rounds' index, however long the game).
         live = dict(conn.execute(
             _TWO_ROUNDS, (game.id, live_rounds, live_rounds + 1),
         ).fetchall())

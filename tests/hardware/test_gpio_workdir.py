@@ -1,10 +1,10 @@
 """GPIO opens whatever folder the program starts in, and a pin library that cannot start
 says its own reason.
 
-The real lgpio is imported here (its wheel is in the test tools): importing it makes its
-notification pipe in its working folder, which the program must give it. The program is
-started from `/proc`, a folder nobody (root included) can make a pipe in, as a maker
-starts it from `/` or `/opt/uno-showdown`.
+The real lgpio is imported by the program these tests start (its wheel is in the test
+tools): importing it makes its notification pipe in its working folder, which the program
+must give it. The program is started from `/proc`, a folder nobody (root included) can make
+a pipe in, as a maker starts it from `/` or `/opt/uno-showdown`.
 """
 
 from __future__ import annotations
