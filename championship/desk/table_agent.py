@@ -117,6 +117,7 @@ class TableAgent:
         self._standings_written = -STANDINGS_WRITE_S
         self._beaten = -HEARTBEAT_S  # when the last heartbeat went (monotonic)
         self._linked: bool | None = None  # the broker, as last noted in the file
+        self._losses = 0  # the link's count of lost connections, as last looked at
         self._lost = False  # the loss of the broker was said, its return not yet
         #: This clock minus the director's (µs), from (round trip, offset) of recent replies.
         self.offset_us = 0
@@ -216,20 +217,26 @@ class TableAgent:
                           wire.encode_up(up, self.creds.secret))
 
     def note_link(self) -> None:
-        """When the broker went or came back, in the file (for `table status`) and said."""
+        """When the broker went or came back, in the file (for `table status`) and said.
+
+        A loss is the link's count of lost connections moving, not only a connection seen
+        here and then missed: one lost between two looks (connected and dropped before this
+        thread first saw it, on a busy machine) is said all the same."""
         linked = self.link.connected.is_set()
-        if linked == self._linked:
+        losses = self.link.lost
+        went, self._losses = losses != self._losses, losses
+        if linked == self._linked and not went:
             return
-        was, self._linked = self._linked, linked
+        self._linked = linked
         since = wallclock.now()
         with self.store.transaction() as conn:
             self.file.set_meta(conn, "link", json.dumps({"linked": linked, "since": since}))
-        if was and not linked:
+        if went and not self._lost:
             self._lost = True
             self.say(_("Lost the broker at {time}: the table keeps recording (waiting to be "
                        "sent: {n}).").format(time=wallclock.local_time(since),
                                                   n=self.file.pending()))
-        elif linked and self._lost:
+        if linked and self._lost:  # back already, maybe since the same look
             self._lost = False
             self.say(_("The broker is back: sending what waits."))
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import Path
 
 import pytest
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.reasoncodes import ReasonCode
 
 from championship.desk.director import DirectorSync
-from tests.championship.tables.conftest import Cluster, eventually
+from championship.desk.table_agent import TableAgent
+from tests.championship.tables.conftest import Cluster, build, eventually
 
 
 def test_a_broker_loss_is_one_line_at_the_table_and_one_in_the_directors_log(
@@ -63,3 +67,34 @@ def test_the_directors_log_says_when_a_silent_broker_answers(
         eventually(lambda: logged("answers now"), 40, "its answer said")
     assert logged(f"the broker at mqtt://127.0.0.1:{cluster.port} answers now: the tables "
                   "reach the director")
+
+
+def test_a_broker_lost_before_the_table_first_looked_is_said_all_the_same(
+        tmp_path: Path) -> None:
+    """A busy table's sync may not look at its link between the connection and its loss (the
+    director sees the table seated, the broker goes): the loss is said once, and the return.
+    The link's own paho callbacks are called here as paho's thread calls them, with nothing
+    connecting: the agent's thread is not started, so the order is this test's."""
+    cluster = build(tmp_path, "amqtt")
+    try:
+        agent = TableAgent(str(tmp_path / "table1.db"), cluster.address, cluster.table_creds[1],
+                           1)
+        said: list[str] = []
+        agent.say = said.append
+        link = agent.link
+        connected = ReasonCode(PacketTypes.CONNACK, "Success")
+        gone = ReasonCode(PacketTypes.DISCONNECT, "Unspecified error")
+        link._on_connect(link.client, None, None, connected, None)
+        link._on_disconnect(link.client, None, None, gone, None)
+        agent.note_link()  # its first look: the connection already lost
+        assert [s.split(" at ")[0] for s in said] == ["Lost the broker"], said
+        agent.note_link()
+        assert len(said) == 1, said  # said once
+        link._on_connect(link.client, None, None, connected, None)
+        link._on_disconnect(link.client, None, None, gone, None)
+        link._on_connect(link.client, None, None, connected, None)
+        agent.note_link()  # back, lost and back again between two looks
+        assert said[1:] == ["The broker is back: sending what waits."], said
+        agent.store.close()
+    finally:
+        cluster.close()
