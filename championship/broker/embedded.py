@@ -90,7 +90,7 @@ def _serve(config: dict[str, Any], client_ids: dict[str, str], conn: Connection,
     could not start, in one message."""
     import os
 
-    from championship.broker.guarded import CONNECT_TIMEOUT_S, GuardedBroker
+    from championship.broker.guarded import GuardedBroker
 
     os.setsid()  # out of the terminal's group: Ctrl-C is the parent's, which stops us in turn
     loggers = [logging.getLogger(name) for name in ("amqtt", "transitions")]
@@ -99,8 +99,7 @@ def _serve(config: dict[str, Any], client_ids: dict[str, str], conn: Connection,
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     try:
-        broker = GuardedBroker(config, loop, client_ids, connect_timeout_s=(
-            CONNECT_TIMEOUT_S if connect_timeout_s is None else connect_timeout_s))
+        broker = GuardedBroker(config, loop, client_ids, connect_timeout_s=connect_timeout_s)
         loop.run_until_complete(broker.start())
     except BaseException as exc:  # told to the parent, which says it in one line
         conn.send(("error", *_why(exc)))

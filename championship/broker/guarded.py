@@ -91,10 +91,12 @@ class GuardedBroker(Broker):
 
     def __init__(self, config: dict[str, Any], loop: asyncio.AbstractEventLoop,
                  client_ids: Mapping[str, str], *,
-                 connect_timeout_s: float = CONNECT_TIMEOUT_S) -> None:
-        """`connect_timeout_s`: how long a new connection has to send its CONNECT."""
+                 connect_timeout_s: float | None = None) -> None:
+        """`connect_timeout_s`: how long a new connection has to send its CONNECT (None:
+        `CONNECT_TIMEOUT_S`)."""
         super().__init__(config, loop=loop)
-        self.connect_timeout_s = connect_timeout_s
+        self.connect_timeout_s = (CONNECT_TIMEOUT_S if connect_timeout_s is None
+                                  else connect_timeout_s)
         self._subscriptions: dict[str, Any] = SnapshotDict()  # empty until it starts
         self._retained_messages: dict[str, Any] = SnapshotDict()
         self._client_ids = dict(client_ids)

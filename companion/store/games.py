@@ -356,9 +356,7 @@ class Games:
         ).rowcount
         # Live rounds are numbers 1..n, undone ones follow: n is right when round n is live
         # and round n + 1 is not (one short range of the rounds' index, however long the game).
-        live = dict(conn.execute(
-            _TWO_ROUNDS, (game.id, live_rounds, live_rounds + 1),
-        ).fetchall())
+        live = dict(conn.execute(_TWO_ROUNDS, (game.id, live_rounds, live_rounds + 1)).fetchall())
         if (moved != 1 or live.get(live_rounds + 1) == 0
                 or (live_rounds and live.get(live_rounds) != 0)):
             raise GameChangedError(
