@@ -20,9 +20,20 @@ modules makes many of those: its ratio in wall time has come out higher than its
 (docs/development.md gives both). `make pi-check` measures wall time, in the guide's own
 install.
 
-Run (as any user; valgrind and qemu-user-static on the host), after `make pi-check PI_KEEP=1`:
+Those are the host's instructions: qemu's own work included, which is mostly translating
+each piece of the Pi's machine code the first time it runs. `--count guest` counts what a
+real Pi would execute instead: the emulated Cortex-A72's own instructions, through a small
+qemu plugin (built here with the host's C compiler, for the plugin interface of qemu 7.2 as
+Debian bookworm's qemu-user ships it; the static qemu cannot load plugins). It is exact
+from run to run and takes seconds, not minutes. The two disagree, and docs/development.md
+says why: qemu translates the interpreter's own start once per process, so under
+emulation `python3 -c pass` costs far more than on a Pi, and every ratio to it comes out
+smaller than it would be on the Pi. `--count both` prints the two side by side.
+
+Run (as any user; valgrind and qemu-user-static on the host, qemu-user and a C compiler
+for the guest's count), after `make pi-check PI_KEEP=1`:
     python benchmarks/startup_instructions.py \
-        --root /var/cache/uno-showdown-pi-check/bookworm-arm64-run
+        --root /var/cache/uno-showdown-pi-check/bookworm-arm64-run [--count both]
 """
 
 from __future__ import annotations
@@ -84,10 +95,69 @@ def seed_games_file(folder: Path) -> Path:
 PI_CPU = "cortex-a72"
 
 
+#: A qemu TCG plugin (the plugin interface of qemu 7.2, version 1) that adds up the
+#: instructions of each translated block every time the block runs, and prints the total
+#: when the program exits. Its declarations are written here rather than taken from
+#: qemu-plugin.h, which Debian ships in no package.
+GUEST_PLUGIN_C = r"""
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+typedef uint64_t qemu_plugin_id_t;
+typedef struct qemu_info_t qemu_info_t;
+struct qemu_plugin_tb;
+enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
+void qemu_plugin_register_vcpu_tb_trans_cb(
+    qemu_plugin_id_t id, void (*cb)(qemu_plugin_id_t, struct qemu_plugin_tb *));
+void qemu_plugin_register_vcpu_tb_exec_inline(
+    struct qemu_plugin_tb *tb, enum qemu_plugin_op op, void *ptr, uint64_t imm);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+void qemu_plugin_register_atexit_cb(
+    qemu_plugin_id_t id, void (*cb)(qemu_plugin_id_t, void *), void *userdata);
+void qemu_plugin_outs(const char *string);
+
+__attribute__((visibility("default"))) int qemu_plugin_version = 1;
+static uint64_t executed;
+
+static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &executed,
+                                             qemu_plugin_tb_n_insns(tb));
+}
+
+static void exited(qemu_plugin_id_t id, void *unused) {
+    char line[64];
+    snprintf(line, sizeof line, "guest instructions: %llu\n", (unsigned long long)executed);
+    qemu_plugin_outs(line);
+}
+
+__attribute__((visibility("default"))) int qemu_plugin_install(
+        qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
+    qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
+    qemu_plugin_register_atexit_cb(id, exited, NULL);
+    return 0;
+}
+"""
+
+
+def build_guest_plugin(scratch: Path) -> Path:
+    """The plugin above, compiled with the host's C compiler into `scratch`."""
+    source = scratch / "guest_instructions.c"
+    source.write_text(GUEST_PLUGIN_C, encoding="utf-8")
+    plugin = scratch / "libguest_instructions.so"
+    done = subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", str(plugin), str(source)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"startup_instructions: the guest count's qemu plugin did not "
+                         f"build: {done.stderr.strip()[-500:]}")
+    return plugin
+
+
 def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool = True,
-          cpu: str = PI_CPU) -> int:
+          cpu: str = PI_CPU, plugin: Path | None = None) -> int:
     """Host instructions for the root's python3 running `argv` under qemu-user (`counted`
-    False: run it without valgrind, and return 0)."""
+    False: run it without valgrind, and return 0); with `plugin` (`build_guest_plugin`), the
+    emulated CPU's own instructions instead, counted by the plugin in the dynamic
+    qemu-aarch64."""
     data = Path(tempfile.mkdtemp(dir=scratch))
     (data / "uno-showdown").mkdir()
     games = data / "uno-showdown" / "games.sqlite3"
@@ -95,19 +165,30 @@ def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool 
     env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "PYTHONPATH": str(ROOT),
            "XDG_DATA_HOME": str(data), "HOME": str(data), "LANG": "C.UTF-8",
            "COLUMNS": "80", "GAMES": str(games)}
-    valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--smc-check=all-non-file",
-                "--cachegrind-out-file=/dev/null"] if counted else []
+    if plugin is not None:
+        emulator = ["qemu-aarch64", "-plugin", str(plugin), "-d", "plugin"]
+    else:
+        emulator = ["qemu-aarch64-static"]
+        if counted:
+            emulator[:0] = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                            "--smc-check=all-non-file", "--cachegrind-out-file=/dev/null"]
     done = subprocess.run(
-        [*valgrind, "qemu-aarch64-static", "-cpu", cpu, "-L", str(root),
-         str(root / "usr" / "bin" / "python3"), *argv],
+        [*emulator, "-cpu", cpu, "-L", str(root), str(root / "usr" / "bin" / "python3"),
+         *argv],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
     if not counted and done.returncode == 0:
         return 0
-    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    pattern = r"guest instructions: (\d+)" if plugin is not None else r"I\s+refs:\s+([\d,]+)"
+    found = re.search(pattern, done.stderr)
     if done.returncode != 0 or found is None:
         raise SystemExit(f"{' '.join(argv)} failed under emulation ({done.returncode}): "
                          f"{done.stderr.strip()[-500:]}")
     return int(found[1].replace(",", ""))
+
+
+#: What each count needs on the host, and the Debian packages that bring it.
+NEEDS = {"host": (("valgrind", "qemu-aarch64-static"), "valgrind qemu-user-static"),
+         "guest": (("qemu-aarch64", "cc"), "qemu-user gcc")}
 
 
 def main() -> int:
@@ -115,15 +196,22 @@ def main() -> int:
     parser.add_argument("--root", type=Path, required=True,
                         help="a Debian arm64 root with python3 (make pi-check PI_KEEP=1 keeps "
                              "/var/cache/uno-showdown-pi-check/<suite>-arm64-run)")
+    parser.add_argument("--count", choices=("host", "guest", "both"), default="host",
+                        help="host: the host's instructions, qemu's translation included "
+                             "(valgrind; minutes); guest: the emulated CPU's own, what a Pi "
+                             "executes (a qemu plugin; seconds); both (default host)")
     parser.add_argument("--jobs", type=int, default=2, help="counts run at once (default 2)")
     parser.add_argument("--cpu", default=PI_CPU,
                         help=f"the CPU qemu emulates (default {PI_CPU}, the Pi 4's)")
     args = parser.parse_args()
-    missing = [tool for tool in ("valgrind", "qemu-aarch64-static") if not shutil.which(tool)]
-    if missing:
-        print(f"startup_instructions: {' and '.join(missing)} not found: apt-get install "
-              "valgrind qemu-user-static", file=sys.stderr)
-        return 2
+    kinds = ["host", "guest"] if args.count == "both" else [args.count]
+    for kind in kinds:
+        tools, packages = NEEDS[kind]
+        missing = [tool for tool in tools if not shutil.which(tool)]
+        if missing:
+            print(f"startup_instructions: {' and '.join(missing)} not found (the {kind} "
+                  f"count): apt-get install {packages}", file=sys.stderr)
+            return 2
     if not (args.root / "usr" / "bin" / "python3").exists():
         print(f"startup_instructions: no usr/bin/python3 in {args.root}: give the root "
               "`make pi-check PI_KEEP=1` leaves", file=sys.stderr)
@@ -134,25 +222,35 @@ def main() -> int:
         script.write_text(CONSOLE_SCRIPT, encoding="utf-8")
         seed = seed_games_file(scratch / "seed")
         runs = cases(str(script))
+        plugin = build_guest_plugin(scratch) if "guest" in kinds else None
         # once each first, uncounted: the root's Python writes this checkout's .pyc files
         for _name, argv in runs:
             count(args.root, argv, seed, scratch, counted=False, cpu=args.cpu)
-        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(count, args.root, argv, seed, scratch, cpu=args.cpu)
-                       for _n, argv in runs]
-            try:
-                counts = [future.result() for future in futures]
-            except BaseException:  # a failed count: say so now, not after the queued ones
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise
-    base = counts[0]
-    print(f"instructions to start under qemu-user as a {args.cpu} (arm64 Python of the root; "
-          "host instructions counted by valgrind, millions); x pass: ratio to "
-          "`python3 -c pass`")
-    print(f"{'command':<36} {'M instr':>8} {'x pass':>7}")
-    for (name, _argv), n in zip(runs, counts, strict=True):
-        print(f"{name:<36} {n / 1e6:8.0f} {n / base:7.2f}")
+        columns = [count_all(args.root, runs, seed, scratch, args.jobs, args.cpu,
+                             plugin if kind == "guest" else None) for kind in kinds]
+    print(f"instructions to start under qemu-user as a {args.cpu} (arm64 Python of the root, "
+          "millions); host: the host's, qemu's work included (valgrind); guest: the emulated "
+          "CPU's own, what a Pi executes (qemu plugin); x pass: ratio to `python3 -c pass`")
+    print(f"{'command':<36}" + "".join(f" {kind + ' M':>8} {'x pass':>7}" for kind in kinds))
+    digits = {"host": 0, "guest": 1}  # the guest's counts are some 30 times smaller
+    for row, (name, _argv) in enumerate(runs):
+        cells = (f" {counts[row] / 1e6:8.{digits[kind]}f} {counts[row] / counts[0]:7.2f}"
+                 for kind, counts in zip(kinds, columns, strict=True))
+        print(f"{name:<36}" + "".join(cells))
     return 0
+
+
+def count_all(root: Path, runs: list[tuple[str, list[str]]], seed: Path, scratch: Path,
+              jobs: int, cpu: str, plugin: Path | None) -> list[int]:
+    """Each run's count, `jobs` at once (the guest's with `plugin`, else the host's)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(count, root, argv, seed, scratch, cpu=cpu, plugin=plugin)
+                   for _n, argv in runs]
+        try:
+            return [future.result() for future in futures]
+        except BaseException:  # a failed count: say so now, not after the queued ones
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 if __name__ == "__main__":
