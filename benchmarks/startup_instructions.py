@@ -31,9 +31,10 @@ emulation `python3 -c pass` costs far more than on a Pi, and every ratio to it c
 smaller than it would be on the Pi. `--count both` prints the two side by side.
 
 Run (as any user; valgrind and qemu-user-static on the host, qemu-user and a C compiler
-for the guest's count), after `make pi-check PI_KEEP=1`:
-    python benchmarks/startup_instructions.py \
-        --root /var/cache/uno-showdown-pi-check/bookworm-arm64-run [--count both]
+for the guest's count), after `make pi-check PI_KEEP=1`, which keeps its roots where this
+program looks first (bookworm's, else trixie's; `make bench` skips this one without them):
+    python benchmarks/startup_instructions.py [--count both] \
+        [--root /var/cache/uno-showdown-pi-check/trixie-arm64-run]
 """
 
 from __future__ import annotations
@@ -186,6 +187,9 @@ def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool 
     return int(found[1].replace(",", ""))
 
 
+#: Where `make pi-check PI_KEEP=1` keeps its roots (tools/pi_check.py's --cache).
+KEPT_ROOTS = Path("/var/cache/uno-showdown-pi-check")
+
 #: What each count needs on the host, and the Debian packages that bring it.
 NEEDS = {"host": (("valgrind", "qemu-aarch64-static"), "valgrind qemu-user-static"),
          "guest": (("qemu-aarch64", "cc"), "qemu-user gcc")}
@@ -193,9 +197,10 @@ NEEDS = {"host": (("valgrind", "qemu-aarch64-static"), "valgrind qemu-user-stati
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, required=True,
-                        help="a Debian arm64 root with python3 (make pi-check PI_KEEP=1 keeps "
-                             "/var/cache/uno-showdown-pi-check/<suite>-arm64-run)")
+    parser.add_argument("--root", type=Path,
+                        help="a Debian arm64 root with python3 (default: the one `make pi-check "
+                             f"PI_KEEP=1` keeps in {KEPT_ROOTS}, bookworm's first; without one "
+                             "the program says so and skips, as in `make bench`)")
     parser.add_argument("--count", choices=("host", "guest", "both"), default="host",
                         help="host: the host's instructions, qemu's translation included "
                              "(valgrind; minutes); guest: the emulated CPU's own, what a Pi "
@@ -205,17 +210,27 @@ def main() -> int:
                         help=f"the CPU qemu emulates (default {PI_CPU}, the Pi 4's)")
     args = parser.parse_args()
     kinds = ["host", "guest"] if args.count == "both" else [args.count]
+    root = args.root or next((found for suite in ("bookworm", "trixie")
+                              if (found := KEPT_ROOTS / f"{suite}-arm64-run").is_dir()), None)
+    # Asked for by name, what is missing is an error; in a sweep of every benchmark
+    # (`make bench`, no --root), a skip that says why.
+    failed = 2 if args.root else 0
+    said = "startup_instructions: " if args.root else "startup_instructions: skipped: "
+    if root is None:
+        print(f"startup_instructions: skipped: no Debian arm64 root in {KEPT_ROOTS} "
+              "(`make pi-check PI_KEEP=1` as root keeps one)", file=sys.stderr)
+        return 0
     for kind in kinds:
         tools, packages = NEEDS[kind]
         missing = [tool for tool in tools if not shutil.which(tool)]
         if missing:
-            print(f"startup_instructions: {' and '.join(missing)} not found (the {kind} "
+            print(f"{said}{' and '.join(missing)} not found (the {kind} "
                   f"count): apt-get install {packages}", file=sys.stderr)
-            return 2
-    if not (args.root / "usr" / "bin" / "python3").exists():
-        print(f"startup_instructions: no usr/bin/python3 in {args.root}: give the root "
+            return failed
+    if not (root / "usr" / "bin" / "python3").exists():
+        print(f"{said}no usr/bin/python3 in {root}: give the root "
               "`make pi-check PI_KEEP=1` leaves", file=sys.stderr)
-        return 2
+        return failed
     with tempfile.TemporaryDirectory(prefix="startup-instructions-") as tmp:
         scratch = Path(tmp)
         script = scratch / "uno-showdown"
@@ -225,10 +240,10 @@ def main() -> int:
         plugin = build_guest_plugin(scratch) if "guest" in kinds else None
         # once each first, uncounted: the root's Python writes this checkout's .pyc files
         for _name, argv in runs:
-            count(args.root, argv, seed, scratch, counted=False, cpu=args.cpu)
-        columns = [count_all(args.root, runs, seed, scratch, args.jobs, args.cpu,
+            count(root, argv, seed, scratch, counted=False, cpu=args.cpu)
+        columns = [count_all(root, runs, seed, scratch, args.jobs, args.cpu,
                              plugin if kind == "guest" else None) for kind in kinds]
-    print(f"instructions to start under qemu-user as a {args.cpu} (arm64 Python of the root, "
+    print(f"instructions to start under qemu-user as a {args.cpu} (arm64 Python of {root}, "
           "millions); host: the host's, qemu's work included (valgrind); guest: the emulated "
           "CPU's own, what a Pi executes (qemu plugin); x pass: ratio to `python3 -c pass`")
     print(f"{'command':<36}" + "".join(f" {kind + ' M':>8} {'x pass':>7}" for kind in kinds))
