@@ -27,6 +27,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -136,10 +137,28 @@ class Root:
             self._mounts.append(where)
 
     def unmount(self) -> None:
+        self.stop_processes()
         for where in reversed(self._mounts):
             subprocess.run(["umount", "-R", "-l", str(where)], check=False)
         self._mounts.clear()
         unmount_under(self.path)
+
+
+    def stop_processes(self) -> None:
+        """Kill whatever still runs inside the root: a stopped check kills the `chroot` of
+        its step, and the step's own children (sudo, pip) would go on writing into a root
+        whose mounts are going down."""
+        if self.proot:  # proot's programs run in the host's root, and end with proot
+            return
+        inside = os.path.realpath(self.path)
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                if os.readlink(entry / "root") == inside:
+                    os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:  # gone meanwhile
+                continue
 
 
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
@@ -473,6 +492,15 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
     ]
 
 
+def _stopped(signum: int, _frame: object) -> None:
+    """`kill` or a closed terminal ends the check as a failed step would: through `main`'s
+    `finally`, which takes the root's mounts down (left mounted, /dev and /proc of the host
+    stay bound inside a root that the next run removes)."""
+    print(f"pi-check: stopped by {signal.Signals(signum).name}: taking the root's mounts "
+          "down", file=sys.stderr, flush=True)
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pi-check", description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", default="bookworm", help="Debian suite (bookworm, trixie)")
@@ -530,6 +558,8 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(["cp", "-a", str(base), str(work)], check=True)
     root = Root(work, proot)
     failed = False
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, _stopped)
     try:
         root.mount()
         todo = steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")), args.suite)
