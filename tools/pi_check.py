@@ -354,9 +354,19 @@ def headless_table(root: Root, unit: str = "/etc/systemd/system/uno-showdown.ser
 
 def steps(root: Root, blocks: dict[str, str], suite: str,
           ) -> list[tuple[str, Callable[[], str]]]:
-    """The steps in order: each returns a short result, or raises StepFailed."""
+    """The steps in order: each returns a short result, or raises StepFailed. A block the
+    steps follow and the guide lacks (renamed, its marker dropped) is refused here, before
+    the root is touched, not minutes later at its step."""
+
+    def guide(name: str) -> str:
+        if name not in blocks:
+            raise StepFailed(f"{GUIDE.relative_to(ROOT)} has no block marked "
+                             f"<!-- pi-check: {name} -->, which this check follows")
+        return blocks[name]
 
     def block(name: str, user: str = MAKER, **env: str) -> Callable[[], str]:
+        guide(name)
+
         def go() -> str:
             script = blocks[name].replace("ADDRESS-OF-THIS-REPOSITORY", REPOSITORY)
             done = root.run(script, user=user, env=env)
@@ -458,8 +468,12 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
             f"{k.removeprefix('uno-showdown ').replace('floor: + argparse, SQL', 'floor')} {v}"
             for k, v in ratios.items())
 
+    removal = guide("remove")
+    for name in ("lgpio-from-source", "lgpio-from-pypi", "duel"):  # built inside steps below
+        guide(name)
+
     def remove_quietly() -> str:
-        done = root.run(blocks["remove"], user=MAKER, check=False)
+        done = root.run(removal, user=MAKER, check=False)
         noise = [line for line in done.stderr.splitlines() if "does not exist" in line
                  or "not found" in line]
         if done.returncode != 0 or noise:
@@ -562,7 +576,11 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signum, _stopped)
     try:
         root.mount()
-        todo = steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")), args.suite)
+        try:
+            todo = steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")), args.suite)
+        except StepFailed as exc:
+            print(f"pi-check: {exc}", file=sys.stderr)
+            return 2
         names = [name for name, _step in todo]
         if args.start_at is not None:
             if args.start_at not in names:
