@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -110,8 +110,16 @@ class Root:
                  "bash", "-e", "-o", "pipefail", "-c", prefix + script]
         if user != "root":
             inner = ["runuser", "-u", user, "--", *inner]
-        done = subprocess.run(self.argv(inner), capture_output=True, text=True,
-                              timeout=timeout, check=False)
+        # A session of its own: a step that times out, or a check that is stopped, ends
+        # the step's whole tree (proot's programs included), not only its first program.
+        process = subprocess.Popen(self.argv(inner), stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except BaseException:
+            self._end(process)
+            raise
+        done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
         if check and done.returncode != 0:
             # progress lines (git's "Updating files: 42%") would crowd out the reason
             err = "\n".join(line for line in done.stderr.splitlines()
@@ -119,6 +127,14 @@ class Root:
             raise StepFailed(f"exit {done.returncode}\n{script}\n{done.stdout[-3000:]}\n"
                              f"{err[-6000:]}")
         return done
+
+    def _end(self, process: subprocess.Popen[str]) -> None:
+        """End a step's programs: its session, then (sudo starts one of its own) whatever
+        else still runs in the root; the step's first program is reaped."""
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        self.stop_processes()
+        process.wait()
 
     def mount(self) -> None:
         if self.proot:
@@ -145,20 +161,30 @@ class Root:
 
 
     def stop_processes(self) -> None:
-        """Kill whatever still runs inside the root: a stopped check kills the `chroot` of
-        its step, and the step's own children (sudo, pip) would go on writing into a root
-        whose mounts are going down."""
-        if self.proot:  # proot's programs run in the host's root, and end with proot
+        """Kill whatever still runs inside the root: a stopped check kills its step, and the
+        step's own children (sudo, pip) would go on writing into a root whose mounts are
+        going down. SIGKILL, no grace: the root is the check's, and a step cut short is
+        run again whole (`--start-at`). Again until none is left, as one may fork meanwhile.
+        """
+        if self.proot:  # proot's programs run in the host's root: `_end` ends their session
             return
         inside = os.path.realpath(self.path)
-        for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            try:
-                if os.readlink(entry / "root") == inside:
-                    os.kill(int(entry.name), signal.SIGKILL)
-            except OSError:  # gone meanwhile
-                continue
+        if inside == "/":  # never the host's own processes, whatever the path resolves to
+            return
+        for _attempt in range(20):
+            found = []
+            for entry in Path("/proc").iterdir():
+                if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                    continue
+                try:
+                    if os.readlink(entry / "root") == inside:
+                        os.kill(int(entry.name), signal.SIGKILL)
+                        found.append(entry)
+                except OSError:  # gone meanwhile
+                    continue
+            if not found:
+                return
+            time.sleep(0.05)  # let the killed go before looking again
 
 
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
@@ -352,15 +378,15 @@ def headless_table(root: Root, unit: str = "/etc/systemd/system/uno-showdown.ser
             process.kill()
 
 
-def steps(root: Root, blocks: dict[str, str], suite: str,
-          ) -> list[tuple[str, Callable[[], str]]]:
+def steps(root: Root, blocks: dict[str, str]) -> list[tuple[str, Callable[[], str]]]:
     """The steps in order: each returns a short result, or raises StepFailed. A block the
     steps follow and the guide lacks (renamed, its marker dropped) is refused here, before
     the root is touched, not minutes later at its step."""
 
     def guide(name: str) -> str:
         if name not in blocks:
-            raise StepFailed(f"{GUIDE.relative_to(ROOT)} has no block marked "
+            shown = GUIDE.relative_to(ROOT) if GUIDE.is_relative_to(ROOT) else GUIDE
+            raise StepFailed(f"{shown} has no block marked "
                              f"<!-- pi-check: {name} -->, which this check follows")
         return blocks[name]
 
@@ -399,12 +425,16 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
         clone_into(root.path)
         return "sudo, systemd, a login user with sudo (as Imager makes)"
 
+    from_source = block("lgpio-from-source", user=MAKER)
+    from_pypi = block("lgpio-from-pypi")
+    duel_block = block("duel")
+
     def lgpio_from_pypi() -> str:
         major, minor = python_minor(root)
         if (major, minor) >= (3, 13):
             # no wheel for 3.13: the guide's build from PyPI's source, C library built in
-            return f"Python {major}.{minor}, built: " + block("lgpio-from-source", user=MAKER)()
-        return block("lgpio-from-pypi")()
+            return f"Python {major}.{minor}, built: " + from_source()
+        return from_pypi()
 
     def gpio_from_root_folder() -> str:
         done = root.run("cd / && GPIOZERO_PIN_FACTORY=lgpio uno-showdown selftest "
@@ -427,7 +457,7 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
 
     def duel() -> str:
         with headless_table(root):
-            out = block("duel")()
+            out = duel_block()
             sock = root.run("stat -c '%A %U:%G' /run/uno-showdown/duel.sock").stdout.strip()
             if sock != "srw-rw---- showdown:showdown":
                 raise StepFailed(f"the duel socket is {sock}")
@@ -469,8 +499,6 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
             for k, v in ratios.items())
 
     removal = guide("remove")
-    for name in ("lgpio-from-source", "lgpio-from-pypi", "duel"):  # built inside steps below
-        guide(name)
 
     def remove_quietly() -> str:
         done = root.run(removal, user=MAKER, check=False)
@@ -506,13 +534,32 @@ def steps(root: Root, blocks: dict[str, str], suite: str,
     ]
 
 
+#: The signals that stop a check as a failed step would (`kill`, a closed terminal).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 def _stopped(signum: int, _frame: object) -> None:
-    """`kill` or a closed terminal ends the check as a failed step would: through `main`'s
-    `finally`, which takes the root's mounts down (left mounted, /dev and /proc of the host
-    stay bound inside a root that the next run removes)."""
-    print(f"pi-check: stopped by {signal.Signals(signum).name}: taking the root's mounts "
-          "down", file=sys.stderr, flush=True)
+    """End the check through `_check`'s `finally`, which ends what runs in the root and takes
+    its mounts down (left mounted, the host's /dev and /proc stay bound inside a root that
+    the next run removes). A second signal (a closed terminal sends SIGHUP twice) would cut
+    that cleanup short: the stop signals are ignored from here on."""
+    for other in STOP_SIGNALS:
+        signal.signal(other, signal.SIG_IGN)
+    with suppress(OSError):  # the terminal that hung up cannot be written to
+        print(f"pi-check: stopped by {signal.Signals(signum).name}: ending what runs in the "
+              "root and taking its mounts down", file=sys.stderr, flush=True)
     raise SystemExit(128 + signum)
+
+
+@contextmanager
+def _stops_cleanly() -> Iterator[None]:
+    """`_stopped` for the stop signals while the check runs; the handlers of before after."""
+    before = {signum: signal.signal(signum, _stopped) for signum in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -528,7 +575,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="go on in the root a --keep run left, from this step (its name "
                              "as the table prints it)")
     args = parser.parse_args(argv)
-    os.environ["QEMU_CPU"] = args.cpu  # for the first arm64 program of each step, and on
+    work = args.cache / f"{args.suite}-arm64-run"
+    # The guide's blocks and the step asked for, checked before anything is made, removed
+    # or mounted: making the steps runs nothing.
+    try:
+        names = [name for name, _step in steps(Root(work, proot=False), guide_blocks(
+            GUIDE.read_text(encoding="utf-8")))]
+    except StepFailed as exc:
+        print(f"pi-check: {exc}", file=sys.stderr)
+        return 2
+    if args.start_at is not None and args.start_at not in names:
+        print(f"pi-check: no step {args.start_at!r}: {', '.join(names)}", file=sys.stderr)
+        return 2
     if os.geteuid() != 0:
         print("pi-check: run it as root (debootstrap, chroot and mounts need it)",
               file=sys.stderr)
@@ -542,52 +600,51 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pi-check: another pi-check of {args.suite} is running; wait for it to end "
               "(another suite may run beside it)", file=sys.stderr)
         return 2
-    report = Report()
-    proot = False
-    started = time.monotonic()
+    os.environ["QEMU_CPU"] = args.cpu  # for the first arm64 program of each step, and on
+    with _stops_cleanly():
+        return _check(args, work)
+
+
+def _check(args: argparse.Namespace, work: Path) -> int:
+    """The check itself, in `work`: the base root (debootstrapped once), a fresh copy of it
+    (or the kept one, from `--start-at`), the steps in order, the table."""
     held = binfmt_share(args.cache)
+    try:
+        return _check_with_binfmt(args, work)
+    finally:  # however it ends, a stop signal included
+        binfmt_done(held)
+
+
+def _check_with_binfmt(args: argparse.Namespace, work: Path) -> int:
+    report = Report()
+    started = time.monotonic()
     try:
         proot = not binfmt_ready()
         if proot and not shutil.which("proot"):
             print("pi-check: binfmt_misc cannot run arm64 here and proot is not installed "
                   "(apt-get install proot)", file=sys.stderr)
-            binfmt_done(held)
             return 2
         base = base_root(args.cache, args.suite, proot)
     except (subprocess.CalledProcessError, StepFailed) as exc:
-        binfmt_done(held)
         report.rows.append(("debootstrap", time.monotonic() - started, f"FAILED: {exc}"))
         report.print(args.suite)
         return 1
     report.rows.append(("debootstrap (cached base)", time.monotonic() - started,
                         "ok: " + ("proot + qemu" if proot else "binfmt_misc + qemu")))
-    work = args.cache / f"{args.suite}-arm64-run"
     if args.start_at is None or not work.exists():
         try:
             remove_root(work)
         except StepFailed as exc:
-            binfmt_done(held)
             print(f"pi-check: {exc}", file=sys.stderr)
             return 1
         subprocess.run(["cp", "-a", str(base), str(work)], check=True)
     root = Root(work, proot)
     failed = False
-    for signum in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(signum, _stopped)
     try:
         root.mount()
-        try:
-            todo = steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")), args.suite)
-        except StepFailed as exc:
-            print(f"pi-check: {exc}", file=sys.stderr)
-            return 2
-        names = [name for name, _step in todo]
+        todo = steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")))
         if args.start_at is not None:
-            if args.start_at not in names:
-                print(f"pi-check: no step {args.start_at!r}: {', '.join(names)}",
-                      file=sys.stderr)
-                return 2
-            todo = todo[names.index(args.start_at):]
+            todo = todo[[name for name, _step in todo].index(args.start_at):]
         for name, step in todo:
             began = time.monotonic()
             try:
@@ -601,7 +658,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {result}", flush=True)
     finally:
         root.unmount()
-        binfmt_done(held)
         if not args.keep:
             remove_root(work)
     report.print(args.suite)
