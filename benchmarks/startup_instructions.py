@@ -24,11 +24,12 @@ Those are the host's instructions: qemu's own work included, which is mostly tra
 each piece of the Pi's machine code the first time it runs. `--count guest` counts what a
 real Pi would execute instead: the emulated Cortex-A72's own instructions, through a small
 qemu plugin (built here with the host's C compiler, for the plugin interface of qemu 7.2 as
-Debian bookworm's qemu-user ships it; the static qemu cannot load plugins). It is exact
-from run to run and takes seconds, not minutes. The two disagree, and docs/development.md
-says why: qemu translates the interpreter's own start once per process, so under
-emulation `python3 -c pass` costs far more than on a Pi, and every ratio to it comes out
-smaller than it would be on the Pi. `--count both` prints the two side by side.
+Debian bookworm's qemu-user ships it; the static qemu cannot load plugins). It is the same
+from run to run to within a hundredth of a per cent and takes seconds, not minutes. The two
+disagree, and docs/development.md says why: qemu translates the interpreter's own start
+once per process, so under emulation `python3 -c pass` costs far more than its own
+instructions, and every ratio to it comes out smaller than in the guest's count. `--count
+both` prints the two side by side.
 
 Run (as any user; valgrind and qemu-user-static on the host, qemu-user and a C compiler
 for the guest's count), after `make pi-check PI_KEEP=1`, which keeps its roots where this
@@ -96,14 +97,17 @@ def seed_games_file(folder: Path) -> Path:
 PI_CPU = "cortex-a72"
 
 
-#: A qemu TCG plugin (the plugin interface of qemu 7.2, version 1) that adds up the
-#: instructions of each translated block every time the block runs, and prints the total
-#: when the program exits. Its declarations are written here rather than taken from
-#: qemu-plugin.h, which Debian ships in no package.
+#: A qemu TCG plugin (the plugin interface of qemu 7.2, version 1; qemu 9 and later refuse
+#: it) that adds up the instructions of each translated block every time the block runs,
+#: and prints the total when the program exits: the program itself, not a child it forks,
+#: which would print its own. The sum is not atomic: a program with threads running at once
+#: would lose counts (the commands counted here run one). Its declarations are written
+#: here rather than taken from qemu-plugin.h, which Debian ships in no package.
 GUEST_PLUGIN_C = r"""
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 typedef uint64_t qemu_plugin_id_t;
 typedef struct qemu_info_t qemu_info_t;
 struct qemu_plugin_tb;
@@ -119,6 +123,7 @@ void qemu_plugin_outs(const char *string);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 static uint64_t executed;
+static pid_t program;
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &executed,
@@ -126,6 +131,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
 }
 
 static void exited(qemu_plugin_id_t id, void *unused) {
+    if (getpid() != program) {
+        return;
+    }
     char line[64];
     snprintf(line, sizeof line, "guest instructions: %llu\n", (unsigned long long)executed);
     qemu_plugin_outs(line);
@@ -133,6 +141,7 @@ static void exited(qemu_plugin_id_t id, void *unused) {
 
 __attribute__((visibility("default"))) int qemu_plugin_install(
         qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
+    program = getpid();
     qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
     qemu_plugin_register_atexit_cb(id, exited, NULL);
     return 0;
@@ -158,7 +167,8 @@ def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool 
     """Host instructions for the root's python3 running `argv` under qemu-user (`counted`
     False: run it without valgrind, and return 0); with `plugin` (`build_guest_plugin`), the
     emulated CPU's own instructions instead, counted by the plugin in the dynamic
-    qemu-aarch64."""
+    qemu-aarch64. The programs are the ones `tool` found on this PATH: the child's own PATH
+    is the root's."""
     data = Path(tempfile.mkdtemp(dir=scratch))
     (data / "uno-showdown").mkdir()
     games = data / "uno-showdown" / "games.sqlite3"
@@ -167,11 +177,11 @@ def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool 
            "XDG_DATA_HOME": str(data), "HOME": str(data), "LANG": "C.UTF-8",
            "COLUMNS": "80", "GAMES": str(games)}
     if plugin is not None:
-        emulator = ["qemu-aarch64", "-plugin", str(plugin), "-d", "plugin"]
+        emulator = [tool("qemu-aarch64"), "-plugin", str(plugin), "-d", "plugin"]
     else:
-        emulator = ["qemu-aarch64-static"]
+        emulator = [tool("qemu-aarch64-static")]
         if counted:
-            emulator[:0] = ["valgrind", "--tool=cachegrind", "--cache-sim=no",
+            emulator[:0] = [tool("valgrind"), "--tool=cachegrind", "--cache-sim=no",
                             "--smc-check=all-non-file", "--cachegrind-out-file=/dev/null"]
     done = subprocess.run(
         [*emulator, "-cpu", cpu, "-L", str(root), str(root / "usr" / "bin" / "python3"),
@@ -180,11 +190,16 @@ def count(root: Path, argv: list[str], seed: Path, scratch: Path, counted: bool 
     if not counted and done.returncode == 0:
         return 0
     pattern = r"guest instructions: (\d+)" if plugin is not None else r"I\s+refs:\s+([\d,]+)"
-    found = re.search(pattern, done.stderr)
-    if done.returncode != 0 or found is None:
+    found = re.findall(pattern, done.stderr)
+    if done.returncode != 0 or not found:
         raise SystemExit(f"{' '.join(argv)} failed under emulation ({done.returncode}): "
                          f"{done.stderr.strip()[-500:]}")
-    return int(found[1].replace(",", ""))
+    return int(found[-1].replace(",", ""))  # the last: what the program printed can't follow
+
+
+def tool(name: str) -> str:
+    """`name` as found on this PATH (`main` has made sure it is there)."""
+    return shutil.which(name) or name
 
 
 #: Where `make pi-check PI_KEEP=1` keeps its roots (tools/pi_check.py's --cache).
@@ -195,13 +210,18 @@ NEEDS = {"host": (("valgrind", "qemu-aarch64-static"), "valgrind qemu-user-stati
          "guest": (("qemu-aarch64", "cc"), "qemu-user gcc")}
 
 
+#: What each count is, for the table's header.
+MEANING = {"host": "host: the host's, qemu's work included (valgrind)",
+           "guest": "guest: the emulated CPU's own, what a Pi executes (qemu plugin)"}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path,
                         help="a Debian arm64 root with python3 (default: the one `make pi-check "
                              f"PI_KEEP=1` keeps in {KEPT_ROOTS}, bookworm's first; without one "
                              "the program says so and skips, as in `make bench`)")
-    parser.add_argument("--count", choices=("host", "guest", "both"), default="host",
+    parser.add_argument("--count", choices=("host", "guest", "both"),
                         help="host: the host's instructions, qemu's translation included "
                              "(valgrind; minutes); guest: the emulated CPU's own, what a Pi "
                              "executes (a qemu plugin; seconds); both (default host)")
@@ -209,28 +229,29 @@ def main() -> int:
     parser.add_argument("--cpu", default=PI_CPU,
                         help=f"the CPU qemu emulates (default {PI_CPU}, the Pi 4's)")
     args = parser.parse_args()
-    kinds = ["host", "guest"] if args.count == "both" else [args.count]
+    kinds = ["host", "guest"] if args.count == "both" else [args.count or "host"]
     root = args.root or next((found for suite in ("bookworm", "trixie")
                               if (found := KEPT_ROOTS / f"{suite}-arm64-run").is_dir()), None)
-    # Asked for by name, what is missing is an error; in a sweep of every benchmark
-    # (`make bench`, no --root), a skip that says why.
-    failed = 2 if args.root else 0
-    said = "startup_instructions: " if args.root else "startup_instructions: skipped: "
+    # Asked for (a root or a count given), what is missing is an error; in a sweep of every
+    # benchmark (`make bench`, no options), a skip that says why.
+    asked = args.root is not None or args.count is not None
+    status = 2 if asked else 0
+    said = "startup_instructions: " if asked else "startup_instructions: skipped: "
     if root is None:
-        print(f"startup_instructions: skipped: no Debian arm64 root in {KEPT_ROOTS} "
-              "(`make pi-check PI_KEEP=1` as root keeps one)", file=sys.stderr)
-        return 0
+        print(f"{said}no Debian arm64 root in {KEPT_ROOTS} (`make pi-check PI_KEEP=1` as "
+              "root keeps one)", file=sys.stderr)
+        return status
     for kind in kinds:
-        tools, packages = NEEDS[kind]
-        missing = [tool for tool in tools if not shutil.which(tool)]
+        needed, packages = NEEDS[kind]
+        missing = [name for name in needed if not shutil.which(name)]
         if missing:
             print(f"{said}{' and '.join(missing)} not found (the {kind} "
                   f"count): apt-get install {packages}", file=sys.stderr)
-            return failed
+            return status
     if not (root / "usr" / "bin" / "python3").exists():
         print(f"{said}no usr/bin/python3 in {root}: give the root "
               "`make pi-check PI_KEEP=1` leaves", file=sys.stderr)
-        return failed
+        return status
     with tempfile.TemporaryDirectory(prefix="startup-instructions-") as tmp:
         scratch = Path(tmp)
         script = scratch / "uno-showdown"
@@ -238,16 +259,25 @@ def main() -> int:
         seed = seed_games_file(scratch / "seed")
         runs = cases(str(script))
         plugin = build_guest_plugin(scratch) if "guest" in kinds else None
+        if plugin is not None:
+            try:
+                count(root, ["-c", "pass"], seed, scratch, cpu=args.cpu, plugin=plugin)
+            except SystemExit as refused:
+                print(f"{said}this qemu-aarch64 does not run the counting plugin, written for "
+                      f"qemu's plugin interface 1 (qemu 7.2 to 8.2): {refused}", file=sys.stderr)
+                return status
         # once each first, uncounted: the root's Python writes this checkout's .pyc files
+        # (with the emulator of the first count: the guest's needs no static qemu)
         for _name, argv in runs:
-            count(root, argv, seed, scratch, counted=False, cpu=args.cpu)
+            count(root, argv, seed, scratch, counted=False, cpu=args.cpu,
+                  plugin=plugin if kinds == ["guest"] else None)
         columns = [count_all(root, runs, seed, scratch, args.jobs, args.cpu,
                              plugin if kind == "guest" else None) for kind in kinds]
     print(f"instructions to start under qemu-user as a {args.cpu} (arm64 Python of {root}, "
-          "millions); host: the host's, qemu's work included (valgrind); guest: the emulated "
-          "CPU's own, what a Pi executes (qemu plugin); x pass: ratio to `python3 -c pass`")
+          f"millions); {'; '.join(MEANING[kind] for kind in kinds)}; x pass: ratio to "
+          "`python3 -c pass`")
     print(f"{'command':<36}" + "".join(f" {kind + ' M':>8} {'x pass':>7}" for kind in kinds))
-    digits = {"host": 0, "guest": 1}  # the guest's counts are some 30 times smaller
+    digits = {"host": 0, "guest": 1}  # the guest's counts are 35 to 60 times smaller
     for row, (name, _argv) in enumerate(runs):
         cells = (f" {counts[row] / 1e6:8.{digits[kind]}f} {counts[row] / counts[0]:7.2f}"
                  for kind, counts in zip(kinds, columns, strict=True))
