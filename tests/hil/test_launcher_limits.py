@@ -24,7 +24,7 @@ from showdown.contract.events import (
     UnitFault,
     VerdictGiven,
 )
-from tests.hil.conftest import LINK_OPTIONS, RawHost, open_table
+from tests.hil.conftest import STILL_LINK, RawHost, open_table
 
 pytestmark = pytest.mark.hil
 
@@ -162,7 +162,7 @@ def test_the_table_hears_a_launch_stopped_at_the_maximum_as_jammed(
     mcu.jam()
     fw, hw = mcu.firmware, mcu.hw
     assert fw is not None and hw is not None
-    with open_table(mcu.port) as table:
+    with open_table(mcu.port, link_options=STILL_LINK) as table:
         table.service.load(cards=20)
         table.service.start(250_000)
         assert table.wait_for(lambda e: isinstance(e, CountdownStarted))
@@ -192,7 +192,7 @@ def test_the_serial_unit_turns_the_capped_launch_into_a_fault_and_a_jammed_finis
     still_board: Callable[..., VirtualMCU],
 ) -> None:
     mcu = still_board(card_sensor=False)
-    unit = SerialUnit(mcu.port, **LINK_OPTIONS)
+    unit = SerialUnit(mcu.port, **STILL_LINK)
     try:
         assert unit.link.wait_ready(3)
         assert mcu.wait_until(lambda: mcu.firmware is not None and mcu.firmware.heard_hb)

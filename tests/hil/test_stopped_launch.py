@@ -26,7 +26,7 @@ from showdown.contract.events import (
     UnitFault,
     VerdictGiven,
 )
-from tests.hil.conftest import LINK_OPTIONS, open_table
+from tests.hil.conftest import STILL_LINK, open_table
 from tests.hil.test_launcher_limits import _advance_while_heartbeating
 
 pytestmark = pytest.mark.hil
@@ -50,7 +50,7 @@ def test_the_serial_unit_reports_a_stopped_launch_with_its_cards_and_not_jammed(
     still_board: Callable[..., VirtualMCU],
 ) -> None:
     mcu = still_board()
-    unit = SerialUnit(mcu.port, **LINK_OPTIONS)
+    unit = SerialUnit(mcu.port, **STILL_LINK)
     try:
         assert unit.link.wait_ready(3)
         assert mcu.wait_until(lambda: mcu.firmware is not None and mcu.firmware.heard_hb)
@@ -80,7 +80,7 @@ def test_aborting_a_duel_during_its_launch_is_no_jam_for_the_table(
     mcu = still_board()
     fw, hw = mcu.firmware, mcu.hw
     assert fw is not None and hw is not None
-    with open_table(mcu.port) as table:
+    with open_table(mcu.port, link_options=STILL_LINK) as table:
         beeps: list[Beep] = []
         beep = table.unit.beep
 
