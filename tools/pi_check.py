@@ -129,12 +129,22 @@ class Root:
         return done
 
     def _end(self, process: subprocess.Popen[str]) -> None:
-        """End a step's programs: its session, then (sudo starts one of its own) whatever
-        else still runs in the root; the step's first program is reaped."""
-        with suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+        """End a step's programs: its session (a program that made a group of its own, as
+        `timeout` does, included), then whatever else still runs in the root (sudo starts
+        a session of its own); the step's first program is reaped."""
+        for _attempt in range(20):
+            members = _session_members(process.pid)
+            for pid in members:
+                with suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            if not members:
+                break
+            time.sleep(0.05)
         self.stop_processes()
         process.wait()
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                pipe.close()
 
     def mount(self) -> None:
         if self.proot:
@@ -185,6 +195,24 @@ class Root:
             if not found:
                 return
             time.sleep(0.05)  # let the killed go before looking again
+        print(f"pi-check: processes still run in {self.path} after a second of killing them",
+              file=sys.stderr)
+
+
+def _session_members(session: int) -> list[int]:
+    """The processes of `session` still running (from /proc/PID/stat: its sixth field, after
+    the program's name in parentheses, which may itself hold any character)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile
+            continue
+        if fields[0] != "Z" and int(fields[3]) == session:
+            members.append(int(entry.name))
+    return members
 
 
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
@@ -534,8 +562,8 @@ def steps(root: Root, blocks: dict[str, str]) -> list[tuple[str, Callable[[], st
     ]
 
 
-#: The signals that stop a check as a failed step would (`kill`, a closed terminal).
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+#: The signals that stop a check as a failed step would (`kill`, a closed terminal, Ctrl-C).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 
 def _stopped(signum: int, _frame: object) -> None:
@@ -543,12 +571,17 @@ def _stopped(signum: int, _frame: object) -> None:
     its mounts down (left mounted, the host's /dev and /proc stay bound inside a root that
     the next run removes). A second signal (a closed terminal sends SIGHUP twice) would cut
     that cleanup short: the stop signals are ignored from here on."""
-    for other in STOP_SIGNALS:
-        signal.signal(other, signal.SIG_IGN)
-    with suppress(OSError):  # the terminal that hung up cannot be written to
+    _hold_stops()
+    with suppress(OSError, RuntimeError):  # a terminal that hung up; stderr mid-write
         print(f"pi-check: stopped by {signal.Signals(signum).name}: ending what runs in the "
               "root and taking its mounts down", file=sys.stderr, flush=True)
     raise SystemExit(128 + signum)
+
+
+def _hold_stops() -> None:
+    """Ignore the stop signals: from the first caught, and while the check cleans up."""
+    for signum in STOP_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
 
 
 @contextmanager
@@ -559,7 +592,8 @@ def _stops_cleanly() -> Iterator[None]:
         yield
     finally:
         for signum, handler in before.items():
-            signal.signal(signum, handler)
+            if handler is not None:  # None: set outside Python, which cannot be put back
+                signal.signal(signum, handler)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -578,9 +612,9 @@ def main(argv: list[str] | None = None) -> int:
     work = args.cache / f"{args.suite}-arm64-run"
     # The guide's blocks and the step asked for, checked before anything is made, removed
     # or mounted: making the steps runs nothing.
+    blocks = guide_blocks(GUIDE.read_text(encoding="utf-8"))
     try:
-        names = [name for name, _step in steps(Root(work, proot=False), guide_blocks(
-            GUIDE.read_text(encoding="utf-8")))]
+        names = [name for name, _step in steps(Root(work, proot=False), blocks)]
     except StepFailed as exc:
         print(f"pi-check: {exc}", file=sys.stderr)
         return 2
@@ -602,20 +636,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     os.environ["QEMU_CPU"] = args.cpu  # for the first arm64 program of each step, and on
     with _stops_cleanly():
-        return _check(args, work)
+        return _check(args, work, blocks)
 
 
-def _check(args: argparse.Namespace, work: Path) -> int:
+def _check(args: argparse.Namespace, work: Path, blocks: dict[str, str]) -> int:
     """The check itself, in `work`: the base root (debootstrapped once), a fresh copy of it
     (or the kept one, from `--start-at`), the steps in order, the table."""
     held = binfmt_share(args.cache)
     try:
-        return _check_with_binfmt(args, work)
+        return _check_with_binfmt(args, work, blocks)
     finally:  # however it ends, a stop signal included
         binfmt_done(held)
 
 
-def _check_with_binfmt(args: argparse.Namespace, work: Path) -> int:
+def _check_with_binfmt(args: argparse.Namespace, work: Path, blocks: dict[str, str]) -> int:
     report = Report()
     started = time.monotonic()
     try:
@@ -642,7 +676,7 @@ def _check_with_binfmt(args: argparse.Namespace, work: Path) -> int:
     failed = False
     try:
         root.mount()
-        todo = steps(root, guide_blocks(GUIDE.read_text(encoding="utf-8")))
+        todo = steps(root, blocks)
         if args.start_at is not None:
             todo = todo[[name for name, _step in todo].index(args.start_at):]
         for name, step in todo:
@@ -657,6 +691,7 @@ def _check_with_binfmt(args: argparse.Namespace, work: Path) -> int:
             report.rows.append((name, time.monotonic() - began, result))
             print(f"{name}: {result}", flush=True)
     finally:
+        _hold_stops()  # a stop signal now would cut the cleanup short
         root.unmount()
         if not args.keep:
             remove_root(work)
