@@ -39,11 +39,12 @@ from uno_showdown.commands.options import fit_to_unit
 FAST = DuelConfig(countdown_min_us=250_000, countdown_max_us=300_000,
                   response_timeout_us=600_000)
 LINK_OPTIONS = {"heartbeat_s": 0.05, "board_timeout_s": 0.4, "retry_open_s": 0.05}
-#: For a board on the manual clock (`still_board`), in tests of the launcher, not of losing
-#: the board: it answers from a thread of the test's process, and with both cores busy the
+#: For a board on the manual clock (`still_board`), in tests that are not about losing the
+#: board: it answers from a thread of the test's process, and with both cores busy the
 #: process has stalled past 0.4 s; the link took the board for lost, and the duel's launch
-#: never reached it (`make test` in a fresh clone beside a second run).
-STILL_LINK = {**LINK_OPTIONS, "board_timeout_s": 2.0}
+#: never reached it (`make test` in a fresh clone beside a second run). A command's
+#: acknowledgement is waited for longer too (five tries of 0.05 s gave up at 0.25 s).
+STILL_LINK = {**LINK_OPTIONS, "board_timeout_s": 2.0, "ack_timeout_s": 0.2}
 
 
 @dataclass

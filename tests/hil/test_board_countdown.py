@@ -25,7 +25,7 @@ from showdown.contract.events import (
     Side,
     VerdictGiven,
 )
-from tests.hil.conftest import RawHost, Rig, Table, open_table
+from tests.hil.conftest import STILL_LINK, RawHost, Rig, Table, open_table
 
 pytestmark = pytest.mark.hil
 
@@ -124,7 +124,7 @@ def test_a_press_is_judged_against_the_go_the_board_actually_lit(
     mcu = still_board()
     fw = mcu.firmware
     assert fw is not None
-    with open_table(mcu.port) as table:
+    with open_table(mcu.port, link_options=STILL_LINK) as table:
         _loaded(table)
         table.service.start(200_000)
         _one(table, CountdownStarted)
