@@ -51,6 +51,11 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# The CPU qemu emulates (the Raspberry Pi 4's: tools/pi_check.py says why not qemu's
+# default) and where `make pi-check PI_KEEP=1` keeps its roots: the check's own.
+from tools.pi_check import CACHE, PI_CPU, run_root  # noqa: E402
 
 #: What pip's console script for `uno-showdown` runs (pip writes this, `re` included).
 CONSOLE_SCRIPT = """import re
@@ -90,11 +95,6 @@ def seed_games_file(folder: Path) -> Path:
     for _ in range(3):
         subprocess.run([*run, "round", *ROUND], env=env, check=True, capture_output=True)
     return folder / "uno-showdown" / "games.sqlite3"
-
-
-#: The CPU qemu emulates: the Raspberry Pi 4's, as `make pi-check` (tools/pi_check.py says
-#: why not qemu's default).
-PI_CPU = "cortex-a72"
 
 
 #: A qemu TCG plugin (the plugin interface of qemu 7.2, version 1; qemu 9 and later refuse
@@ -202,9 +202,6 @@ def tool(name: str) -> str:
     return shutil.which(name) or name
 
 
-#: Where `make pi-check PI_KEEP=1` keeps its roots (tools/pi_check.py's --cache).
-KEPT_ROOTS = Path("/var/cache/uno-showdown-pi-check")
-
 #: What each count needs on the host, and the Debian packages that bring it.
 NEEDS = {"host": (("valgrind", "qemu-aarch64-static"), "valgrind qemu-user-static"),
          "guest": (("qemu-aarch64", "cc"), "qemu-user gcc")}
@@ -219,7 +216,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path,
                         help="a Debian arm64 root with python3 (default: the one `make pi-check "
-                             f"PI_KEEP=1` keeps in {KEPT_ROOTS}, bookworm's first; without one "
+                             f"PI_KEEP=1` keeps in {CACHE}, bookworm's first; without one "
                              "the program says so and skips, as in `make bench`)")
     parser.add_argument("--count", choices=("host", "guest", "both"),
                         help="host: the host's instructions, qemu's translation included "
@@ -231,14 +228,14 @@ def main() -> int:
     args = parser.parse_args()
     kinds = ["host", "guest"] if args.count == "both" else [args.count or "host"]
     root = args.root or next((found for suite in ("bookworm", "trixie")
-                              if (found := KEPT_ROOTS / f"{suite}-arm64-run").is_dir()), None)
+                              if (found := run_root(CACHE, suite)).is_dir()), None)
     # Asked for (a root or a count given), what is missing is an error; in a sweep of every
     # benchmark (`make bench`, no options), a skip that says why.
     asked = args.root is not None or args.count is not None
     status = 2 if asked else 0
     said = "startup_instructions: " if asked else "startup_instructions: skipped: "
     if root is None:
-        print(f"{said}no Debian arm64 root in {KEPT_ROOTS} (`make pi-check PI_KEEP=1` as "
+        print(f"{said}no Debian arm64 root in {CACHE} (`make pi-check PI_KEEP=1` as "
               "root keeps one)", file=sys.stderr)
         return status
     for kind in kinds:

@@ -51,12 +51,19 @@ PI_CPU = "cortex-a72"
 BASE_PACKAGES = ["sudo", "ca-certificates", "systemd", "udev", "procps"]
 REPOSITORY = "/srv/uno-showdown.git"
 MAKER = "maker"
+#: Where the debootstrapped bases are kept between runs, and the run roots (`run_root`).
+CACHE = Path("/var/cache/uno-showdown-pi-check")
 MARK = re.compile(r"<!-- pi-check: ([\w-]+) -->\s*\n```[^\n]*\n(.*?)\n```", re.S)
 
 
 def guide_blocks(text: str) -> dict[str, str]:
     """The guide's marked blocks by name: the commands a maker types, as the doc has them."""
     return {name: body for name, body in MARK.findall(text)}
+
+
+def run_root(cache: Path, suite: str) -> Path:
+    """The root a check of `suite` runs in (and `--keep` leaves), beside its base."""
+    return cache / f"{suite}-arm64-run"
 
 
 class StepFailed(RuntimeError):
@@ -132,14 +139,7 @@ class Root:
         """End a step's programs: its session (a program that made a group of its own, as
         `timeout` does, included), then whatever else still runs in the root (sudo starts
         a session of its own); the step's first program is reaped."""
-        for _attempt in range(20):
-            members = _session_members(process.pid)
-            for pid in members:
-                with suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
-            if not members:
-                break
-            time.sleep(0.05)
+        _kill_until_none(lambda: _session_members(process.pid))
         self.stop_processes()
         process.wait()
         for pipe in (process.stdout, process.stderr):
@@ -169,34 +169,45 @@ class Root:
         self._mounts.clear()
         unmount_under(self.path)
 
-
     def stop_processes(self) -> None:
         """Kill whatever still runs inside the root: a stopped check kills its step, and the
         step's own children (sudo, pip) would go on writing into a root whose mounts are
         going down. SIGKILL, no grace: the root is the check's, and a step cut short is
-        run again whole (`--start-at`). Again until none is left, as one may fork meanwhile.
-        """
+        run again whole (`--start-at`)."""
         if self.proot:  # proot's programs run in the host's root: `_end` ends their session
             return
         inside = os.path.realpath(self.path)
         if inside == "/":  # never the host's own processes, whatever the path resolves to
             return
-        for _attempt in range(20):
-            found = []
-            for entry in Path("/proc").iterdir():
-                if not entry.name.isdigit() or int(entry.name) == os.getpid():
-                    continue
-                try:
-                    if os.readlink(entry / "root") == inside:
-                        os.kill(int(entry.name), signal.SIGKILL)
-                        found.append(entry)
-                except OSError:  # gone meanwhile
-                    continue
-            if not found:
-                return
-            time.sleep(0.05)  # let the killed go before looking again
-        print(f"pi-check: processes still run in {self.path} after a second of killing them",
-              file=sys.stderr)
+        if not _kill_until_none(lambda: _processes_in(inside)):
+            print(f"pi-check: processes still run in {self.path} after a second of killing "
+                  "them", file=sys.stderr)
+
+
+def _kill_until_none(find: Callable[[], list[int]]) -> bool:
+    """SIGKILL the processes `find` names, again until it names none (one may fork
+    meanwhile): False if some are still there after a second."""
+    for _attempt in range(20):
+        found = find()
+        for pid in found:
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if not found:
+            return True
+        time.sleep(0.05)  # let the killed go before looking again
+    return False
+
+
+def _processes_in(root: str) -> list[int]:
+    """The processes whose root folder is `root` (a chroot's), this one never."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        with suppress(OSError):  # gone meanwhile
+            if os.readlink(entry / "root") == root:
+                found.append(int(entry.name))
+    return found
 
 
 def _session_members(session: int) -> list[int]:
@@ -599,7 +610,7 @@ def _stops_cleanly() -> Iterator[None]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="pi-check", description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", default="bookworm", help="Debian suite (bookworm, trixie)")
-    parser.add_argument("--cache", type=Path, default=Path("/var/cache/uno-showdown-pi-check"),
+    parser.add_argument("--cache", type=Path, default=CACHE,
                         help="where the debootstrapped base is kept between runs")
     parser.add_argument("--keep", action="store_true", help="keep the root afterwards")
     parser.add_argument("--cpu", default=PI_CPU,
@@ -609,7 +620,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="go on in the root a --keep run left, from this step (its name "
                              "as the table prints it)")
     args = parser.parse_args(argv)
-    work = args.cache / f"{args.suite}-arm64-run"
+    work = run_root(args.cache, args.suite)
     # The guide's blocks and the step asked for, checked before anything is made, removed
     # or mounted: making the steps runs nothing.
     blocks = guide_blocks(GUIDE.read_text(encoding="utf-8"))
