@@ -112,10 +112,6 @@ def _log() -> logging.Logger:
     return logging.getLogger(__name__)
 
 
-def _iso(now_us: int) -> str:
-    return datetime.fromtimestamp(now_us / 1_000_000, UTC).isoformat(timespec="seconds")
-
-
 def _when(text: str | None) -> datetime | None:
     """A stored wall-clock time (ISO 8601) as an aware datetime; None if absent or unclear."""
     if not text:
@@ -130,7 +126,7 @@ def _when(text: str | None) -> datetime | None:
 def _lifetime(game: Game, now_us: int) -> tuple[datetime | None, datetime]:
     """When `game` was being played: from its creation (None: not recorded) to now, or to
     its last round once it is over."""
-    ends = _when(_iso(now_us))
+    ends = _when(wallclock.iso(now_us))
     assert ends is not None
     if game.verdict.over and game.rounds:
         ends = _when(game.rounds[-1].played_at) or ends
@@ -491,7 +487,7 @@ class CompanionApp:
         `first_dealer` who deals the first round (default: the first player).
         """
         rules = Rules.make(method, target, options)
-        game = Game.new(edition, rules, players, created_at=_iso(self.clock()),
+        game = Game.new(edition, rules, players, created_at=wallclock.iso(self.clock()),
                         house_rules=house_rules, first_dealer=first_dealer)
         if self._boxed is not None:  # a table in a time box plays the box's games
             self._reload_box()
@@ -571,10 +567,10 @@ class CompanionApp:
         with self._lock:
             game = self._require()
             self._box_allows_a_round()
-            new = game.add_round(winner, build_hands(hands, points), _iso(self.clock()),
+            new = game.add_round(winner, build_hands(hands, points), wallclock.iso(self.clock()),
                                  order=order, out_on=_card(out_on),
                                  showdown_out=bool(showdown))
-            successor = play_on_game(new, _iso(self.clock())) if new.verdict.over else None
+            successor = play_on_game(new, wallclock.iso(self.clock())) if new.verdict.over else None
             recorded = self._save(lambda: self.store.games.append_round(
                 new, now_us=self.clock(), successor=successor))
             self.game = new
@@ -670,7 +666,7 @@ class CompanionApp:
                 return False
             self._box_allows_a_round()
             new = game.redo()
-            successor = play_on_game(new, _iso(self.clock())) if new.verdict.over else None
+            successor = play_on_game(new, wallclock.iso(self.clock())) if new.verdict.over else None
             recorded = self._save(lambda: self.store.games.set_round_count(
                 new, len(game.rounds), now_us=self.clock(), successor=successor))
             self.game = new
@@ -883,7 +879,7 @@ class CompanionApp:
                     d.outcome.value, names.get(d.winner) if d.winner else None,
                     names.get(d.loser) if d.loser else None,
                     d.reaction_us.get(d.challenger), d.reaction_us.get(d.opponent),
-                    d.at or _iso(self.clock()), contested=d.contested, log_key=d.log_key,
+                    d.at or wallclock.iso(self.clock()), contested=d.contested, log_key=d.log_key,
                 )
                 taken += 1
             self._take_duels(self.store.duels.changes(game.id, self._duels_seen))
