@@ -46,8 +46,6 @@ HOSTILE = [
 #: Each subcommand with the arguments that make it valid (options, then positionals by
 #: name); `{db}` and friends are filled in per test. A new subcommand belongs here.
 #: A port nothing listens on, for `event serve --listen` (which checks it is free).
-BROKER_PORT = free_port()
-
 COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "simulate": ([], {}),
     "replay": ([], {"file": "{log}"}),
@@ -102,7 +100,7 @@ COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "event restore": (["--db", "{db}", "--table", "1", "--deal", "g1:1", "--why",
                        "counted after all"], {}),
     "event serve": (["--db", "{db}", "--no-web", "--credentials-dir", "{creds}", "--listen",
-                     f"127.0.0.1:{BROKER_PORT}"], {}),
+                     "127.0.0.1:{port}"], {}),
     "table join": (["--db", "{table_db}", "--broker", "mqtt://127.0.0.1:1883", "--event", "1",
                     "--table", "1", "--credentials", "{creds}/table-1.json"], {}),
     "table status": (["--db", "{table_db}"], {}),
@@ -236,7 +234,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
         # `event serve` writes each table's credentials file, then would start the broker
         with contextlib.suppress(_Started), contextlib.redirect_stdout(io.StringIO()):
             main(["event", "serve", "--db", str(db), "--no-web", "--listen",
-                  f"127.0.0.1:{BROKER_PORT}", "--credentials-dir",
+                  f"127.0.0.1:{free_port()}", "--credentials-dir",
                   str(folder / "credentials")])
     assert (folder / "credentials" / "table-1.json").is_file()
     (folder / "duels.jsonl").write_text(
@@ -262,7 +260,11 @@ def place(template: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
            "duel_log": str(folder / "table.jsonl"), "export": str(folder / "out.json"),
            "game_json": str(folder / "game.json"), "sheet": str(folder / "sheet.html"),
            "creds": str(folder / "credentials"), "table_db": str(folder / "table.db"),
-           "socket": str(folder / "no-table.sock")}
+           "socket": str(folder / "no-table.sock"),
+           # taken when the test runs, not when the file was collected: by then (a whole
+           # file's tests later) a broker of another test may listen there, and `serve`
+           # refuses a port in use before it writes anything
+           "port": str(free_port())}
     for signum, handler in handlers.items():
         signal.signal(signum, handler)
     factory.reset()
