@@ -1,6 +1,6 @@
-"""The emulated-Pico level: MicroPython's real rp2 image on rp2040js, installed once a session.
+"""The emulated-Pico level: MicroPython's real rp2 image on rp2040js, installed as a maker does.
 
-One emulated Pico serves the whole session: it boots, `uno-showdown firmware
+One emulated Pico serves a worker's run of this folder's tests: it boots, `uno-showdown firmware
 install --port <its pty>` puts the board files on its flash, and `firmware
 version` checks them, exactly as a maker does with a Pico; every test then talks
 to it through its pseudo-terminal and drives its pins. Without Node, rp2040js or
@@ -77,7 +77,7 @@ def firmware_version(pico: EmulatedPico) -> subprocess.CompletedProcess[str]:
 
 @dataclass
 class Installed:
-    """The session's emulated Pico with the firmware on it, and what installing it said."""
+    """An emulated Pico with the firmware on it, and what installing it said."""
 
     pico: EmulatedPico
     boot_s: float
@@ -116,24 +116,47 @@ def start_installed(fixtures: Fixtures | None = None) -> Installed:
     return Installed(pico, booted, install_s, done.stdout, done.stderr, version.stdout)
 
 
-@pytest.fixture(scope="session")
-def installed() -> Iterator[Installed]:
-    try:
-        found = find_fixtures()
-    except PicoUnavailable as exc:
-        pytest.skip(f"emulated-Pico level skipped: {exc}")
-    board = start_installed(found)
-    try:
-        yield board
-    finally:
+#: This worker's emulated Pico while it runs this folder's tests (see `installed`), and why
+#: the level is skipped once that is known.
+_board: Installed | None = None
+_unavailable: str | None = None
+
+
+@pytest.fixture
+def installed() -> Installed:
+    """The emulated Pico with the firmware installed, as a maker installs it: booted by the
+    first test of this folder a worker runs, kept for the tests of the folder that follow it
+    on that worker, and closed when the worker moves on to another folder
+    (`pytest_runtest_teardown`). Its core runs its firmware flat out whether or not a test
+    talks to it: kept for the whole session, each worker's used half a core until the end
+    of `make test`, a third of the machine's time in all, which every other test waited for."""
+    global _board, _unavailable
+    if _unavailable is None and _board is None:
+        try:
+            found = find_fixtures()
+        except PicoUnavailable as exc:
+            _unavailable = str(exc)
+        else:
+            _board = start_installed(found)
+    if _board is None:
+        pytest.skip(f"emulated-Pico level skipped: {_unavailable}")
+    return _board
+
+
+@pytest.hookimpl(trylast=True)  # after the test's own fixtures are torn down
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """The worker's Pico closed once its next test (if any) is not one of this folder's."""
+    global _board
+    if _board is not None and (nextitem is None or nextitem.path.parent != item.path.parent):
+        board, _board = _board, None
         board.pico.close()
 
 
 @pytest.fixture
 def pico(installed: Installed) -> Iterator[EmulatedPico]:
-    """The session's Pico, running the firmware, with its inputs let go after each test and
-    every press it still had to come forgotten (a test that failed before its trigger's
-    output came would otherwise press in the next test's duel)."""
+    """The worker's Pico (`installed`), running the firmware, with its inputs let go after
+    each test and every press it still had to come forgotten (a test that failed before its
+    trigger's output came would otherwise press in the next test's duel)."""
     yield installed.pico
     if installed.pico.boot and not installed.pico._closed.is_set():
         installed.pico.clear_stimuli()

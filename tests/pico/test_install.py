@@ -1,6 +1,6 @@
 """`uno-showdown firmware install` and `firmware version` on the real MicroPython image.
 
-The session's fixture installed the firmware on a freshly booted emulated Pico
+The `installed` fixture put the firmware on a freshly booted emulated Pico
 with the command a maker types; these tests check what it said, what it left on
 the board's flash, and that installing again over a running firmware works
 (the board is asked to restart first, so its watchdog is not running).
