@@ -44,8 +44,8 @@ HOSTILE = [
 ]
 
 #: Each subcommand with the arguments that make it valid (options, then positionals by
-#: name); `{db}` and friends are filled in per test. A new subcommand belongs here.
-#: A port nothing listens on, for `event serve --listen` (which checks it is free).
+#: name); `{db}` and friends are filled in per test (`{port}`: one nothing listens on, for
+#: `event serve --listen`, which checks it is free). A new subcommand belongs here.
 COMMANDS: dict[str, tuple[list[str], dict[str, str]]] = {
     "simulate": ([], {}),
     "replay": ([], {"file": "{log}"}),

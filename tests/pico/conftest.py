@@ -116,39 +116,22 @@ def start_installed(fixtures: Fixtures | None = None) -> Installed:
     return Installed(pico, booted, install_s, done.stdout, done.stderr, version.stdout)
 
 
-#: This worker's emulated Pico while it runs this folder's tests (see `installed`), and why
-#: the level is skipped once that is known.
-_board: Installed | None = None
-_unavailable: str | None = None
-
-
-@pytest.fixture
-def installed() -> Installed:
+@pytest.fixture(scope="package")
+def installed() -> Iterator[Installed]:
     """The emulated Pico with the firmware installed, as a maker installs it: booted by the
     first test of this folder a worker runs, kept for the tests of the folder that follow it
-    on that worker, and closed when the worker moves on to another folder
-    (`pytest_runtest_teardown`). Its core runs its firmware flat out whether or not a test
-    talks to it: kept for the whole session, each worker's used half a core until the end
-    of `make test`, a third of the machine's time in all, which every other test waited for."""
-    global _board, _unavailable
-    if _unavailable is None and _board is None:
-        try:
-            found = find_fixtures()
-        except PicoUnavailable as exc:
-            _unavailable = str(exc)
-        else:
-            _board = start_installed(found)
-    if _board is None:
-        pytest.skip(f"emulated-Pico level skipped: {_unavailable}")
-    return _board
-
-
-@pytest.hookimpl(trylast=True)  # after the test's own fixtures are torn down
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """The worker's Pico closed once its next test (if any) is not one of this folder's."""
-    global _board
-    if _board is not None and (nextitem is None or nextitem.path.parent != item.path.parent):
-        board, _board = _board, None
+    on that worker, and closed when the worker moves on to another folder (a later visit
+    boots it again). Its core runs its firmware flat out whether or not a test talks to it:
+    kept for the whole session, each worker's used half a core until the end of `make test`,
+    a third of the suite's time, which every other test waited for."""
+    try:
+        found = find_fixtures()
+    except PicoUnavailable as exc:
+        pytest.skip(f"emulated-Pico level skipped: {exc}")
+    board = start_installed(found)
+    try:
+        yield board
+    finally:
         board.pico.close()
 
 
