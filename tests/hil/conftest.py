@@ -67,9 +67,10 @@ class Rig:
         return self.mcu
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def hil_emulated_pico() -> Iterator[EmulatedPico]:
-    """`--hil-pico-emulator`: one emulated Pico with the firmware installed, for the session."""
+    """`--hil-pico-emulator`: one emulated Pico with the firmware installed, while a worker
+    runs this folder (it runs its firmware flat out: see `tests.pico.conftest.installed`)."""
     from tests.pico.conftest import start_installed
     from tests.pico.emulated_pico import PicoUnavailable
 
