@@ -33,10 +33,11 @@ node_modules/.installed: package.json package-lock.json
 # Tests run in one worker process per core and one more (pytest-xdist, at most 4: more would
 # only fight over the brokers and browsers the tests start): much of a test's time is spent
 # waiting (a countdown, a broker, a subprocess), so on two cores a third worker took the
-# suite from about 250 s to 200 s, and with both cores held busy it still passed. Each test
-# file stays whole in one worker, so a file's shared fixtures (a browser, an emulated Pico)
-# start once; the files in the order collected, the longest first (tests/conftest.py says
-# which), so that the workers end together. TEST_WORKERS=0 runs the suite in this process.
+# tests 263 s against 320 s for two, back to back, and with both cores held busy they still
+# passed. Each test file stays whole in one worker, so a file's shared fixtures (a browser,
+# an emulated Pico) start once; the files in the order collected, the longest first
+# (tests/conftest.py says which), so that the workers end together. TEST_WORKERS=0 runs the
+# suite in this process.
 TEST_WORKERS ?= $(shell n=$$(( $$(nproc 2>/dev/null || echo 2) + 1 )); [ $$n -gt 4 ] && n=4; echo $$n)
 # The tests' scratch folders (their games files, the tables' and the director's SQLite
 # files, pytest's tmp_path) in memory, on the tmpfs at /dev/shm when it has a gigabyte free:
